@@ -1,0 +1,72 @@
+import Foundation
+import ViperKit
+
+/// Checks the arguments given for a module against its contract: from URN
+/// placeholders, from the URN's `?query` and from `--arg NAME=VALUE`.
+enum ArgumentBinder {
+  /// The validated arguments, or an error naming the argument and the contract.
+  static func bind(
+    _ given: [(name: String, value: String, origin: String)], to route: Route
+  ) throws(ResolveError) -> Arguments {
+    let contract = route.contract
+    let owner = "\(contract.urn) (\((route.pluginPath as NSString).lastPathComponent))"
+    var values: [String: ArgumentValue] = [:]
+    var origins: [String: String] = [:]
+    for (name, text, origin) in given {
+      guard let spec = contract.argument(named: name) else {
+        throw ResolveError(
+          .unknownArgument,
+          "unknown argument '\(name)' (\(origin)) for \(owner); it takes \(describe(contract.arguments))")
+      }
+      if let first = origins[name] {
+        throw ResolveError(.duplicateArgument, "argument '\(name)' of \(owner) is given twice: \(first) and \(origin); give it once")
+      }
+      guard let value = ArgumentValue(parsing: text, as: spec.type) else {
+        throw ResolveError(
+          .wrongType,
+          "argument '\(name)' of \(owner) must be \(article(spec.type)), got '\(text)' (\(origin))\(example(spec.type))")
+      }
+      values[name] = value
+      origins[name] = origin
+    }
+    for spec in contract.arguments where values[spec.name] == nil {
+      if let value = spec.defaultValue {
+        values[spec.name] = value
+      } else {
+        throw ResolveError(
+          .missingArgument,
+          "missing required argument '\(spec.name)' (\(spec.type)) of \(owner); pass it with --arg \(spec.name)=VALUE or ?\(spec.name)=VALUE in the URN"
+        )
+      }
+    }
+    return Arguments(values)
+  }
+
+  /// `itemID (int, required), compact (bool, default false)`, or `no arguments`.
+  static func describe(_ arguments: [ArgumentSpec]) -> String {
+    guard !arguments.isEmpty else { return "no arguments" }
+    return arguments.map { spec in
+      "\(spec.name) (\(spec.type), \(spec.defaultValue.map { "default \($0)" } ?? "required"))"
+    }.joined(separator: ", ")
+  }
+
+  private static func article(_ type: ArgumentType) -> String {
+    switch type {
+    case .int: "an int"
+    case .bool: "a bool"
+    case .double: "a double"
+    case .string: "a string"
+    @unknown default: "a \(type)"
+    }
+  }
+
+  private static func example(_ type: ArgumentType) -> String {
+    switch type {
+    case .int: " such as 42"
+    case .bool: ": true or false"
+    case .double: " such as 2.5"
+    case .string: ""
+    @unknown default: ""
+    }
+  }
+}

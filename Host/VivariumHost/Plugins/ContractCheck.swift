@@ -1,0 +1,73 @@
+import ViperKit
+
+/// Checks that a contract is well formed, so the router can rely on it.
+public enum ContractCheck {
+  /// Every problem with `contract`, each saying what to fix; empty when it is
+  /// well formed. `knownServices` are the services the host provides.
+  public static func problems(_ contract: Contract, knownServices: Set<String>) -> [String] {
+    var problems: [String] = []
+    let pattern: URNPattern
+    do {
+      pattern = try URNPattern(parsing: contract.urn)
+    } catch {
+      return ["\(error.description); fix Contract.urn"]
+    }
+    let urn = contract.urn
+    if contract.version < 1 { problems.append("\(urn): contract version is \(contract.version); start at 1") }
+    problems += duplicates(contract.arguments.map(\.name), "argument", urn)
+    for argument in contract.arguments {
+      problems += self.problems(argument, in: urn)
+    }
+    for name in pattern.placeholders {
+      guard let argument = contract.argument(named: name) else {
+        problems.append("\(urn): placeholder {\(name)} has no argument; add ArgumentSpec.required(\"\(name)\", …) to the contract")
+        continue
+      }
+      if !argument.required {
+        problems.append("\(urn): placeholder {\(name)} is always given, so its argument must be required, without a default")
+      }
+    }
+    problems += duplicates(contract.inputs.map(\.name), "input", urn)
+    problems += duplicates(contract.outputs.map(\.name), "output", urn)
+    problems += duplicates(contract.slots.map(\.name), "slot", urn)
+    for slot in contract.slots {
+      if slot.accepts.isEmpty {
+        problems.append("\(urn): slot '\(slot.name)' accepts no URN pattern; list the patterns of the modules it may hold")
+      }
+      for accepted in slot.accepts {
+        do { _ = try URNPattern(parsing: accepted) } catch {
+          problems.append("\(urn): slot '\(slot.name)': \(error.description)")
+        }
+      }
+    }
+    for service in contract.services where !knownServices.contains(service) {
+      let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
+      problems.append("\(urn): requires the service '\(service)', which this host does not provide (it provides: \(known))")
+    }
+    return problems
+  }
+
+  private static func problems(_ argument: ArgumentSpec, in urn: String) -> [String] {
+    let name = argument.name
+    guard URNSyntax.isIdentifier(Substring(name)) else {
+      return ["\(urn): argument name '\(name)' is not a name (letters, digits and '_', not starting with a digit)"]
+    }
+    if argument.required, argument.defaultValue != nil {
+      return ["\(urn): argument '\(name)' is required and has a default; make it optional or drop the default"]
+    }
+    if !argument.required {
+      guard let value = argument.defaultValue else {
+        return ["\(urn): optional argument '\(name)' has no default; give it one or make it required"]
+      }
+      if value.type != argument.type {
+        return ["\(urn): argument '\(name)' is \(argument.type) but its default '\(value)' is \(value.type)"]
+      }
+    }
+    return []
+  }
+
+  private static func duplicates(_ names: [String], _ what: String, _ urn: String) -> [String] {
+    var seen: Set<String> = []
+    return names.filter { !seen.insert($0).inserted }.map { "\(urn): \(what) '\($0)' is declared twice" }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// What a file looks like from its ELF headers, read without loading it.
+///
+/// Reading the headers first lets the host reject empty files, text files,
+/// truncated files, libraries for another machine and libraries without the
+/// plugin entry symbol with a precise reason, and without running any of
+/// their code (dlopen runs a library's initializers).
+struct ELFFile {
+  /// Why a file is not a loadable shared object for this host.
+  enum Problem: Error, Equatable {
+    case empty
+    case notELF(firstBytes: String)
+    case unsupported(String)
+    case notSharedObject(typeName: String)
+    case truncated(expected: Int, actual: Int)
+  }
+
+  /// Dynamic symbols the file defines and exports, or nil when it has no
+  /// section headers to read them from (a stripped-to-the-bone file).
+  let exportedSymbols: Set<String>?
+  /// The file size in bytes.
+  let size: Int
+
+  private static let machineX86_64: UInt16 = 62
+  private static let machineAArch64: UInt16 = 183
+
+  /// The ELF machine number of the architecture this host was built for.
+  static var hostMachine: UInt16 {
+    #if arch(x86_64)
+      machineX86_64
+    #elseif arch(arm64)
+      machineAArch64
+    #else
+      0
+    #endif
+  }
+
+  /// Reads and checks the headers of `bytes`.
+  init(bytes: Data) throws(Problem) {
+    let reader = ByteReader(bytes)
+    size = bytes.count
+    guard size > 0 else { throw .empty }
+    guard size >= 4, bytes.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46]) else {
+      throw .notELF(firstBytes: ELFFile.printable(bytes.prefix(16)))
+    }
+    guard size >= 64 else { throw .truncated(expected: 64, actual: size) }
+    guard reader.u8(4) == 2 else { throw .unsupported("it is a 32-bit ELF file; the host is 64-bit") }
+    guard reader.u8(5) == 1 else { throw .unsupported("it is a big-endian ELF file; the host is little-endian") }
+    let type = reader.u16(16)
+    let machine = reader.u16(18)
+    guard type == 3 else {
+      let names: [UInt16: String] = [1: "a relocatable object (.o)", 2: "an executable", 4: "a core dump"]
+      throw .notSharedObject(typeName: names[type] ?? "an ELF file of type \(type)")
+    }
+    guard machine == ELFFile.hostMachine else {
+      throw .unsupported("it is built for ELF machine \(machine); this host needs machine \(ELFFile.hostMachine)")
+    }
+    let programHeaders = reader.offset(32) + Int(reader.u16(54)) * Int(reader.u16(56))
+    let sectionOffset = reader.offset(40)
+    let sectionSize = Int(reader.u16(58))
+    let sectionCount = Int(reader.u16(60))
+    let sectionEnd = sectionOffset + sectionSize * sectionCount
+    let end = max(programHeaders, sectionEnd)
+    guard end <= size else { throw .truncated(expected: end, actual: size) }
+    guard sectionCount > 0, sectionSize >= 64 else {
+      exportedSymbols = nil
+      return
+    }
+    let sections = (0..<sectionCount).map { Section(reader, at: sectionOffset + $0 * sectionSize) }
+    for section in sections where section.end > size {
+      throw .truncated(expected: section.end, actual: size)
+    }
+    exportedSymbols = ELFFile.dynamicSymbols(reader, sections)
+  }
+
+  private struct Section {
+    let type: UInt32
+    let offset: Int
+    let size: Int
+    let link: Int
+    let entrySize: Int
+    init(_ reader: ByteReader, at base: Int) {
+      type = reader.u32(base + 4)
+      offset = reader.offset(base + 24)
+      size = type == 8 ? 0 : reader.offset(base + 32)  // SHT_NOBITS occupies no file space
+      link = Int(reader.u32(base + 40))
+      entrySize = reader.offset(base + 56)
+    }
+    var end: Int { offset + size }
+  }
+
+  /// Names of defined global or weak symbols in `.dynsym`.
+  private static func dynamicSymbols(_ reader: ByteReader, _ sections: [Section]) -> Set<String> {
+    var names: Set<String> = []
+    for table in sections where table.type == 11 && table.entrySize >= 24 && table.link < sections.count {
+      let strings = sections[table.link]
+      for index in 1..<max(1, table.size / table.entrySize) {
+        let base = table.offset + index * table.entrySize
+        let binding = reader.u8(base + 4) >> 4
+        let sectionIndex = reader.u16(base + 6)
+        guard sectionIndex != 0, binding == 1 || binding == 2 else { continue }
+        let nameOffset = Int(reader.u32(base))
+        if nameOffset < strings.size, let name = reader.cString(at: strings.offset + nameOffset, limit: strings.end) {
+          names.insert(name)
+        }
+      }
+    }
+    return names
+  }
+
+  private static func printable(_ bytes: Data) -> String {
+    String(bytes.map { (0x20..<0x7F).contains($0) ? Character(UnicodeScalar($0)) : "." })
+  }
+}
+
+/// Little-endian reads at byte offsets the caller has bounds-checked.
+private struct ByteReader {
+  let bytes: [UInt8]
+  init(_ data: Data) { bytes = [UInt8](data) }
+  func u8(_ at: Int) -> UInt8 { at < bytes.count ? bytes[at] : 0 }
+  func u16(_ at: Int) -> UInt16 { UInt16(u8(at)) | UInt16(u8(at + 1)) << 8 }
+  func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
+  func u64(_ at: Int) -> UInt64 { UInt64(u32(at)) | UInt64(u32(at + 4)) << 32 }
+  /// A 64-bit file offset or size, clamped so that sums of a few cannot overflow.
+  func offset(_ at: Int) -> Int { Int(min(u64(at), 1 << 40)) }
+  func cString(at start: Int, limit: Int) -> String? {
+    guard start < min(limit, bytes.count) else { return nil }
+    guard let end = bytes[start..<min(limit, bytes.count)].firstIndex(of: 0) else { return nil }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+
+/// Where the host looks for plugins, and the files it finds there.
+public struct PluginDiscovery: Sendable {
+  /// Where the directories came from, in order of precedence.
+  public enum Source: String, Sendable, Codable {
+    /// `--plugins DIR`, repeatable.
+    case commandLine = "command line"
+    /// `VIVARIUM_PLUGIN_PATH`, colon-separated.
+    case environment = "VIVARIUM_PLUGIN_PATH"
+    /// The plugins built with this host: the directory holding its executable.
+    /// Only files that export the plugin entry are considered there, since it
+    /// is a build folder that also holds other libraries.
+    case bundled = "bundled plugins"
+  }
+
+  /// The directories to scan, in order.
+  public let directories: [String]
+  /// Where they came from.
+  public let source: Source
+
+  /// Chooses directories: the command line's if any, else the environment's,
+  /// else the bundled plugins next to `executable`.
+  public init(commandLine: [String], environment: [String: String], executable: String) {
+    if !commandLine.isEmpty {
+      directories = commandLine
+      source = .commandLine
+    } else if let path = environment["VIVARIUM_PLUGIN_PATH"], !path.isEmpty {
+      directories = path.split(separator: ":").map(String.init)
+      source = .environment
+    } else {
+      directories = [(executable as NSString).deletingLastPathComponent]
+      source = .bundled
+    }
+  }
+
+  /// Scans every directory and loads each plugin file with `loader`, in
+  /// directory order then file-name order. Every `.so` file gets an outcome;
+  /// so does every directory that cannot be scanned.
+  public func load(with loader: PluginLoader) -> [PluginOutcome] {
+    var outcomes: [PluginOutcome] = []
+    var seen: [FileIdentity: String] = [:]
+    for directory in directories {
+      let files: [String]
+      do {
+        files = try candidates(in: directory)
+      } catch {
+        outcomes.append(.rejected(error))
+        continue
+      }
+      for file in files {
+        if let identity = FileIdentity(file), let first = seen[identity] {
+          outcomes.append(.rejected(Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")))
+          continue
+        }
+        if let identity = FileIdentity(file) { seen[identity] = file }
+        outcomes.append(loader.load(file))
+      }
+    }
+    return outcomes
+  }
+
+  private func candidates(in directory: String) throws(Rejection) -> [String] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw Rejection(
+        directory, .missingDirectory,
+        "there is no directory '\(directory)' (from the \(source.rawValue)); give an existing plugin directory")
+    }
+    if let problem = FilePermissions.problem(directory, isDirectory: true) {
+      throw Rejection(directory, .unsafePermissions, problem)
+    }
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory)
+    } catch {
+      throw Rejection(directory, .unreadable, "cannot list the directory: \(error.localizedDescription)")
+    }
+    let files = names.filter { $0.hasSuffix(".so") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+    return source == .bundled ? files.filter(PluginLoader.exportsEntry) : files
+  }
+}
+
+/// Device and inode: the same file reached through two paths.
+private struct FileIdentity: Hashable {
+  let device: UInt64
+  let inode: UInt64
+  init?(_ path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+}

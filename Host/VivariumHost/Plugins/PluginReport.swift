@@ -1,0 +1,72 @@
+import ViperKit
+
+/// A plugin that passed every check and whose factories the host can use.
+public struct LoadedPlugin: Sendable {
+  /// The file it was loaded from.
+  public let path: String
+  /// The name from its descriptor.
+  public let name: String
+  /// The SDK version it was built against.
+  public let sdkVersion: ViperKitVersion
+  /// Its modules' factories, at least one.
+  public let factories: [any ModuleFactory]
+}
+
+/// A file or directory the host refused, and why.
+public struct Rejection: Error, Sendable, Equatable {
+  /// Stable names of the reasons, for scripts (`--json`) and tests.
+  public enum Kind: String, Sendable, Codable, CaseIterable {
+    case missingDirectory = "missing-directory"
+    case unsafePermissions = "unsafe-permissions"
+    case notRegularFile = "not-a-regular-file"
+    case unreadable
+    case empty
+    case notELF = "not-elf"
+    case wrongPlatform = "wrong-platform"
+    case notSharedObject = "not-a-shared-object"
+    case truncated
+    case sdkLibrary = "sdk-library"
+    case noEntrySymbol = "no-entry-symbol"
+    case dlopenFailed = "dlopen-failed"
+    case nullDescriptor = "null-descriptor"
+    case badMagic = "bad-magic"
+    case incompatible
+    case foreignSDKCopy = "foreign-sdk-copy"
+    case noModules = "no-modules"
+    case invalidContract = "invalid-contract"
+    case duplicate
+  }
+
+  /// The file or directory refused.
+  public let path: String
+  /// Which check refused it.
+  public let kind: Kind
+  /// One sentence per problem: what is wrong and what to do about it.
+  public let reasons: [String]
+
+  init(_ path: String, _ kind: Kind, _ reasons: String...) {
+    self.init(path, kind, reasons)
+  }
+
+  init(_ path: String, _ kind: Kind, _ reasons: [String]) {
+    self.path = path
+    self.kind = kind
+    self.reasons = reasons
+  }
+}
+
+/// The outcome for one file the host looked at.
+public enum PluginOutcome: Sendable {
+  /// The plugin loaded.
+  case loaded(LoadedPlugin)
+  /// The file or directory was refused.
+  case rejected(Rejection)
+
+  /// The file or directory this outcome is about.
+  public var path: String {
+    switch self {
+    case .loaded(let plugin): plugin.path
+    case .rejected(let rejection): rejection.path
+    }
+  }
+}

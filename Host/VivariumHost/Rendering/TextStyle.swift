@@ -1,0 +1,46 @@
+import Glibc
+import ViperKit
+
+/// Whether output gets ANSI colour: only on a terminal, never when `NO_COLOR`
+/// is set to anything non-empty (no-color.org), never when `TERM=dumb`.
+public struct TextStyle: Sendable {
+  /// Whether escape codes are written.
+  public let colour: Bool
+
+  /// Plain text.
+  public static let plain = TextStyle(colour: false)
+
+  /// A style with colour on or off.
+  public init(colour: Bool) {
+    self.colour = colour
+  }
+
+  /// The style for file descriptor `fd` in `environment`.
+  public static func forOutput(_ fd: Int32, environment: [String: String]) -> TextStyle {
+    let noColour = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+    return TextStyle(colour: !noColour && isatty(fd) == 1)
+  }
+
+  /// `text` in bold.
+  public func bold(_ text: String) -> String { wrap(text, "1") }
+
+  /// `text` dimmed.
+  public func dim(_ text: String) -> String { wrap(text, "2") }
+
+  /// `text` in the colour for `tone`.
+  public func tone(_ tone: Tone, _ text: String) -> String {
+    switch tone {
+    case .normal: text
+    case .muted: dim(text)
+    case .info: wrap(text, "36")
+    case .positive: wrap(text, "32")
+    case .warning: wrap(text, "33")
+    case .negative: wrap(text, "31")
+    @unknown default: text
+    }
+  }
+
+  private func wrap(_ text: String, _ code: String) -> String {
+    colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+}

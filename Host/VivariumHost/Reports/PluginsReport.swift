@@ -1,0 +1,97 @@
+import Foundation
+import ViperKit
+
+/// What `vivarium plugins` prints: one row per file or directory, then the
+/// URN conflicts, as text or JSON.
+public struct PluginsReport: Encodable, Sendable {
+  /// One file or directory.
+  public struct Row: Encodable, Sendable {
+    /// `loaded` or `rejected`.
+    public let status: String
+    /// The file or directory.
+    public let path: String
+    /// The plugin's name, when loaded.
+    public let name: String?
+    /// The SDK version the plugin was built against, when loaded.
+    public let sdkVersion: String?
+    /// URN patterns it offers, when loaded.
+    public let urns: [String]
+    /// The rejection kind, a stable name, when rejected.
+    public let reason: String?
+    /// What is wrong and what to do, when rejected.
+    public let messages: [String]
+  }
+
+  /// Patterns from several plugins that match the same URNs.
+  public struct Conflict: Encodable, Sendable {
+    /// The competing patterns, in load order.
+    public let patterns: [String]
+    /// The files that provide them, in the same order.
+    public let plugins: [String]
+    /// What is wrong and what to do.
+    public let message: String
+  }
+
+  /// Where the directories came from.
+  public let source: String
+  /// The directories scanned.
+  public let directories: [String]
+  /// One row per file or directory looked at.
+  public let plugins: [Row]
+  /// URN conflicts between loaded plugins.
+  public let conflicts: [Conflict]
+
+  /// The report for a scan.
+  public init(discovery: PluginDiscovery, catalog: PluginCatalog) {
+    source = discovery.source.rawValue
+    directories = discovery.directories
+    plugins = catalog.outcomes.map { outcome in
+      switch outcome {
+      case .loaded(let plugin):
+        Row(
+          status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+          urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
+      case .rejected(let rejection):
+        Row(
+          status: "rejected", path: rejection.path, name: nil, sdkVersion: nil, urns: [],
+          reason: rejection.kind.rawValue, messages: rejection.reasons)
+      }
+    }
+    conflicts = catalog.conflicts.map { conflict in
+      Conflict(
+        patterns: conflict.routes.map(\.pattern.text), plugins: conflict.routes.map(\.pluginPath),
+        message: conflict.message)
+    }
+  }
+
+  /// The report as terminal text.
+  public func text(style: TextStyle) -> String {
+    var lines = ["Plugins from \(directories.joined(separator: ", ")) (\(source))"]
+    let nameWidth = min(plugins.map { ($0.path as NSString).lastPathComponent.count }.max() ?? 0, 32)
+    for row in plugins {
+      let name = (row.path as NSString).lastPathComponent.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+      if row.status == "loaded" {
+        lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(row.urns.joined(separator: ", "))")
+      } else {
+        lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim(row.reason ?? ""))")
+        let indent = String(repeating: " ", count: 14)
+        for message in row.messages {
+          let wrapped = TextRenderer.wrap(message, width: max(80 - indent.count, 30))
+          lines += wrapped.map { indent + $0 }
+        }
+        if row.path.contains("/"), (row.path as NSString).lastPathComponent != row.path {
+          lines.append(indent + style.dim(row.path))
+        }
+      }
+    }
+    if !conflicts.isEmpty {
+      lines.append(style.bold("URN conflicts"))
+      for conflict in conflicts {
+        lines += TextRenderer.wrap(conflict.message, width: 76).map { "  " + $0 }
+      }
+    }
+    let loaded = plugins.filter { $0.status == "loaded" }.count
+    lines.append("\(loaded) loaded, \(plugins.count - loaded) rejected, \(conflicts.count) URN conflicts")
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ViperKit
+
+/// What `vivarium routes` prints: the catalog of every module, the list a
+/// newcomer reads first to learn which screen is where.
+public struct RoutesReport: Encodable, Sendable {
+  /// One module.
+  public struct Entry: Encodable, Sendable {
+    /// The URN pattern.
+    public let urn: String
+    /// The plugin file providing it.
+    public let plugin: String
+    /// Whether another plugin claims the same URNs (then neither is routed).
+    public let conflicted: Bool
+    /// The full contract.
+    public let contract: Contract
+  }
+
+  /// Every module, sorted by URN pattern.
+  public let routes: [Entry]
+
+  /// The catalog of `catalog`.
+  public init(catalog: PluginCatalog) {
+    let conflicted = Set(catalog.conflicts.flatMap { $0.routes.map(\.pattern.text) })
+    routes = catalog.routes.map { route in
+      Entry(
+        urn: route.pattern.text, plugin: route.pluginPath, conflicted: conflicted.contains(route.pattern.text),
+        contract: route.contract)
+    }.sorted { ($0.urn, $0.plugin) < ($1.urn, $1.plugin) }
+  }
+
+  /// The catalog as terminal text.
+  public func text(style: TextStyle) -> String {
+    guard !routes.isEmpty else { return "No modules: no plugin loaded. Run 'vivarium plugins' to see why." }
+    var lines: [String] = []
+    for entry in routes {
+      let contract = entry.contract
+      let plugin = (entry.plugin as NSString).lastPathComponent
+      let flag = entry.conflicted ? style.tone(.negative, "  CONFLICT: not routed") : ""
+      lines.append(style.bold(entry.urn) + "  " + style.dim("\(plugin), contract v\(contract.version)") + flag)
+      lines += TextRenderer.wrap(contract.summary, width: 76).map { "    " + $0 }
+      lines.append("    arguments:" + (contract.arguments.isEmpty ? " none" : ""))
+      for argument in contract.arguments {
+        let requirement = argument.defaultValue.map { "default \($0)" } ?? "required"
+        lines.append("      \(argument.name): \(argument.type), \(requirement) — \(argument.description)")
+      }
+      lines += section("inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
+      lines += section("outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
+      lines += section(
+        "slots", contract.slots.map { "\($0.name) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)" })
+      lines += section("services", contract.services)
+    }
+    lines.append("\(routes.count) modules")
+    return lines.joined(separator: "\n")
+  }
+
+  private func section(_ title: String, _ items: [String]) -> [String] {
+    items.isEmpty ? [] : ["    \(title):"] + items.map { "      " + $0 }
+  }
+
+  private func fields(_ fields: [String: ArgumentType]) -> String {
+    fields.isEmpty ? "" : "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+  }
+}

@@ -1,0 +1,54 @@
+/// Exit codes, the same for every command (README, "Exit codes").
+enum ExitCode {
+  /// The command did what was asked.
+  static let success: Int32 = 0
+  /// It could not: an unknown URN, an invalid argument, a module that failed.
+  static let failure: Int32 = 1
+  /// The command line itself is wrong.
+  static let usage: Int32 = 2
+}
+
+/// A `vivarium` subcommand.
+protocol Command {
+  static var name: String { get }
+  /// One line for `vivarium --help`.
+  static var summary: String { get }
+  /// `vivarium NAME …` synopsis.
+  static var synopsis: String { get }
+  /// What it does, in a few sentences, for `vivarium NAME --help`.
+  static var details: String { get }
+  /// Options besides `--help`.
+  static var options: [OptionSpec] { get }
+  /// What each exit code means for this command.
+  static var exitCodes: String { get }
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32
+}
+
+extension Command {
+  static var help: String {
+    let all = options + [.flag("help", "Show this help and exit.")]
+    let labels = all.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
+    let column = (labels.map(\.count).max() ?? 0) + 2
+    let rows = zip(labels, all).map { label, spec in
+      "  " + label.padding(toLength: column, withPad: " ", startingAt: 0) + spec.help
+    }
+    return """
+      Usage: \(synopsis)
+
+      \(details)
+
+      Options:
+      \(rows.joined(separator: "\n"))
+
+      Exit codes: \(exitCodes)
+      """
+  }
+}
+
+/// Options shared by the commands that load plugins.
+enum CommonOptions {
+  static let plugins = OptionSpec.value(
+    "plugins", "DIR",
+    "Load plugins from DIR (repeatable). Default: $VIVARIUM_PLUGIN_PATH (colon-separated), else the bundled plugins.")
+  static let json = OptionSpec.flag("json", "Print machine-readable JSON on stdout.")
+}

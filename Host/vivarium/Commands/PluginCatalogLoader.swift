@@ -1,0 +1,31 @@
+import Foundation
+import VivariumHost
+
+/// Loads the plugins a command line asks for.
+enum PluginCatalogLoader {
+  /// The directories chosen from `--plugins`, the environment or the bundled
+  /// plugins, and everything loaded from them. Unless `quiet`, each refused
+  /// file gets a one-line warning on stderr naming it.
+  static func load(_ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false)
+    -> (PluginDiscovery, PluginCatalog)
+  {
+    let discovery = PluginDiscovery(
+      commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
+    let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader()))
+    if !quiet {
+      for rejection in catalog.rejected {
+        console.warning(
+          command, "skipped \(rejection.path) (\(rejection.kind.rawValue)); run 'vivarium plugins' for the reason")
+      }
+      for conflict in catalog.conflicts {
+        console.warning(command, conflict.message)
+      }
+    }
+    return (discovery, catalog)
+  }
+
+  /// The running executable, whose directory holds the bundled plugins.
+  static var executablePath: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+}

@@ -1,0 +1,31 @@
+import VivariumHost
+
+/// `vivarium plugins`: scan, check and load, one row per file.
+enum PluginsCommand: Command {
+  static let name = "plugins"
+  static let summary = "List every plugin file found, loaded or rejected with the reason."
+  static let synopsis = "vivarium plugins [--plugins DIR]... [--json]"
+  static let details = """
+    Scans each plugin directory for .so files, checks each one (ELF headers, entry symbol,
+    descriptor magic, plugin ABI, SDK and Swift compiler versions, contracts) and loads
+    the good ones. Prints one row per file: loaded with its URNs, or rejected with what
+    is wrong and what to do. Patterns from two plugins that match the same URNs are
+    reported as conflicts, and neither is routed.
+    """
+  static let options = [CommonOptions.plugins, CommonOptions.json]
+  static let exitCodes = "0 the scan ran, even if files were rejected (see each row); 2 usage error."
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard arguments.positionals.isEmpty else {
+      throw UsageError("unexpected argument '\(arguments.positionals[0])'; plugin directories go after --plugins")
+    }
+    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name, quiet: true)
+    let report = PluginsReport(discovery: discovery, catalog: catalog)
+    if arguments.has("json") {
+      console.json(report)
+    } else {
+      console.out(report.text(style: console.style))
+    }
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import ViperKit
+import VivariumHost
+
+/// `vivarium render URN`: build one module, present it once, print it.
+enum RenderCommand: Command {
+  static let name = "render"
+  static let summary = "Build the module at a URN, run its first presentation cycle, print the screen."
+  static let synopsis = "vivarium render URN [--arg NAME=VALUE]... [--plugins DIR]... [--json]"
+  static let details = """
+    Resolves URN (see 'URN syntax' in the README), checks its arguments against the
+    module's contract, builds the module, runs attach and appear (view ready -> presenter
+    -> interactor -> presenter -> view), prints the screen it drew, then sends disappear
+    and detach and releases it. With --json, prints the view tree instead.
+    """
+  static let options = [
+    OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
+    CommonOptions.plugins, CommonOptions.json,
+  ]
+  static let exitCodes = """
+    0 rendered; 1 the URN, an argument or the module failed (the reason is on stderr); 2 usage error.
+    """
+
+  /// What `--json` prints.
+  struct Output: Encodable {
+    let urn: String
+    let plugin: String
+    let arguments: [String: ArgumentValue]
+    let tree: ViewNode
+    let navigation: [NavigationRequest]
+    let leaks: [String]
+  }
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard arguments.positionals.count == 1 else {
+      throw UsageError(
+        arguments.positionals.isEmpty
+          ? "missing the URN to render, e.g. 'vivarium render items:list'"
+          : "expected one URN, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
+    }
+    var extra: [(name: String, value: String)] = []
+    for pair in arguments.all("arg") {
+      guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+        throw UsageError("--arg takes NAME=VALUE, got '\(pair)'")
+      }
+      extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+    }
+    let (_, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    do {
+      let instance = try ModuleInstance(catalog.resolve(arguments.positionals[0], arguments: extra))
+      try instance.present()
+      // present() guarantees a tree.
+      let tree = instance.tree!
+      let leaks = instance.tearDown().map { "\($0.role.rawValue) \($0.typeName)" }
+      if !leaks.isEmpty {
+        console.warning(
+          name,
+          "\(instance.resolved.urn) left \(leaks.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
+        )
+      }
+      if arguments.has("json") {
+        console.json(
+          Output(
+            urn: instance.resolved.urn.text, plugin: instance.resolved.route.pluginPath,
+            arguments: instance.resolved.arguments.values, tree: tree, navigation: instance.navigationRequests,
+            leaks: leaks))
+      } else {
+        console.out(TextRenderer(width: 80, style: console.style).render(tree), terminator: "")
+      }
+      return ExitCode.success
+    } catch {
+      console.error(name, error.message)
+      return ExitCode.failure
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import VivariumHost
+
+/// `vivarium routes`: the catalog of every module.
+enum RoutesCommand: Command {
+  static let name = "routes"
+  static let summary = "Show every module: URN pattern, plugin, arguments, outputs, slots, services."
+  static let synopsis = "vivarium routes [--plugins DIR]... [--json]"
+  static let details = """
+    Prints the catalog of every module the loaded plugins offer: which screen is where.
+    Files that were rejected are named on stderr; 'vivarium plugins' says why.
+    """
+  static let options = [CommonOptions.plugins, CommonOptions.json]
+  static let exitCodes = "0 the catalog was printed; 2 usage error."
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard arguments.positionals.isEmpty else {
+      throw UsageError("unexpected argument '\(arguments.positionals[0])'")
+    }
+    let (_, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let report = RoutesReport(catalog: catalog)
+    if arguments.has("json") {
+      console.json(report)
+    } else {
+      console.out(report.text(style: console.style))
+    }
+    return ExitCode.success
+  }
+}

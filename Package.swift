@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+// Vivarium: the host, the bundled sample plugins and the tests.
+//
+// ViperKit (the SDK) is its own package in Host/SDK so that every binary here
+// links the one libViperKit.so. Depend on its *product* only; a dependency on
+// the target would link a private static copy (see README, "Writing a plugin").
+import PackageDescription
+
+let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")
+
+/// A sample plugin: a dynamic library built from Plugins/NAME.
+func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+  .target(name: name, dependencies: [viperKit] + dependencies, path: "Plugins/\(name)")
+}
+
+let plugins = ["ItemsList", "ItemsDetail"]
+
+let package = Package(
+  name: "Vivarium",
+  products: [
+    .executable(name: "vivarium", targets: ["vivarium"])
+  ] + plugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+  dependencies: [
+    .package(path: "Host/SDK")
+  ],
+  targets: [
+    .target(name: "VivariumHost", dependencies: [viperKit], path: "Host/VivariumHost"),
+    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit], path: "Host/vivarium"),
+    .testTarget(name: "VivariumTests", dependencies: ["VivariumHost", viperKit], path: "Tests/VivariumTests"),
+    // The items domain (entity, date format, fixture data) shared by the two
+    // items plugins; each links its own static copy.
+    .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
+  ] + plugins.map { plugin($0, ["ItemsCatalog"]) }
+)

@@ -1,0 +1,35 @@
+import Foundation
+import ViperKit
+
+/// An item, the entity both items modules work on (after VIPER-S).
+public struct Item: ViperEntity, Equatable {
+  /// Stable identifier, used in `items:detail:{itemID}`.
+  public let id: Int
+  /// What the item is called.
+  public let name: String
+  /// Whether the item is enabled.
+  public var enabled: Bool
+  /// When the item was created.
+  public let date: Date
+
+  /// Creates an item.
+  public init(id: Int, name: String, enabled: Bool, date: Date) {
+    self.id = id
+    self.name = name
+    self.enabled = enabled
+    self.date = date
+  }
+}
+
+/// Formats item dates the same way in every items module: `3 Jan 2026`, in
+/// UTC, whatever the machine's locale.
+public enum ItemDateFormat {
+  /// The display form of `date`.
+  public static func display(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .gmt
+    let parts = calendar.dateComponents([.day, .month, .year], from: date)
+    let month = calendar.shortMonthSymbols[(parts.month ?? 1) - 1]
+    return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970)"
+  }
+}

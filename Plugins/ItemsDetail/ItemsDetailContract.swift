@@ -1,0 +1,51 @@
+import ItemsCatalog
+import ViperKit
+
+// The ItemsDetail module's contract: the protocols between its roles, its view
+// model, and the contract data the host routes by.
+
+/// View → Presenter.
+protocol ItemsDetailViewOutput: AnyObject {
+  func viewDidAttach()
+  func didTapToggle()
+  func didTapBack()
+}
+
+/// Presenter → View.
+protocol ItemsDetailViewInput: AnyObject {
+  func display(_ screen: ItemDetailScreen)
+}
+
+/// Presenter → Interactor.
+protocol ItemsDetailInteractorInput: AnyObject {
+  func fetchItem()
+  func toggleEnabled()
+}
+
+/// Interactor → Presenter.
+protocol ItemsDetailInteractorOutput: AnyObject {
+  func present(item: Item)
+  func presentMissing(itemID: Int, known: [Int])
+}
+
+/// Presenter → Router.
+protocol ItemsDetailRouting: AnyObject {
+  func close()
+}
+
+/// What the detail screen shows, handed to the view in full each time.
+enum ItemDetailScreen: ViperViewModel {
+  case item(name: String, state: Marker, date: String, toggleTitle: String)
+  case missing(message: String)
+}
+
+enum ItemsDetailContract {
+  static let contract = Contract(
+    urn: "items:detail:{itemID}",
+    version: 1,
+    summary: "One item: its name, state and creation date; enable or disable it.",
+    arguments: [.required("itemID", .int, "The id of the item to show, as listed by items:list.")])
+
+  static let toggleID = "toggle"
+  static let backID = "back"
+}

@@ -1,0 +1,31 @@
+import ItemsCatalog
+import ViperKit
+
+/// Builds and wires the ItemsDetail module.
+struct ItemsDetailFactory: ModuleFactory {
+  var contract: Contract { ItemsDetailContract.contract }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    guard let itemID = context.arguments.int("itemID") else {
+      throw ModuleBuildError("itemID is missing; open the module as items:detail:{itemID}")
+    }
+    let interactor = ItemsDetailInteractor(itemID: itemID, data: ItemsDataManager())
+    let router = ItemsDetailRouter(appRouter: context.router)
+    let presenter = ItemsDetailPresenter(interactor: interactor, router: router)
+    let view = ItemsDetailView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+  }
+}
+
+/// The plugin: one module, `items:detail:{itemID}`.
+public enum ItemsDetailPlugin: ViperPlugin {
+  public static func factories() -> [any ModuleFactory] { [ItemsDetailFactory()] }
+}
+
+/// The plugin's entry point, the only symbol the host looks up.
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: ItemsDetailPlugin.self)
+}

@@ -1,0 +1,61 @@
+import ItemsCatalog
+import ViperKit
+
+// The ItemsList module's contract: the protocols between its roles, its view
+// models, and the contract data the host routes by.
+
+/// View → Presenter: what the person did.
+protocol ItemsListViewOutput: AnyObject {
+  func viewDidAttach()
+  func didTapDeleteAll()
+  func didSelectItem(id: Int)
+}
+
+/// Presenter → View: what to draw.
+protocol ItemsListViewInput: AnyObject {
+  func display(_ screen: ItemsListScreen)
+}
+
+/// Presenter → Interactor: what to do with the data.
+protocol ItemsListInteractorInput: AnyObject {
+  func fetchItems()
+  func deleteAllItems()
+}
+
+/// Interactor → Presenter: what happened to the data.
+protocol ItemsListInteractorOutput: AnyObject {
+  func present(items: [Item])
+  func presentDeleted(count: Int, remaining: [Item])
+}
+
+/// Presenter → Router: where to go.
+protocol ItemsListRouting: AnyObject {
+  func showDetail(itemID: Int)
+}
+
+/// An item as the view shows it: no `enabled`, a colour; no `Date`, a string.
+struct ItemUI: ViperViewModel {
+  let id: String
+  let name: String
+  let marker: Marker
+  let date: String
+}
+
+/// Everything the list screen shows, handed to the view in full each time.
+struct ItemsListScreen: ViperViewModel {
+  let title: String
+  let summary: String
+  let items: [ItemUI]
+  let notice: String?
+}
+
+enum ItemsListContract {
+  static let contract = Contract(
+    urn: "items:list",
+    version: 1,
+    summary: "All items with their state and date; select one for its detail, or delete them all.")
+
+  /// The list element and button identifiers the view draws.
+  static let listID = "items"
+  static let deleteAllID = "deleteAll"
+}

@@ -1,0 +1,28 @@
+import ItemsCatalog
+import ViperKit
+
+/// Builds and wires the ItemsList module.
+struct ItemsListFactory: ModuleFactory {
+  var contract: Contract { ItemsListContract.contract }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let interactor = ItemsListInteractor(data: ItemsDataManager())
+    let router = ItemsListRouter(appRouter: context.router)
+    let presenter = ItemsListPresenter(interactor: interactor, router: router)
+    let view = ItemsListView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+  }
+}
+
+/// The plugin: one module, `items:list`.
+public enum ItemsListPlugin: ViperPlugin {
+  public static func factories() -> [any ModuleFactory] { [ItemsListFactory()] }
+}
+
+/// The plugin's entry point, the only symbol the host looks up.
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: ItemsListPlugin.self)
+}

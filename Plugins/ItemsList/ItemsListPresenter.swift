@@ -1,0 +1,42 @@
+import ItemsCatalog
+import ViperKit
+
+/// Turns items into the list screen and decides what each action does.
+final class ItemsListPresenter: ViperPresenter {
+  weak var view: (any ItemsListViewInput)?
+  let interactor: any ItemsListInteractorInput
+  let router: any ItemsListRouting
+
+  init(interactor: any ItemsListInteractorInput, router: any ItemsListRouting) {
+    self.interactor = interactor
+    self.router = router
+  }
+
+  private func show(_ items: [Item], notice: String? = nil) {
+    let enabled = items.filter(\.enabled).count
+    let summary = "\(items.count) \(items.count == 1 ? "item" : "items"), \(enabled) enabled"
+    view?.display(
+      ItemsListScreen(title: "Items", summary: summary, items: items.map(ItemsListPresenter.ui), notice: notice))
+  }
+
+  static func ui(_ item: Item) -> ItemUI {
+    ItemUI(
+      id: String(item.id), name: item.name,
+      marker: item.enabled ? Marker(.positive, "enabled") : Marker(.negative, "disabled"),
+      date: ItemDateFormat.display(item.date))
+  }
+}
+
+extension ItemsListPresenter: ItemsListViewOutput {
+  func viewDidAttach() { interactor.fetchItems() }
+  func didTapDeleteAll() { interactor.deleteAllItems() }
+  func didSelectItem(id: Int) { router.showDetail(itemID: id) }
+}
+
+extension ItemsListPresenter: ItemsListInteractorOutput {
+  func present(items: [Item]) { show(items) }
+
+  func presentDeleted(count: Int, remaining: [Item]) {
+    show(remaining, notice: "Deleted \(count) \(count == 1 ? "item" : "items").")
+  }
+}
