@@ -57,7 +57,8 @@ let mainHelp = """
     return ExitCode.usage
   }
   do {
-    let parsed = try OptionParser.parse(Array(arguments.dropFirst()), options: command.options)
+    let parsed = try OptionParser.parse(
+      Array(arguments.dropFirst()), options: command.options + [helpOption])
     if parsed.has("help") {
       console.out(command.help)
       return ExitCode.success

@@ -28,6 +28,7 @@ public enum ItemDateFormat {
   public static func display(_ date: Date) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = .gmt
+    calendar.locale = Locale(identifier: "en_US_POSIX")
     let parts = calendar.dateComponents([.day, .month, .year], from: date)
     let month = calendar.shortMonthSymbols[(parts.month ?? 1) - 1]
     return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970)"

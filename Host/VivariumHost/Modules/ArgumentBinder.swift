@@ -24,7 +24,7 @@ enum ArgumentBinder {
       guard let value = ArgumentValue(parsing: text, as: spec.type) else {
         throw ResolveError(
           .wrongType,
-          "argument '\(name)' of \(owner) must be \(article(spec.type)), got '\(text)' (\(origin))\(example(spec.type))")
+          "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))")
       }
       values[name] = value
       origins[name] = origin

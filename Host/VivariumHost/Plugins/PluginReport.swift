@@ -10,6 +10,15 @@ public struct LoadedPlugin: Sendable {
   public let sdkVersion: ViperKitVersion
   /// Its modules' factories, at least one.
   public let factories: [any ModuleFactory]
+
+  /// Describes factories that are already in this process, for hosts and
+  /// harnesses that build modules without a plugin file.
+  public init(path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory]) {
+    self.path = path
+    self.name = name
+    self.sdkVersion = sdkVersion
+    self.factories = factories
+  }
 }
 
 /// A file or directory the host refused, and why.

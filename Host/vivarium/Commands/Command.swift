@@ -24,9 +24,12 @@ protocol Command {
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32
 }
 
+/// `--help`, which every command accepts.
+let helpOption = OptionSpec.flag("help", "Show this help and exit.")
+
 extension Command {
   static var help: String {
-    let all = options + [.flag("help", "Show this help and exit.")]
+    let all = options + [helpOption]
     let labels = all.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
     let column = (labels.map(\.count).max() ?? 0) + 2
     let rows = zip(labels, all).map { label, spec in

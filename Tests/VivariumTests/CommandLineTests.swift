@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// The `vivarium` executable, run as a person or a script would run it.
+@Suite("vivarium command line")
+struct CommandLineTests {
+  /// A plugin directory with the two sample plugins and a handful of bad files.
+  private func mixedDirectory() throws -> TemporaryDirectory {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    try dir.copy(BuildProducts.itemsDetail, as: "libItemsDetail.so")
+    try dir.write("empty.so", Data())
+    try dir.write("readme.so", Data("# not a plugin\n".utf8))
+    let whole = try Data(contentsOf: URL(fileURLWithPath: BuildProducts.itemsList))
+    try dir.write("truncated.so", whole.prefix(4096))
+    try dir.copy(BuildProducts.viperKit, as: "libViperKit.so")
+    _ = try CPluginBuilder.libraryWithoutEntry(named: "libhelper.so", in: dir)
+    try dir.write("notes.txt", Data("ignored: not a .so\n".utf8))
+    return dir
+  }
+
+  private struct PluginsJSON: Decodable {
+    struct Row: Decodable {
+      let status: String
+      let path: String
+      let urns: [String]
+      let reason: String?
+      let messages: [String]
+    }
+    let source: String
+    let plugins: [Row]
+  }
+
+  @Test func pluginsListsEveryFileWithItsStatusAndReason() throws {
+    let dir = try mixedDirectory()
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try JSONDecoder().decode(PluginsJSON.self, from: Data(result.stdout.utf8))
+    #expect(report.source == "command line")
+    let byName = Dictionary(uniqueKeysWithValues: report.plugins.map { (($0.path as NSString).lastPathComponent, $0) })
+    #expect(byName.keys.sorted() == [
+      "empty.so", "libHelper.so".lowercased(), "libItemsDetail.so", "libItemsList.so", "libViperKit.so", "readme.so",
+      "truncated.so",
+    ].sorted())
+    #expect(byName["libItemsList.so"]?.status == "loaded")
+    #expect(byName["libItemsList.so"]?.urns == ["items:list"])
+    #expect(byName["libItemsDetail.so"]?.urns == ["items:detail:{itemID}"])
+    #expect(byName["empty.so"]?.reason == "empty")
+    #expect(byName["readme.so"]?.reason == "not-elf")
+    #expect(byName["truncated.so"]?.reason == "truncated")
+    #expect(byName["libViperKit.so"]?.reason == "sdk-library")
+    #expect(byName["libhelper.so"]?.reason == "no-entry-symbol")
+    #expect(report.plugins.filter { $0.status == "rejected" }.allSatisfy { !$0.messages.isEmpty })
+  }
+
+  @Test func pluginsTextNamesEachFile() throws {
+    let dir = try mixedDirectory()
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path])
+    #expect(result.status == 0)
+    for name in ["empty.so", "readme.so", "truncated.so", "libViperKit.so", "libhelper.so"] {
+      #expect(result.stdout.contains("rejected  \(name)"), "\(name) missing in:\n\(result.stdout)")
+    }
+    #expect(result.stdout.contains("2 loaded, 5 rejected, 0 URN conflicts"))
+  }
+
+  @Test func renderPrintsTheItemsList() throws {
+    let result = try ProcessRunner.vivarium(["render", "items:list"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Items\n─────\n4 items, 2 enabled\nlist items:\n  1. Buy milk"))
+    #expect(result.stdout.contains("[ Delete all ] (deleteAll)"))
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func renderDetailAsJSON() throws {
+    let result = try ProcessRunner.vivarium(["render", "items:detail:2", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(object["urn"] as? String == "items:detail:2")
+    #expect((object["arguments"] as? [String: Int]) == ["itemID": 2])
+    #expect((object["tree"] as? [String: Any])?["kind"] as? String == "stack")
+    #expect((object["leaks"] as? [String]) == [])
+  }
+
+  @Test func renderAcceptsArgumentsSeparately() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsDetail, as: "libItemsDetail.so")
+    let result = try ProcessRunner.vivarium(["render", "items:detail:3", "--plugins", dir.path])
+    #expect(result.stdout.hasPrefix("Water the plants\n"))
+  }
+
+  @Test(
+    "render failures exit 1 with the reason on stderr",
+    arguments: [
+      (["render", "items:detail:x"], "argument 'itemID' of items:detail:{itemID}"),
+      (["render", "items:nowhere"], "no module answers 'items:nowhere'"),
+      (["render", "items:list", "--arg", "limit=3"], "unknown argument 'limit'"),
+      (["render", "items::"], "invalid URN"),
+    ])
+  func renderFailure(arguments: [String], message: String) throws {
+    let result = try ProcessRunner.vivarium(arguments)
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  @Test(
+    "usage errors exit 2 and point to --help",
+    arguments: [
+      ["render"], ["render", "a:b", "c:d"], ["render", "items:list", "--arg", "novalue"], ["plugins", "--bogus"],
+      ["plugins", "extra"], ["routes", "--plugins"], ["launch"],
+    ])
+  func usageError(arguments: [String]) throws {
+    let result = try ProcessRunner.vivarium(arguments)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("vivarium"))
+    #expect(result.stderr.contains("--help"))
+  }
+
+  @Test(arguments: ["plugins", "routes", "render"])
+  func everyCommandHasHelp(command: String) throws {
+    let result = try ProcessRunner.vivarium([command, "--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("Usage: vivarium \(command)"))
+    #expect(result.stdout.contains("Exit codes:"))
+    let viaHelp = try ProcessRunner.vivarium(["help", command])
+    #expect(viaHelp.stdout == result.stdout)
+  }
+
+  @Test func routesCatalogAsJSONAndTheEnvironmentPath() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    try dir.write("bad.so", Data("x".utf8))
+    let result = try ProcessRunner.vivarium(["routes", "--json"], environment: ["VIVARIUM_PLUGIN_PATH": dir.path])
+    #expect(result.status == 0)
+    let object = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let routes = try #require(object["routes"] as? [[String: Any]])
+    #expect(routes.map { $0["urn"] as? String } == ["items:list"])
+    #expect(result.stderr.contains("skipped \(dir.path)/bad.so (not-elf)"))
+  }
+
+  @Test func routesTextShowsArgumentsWithTypes() throws {
+    let result = try ProcessRunner.vivarium(["routes"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("items:detail:{itemID}"))
+    #expect(result.stdout.contains("itemID: int, required"))
+    #expect(result.stdout.contains("2 modules"))
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func colourOnATerminalUnlessNoColor() throws {
+    let command = "\(BuildProducts.vivarium) render items:list"
+    // swift test itself sets NO_COLOR; an empty value means "not set".
+    let coloured = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""])
+    #expect(coloured.stdout.contains("\u{1B}[32m[enabled]"))
+    let plain = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"])
+    #expect(plain.stdout.contains("[enabled]"))
+    #expect(!plain.stdout.contains("\u{1B}["))
+  }
+}

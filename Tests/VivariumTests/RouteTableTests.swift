@@ -1,0 +1,81 @@
+import Testing
+import VivariumHost
+
+@Suite("Route table")
+struct RouteTableTests {
+  private func table(_ patterns: [String]) throws -> RouteTable<String> {
+    var table = RouteTable<String>()
+    for pattern in patterns { table.insert(try URNPattern(parsing: pattern), pattern) }
+    return table
+  }
+
+  private func resolved(_ table: RouteTable<String>, _ urn: String) throws -> String? {
+    if case .matched(let entry, _) = table.resolve(try URN(parsing: urn)) { return entry.value }
+    return nil
+  }
+
+  @Test func literalBeatsPlaceholderWhicheverIsRegisteredFirst() throws {
+    for order in [["items:detail:{id}", "items:detail:new"], ["items:detail:new", "items:detail:{id}"]] {
+      let table = try table(order)
+      #expect(try resolved(table, "items:detail:new") == "items:detail:new")
+      #expect(try resolved(table, "items:detail:5") == "items:detail:{id}")
+    }
+  }
+
+  @Test func backtracksWhenTheLiteralBranchDeadEnds() throws {
+    let table = try table(["a:b:c", "a:{x}:d"])
+    #expect(try resolved(table, "a:b:d") == "a:{x}:d")
+    #expect(try resolved(table, "a:b:c") == "a:b:c")
+  }
+
+  @Test func bindsPlaceholders() throws {
+    let table = try table(["profile:{userID}"])
+    guard case .matched(_, let bindings) = table.resolve(try URN(parsing: "profile:ada")) else {
+      Issue.record("profile:ada did not match")
+      return
+    }
+    #expect(bindings == ["userID": "ada"])
+  }
+
+  @Test func unknownURNIsNotFound() throws {
+    let table = try table(["items:list"])
+    for urn in ["items", "items:list:extra", "other:list"] {
+      guard case .notFound = table.resolve(try URN(parsing: urn)) else {
+        Issue.record("\(urn) should not resolve")
+        continue
+      }
+    }
+  }
+
+  @Test func samePatternShapeIsAConflictNotAChoice() throws {
+    let table = try table(["items:detail:{id}", "items:detail:{itemID}", "items:list"])
+    #expect(table.conflicts.map { $0.map(\.value) } == [["items:detail:{id}", "items:detail:{itemID}"]])
+    guard case .conflict(let entries) = table.resolve(try URN(parsing: "items:detail:3")) else {
+      Issue.record("expected a conflict")
+      return
+    }
+    #expect(entries.count == 2)
+    #expect(try resolved(table, "items:list") == "items:list")
+  }
+
+  @Test func manyPatternsStillResolveExactly() throws {
+    var table = RouteTable<Int>()
+    for index in 0..<5_000 {
+      table.insert(try URNPattern(parsing: "ns\(index):screen:{id}"), index)
+    }
+    guard case .matched(let entry, let bindings) = table.resolve(try URN(parsing: "ns4321:screen:9")) else {
+      Issue.record("no match")
+      return
+    }
+    #expect(entry.value == 4321)
+    #expect(bindings == ["id": "9"])
+  }
+
+  @Test func copiesAreIndependent() throws {
+    let original = try table(["a:b"])
+    var copy = original
+    copy.insert(try URNPattern(parsing: "a:c"), "a:c")
+    #expect(try resolved(original, "a:c") == nil)
+    #expect(try resolved(copy, "a:c") == "a:c")
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ViperKit
+import VivariumHost
+
+/// Paths of what `swift build` / `swift test` produced: the test bundle runs
+/// from the same products directory as the host and the sample plugins.
+enum BuildProducts {
+  static let directory: String = {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return (executable as NSString).deletingLastPathComponent
+  }()
+
+  static let vivarium = directory + "/vivarium"
+  static let itemsList = directory + "/libItemsList.so"
+  static let itemsDetail = directory + "/libItemsDetail.so"
+  static let viperKit = directory + "/libViperKit.so"
+
+  /// The repository root, from this file's location.
+  static let repository: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.path
+  }()
+
+  /// The sample plugins loaded once for the whole test run.
+  static let sampleCatalog = PluginCatalog(outcomes: [itemsList, itemsDetail].map { PluginLoader().load($0) })
+}
+
+/// A fresh directory under the system's temporary directory, mode 0700.
+final class TemporaryDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "/vivarium-test-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
+    path = String(cString: made)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// Writes `bytes` to `name` in the directory and returns its path.
+  @discardableResult
+  func write(_ name: String, _ bytes: Data, mode: Int = 0o644) throws -> String {
+    let file = path + "/" + name
+    try bytes.write(to: URL(fileURLWithPath: file))
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+    return file
+  }
+
+  /// Copies `source` into the directory as `name` and returns its path.
+  @discardableResult
+  func copy(_ source: String, as name: String) throws -> String {
+    try write(name, try Data(contentsOf: URL(fileURLWithPath: source)))
+  }
+}

@@ -1,0 +1,82 @@
+import CViperKit
+import Foundation
+import ViperKit
+
+/// Builds deliberately bad plugins from C, with the SDK's own ABI header, so
+/// each rejection path is reached by a real file the host has never seen.
+enum CPluginBuilder {
+  /// The fields a C plugin's descriptor carries; each defaults to a value the
+  /// host accepts, so a test changes exactly one.
+  struct Fields {
+    var magic = "VK_PLUGIN_MAGIC"
+    var abi = "VK_PLUGIN_ABI_VERSION"
+    var major = "VIPERKIT_VERSION_MAJOR"
+    var minor = "VIPERKIT_VERSION_MINOR"
+    var compiler = swiftCompilerIdentity()
+    var returnsNull = false
+  }
+
+  /// A shared library whose entry returns a descriptor with `fields` and no
+  /// Swift plugin type.
+  static func plugin(_ fields: Fields, named name: String, in directory: TemporaryDirectory) throws -> String {
+    let body =
+      fields.returnsNull
+      ? "return 0;"
+      : """
+        static VKPluginDescriptor d;
+        d.magic = \(fields.magic); d.abi_version = \(fields.abi);
+        d.sdk_major = \(fields.major); d.sdk_minor = \(fields.minor); d.sdk_patch = 0;
+        d.swift_compiler = \(cLiteral(fields.compiler)); d.plugin_name = "c-plugin"; d.plugin_type = 0;
+        return &d;
+        """
+    let source = """
+      #include "ViperKitABI.h"
+      __attribute__((visibility("default"))) const VKPluginDescriptor *vivarium_plugin_entry(void) {
+        \(body)
+      }
+      """
+    return try compile(source, named: name, in: directory, flags: ["-shared", "-fPIC"])
+  }
+
+  /// A shared library that does not export the entry symbol.
+  static func libraryWithoutEntry(named name: String, in directory: TemporaryDirectory) throws -> String {
+    try compile("int helper(void) { return 42; }\n", named: name, in: directory, flags: ["-shared", "-fPIC"])
+  }
+
+  /// A relocatable object file (`cc -c`), not a shared library.
+  static func objectFile(named name: String, in directory: TemporaryDirectory) throws -> String {
+    try compile("int helper(void) { return 42; }\n", named: name, in: directory, flags: ["-c", "-fPIC"])
+  }
+
+  private static func compile(_ source: String, named name: String, in directory: TemporaryDirectory, flags: [String])
+    throws -> String
+  {
+    let sourcePath = try directory.write(name + ".c", Data(source.utf8))
+    let output = directory.path + "/" + name
+    let include = BuildProducts.repository + "/Host/SDK/Sources/CViperKit/include"
+    let result = try ProcessRunner.run(compiler, flags + ["-I", include, "-o", output, sourcePath])
+    guard result.status == 0 else { throw CompileError(message: result.stderr) }
+    try FileManager.default.removeItem(atPath: sourcePath)
+    return output
+  }
+
+  /// The toolchain's clang next to swiftc when there is one, else `cc`.
+  private static let compiler: String = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+    for name in ["clang", "cc", "gcc"] {
+      for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+        return "\(directory)/\(name)"
+      }
+    }
+    return "/usr/bin/cc"
+  }()
+
+  private static func cLiteral(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+
+  struct CompileError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { "C compiler failed: \(message)" }
+  }
+}

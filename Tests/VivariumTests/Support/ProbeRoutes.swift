@@ -1,0 +1,77 @@
+import ViperKit
+import VivariumHost
+
+/// In-process modules with contracts the sample plugins do not exercise.
+enum ProbeRoutes {
+  /// `probe:args` takes a required string, and an optional int, double and bool.
+  struct ArgumentsFactory: ModuleFactory {
+    var contract: Contract {
+      Contract(
+        urn: "probe:args", summary: "Takes one argument of each type.",
+        arguments: [
+          .required("name", .string, "Required text."),
+          .optional("count", .int, default: .int(3), "A number."),
+          .optional("ratio", .double, default: .double(1), "A ratio."),
+          .optional("verbose", .bool, default: .bool(false), "A flag."),
+        ])
+    }
+
+    func build(_ context: ModuleContext) throws -> Module {
+      throw ModuleBuildError("probe:args is only resolved, never built")
+    }
+  }
+
+  /// `probe:leaky`: its view and presenter hold each other strongly, the
+  /// classic VIPER leak. `probe:blank` never draws. `probe:broken` fails to build.
+  struct MisbehavingFactory: ModuleFactory {
+    let urn: String
+    var contract: Contract { Contract(urn: urn, summary: "Misbehaves on purpose.") }
+
+    func build(_ context: ModuleContext) throws -> Module {
+      switch urn {
+      case "probe:broken": throw ModuleBuildError("the probe refuses to build")
+      case "probe:blank": return Module(view: CyclicView(canvas: nil), presenter: CyclicPresenter())
+      default:
+        let presenter = CyclicPresenter()
+        let view = CyclicView(canvas: context.canvas)
+        view.presenter = presenter
+        presenter.view = view
+        return Module(view: view, presenter: presenter)
+      }
+    }
+  }
+
+  final class CyclicView: ViperView {
+    let canvas: (any Canvas)?
+    var presenter: CyclicPresenter?
+    init(canvas: (any Canvas)?) { self.canvas = canvas }
+    func lifecycle(_ event: LifecycleEvent) {
+      if event == .attach { canvas?.draw(.text("cyclic")) }
+    }
+    func handle(_ event: ViewEvent) {}
+  }
+
+  final class CyclicPresenter: ViperPresenter {
+    var view: CyclicView?
+  }
+
+  static func catalog() -> PluginCatalog {
+    let factories: [any ModuleFactory] =
+      [ArgumentsFactory()] + ["probe:leaky", "probe:blank", "probe:broken"].map(MisbehavingFactory.init)
+    return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "probe.so", name: "Probe", factories: factories))])
+  }
+}
+
+extension PluginCatalog {
+  /// The error resolving `urn` throws; records an issue if it resolves.
+  func resolveError(_ urn: String, _ extra: [(name: String, value: String)] = []) throws -> ResolveError {
+    do {
+      _ = try resolve(urn, arguments: extra)
+    } catch {
+      return error
+    }
+    throw ResolvedUnexpectedly(urn: urn)
+  }
+}
+
+struct ResolvedUnexpectedly: Error { let urn: String }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The outcome of running a program to completion.
+struct ProcessResult {
+  let status: Int32
+  let stdout: String
+  let stderr: String
+}
+
+enum ProcessRunner {
+  /// Runs `executable` with `arguments`, an environment of `environment` added
+  /// to this process's (minus VIVARIUM_PLUGIN_PATH), and no standard input.
+  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> ProcessResult
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["VIVARIUM_PLUGIN_PATH"] = nil
+    env["SWIFT_BACKTRACE"] = "enable=no"
+    env.merge(environment) { $1 }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes before waiting, so a full pipe cannot block the child.
+    let errData = Data.readingAll(err.fileHandleForReading, concurrentlyWith: out.fileHandleForReading)
+    process.waitUntilExit()
+    return ProcessResult(
+      status: process.terminationStatus, stdout: String(decoding: errData.other, as: UTF8.self),
+      stderr: String(decoding: errData.this, as: UTF8.self))
+  }
+
+  /// Runs the host built with the tests.
+  static func vivarium(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    try run(BuildProducts.vivarium, arguments, environment: environment)
+  }
+}
+
+extension Data {
+  /// Reads `handle` to its end while another thread reads `other` to its end.
+  static func readingAll(_ handle: FileHandle, concurrentlyWith other: FileHandle) -> (this: Data, other: Data) {
+    let box = DataBox()
+    let thread = Thread { box.data = other.readDataToEndOfFile(); box.done.signal() }
+    thread.start()
+    let this = handle.readDataToEndOfFile()
+    box.done.wait()
+    return (this, box.data)
+  }
+}
+
+private final class DataBox: @unchecked Sendable {
+  var data = Data()
+  let done = DispatchSemaphore(value: 0)
+}

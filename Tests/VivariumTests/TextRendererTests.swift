@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import ViperKit
+import VivariumHost
+
+@Suite("Drawing view trees as text")
+struct TextRendererTests {
+  let tree = ViewNode.stack(
+    .vertical,
+    [
+      .heading("Items"),
+      .list(id: "items", rows: [ListRow(id: "1", title: "Milk", detail: "3 Jan 2026", marker: Marker(.positive, "enabled"))]),
+      .stack(.horizontal, [.button(id: "ok", title: "OK"), .button(id: "cancel", title: "Cancel")]),
+      .field(id: "name", label: "Name", value: "", placeholder: "your name"),
+      .slot("wallet"),
+      .notice(.negative, "Something failed."),
+    ])
+
+  @Test func plainTextShowsIdentifiersAndMarkersWithoutEscapes() {
+    let text = TextRenderer(width: 40).render(tree)
+    #expect(
+      text == """
+        Items
+        ─────
+        list items:
+          1. Milk           3 Jan 2026 [enabled]
+        [ OK ] (ok)  [ Cancel ] (cancel)
+        Name: [your name] (name)
+        [slot wallet: empty]
+        ✗ Something failed.
+
+        """)
+    #expect(!text.contains("\u{1B}"))
+    #expect(text.split(separator: "\n").map(\.count).max() == 40)
+  }
+
+  @Test func colourOnlyWhenAsked() {
+    let coloured = TextRenderer(width: 40, style: TextStyle(colour: true)).render(tree)
+    #expect(coloured.contains("\u{1B}[32m[enabled]\u{1B}[0m"))
+    #expect(coloured.contains("\u{1B}[31m✗ Something failed.\u{1B}[0m"))
+  }
+
+  @Test func noColourEnvironmentWins() {
+    #expect(TextStyle.forOutput(1, environment: ["NO_COLOR": "1"]).colour == false)
+    #expect(TextStyle.forOutput(1, environment: ["TERM": "dumb"]).colour == false)
+  }
+
+  @Test func longTextWrapsWithinTheWidth() {
+    let lines = TextRenderer(width: 20).lines(.text("the quick brown fox jumps over the lazy dog again and again"))
+    #expect(lines.allSatisfy { $0.count <= 20 })
+    #expect(lines.joined(separator: " ") == "the quick brown fox jumps over the lazy dog again and again")
+  }
+
+  @Test func longRowTitlesAreCutToFit() {
+    let row = ListRow(id: "1", title: String(repeating: "x", count: 200), detail: "today")
+    let lines = TextRenderer(width: 80).lines(.list(id: "l", rows: [row]))
+    #expect(lines[1].count == 80)
+    #expect(lines[1].contains("…"))
+  }
+
+  @Test func viewTreeJSONRoundTrips() throws {
+    let data = try JSONEncoder().encode(tree)
+    #expect(try JSONDecoder().decode(ViewNode.self, from: data) == tree)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("\"kind\":\"list\""))
+  }
+}
