@@ -21,6 +21,7 @@ struct ItemsDetailFactory: ModuleFactory {
 
 /// The plugin: one module, `items:detail:{itemID}`.
 public enum ItemsDetailPlugin: ViperPlugin {
+  /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ItemsDetailFactory()] }
 }
 

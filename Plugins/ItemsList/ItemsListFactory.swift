@@ -18,6 +18,7 @@ struct ItemsListFactory: ModuleFactory {
 
 /// The plugin: one module, `items:list`.
 public enum ItemsListPlugin: ViperPlugin {
+  /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ItemsListFactory()] }
 }
 

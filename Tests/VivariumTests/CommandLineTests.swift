@@ -38,10 +38,13 @@ struct CommandLineTests {
     let report = try JSONDecoder().decode(PluginsJSON.self, from: Data(result.stdout.utf8))
     #expect(report.source == "command line")
     let byName = Dictionary(uniqueKeysWithValues: report.plugins.map { (($0.path as NSString).lastPathComponent, $0) })
-    #expect(byName.keys.sorted() == [
-      "empty.so", "libHelper.so".lowercased(), "libItemsDetail.so", "libItemsList.so", "libViperKit.so", "readme.so",
-      "truncated.so",
-    ].sorted())
+    #expect(
+      byName.keys.sorted()
+        == [
+          "empty.so", "libHelper.so".lowercased(), "libItemsDetail.so", "libItemsList.so", "libViperKit.so",
+          "readme.so",
+          "truncated.so",
+        ].sorted())
     #expect(byName["libItemsList.so"]?.status == "loaded")
     #expect(byName["libItemsList.so"]?.urns == ["items:list"])
     #expect(byName["libItemsDetail.so"]?.urns == ["items:detail:{itemID}"])
@@ -150,9 +153,11 @@ struct CommandLineTests {
   func colourOnATerminalUnlessNoColor() throws {
     let command = "\(BuildProducts.vivarium) render items:list"
     // swift test itself sets NO_COLOR; an empty value means "not set".
-    let coloured = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""])
+    let coloured = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": ""])
     #expect(coloured.stdout.contains("\u{1B}[32m[enabled]"))
-    let plain = try ProcessRunner.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"])
+    let plain = try ProcessRunner.run(
+      "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": "1"])
     #expect(plain.stdout.contains("[enabled]"))
     #expect(!plain.stdout.contains("\u{1B}["))
   }

@@ -11,7 +11,9 @@ struct ContractCheckTests {
   @Test func wellFormedContractHasNoProblems() {
     let contract = Contract(
       urn: "profile:{userID}", summary: "A profile.",
-      arguments: [.required("userID", .string, "Who."), .optional("compact", .bool, default: .bool(false), "Short form.")],
+      arguments: [
+        .required("userID", .string, "Who."), .optional("compact", .bool, default: .bool(false), "Short form."),
+      ],
       slots: [SlotSpec(name: "wallet", accepts: ["wallet:preview"], description: "Balance.")],
       services: ["storage"])
     #expect(problems(contract, services: ["storage"]) == [])

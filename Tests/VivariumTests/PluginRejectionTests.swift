@@ -6,6 +6,13 @@ import VivariumHost
 /// Every way a file can be refused, each with a bad file the test makes.
 @Suite("Rejecting bad plugin files")
 struct PluginRejectionTests {
+  /// A fresh directory per test: Swift Testing makes a new suite value for each.
+  let dir: TemporaryDirectory
+
+  init() throws {
+    dir = try TemporaryDirectory()
+  }
+
   private func rejection(_ path: String) throws -> Rejection {
     guard case .rejected(let rejection) = PluginLoader().load(path) else {
       throw LoadedUnexpectedly(path: path)
@@ -13,7 +20,9 @@ struct PluginRejectionTests {
     return rejection
   }
 
-  private func expect(_ path: String, _ kind: Rejection.Kind, _ phrases: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+  private func expect(
+    _ path: String, _ kind: Rejection.Kind, _ phrases: String..., sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let rejection = try rejection(path)
     #expect(rejection.kind == kind, sourceLocation: sourceLocation)
     #expect(rejection.path == path, sourceLocation: sourceLocation)
@@ -24,119 +33,99 @@ struct PluginRejectionTests {
   }
 
   @Test func emptyFile() throws {
-    let dir = try TemporaryDirectory()
     try expect(try dir.write("empty.so", Data()), .empty, "empty (0 bytes)")
   }
 
   @Test func textFileRenamedSo() throws {
-    let dir = try TemporaryDirectory()
     try expect(try dir.write("notes.so", Data("hello, I am text\n".utf8)), .notELF, "not an ELF", "hello, I am text")
   }
 
   @Test func truncatedSharedObject() throws {
-    let dir = try TemporaryDirectory()
     let whole = try Data(contentsOf: URL(fileURLWithPath: BuildProducts.itemsList))
     let path = try dir.write("half.so", whole.prefix(whole.count / 2))
     try expect(path, .truncated, "truncated", "the file has \(whole.count / 2)")
   }
 
   @Test func sdkLibraryItself() throws {
-    let dir = try TemporaryDirectory()
     try expect(try dir.copy(BuildProducts.viperKit, as: "libViperKit.so"), .sdkLibrary, "ViperKit SDK library")
   }
 
   @Test func sharedLibraryWithoutEntrySymbol() throws {
-    let dir = try TemporaryDirectory()
     let path = try CPluginBuilder.libraryWithoutEntry(named: "libhelper.so", in: dir)
     try expect(path, .noEntrySymbol, "vivarium_plugin_entry", "@_cdecl")
   }
 
   @Test func objectFileIsNotASharedLibrary() throws {
-    let dir = try TemporaryDirectory()
     let path = try CPluginBuilder.objectFile(named: "helper.so", in: dir)
     try expect(path, .notSharedObject, "relocatable object")
   }
 
-  @Test func entryReturningNull() throws {
-    let dir = try TemporaryDirectory()
+  /// A C plugin in `dir` whose descriptor is valid but for what `change` alters.
+  private func cPlugin(_ name: String, _ change: (inout CPluginBuilder.Fields) -> Void) throws -> String {
     var fields = CPluginBuilder.Fields()
-    fields.returnsNull = true
-    try expect(try CPluginBuilder.plugin(fields, named: "null.so", in: dir), .nullDescriptor, "returned NULL")
+    change(&fields)
+    return try CPluginBuilder.plugin(fields, named: name, in: dir)
+  }
+
+  @Test func entryReturningNull() throws {
+    try expect(try cPlugin("null.so") { $0.returnsNull = true }, .nullDescriptor, "returned NULL")
   }
 
   @Test func wrongMagic() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.magic = "0x12345678u"
     try expect(
-      try CPluginBuilder.plugin(fields, named: "magic.so", in: dir), .badMagic, "host expects 0x56495052",
+      try cPlugin("magic.so") { $0.magic = "0x12345678u" }, .badMagic, "host expects 0x56495052",
       "plugin has 0x12345678")
   }
 
   @Test func otherPluginABIVersion() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.abi = "99"
     try expect(
-      try CPluginBuilder.plugin(fields, named: "abi.so", in: dir), .incompatible, "plugin ABI: host has 1, plugin has 99",
+      try cPlugin("abi.so") { $0.abi = "99" }, .incompatible, "plugin ABI: host has 1, plugin has 99",
       "rebuild the plugin against ViperKit \(ViperKitVersion.current)")
   }
 
   @Test func newerSDKMinor() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.minor = "VIPERKIT_VERSION_MINOR + 1"
     let current = ViperKitVersion.current
     try expect(
-      try CPluginBuilder.plugin(fields, named: "newer.so", in: dir), .incompatible,
+      try cPlugin("newer.so") { $0.minor = "VIPERKIT_VERSION_MINOR + 1" }, .incompatible,
       "host has ViperKit \(current), plugin has ViperKit \(current.major).\(current.minor + 1).0, which is newer")
   }
 
   @Test func otherSDKMajor() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.major = "VIPERKIT_VERSION_MAJOR + 1"
     try expect(
-      try CPluginBuilder.plugin(fields, named: "major.so", in: dir), .incompatible, "the major versions differ")
+      try cPlugin("major.so") { $0.major = "VIPERKIT_VERSION_MAJOR + 1" }, .incompatible, "the major versions differ")
   }
 
   @Test func otherSwiftCompiler() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.compiler = "Swift 5.10 (clang 17.0.0)"
     try expect(
-      try CPluginBuilder.plugin(fields, named: "compiler.so", in: dir), .incompatible,
+      try cPlugin("compiler.so") { $0.compiler = "Swift 5.10 (clang 17.0.0)" }, .incompatible,
       "Swift compiler: host has \(swiftCompilerIdentity()), plugin has Swift 5.10 (clang 17.0.0)",
       "rebuild the plugin with the host's toolchain")
   }
 
   @Test func everyMismatchedFieldIsNamed() throws {
-    let dir = try TemporaryDirectory()
-    var fields = CPluginBuilder.Fields()
-    fields.abi = "7"
-    fields.compiler = "other"
-    let rejection = try rejection(try CPluginBuilder.plugin(fields, named: "both.so", in: dir))
-    #expect(rejection.reasons.count == 2)
+    let path = try cPlugin("both.so") {
+      $0.abi = "7"
+      $0.compiler = "other"
+    }
+    #expect(try rejection(path).reasons.count == 2)
   }
 
   @Test func pluginTypeFromAnotherSDKCopy() throws {
-    let dir = try TemporaryDirectory()
-    let path = try CPluginBuilder.plugin(CPluginBuilder.Fields(), named: "foreign.so", in: dir)
-    try expect(path, .foreignSDKCopy, "own copy of ViperKit", "depend on the ViperKit product")
+    try expect(
+      try cPlugin("foreign.so") { _ in }, .foreignSDKCopy, "own copy of ViperKit", "depend on the ViperKit product")
   }
 
   @Test func worldWritableFile() throws {
-    let dir = try TemporaryDirectory()
     let path = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
     try expect(path, .unsafePermissions, "writable by every user", "chmod o-w")
   }
 
   @Test func worldWritableDirectoryIsRefusedWhole() throws {
-    let dir = try TemporaryDirectory()
     try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir.path)
-    let outcomes = PluginDiscovery(commandLine: [dir.path], environment: [:], executable: "/x").load(with: PluginLoader())
+    let outcomes = PluginDiscovery(commandLine: [dir.path], environment: [:], executable: "/x").load(
+      with: PluginLoader())
     #expect(outcomes.count == 1)
     guard case .rejected(let rejection) = outcomes.first else {
       Issue.record("the directory should be refused")
@@ -158,10 +147,10 @@ struct PluginRejectionTests {
   }
 
   @Test func sameFileThroughASymlinkLoadsOnce() throws {
-    let dir = try TemporaryDirectory()
     let real = try dir.copy(BuildProducts.itemsList, as: "a.so")
     try FileManager.default.createSymbolicLink(atPath: dir.path + "/b.so", withDestinationPath: real)
-    let outcomes = PluginDiscovery(commandLine: [dir.path], environment: [:], executable: "/x").load(with: PluginLoader())
+    let outcomes = PluginDiscovery(commandLine: [dir.path], environment: [:], executable: "/x").load(
+      with: PluginLoader())
     #expect(outcomes.count == 2)
     guard case .rejected(let rejection) = outcomes.last else {
       Issue.record("the second path should be refused as a duplicate")
@@ -172,7 +161,6 @@ struct PluginRejectionTests {
   }
 
   @Test func twoPluginsClaimingTheSameURNConflictAndNeitherWins() throws {
-    let dir = try TemporaryDirectory()
     let first = try dir.copy(BuildProducts.itemsList, as: "first.so")
     let second = try dir.copy(BuildProducts.itemsList, as: "second.so")
     let catalog = PluginCatalog(

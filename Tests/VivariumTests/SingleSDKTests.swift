@@ -33,9 +33,10 @@ struct SingleSDKTests {
     // /proc files report size 0, so read to the end rather than by size.
     let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
     let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-    let paths = Set(maps.split(separator: "\n").compactMap { line in
-      line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
-    }.filter { $0.hasSuffix("/libViperKit.so") })
+    let paths = Set(
+      maps.split(separator: "\n").compactMap { line in
+        line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+      }.filter { $0.hasSuffix("/libViperKit.so") })
     #expect(paths.count == 1, "\(paths)")
     #expect(maps.contains("/libItemsList.so"), "the sample plugin should be mapped")
   }

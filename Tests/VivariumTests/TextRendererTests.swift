@@ -9,7 +9,9 @@ struct TextRendererTests {
     .vertical,
     [
       .heading("Items"),
-      .list(id: "items", rows: [ListRow(id: "1", title: "Milk", detail: "3 Jan 2026", marker: Marker(.positive, "enabled"))]),
+      .list(
+        id: "items", rows: [ListRow(id: "1", title: "Milk", detail: "3 Jan 2026", marker: Marker(.positive, "enabled"))]
+      ),
       .stack(.horizontal, [.button(id: "ok", title: "OK"), .button(id: "cancel", title: "Cancel")]),
       .field(id: "name", label: "Name", value: "", placeholder: "your name"),
       .slot("wallet"),

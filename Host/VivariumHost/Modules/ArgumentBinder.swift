@@ -19,12 +19,14 @@ enum ArgumentBinder {
           "unknown argument '\(name)' (\(origin)) for \(owner); it takes \(describe(contract.arguments))")
       }
       if let first = origins[name] {
-        throw ResolveError(.duplicateArgument, "argument '\(name)' of \(owner) is given twice: \(first) and \(origin); give it once")
+        throw ResolveError(
+          .duplicateArgument, "argument '\(name)' of \(owner) is given twice: \(first) and \(origin); give it once")
       }
       guard let value = ArgumentValue(parsing: text, as: spec.type) else {
         throw ResolveError(
           .wrongType,
-          "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))")
+          "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))"
+        )
       }
       values[name] = value
       origins[name] = origin

@@ -52,7 +52,8 @@ public final class ModuleInstance {
     guard canvas.tree != nil else {
       throw ResolveError(
         .drewNothing,
-        "\(resolved.urn) drew nothing in its first presentation cycle; its view must call context.canvas.draw(_:) once the presenter has a view model")
+        "\(resolved.urn) drew nothing in its first presentation cycle; its view must call context.canvas.draw(_:) once the presenter has a view model"
+      )
     }
   }
 

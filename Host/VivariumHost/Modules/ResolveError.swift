@@ -24,5 +24,6 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }

@@ -5,6 +5,7 @@ public struct ViewEventError: Error, Sendable, Equatable, CustomStringConvertibl
   /// What is wrong and what the person can do instead.
   public let message: String
   init(_ message: String) { self.message = message }
+  /// The message.
   public var description: String { message }
 }
 

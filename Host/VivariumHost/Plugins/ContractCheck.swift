@@ -20,11 +20,13 @@ public enum ContractCheck {
     }
     for name in pattern.placeholders {
       guard let argument = contract.argument(named: name) else {
-        problems.append("\(urn): placeholder {\(name)} has no argument; add ArgumentSpec.required(\"\(name)\", …) to the contract")
+        problems.append(
+          "\(urn): placeholder {\(name)} has no argument; add ArgumentSpec.required(\"\(name)\", …) to the contract")
         continue
       }
       if !argument.required {
-        problems.append("\(urn): placeholder {\(name)} is always given, so its argument must be required, without a default")
+        problems.append(
+          "\(urn): placeholder {\(name)} is always given, so its argument must be required, without a default")
       }
     }
     problems += duplicates(contract.inputs.map(\.name), "input", urn)
@@ -32,7 +34,8 @@ public enum ContractCheck {
     problems += duplicates(contract.slots.map(\.name), "slot", urn)
     for slot in contract.slots {
       if slot.accepts.isEmpty {
-        problems.append("\(urn): slot '\(slot.name)' accepts no URN pattern; list the patterns of the modules it may hold")
+        problems.append(
+          "\(urn): slot '\(slot.name)' accepts no URN pattern; list the patterns of the modules it may hold")
       }
       for accepted in slot.accepts {
         do { _ = try URNPattern(parsing: accepted) } catch {
@@ -42,7 +45,8 @@ public enum ContractCheck {
     }
     for service in contract.services where !knownServices.contains(service) {
       let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
-      problems.append("\(urn): requires the service '\(service)', which this host does not provide (it provides: \(known))")
+      problems.append(
+        "\(urn): requires the service '\(service)', which this host does not provide (it provides: \(known))")
     }
     return problems
   }

@@ -11,11 +11,13 @@ enum FilePermissions {
     let what = isDirectory ? "directory" : "file"
     if info.st_mode & S_IWOTH != 0 {
       let mode = String(info.st_mode & 0o7777, radix: 8)
-      return "the \(what) is writable by every user (mode \(mode)), so anyone could replace the code the host runs; run 'chmod o-w \(path)'"
+      return
+        "the \(what) is writable by every user (mode \(mode)), so anyone could replace the code the host runs; run 'chmod o-w \(path)'"
     }
     let owner = info.st_uid
     if owner != 0 && owner != getuid() {
-      return "the \(what) belongs to user \(owner), not to you (\(getuid())) or root; take ownership ('chown') or copy it to a directory of your own"
+      return
+        "the \(what) belongs to user \(owner), not to you (\(getuid())) or root; take ownership ('chown') or copy it to a directory of your own"
     }
     return nil
   }

@@ -51,7 +51,8 @@ public struct PluginDiscovery: Sendable {
       }
       for file in files {
         if let identity = FileIdentity(file), let first = seen[identity] {
-          outcomes.append(.rejected(Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")))
+          outcomes.append(
+            .rejected(Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")))
           continue
         }
         if let identity = FileIdentity(file) { seen[identity] = file }

@@ -10,14 +10,19 @@ import ViperKit
 public struct PluginLoader: Sendable {
   /// Names of the services this host provides to modules.
   public let knownServices: Set<String>
+  /// When set, each file is first loaded in a child process.
+  public let probe: PluginProbe?
 
-  /// A loader for a host that provides `knownServices`.
-  public init(knownServices: Set<String> = []) {
+  /// A loader for a host that provides `knownServices`; with `probe`, a file
+  /// is loaded here only after it loaded cleanly in a child process.
+  public init(knownServices: Set<String> = [], probe: PluginProbe? = nil) {
     self.knownServices = knownServices
+    self.probe = probe
   }
 
   /// Checks `path` and loads it, or says why not.
   public func load(_ path: String) -> PluginOutcome {
+    if let rejection = probe?.rejection(for: path) { return .rejected(rejection) }
     do {
       return .loaded(try loadChecked(path))
     } catch {
@@ -49,7 +54,8 @@ public struct PluginLoader: Sendable {
     if let rejection = DescriptorCheck.rejection(path, DescriptorFields(descriptor.pointee)) {
       throw rejection
     }
-    guard let typePointer = descriptor.pointee.plugin_type, let plugin = PluginEntry.pluginType(from: typePointer) else {
+    guard let typePointer = descriptor.pointee.plugin_type, let plugin = PluginEntry.pluginType(from: typePointer)
+    else {
       throw Rejection(
         path, .foreignSDKCopy,
         "its plugin type is not a ViperPlugin of the host's libViperKit.so; the plugin has its own copy of ViperKit: depend on the ViperKit product (.product(name: \"ViperKit\", package: \"ViperKit\")), not the target, and do not link the Swift standard library statically"
@@ -57,7 +63,8 @@ public struct PluginLoader: Sendable {
     }
     let factories = plugin.factories()
     guard !factories.isEmpty else {
-      throw Rejection(path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
+      throw Rejection(
+        path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
     }
     let problems = factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) }
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
@@ -95,7 +102,8 @@ public struct PluginLoader: Sendable {
     if symbols.contains("viperkit_library_version") {
       throw Rejection(
         path, .sdkLibrary,
-        "it is the ViperKit SDK library, which the host loads itself, not a plugin; remove it from the plugin directory")
+        "it is the ViperKit SDK library, which the host loads itself, not a plugin; remove it from the plugin directory"
+      )
     }
     throw Rejection(path, .noEntrySymbol, noEntryReason)
   }
@@ -107,11 +115,14 @@ public struct PluginLoader: Sendable {
     case .notELF(let firstBytes):
       Rejection(
         path, .notELF,
-        "it is not an ELF shared object (it starts with \"\(firstBytes)\"); only compiled plugins belong in a plugin directory")
+        "it is not an ELF shared object (it starts with \"\(firstBytes)\"); only compiled plugins belong in a plugin directory"
+      )
     case .unsupported(let why):
       Rejection(path, .wrongPlatform, "\(why); rebuild the plugin on this platform")
     case .notSharedObject(let typeName):
-      Rejection(path, .notSharedObject, "it is \(typeName), not a shared library; build the plugin as a .dynamic library product")
+      Rejection(
+        path, .notSharedObject,
+        "it is \(typeName), not a shared library; build the plugin as a .dynamic library product")
     case .truncated(let expected, let actual):
       Rejection(
         path, .truncated,
@@ -125,7 +136,9 @@ public struct PluginLoader: Sendable {
     let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
     var hint = "rebuild the plugin against this host's ViperKit (\(ViperKitVersion.current)) with the same toolchain"
     if message.contains("undefined symbol") {
-      hint = "the plugin needs a symbol this host's libraries lack, so it was built against another ViperKit or toolchain; " + hint
+      hint =
+        "the plugin needs a symbol this host's libraries lack, so it was built against another ViperKit or toolchain; "
+        + hint
     }
     throw Rejection(path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
   }

@@ -22,7 +22,7 @@ public struct LoadedPlugin: Sendable {
 }
 
 /// A file or directory the host refused, and why.
-public struct Rejection: Error, Sendable, Equatable {
+public struct Rejection: Error, Sendable, Equatable, Codable {
   /// Stable names of the reasons, for scripts (`--json`) and tests.
   public enum Kind: String, Sendable, Codable, CaseIterable {
     case missingDirectory = "missing-directory"
@@ -44,6 +44,8 @@ public struct Rejection: Error, Sendable, Equatable {
     case noModules = "no-modules"
     case invalidContract = "invalid-contract"
     case duplicate
+    case crashed
+    case timedOut = "timed-out"
   }
 
   /// The file or directory refused.

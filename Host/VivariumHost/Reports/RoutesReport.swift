@@ -59,6 +59,7 @@ public struct RoutesReport: Encodable, Sendable {
   }
 
   private func fields(_ fields: [String: ArgumentType]) -> String {
-    fields.isEmpty ? "" : "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+    fields.isEmpty
+      ? "" : "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
   }
 }

@@ -20,7 +20,9 @@ public struct URN: Hashable, Sendable, CustomStringConvertible {
 
   /// Parses `text`, throwing a ``URNError`` that names the offending part.
   public init(parsing text: String) throws(URNError) {
-    guard !text.isEmpty else { throw URNError(text, "the URN is empty; write it as namespace:segment, e.g. items:list") }
+    guard !text.isEmpty else {
+      throw URNError(text, "the URN is empty; write it as namespace:segment, e.g. items:list")
+    }
     guard text.utf8.count <= URN.maximumLength else {
       throw URNError(text, "the URN is \(text.utf8.count) bytes long; the limit is \(URN.maximumLength)")
     }
@@ -41,7 +43,9 @@ public struct URN: Hashable, Sendable, CustomStringConvertible {
   /// The text the URN was parsed from.
   public var description: String { text }
 
+  /// Two URNs are equal when written the same.
   public static func == (lhs: URN, rhs: URN) -> Bool { lhs.text == rhs.text }
+  /// Hashes the text.
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
   private static func splitQuery(_ text: String) -> (Substring, Substring?) {
@@ -62,6 +66,7 @@ public struct URNError: Error, Hashable, Sendable, CustomStringConvertible {
     self.reason = reason
   }
 
+  /// `invalid URN 'TEXT': REASON`.
   public var description: String { "invalid URN '\(text)': \(reason)" }
 }
 
@@ -81,7 +86,9 @@ enum URNSyntax {
     guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
       return false
     }
-    return name.utf8.allSatisfy { isUnreserved($0) && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "~") }
+    return name.utf8.allSatisfy {
+      isUnreserved($0) && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "~")
+    }
   }
 
   /// Percent-decodes one segment, rejecting empty segments and reserved
@@ -106,7 +113,8 @@ enum URNSyntax {
       if result.contains(where: { $0.name == name }) {
         throw URNError(text, "query argument '\(name)' is given twice")
       }
-      let value = try percentDecode(String(param[param.index(after: equals)...]), what: "the value of '\(name)'", in: text)
+      let value = try percentDecode(
+        String(param[param.index(after: equals)...]), what: "the value of '\(name)'", in: text)
       result.append((name, value))
     }
     return result
@@ -117,7 +125,8 @@ enum URNSyntax {
     var iterator = Array(raw.utf8)[...]
     while let byte = iterator.popFirst() {
       if byte == UInt8(ascii: "%") {
-        guard iterator.count >= 2, let high = hexValue(iterator.popFirst()!), let low = hexValue(iterator.popFirst()!) else {
+        guard iterator.count >= 2, let high = hexValue(iterator.popFirst()!), let low = hexValue(iterator.popFirst()!)
+        else {
           throw URNError(text, "\(what) has a '%' not followed by two hex digits")
         }
         bytes.append(high << 4 | low)
@@ -126,7 +135,9 @@ enum URNSyntax {
       } else {
         let shown = String(decoding: [byte], as: UTF8.self)
         throw URNError(
-          text, "\(what) contains '\(shown)'; only letters, digits, '-', '.', '_', '~' are allowed, anything else percent-encoded (%XX)")
+          text,
+          "\(what) contains '\(shown)'; only letters, digits, '-', '.', '_', '~' are allowed, anything else percent-encoded (%XX)"
+        )
       }
     }
     guard let decoded = String(validating: bytes, as: UTF8.self) else {

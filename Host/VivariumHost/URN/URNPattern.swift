@@ -17,7 +17,9 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
 
   /// Parses a pattern, throwing a ``URNError`` that says what to fix.
   public init(parsing text: String) throws(URNError) {
-    guard !text.isEmpty else { throw URNError(text, "the pattern is empty; write it as namespace:segment, e.g. items:list") }
+    guard !text.isEmpty else {
+      throw URNError(text, "the pattern is empty; write it as namespace:segment, e.g. items:list")
+    }
     guard !text.contains("?") else {
       throw URNError(text, "a pattern has no '?query'; declare optional arguments in the contract instead")
     }
@@ -31,7 +33,8 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
         }
         let name = raw.dropFirst().dropLast()
         guard URNSyntax.isIdentifier(name) else {
-          throw URNError(text, "placeholder '{\(name)}' is not a name (letters, digits and '_', not starting with a digit)")
+          throw URNError(
+            text, "placeholder '{\(name)}' is not a name (letters, digits and '_', not starting with a digit)")
         }
         guard position > 1 else {
           throw URNError(text, "the first segment must be a literal namespace, not the placeholder {\(name)}")
@@ -42,7 +45,8 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
         segments.append(.placeholder(String(name)))
       } else {
         if raw.contains("{") || raw.contains("}") {
-          throw URNError(text, "segment \(position) ('\(raw)') mixes text and a placeholder; a placeholder must be a whole segment")
+          throw URNError(
+            text, "segment \(position) ('\(raw)') mixes text and a placeholder; a placeholder must be a whole segment")
         }
         segments.append(.literal(try URNSyntax.decodeSegment(String(raw), position: position, in: text)))
       }
@@ -75,5 +79,6 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
     return bound
   }
 
+  /// The pattern as written.
   public var description: String { text }
 }

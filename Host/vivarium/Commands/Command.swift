@@ -54,4 +54,8 @@ enum CommonOptions {
     "plugins", "DIR",
     "Load plugins from DIR (repeatable). Default: $VIVARIUM_PLUGIN_PATH (colon-separated), else the bundled plugins.")
   static let json = OptionSpec.flag("json", "Print machine-readable JSON on stdout.")
+  static let inProcess = OptionSpec.flag(
+    "in-process",
+    "Load plugins straight into this process, without first trying each in a child process. Faster, and for debuggers; a plugin that crashes while loading then takes the host down."
+  )
 }

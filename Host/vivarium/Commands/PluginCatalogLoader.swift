@@ -11,7 +11,8 @@ enum PluginCatalogLoader {
   {
     let discovery = PluginDiscovery(
       commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
-    let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader()))
+    let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
+    let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader(probe: probe)))
     if !quiet {
       for rejection in catalog.rejected {
         console.warning(

@@ -12,7 +12,7 @@ enum PluginsCommand: Command {
     is wrong and what to do. Patterns from two plugins that match the same URNs are
     reported as conflicts, and neither is routed.
     """
-  static let options = [CommonOptions.plugins, CommonOptions.json]
+  static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
   static let exitCodes = "0 the scan ran, even if files were rejected (see each row); 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

@@ -15,7 +15,7 @@ enum RenderCommand: Command {
     """
   static let options = [
     OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
-    CommonOptions.plugins, CommonOptions.json,
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed (the reason is on stderr); 2 usage error.

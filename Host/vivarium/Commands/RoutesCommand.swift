@@ -9,7 +9,7 @@ enum RoutesCommand: Command {
     Prints the catalog of every module the loaded plugins offer: which screen is where.
     Files that were rejected are named on stderr; 'vivarium plugins' says why.
     """
-  static let options = [CommonOptions.plugins, CommonOptions.json]
+  static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
   static let exitCodes = "0 the catalog was printed; 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

@@ -6,7 +6,8 @@ import VivariumHost
 /// from the same products directory as the host and the sample plugins.
 enum BuildProducts {
   static let directory: String = {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     return (executable as NSString).deletingLastPathComponent
   }()
 

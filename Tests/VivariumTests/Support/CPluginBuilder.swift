@@ -23,16 +23,21 @@ enum CPluginBuilder {
       fields.returnsNull
       ? "return 0;"
       : """
-        static VKPluginDescriptor d;
-        d.magic = \(fields.magic); d.abi_version = \(fields.abi);
-        d.sdk_major = \(fields.major); d.sdk_minor = \(fields.minor); d.sdk_patch = 0;
-        d.swift_compiler = \(cLiteral(fields.compiler)); d.plugin_name = "c-plugin"; d.plugin_type = 0;
-        return &d;
-        """
+      static VKPluginDescriptor d;
+      d.magic = \(fields.magic); d.abi_version = \(fields.abi);
+      d.sdk_major = \(fields.major); d.sdk_minor = \(fields.minor); d.sdk_patch = 0;
+      d.swift_compiler = \(cLiteral(fields.compiler)); d.plugin_name = "c-plugin"; d.plugin_type = 0;
+      return &d;
+      """
+    return try plugin(entryBody: body, named: name, in: directory)
+  }
+
+  /// A shared library whose entry runs the C statements `entryBody`.
+  static func plugin(entryBody: String, named name: String, in directory: TemporaryDirectory) throws -> String {
     let source = """
       #include "ViperKitABI.h"
       __attribute__((visibility("default"))) const VKPluginDescriptor *vivarium_plugin_entry(void) {
-        \(body)
+        \(entryBody)
       }
       """
     return try compile(source, named: name, in: directory, flags: ["-shared", "-fPIC"])
@@ -64,7 +69,8 @@ enum CPluginBuilder {
   private static let compiler: String = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
     for name in ["clang", "cc", "gcc"] {
-      for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+      for directory in path.split(separator: ":")
+      where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
         return "\(directory)/\(name)"
       }
     }

@@ -45,7 +45,9 @@ extension Data {
   /// Reads `handle` to its end while another thread reads `other` to its end.
   static func readingAll(_ handle: FileHandle, concurrentlyWith other: FileHandle) -> (this: Data, other: Data) {
     let box = DataBox()
-    let thread = Thread { box.data = other.readDataToEndOfFile(); box.done.signal() }
+    let thread = Thread {
+      box.data = other.readDataToEndOfFile(); box.done.signal()
+    }
     thread.start()
     let this = handle.readDataToEndOfFile()
     box.done.wait()
