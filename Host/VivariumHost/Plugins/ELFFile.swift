@@ -109,8 +109,17 @@ struct ELFFile {
     return names
   }
 
+  /// `bytes` as a string literal would show them: `hello\n`, `\x00`.
   private static func printable(_ bytes: Data) -> String {
-    String(bytes.map { (0x20..<0x7F).contains($0) ? Character(UnicodeScalar($0)) : "." })
+    bytes.map { byte in
+      switch byte {
+      case UInt8(ascii: "\n"): "\\n"
+      case UInt8(ascii: "\t"): "\\t"
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): "\\" + String(UnicodeScalar(byte))
+      case 0x20..<0x7F: String(UnicodeScalar(byte))
+      default: "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
+      }
+    }.joined()
   }
 }
 

@@ -86,8 +86,9 @@ public struct TextRenderer: Sendable {
     text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
   }
 
-  /// Greedy word wrap; words longer than a line are cut.
-  static func wrap(_ text: String, width: Int) -> [String] {
+  /// `text` cut into lines of at most `width` characters at spaces; words
+  /// longer than a line are split.
+  public static func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""

@@ -79,9 +79,7 @@ public struct PluginsReport: Encodable, Sendable {
           let wrapped = TextRenderer.wrap(message, width: max(80 - indent.count, 30))
           lines += wrapped.map { indent + $0 }
         }
-        if row.path.contains("/"), (row.path as NSString).lastPathComponent != row.path {
-          lines.append(indent + style.dim(row.path))
-        }
+        if directories.count > 1 { lines.append(indent + style.dim(row.path)) }
       }
     }
     if !conflicts.isEmpty {
@@ -91,7 +89,8 @@ public struct PluginsReport: Encodable, Sendable {
       }
     }
     let loaded = plugins.filter { $0.status == "loaded" }.count
-    lines.append("\(loaded) loaded, \(plugins.count - loaded) rejected, \(conflicts.count) URN conflicts")
+    let conflictCount = conflicts.count == 1 ? "1 URN conflict" : "\(conflicts.count) URN conflicts"
+    lines.append("\(loaded) loaded, \(plugins.count - loaded) rejected, \(conflictCount)")
     return lines.joined(separator: "\n")
   }
 }

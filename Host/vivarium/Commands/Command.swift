@@ -1,3 +1,5 @@
+import VivariumHost
+
 /// Exit codes, the same for every command (README, "Exit codes").
 enum ExitCode {
   /// The command did what was asked.
@@ -31,9 +33,11 @@ extension Command {
   static var help: String {
     let all = options + [helpOption]
     let labels = all.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
-    let column = (labels.map(\.count).max() ?? 0) + 2
-    let rows = zip(labels, all).map { label, spec in
-      "  " + label.padding(toLength: column, withPad: " ", startingAt: 0) + spec.help
+    let column = (labels.map(\.count).max() ?? 0) + 4
+    let rows = zip(labels, all).flatMap { label, spec in
+      TextRenderer.wrap(spec.help, width: 80 - column).enumerated().map { index, line in
+        (index == 0 ? "  " + label : "").padding(toLength: column, withPad: " ", startingAt: 0) + line
+      }
     }
     return """
       Usage: \(synopsis)
