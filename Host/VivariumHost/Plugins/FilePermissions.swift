@@ -11,8 +11,12 @@ enum FilePermissions {
     let what = isDirectory ? "directory" : "file"
     if info.st_mode & S_IWOTH != 0 {
       let mode = String(info.st_mode & 0o7777, radix: 8)
+      let fix =
+        isDirectory
+        ? "keep plugins in a directory only you can write, or run 'chmod o-w \(path)' if it is yours"
+        : "run 'chmod o-w \(path)'"
       return
-        "the \(what) is writable by every user (mode \(mode)), so anyone could replace the code the host runs; run 'chmod o-w \(path)'"
+        "the \(what) is writable by every user (mode \(mode)), so anyone could replace the code the host runs; \(fix)"
     }
     let owner = info.st_uid
     if owner != 0 && owner != getuid() {
