@@ -3,7 +3,9 @@ import ViperKit
 import VivariumHost
 
 /// Every subcommand, in the order `vivarium --help` lists them.
-let commands: [any Command.Type] = [PluginsCommand.self, RoutesCommand.self, RenderCommand.self]
+let commands: [any Command.Type] = [
+  RunCommand.self, PluginsCommand.self, RoutesCommand.self, RenderCommand.self, GraphCommand.self,
+]
 
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())

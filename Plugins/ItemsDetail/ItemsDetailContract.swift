@@ -25,6 +25,7 @@ protocol ItemsDetailInteractorInput: AnyObject {
 /// Interactor → Presenter.
 protocol ItemsDetailInteractorOutput: AnyObject {
   func present(item: Item)
+  func presentChanged(item: Item)
   func presentMissing(itemID: Int, known: [Int])
 }
 
@@ -44,7 +45,12 @@ enum ItemsDetailContract {
     urn: "items:detail:{itemID}",
     version: 1,
     summary: "One item: its name, state and creation date; enable or disable it.",
-    arguments: [.required("itemID", .int, "The id of the item to show, as listed by items:list.")])
+    arguments: [.required("itemID", .int, "The id of the item to show, as listed by items:list.")],
+    outputs: [
+      MessageSpec(
+        name: "itemChanged", fields: ["itemID": .int, "enabled": .bool],
+        description: "The person enabled or disabled the item; sent to the module that opened the detail.")
+    ])
 
   static let toggleID = "toggle"
   static let backID = "back"

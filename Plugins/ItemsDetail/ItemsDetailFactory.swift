@@ -11,7 +11,7 @@ struct ItemsDetailFactory: ModuleFactory {
     }
     let interactor = ItemsDetailInteractor(itemID: itemID, data: ItemsDataManager())
     let router = ItemsDetailRouter(appRouter: context.router)
-    let presenter = ItemsDetailPresenter(interactor: interactor, router: router)
+    let presenter = ItemsDetailPresenter(interactor: interactor, router: router, output: context.messages)
     let view = ItemsDetailView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter

@@ -21,6 +21,6 @@ final class ItemsDetailInteractor: ViperInteractor, ItemsDetailInteractorInput {
   }
 
   func toggleEnabled() {
-    if let item = data.toggle(id: itemID) { presenter?.present(item: item) }
+    if let item = data.toggle(id: itemID) { presenter?.presentChanged(item: item) }
   }
 }

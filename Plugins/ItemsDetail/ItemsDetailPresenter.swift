@@ -6,10 +6,13 @@ final class ItemsDetailPresenter: ViperPresenter {
   weak var view: (any ItemsDetailViewInput)?
   let interactor: any ItemsDetailInteractorInput
   let router: any ItemsDetailRouting
+  /// The module output: tells the opener what changed.
+  let output: any MessagePort
 
-  init(interactor: any ItemsDetailInteractorInput, router: any ItemsDetailRouting) {
+  init(interactor: any ItemsDetailInteractorInput, router: any ItemsDetailRouting, output: any MessagePort) {
     self.interactor = interactor
     self.router = router
+    self.output = output
   }
 }
 
@@ -20,6 +23,11 @@ extension ItemsDetailPresenter: ItemsDetailViewOutput {
 }
 
 extension ItemsDetailPresenter: ItemsDetailInteractorOutput {
+  func presentChanged(item: Item) {
+    present(item: item)
+    output.emit(Message("itemChanged", ["itemID": .int(item.id), "enabled": .bool(item.enabled)]))
+  }
+
   func present(item: Item) {
     view?.display(
       .item(

@@ -20,6 +20,7 @@ protocol ItemsListViewInput: AnyObject {
 protocol ItemsListInteractorInput: AnyObject {
   func fetchItems()
   func deleteAllItems()
+  func setEnabled(_ enabled: Bool, itemID: Int)
 }
 
 /// Interactor → Presenter: what happened to the data.

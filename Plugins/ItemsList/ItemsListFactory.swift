@@ -12,7 +12,7 @@ struct ItemsListFactory: ModuleFactory {
     let view = ItemsListView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter
-    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router, receiver: presenter)
   }
 }
 

@@ -14,6 +14,11 @@ final class ItemsListInteractor: ViperInteractor, ItemsListInteractorInput {
     presenter?.present(items: data.allItems())
   }
 
+  func setEnabled(_ enabled: Bool, itemID: Int) {
+    if data.item(id: itemID)?.enabled != enabled { _ = data.toggle(id: itemID) }
+    presenter?.present(items: data.allItems())
+  }
+
   func deleteAllItems() {
     let count = data.deleteAll()
     presenter?.presentDeleted(count: count, remaining: data.allItems())

@@ -33,6 +33,16 @@ extension ItemsListPresenter: ItemsListViewOutput {
   func didSelectItem(id: Int) { router.showDetail(itemID: id) }
 }
 
+extension ItemsListPresenter: MessageReceiver {
+  /// The detail this list opened reports a change: keep the list in step.
+  func receive(_ message: Message, from origin: MessageOrigin) {
+    guard message.name == "itemChanged", case .int(let id)? = message.fields["itemID"],
+      case .bool(let enabled)? = message.fields["enabled"]
+    else { return }
+    interactor.setEnabled(enabled, itemID: id)
+  }
+}
+
 extension ItemsListPresenter: ItemsListInteractorOutput {
   func present(items: [Item]) { show(items) }
 

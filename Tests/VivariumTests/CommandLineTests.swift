@@ -78,9 +78,10 @@ struct CommandLineTests {
     let result = try ProcessRunner.vivarium(["render", "items:detail:2", "--json"])
     #expect(result.status == 0, "\(result.stderr)")
     let object = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(object["urn"] as? String == "items:detail:2")
+    let screen = try #require(object["screen"] as? [String: Any])
+    #expect(screen["urn"] as? String == "items:detail:2")
     #expect((object["arguments"] as? [String: Int]) == ["itemID": 2])
-    #expect((object["tree"] as? [String: Any])?["kind"] as? String == "stack")
+    #expect((screen["tree"] as? [String: Any])?["kind"] as? String == "stack")
     #expect((object["leaks"] as? [String]) == [])
   }
 

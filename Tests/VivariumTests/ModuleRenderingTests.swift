@@ -4,10 +4,10 @@ import VivariumHost
 
 @Suite("Rendering the sample modules")
 struct ModuleRenderingTests {
-  private func presented(_ urn: String) throws -> ModuleInstance {
-    let instance = try ModuleInstance(BuildProducts.sampleCatalog.resolve(urn))
-    try instance.present()
-    return instance
+  private func presented(_ urn: String) throws -> HostRuntime {
+    let runtime = HostRuntime(catalog: BuildProducts.sampleCatalog, services: try TestServices.make())
+    try runtime.open(urn)
+    return runtime
   }
 
   private static let rows = [
@@ -20,7 +20,7 @@ struct ModuleRenderingTests {
   @Test func itemsListDrawsTheExpectedTree() throws {
     let instance = try presented("items:list")
     #expect(
-      instance.tree
+      instance.top?.tree
         == .stack(
           .vertical,
           [
@@ -29,13 +29,13 @@ struct ModuleRenderingTests {
             .list(id: "items", rows: Self.rows),
             .button(id: "deleteAll", title: "Delete all"),
           ]))
-    #expect(instance.lifecycle == [.attach, .appear])
+    #expect(instance.top?.lifecycle == [.attach, .appear])
   }
 
   @Test func itemDetailDrawsTheExpectedTree() throws {
     let instance = try presented("items:detail:2")
     #expect(
-      instance.tree
+      instance.top?.tree
         == .stack(
           .vertical,
           [
@@ -49,7 +49,7 @@ struct ModuleRenderingTests {
   @Test func missingItemIsShownNotCrashed() throws {
     let instance = try presented("items:detail:99")
     #expect(
-      instance.tree
+      instance.top?.tree
         == .stack(
           .vertical,
           [
@@ -59,17 +59,20 @@ struct ModuleRenderingTests {
           ]))
   }
 
-  @Test func selectingARowAsksTheRouterForTheDetail() throws {
+  @Test func selectingARowPushesTheDetail() throws {
     let instance = try presented("items:list")
+    let list = try #require(instance.top)
     try instance.send(.select(list: "items", row: "3"))
-    #expect(instance.navigationRequests == [.push("items:detail:3")])
+    #expect(instance.layers.map { $0.map(\.urn) } == [["items:list", "items:detail:3"]])
+    #expect(list.lifecycle == [.attach, .appear, .disappear])
+    #expect(instance.top?.opener === list)
   }
 
   @Test func deleteAllEmptiesTheListAndSaysSo() throws {
     let instance = try presented("items:list")
     try instance.send(.tap(button: "deleteAll"))
     #expect(
-      instance.tree
+      instance.top?.tree
         == .stack(
           .vertical,
           [
@@ -79,16 +82,23 @@ struct ModuleRenderingTests {
     #expect(throws: ViewEventError.self) { try instance.send(.tap(button: "deleteAll")) }
   }
 
-  @Test func toggleAndBackInTheDetail() throws {
-    let instance = try presented("items:detail:1")
+  @Test func toggleInTheDetailUpdatesTheListAfterBack() throws {
+    let instance = try presented("items:list")
+    try instance.send(.select(list: "items", row: "1"))
     try instance.send(.tap(button: "toggle"))
-    guard case .stack(_, let children)? = instance.tree else {
+    guard case .stack(_, let children)? = instance.top?.tree else {
       Issue.record("no tree")
       return
     }
     #expect(children[1] == .text("State: disabled", tone: .negative))
     try instance.send(.tap(button: "back"))
-    #expect(instance.navigationRequests == [.pop])
+    #expect(instance.layers.map { $0.map(\.urn) } == [["items:list"]])
+    guard case .stack(_, let list)? = instance.top?.tree, case .list(_, let rows) = list[2] else {
+      Issue.record("the list is not drawn")
+      return
+    }
+    #expect(rows[0].marker == Marker(.negative, "disabled"))
+    #expect(instance.takeProblems().isEmpty)
   }
 
   @Test func eventsForElementsNotOnScreenAreRefusedWithWhatIsThere() throws {
@@ -105,37 +115,45 @@ struct ModuleRenderingTests {
     }
   }
 
-  @Test func teardownSendsLifecycleAndReleasesEveryRole() throws {
+  @Test func shutdownSendsLifecycleAndReleasesEveryRole() throws {
     let instance = try presented("items:list")
-    let leaks = instance.tearDown()
-    #expect(leaks.isEmpty, "\(leaks.map(\.typeName))")
-    #expect(instance.lifecycle == [.attach, .appear, .disappear, .detach])
+    let node = try #require(instance.top)
+    instance.shutdown()
+    #expect(node.roles.filter(\.isAlive).isEmpty, "\(node.roles.filter(\.isAlive).map(\.typeName))")
+    #expect(node.lifecycle == [.attach, .appear, .disappear, .detach])
   }
 }
 
 @Suite("Modules that misbehave")
 struct MisbehavingModuleTests {
+  private func runtime() throws -> HostRuntime {
+    HostRuntime(catalog: ProbeRoutes.catalog(), services: try TestServices.make())
+  }
+
   @Test func referenceCycleIsReportedAsALeak() throws {
-    let instance = try ModuleInstance(ProbeRoutes.catalog().resolve("probe:leaky"))
-    try instance.present()
-    let leaks = instance.tearDown()
+    let runtime = try runtime()
+    try runtime.open("probe:leaky")
+    let roles = try #require(runtime.top?.roles)
+    runtime.shutdown()
+    let leaks = roles.filter(\.isAlive)
     #expect(Set(leaks.map(\.role)) == [.view, .presenter])
     #expect(leaks.map(\.typeName).contains("CyclicView"))
   }
 
   @Test func moduleThatDrawsNothingIsAnError() throws {
-    let instance = try ModuleInstance(ProbeRoutes.catalog().resolve("probe:blank"))
+    let runtime = try runtime()
     #expect {
-      try instance.present()
+      try runtime.open("probe:blank")
     } throws: { error in
       (error as? ResolveError)?.kind == .drewNothing
     }
+    #expect(runtime.layers.isEmpty)
   }
 
   @Test func buildFailureNamesTheURNAndPlugin() throws {
-    let resolved = try ProbeRoutes.catalog().resolve("probe:broken")
+    let runtime = try runtime()
     #expect {
-      try ModuleInstance(resolved)
+      try runtime.open("probe:broken")
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .buildFailed

@@ -21,7 +21,8 @@ struct SingleSDKTests {
   @Test func roleObjectsBuiltByAPluginAreInTheHostsCensus() throws {
     let factory = try #require(BuildProducts.sampleCatalog.loaded.first?.factories.first)
     let module = try factory.build(
-      ModuleContext(urn: "items:list", arguments: Arguments(), router: NullRouter(), canvas: NullCanvas()))
+      ModuleContext(
+        urn: "items:list", arguments: Arguments(), router: NullRouter(), canvas: NullCanvas(), messages: NullRouter()))
     let census = ModuleCensus.liveRoles()
     for role in module.roles {
       #expect(census.contains { $0 === role }, "\(role.typeName) built by the plugin is missing from the host's census")
@@ -46,9 +47,16 @@ final class NullCanvas: Canvas {
   func draw(_ tree: ViewNode) {}
 }
 
-final class NullRouter: AppRouter {
+final class NullRouter: AppRouter, MessagePort {
   func push(_ urn: String) {}
   func present(_ urn: String) {}
+  func replace(_ urn: String) {}
   func pop() {}
+  func popToRoot() {}
   func dismiss() {}
+  func embed(_ urn: String, in slot: String) {}
+  func removeChildren(in slot: String) {}
+  func showChild(at index: Int, in slot: String) {}
+  func emit(_ message: Message) {}
+  func send(_ message: Message, toSlot slot: String) {}
 }

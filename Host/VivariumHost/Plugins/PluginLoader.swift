@@ -15,7 +15,7 @@ public struct PluginLoader: Sendable {
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
-  public init(knownServices: Set<String> = [], probe: PluginProbe? = nil) {
+  public init(knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil) {
     self.knownServices = knownServices
     self.probe = probe
   }

@@ -15,9 +15,13 @@ public struct TextRenderer: Sendable {
     self.style = style
   }
 
-  /// The lines for `tree`.
-  public func lines(_ tree: ViewNode) -> [String] {
-    lines(tree, width: width)
+  /// Lines drawn in place of a slot: given the slot name and the width
+  /// available, the lines, or nil to draw the slot as empty.
+  public typealias SlotContent = (_ name: String, _ width: Int) -> [String]?
+
+  /// The lines for `tree`; `slots` draws what is embedded in each slot.
+  public func lines(_ tree: ViewNode, slots: SlotContent? = nil) -> [String] {
+    lines(tree, width: width, slots: slots)
   }
 
   /// `tree` as text ending in a newline.
@@ -25,7 +29,7 @@ public struct TextRenderer: Sendable {
     lines(tree).joined(separator: "\n") + "\n"
   }
 
-  private func lines(_ node: ViewNode, width: Int) -> [String] {
+  private func lines(_ node: ViewNode, width: Int, slots: SlotContent?) -> [String] {
     switch node {
     case .heading(let text):
       let title = TextRenderer.truncate(text, to: width)
@@ -45,14 +49,14 @@ public struct TextRenderer: Sendable {
     case .list(let id, let rows):
       return [style.dim("list \(id):")] + rows.map { row($0, width: width) }
     case .slot(let name):
-      return [style.dim("[slot \(name): empty]")]
+      return slots?(name, width) ?? [style.dim("[slot \(name): empty]")]
     case .stack(.horizontal, let children):
-      let parts = children.map { lines($0, width: width) }
+      let parts = children.map { lines($0, width: width, slots: slots) }
       let joined = parts.map { $0.joined(separator: " ") }.joined(separator: "  ")
       if parts.allSatisfy({ $0.count == 1 }), TextRenderer.visibleCount(joined) <= width { return [joined] }
       return parts.flatMap { $0 }
     case .stack(_, let children):
-      return children.flatMap { lines($0, width: width) }
+      return children.flatMap { lines($0, width: width, slots: slots) }
     @unknown default:
       return [style.dim("(an element this host cannot draw)")]
     }

@@ -28,6 +28,14 @@ struct Console {
     FileHandle.standardError.write(Data("vivarium \(command): \(prefix) \(message)\n".utf8))
   }
 
+  /// Compact, key-sorted JSON on one line of stdout (JSON Lines).
+  func jsonLine<Value: Encodable>(_ value: Value) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+    out(String(decoding: data, as: UTF8.self))
+  }
+
   /// Pretty, key-sorted JSON on stdout.
   func json<Value: Encodable>(_ value: Value) {
     let encoder = JSONEncoder()

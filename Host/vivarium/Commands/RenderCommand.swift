@@ -15,7 +15,7 @@ enum RenderCommand: Command {
     """
   static let options = [
     OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
-    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess,
+    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed (the reason is on stderr); 2 usage error.
@@ -23,11 +23,9 @@ enum RenderCommand: Command {
 
   /// What `--json` prints.
   struct Output: Encodable {
-    let urn: String
-    let plugin: String
+    let screen: ComposedScreen
     let arguments: [String: ArgumentValue]
-    let tree: ViewNode
-    let navigation: [NavigationRequest]
+    let problems: [String]
     let leaks: [String]
   }
 
@@ -45,32 +43,36 @@ enum RenderCommand: Command {
       }
       extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     }
-    let (_, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
+    let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
     do {
-      let instance = try ModuleInstance(catalog.resolve(arguments.positionals[0], arguments: extra))
-      try instance.present()
-      // present() guarantees a tree.
-      let tree = instance.tree!
-      let leaks = instance.tearDown().map { "\($0.role.rawValue) \($0.typeName)" }
-      if !leaks.isEmpty {
-        console.warning(
-          name,
-          "\(instance.resolved.urn) left \(leaks.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
-        )
-      }
-      if arguments.has("json") {
-        console.json(
-          Output(
-            urn: instance.resolved.urn.text, plugin: instance.resolved.route.pluginPath,
-            arguments: instance.resolved.arguments.values, tree: tree, navigation: instance.navigationRequests,
-            leaks: leaks))
-      } else {
-        console.out(TextRenderer(width: 80, style: console.style).render(tree), terminator: "")
-      }
-      return ExitCode.success
+      try runtime.open(arguments.positionals[0], arguments: extra, scheme: scheme)
     } catch {
       console.error(name, error.message)
       return ExitCode.failure
     }
+    // open() succeeded, so a screen is shown.
+    let screen = runtime.screen()!
+    let problems = runtime.takeProblems()
+    let resolved = runtime.top!.resolved
+    let roles = runtime.nodes.flatMap(\.roles)
+    runtime.shutdown()
+    let leaks = roles.filter(\.isAlive).map { "\($0.role.rawValue) \($0.typeName)" }
+    for problem in problems { console.warning(name, problem.description) }
+    if !leaks.isEmpty {
+      console.warning(
+        name,
+        "\(resolved.urn) left \(leaks.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
+      )
+    }
+    if arguments.has("json") {
+      console.json(
+        Output(
+          screen: screen, arguments: resolved.arguments.values, problems: problems.map(\.description), leaks: leaks))
+    } else {
+      console.out(screen.lines(TextRenderer(width: 80, style: console.style)).joined(separator: "\n"))
+    }
+    return ExitCode.success
   }
 }

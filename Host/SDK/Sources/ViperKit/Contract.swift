@@ -70,6 +70,9 @@ public struct ArgumentSpec: Codable, Hashable, Sendable {
   public var defaultValue: ArgumentValue?
   /// What the argument means, for the route catalog.
   public var description: String
+  /// The only values allowed, when the argument is a choice (such as a
+  /// module configuration); empty when any value of ``type`` is allowed.
+  public var choices: [ArgumentValue]
 
   /// A required argument.
   public static func required(_ name: String, _ type: ArgumentType, _ description: String)
@@ -85,16 +88,25 @@ public struct ArgumentSpec: Codable, Hashable, Sendable {
     ArgumentSpec(name: name, type: type, required: false, defaultValue: value, description: description)
   }
 
+  /// An optional string argument limited to `choices`, defaulting to the first.
+  /// Use it to choose between configurations of one module.
+  public static func choice(_ name: String, _ choices: [String], _ description: String) -> ArgumentSpec {
+    ArgumentSpec(
+      name: name, type: .string, required: false, defaultValue: choices.first.map(ArgumentValue.string),
+      description: description, choices: choices.map(ArgumentValue.string))
+  }
+
   /// Creates an argument from all its parts.
   public init(
     name: String, type: ArgumentType, required: Bool, defaultValue: ArgumentValue?,
-    description: String
+    description: String, choices: [ArgumentValue] = []
   ) {
     self.name = name
     self.type = type
     self.required = required
     self.defaultValue = defaultValue
     self.description = description
+    self.choices = choices
   }
 }
 
@@ -115,19 +127,32 @@ public struct MessageSpec: Codable, Hashable, Sendable {
   }
 }
 
-/// A named place in a module's view where a child module is embedded.
+/// A named place in a module's view where child modules are embedded.
 public struct SlotSpec: Codable, Hashable, Sendable {
   /// The slot name, matching a ``ViewNode/slot(_:)`` the view draws.
   public var name: String
   /// URN patterns of the modules the slot accepts.
   public var accepts: [String]
+  /// How the slot holds its children.
+  public var kind: SlotKind
   /// What goes there.
   public var description: String
 
   /// Creates a slot description.
-  public init(name: String, accepts: [String], description: String) {
+  public init(name: String, accepts: [String], kind: SlotKind = .single, description: String) {
     self.name = name
     self.accepts = accepts
+    self.kind = kind
     self.description = description
   }
+}
+
+/// How a slot holds the child modules embedded in it.
+public enum SlotKind: String, Codable, Hashable, Sendable {
+  /// One child; embedding another replaces it.
+  case single
+  /// Any number of children, all shown, in the order embedded (a feed's sections).
+  case stack
+  /// Any number of children, all kept alive, one shown at a time (tabs).
+  case tabs
 }

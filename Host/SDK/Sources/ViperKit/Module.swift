@@ -9,14 +9,18 @@ public struct Module {
   public let view: any ViperView
   /// Weak references to the view, presenter, interactor and router.
   public let roles: [RoleReference]
+  /// Where the host delivers inputs, children's outputs and results: usually
+  /// the presenter. Held weakly. Nil for a module that takes no messages.
+  public private(set) weak var receiver: (any MessageReceiver)?
 
   /// Wraps the role objects a factory built. Records the module in
   /// ``ModuleCensus``.
   public init(
     view: any ViperView, presenter: any ViperPresenter, interactor: (any ViperInteractor)? = nil,
-    router: (any ViperRouter)? = nil
+    router: (any ViperRouter)? = nil, receiver: (any MessageReceiver)? = nil
   ) {
     self.view = view
+    self.receiver = receiver
     var roles = [
       RoleReference(.view, view),
       RoleReference(.presenter, presenter),

@@ -39,16 +39,25 @@ public struct ModuleContext {
   /// The validated arguments: every required argument present and typed,
   /// defaults filled in.
   public let arguments: Arguments
-  /// The host's navigation, for the module's router.
+  /// The host's navigation and composition, for the module's router.
   public let router: any AppRouter
   /// Where the module's view draws.
   public let canvas: any Canvas
+  /// Outputs to the module's owner and inputs to its children.
+  public let messages: any MessagePort
+  /// The services the contract lists, for the module's interactor only.
+  public let services: Services
 
   /// Creates a context. Called by the host and test harnesses.
-  public init(urn: String, arguments: Arguments, router: any AppRouter, canvas: any Canvas) {
+  public init(
+    urn: String, arguments: Arguments, router: any AppRouter, canvas: any Canvas, messages: any MessagePort,
+    services: Services = Services()
+  ) {
     self.urn = urn
     self.arguments = arguments
     self.router = router
     self.canvas = canvas
+    self.messages = messages
+    self.services = services
   }
 }

@@ -1,0 +1,96 @@
+import ViperKit
+
+/// Deep links: several URNs joined by `/`, each opened inside or on top of the
+/// one before (README, "Deep links"), optionally behind the app's `scheme://`.
+enum DeepLink {
+  /// The URN segments of `link`, or an error naming what is malformed.
+  static func segments(of link: String, scheme: String?) throws(ResolveError) -> [String] {
+    var body = Substring(link)
+    if let separator = link.range(of: "://") {
+      let given = String(link[..<separator.lowerBound])
+      guard let scheme else {
+        throw ResolveError(
+          .invalidURN, "'\(given)://' links need an app manifest with a scheme; open the URNs without it")
+      }
+      guard given == scheme else {
+        throw ResolveError(.invalidURN, "the link's scheme is '\(given)', this app's is '\(scheme)'")
+      }
+      body = link[separator.upperBound...]
+    }
+    let segments = body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    if let empty = segments.firstIndex(where: \.isEmpty) {
+      throw ResolveError(.invalidURN, "deep link segment \(empty + 1) of '\(link)' is empty; join URNs with single '/'")
+    }
+    return segments
+  }
+}
+
+extension HostRuntime {
+  /// Builds every segment off screen: the first as the root, each next one as
+  /// an existing child (selected if in tabs), a new child in a slot that
+  /// accepts it, or pushed on top. Only when all succeed does it replace what
+  /// is shown; otherwise it names the failing segment and changes nothing.
+  func openDeepLink(_ segments: [String], arguments: [(name: String, value: String)]) throws(ResolveError) {
+    guard arguments.isEmpty || segments.count == 1 else {
+      throw ResolveError(
+        .unknownArgument, "--arg applies to a single URN; in a deep link give each segment its arguments as ?name=value"
+      )
+    }
+    var stack: [ModuleNode] = []
+    var position = 0
+    do {
+      stack.append(try buildAttached(segments[0], arguments: arguments))
+      for segment in segments.dropFirst() {
+        position += 1
+        try step(into: segment, stack: &stack)
+      }
+    } catch {
+      for node in stack.reversed() { detach(node) }
+      let prefix = segments.count > 1 ? "deep link segment \(position + 1) '\(segments[position])' failed: " : ""
+      throw ResolveError(error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"))
+    }
+    shutdown()
+    layers = [stack]
+    appear(stack[stack.count - 1])
+  }
+
+  private func step(into segment: String, stack: inout [ModuleNode]) throws(ResolveError) {
+    let current = stack[stack.count - 1]
+    let deepest = current.deepestSelected
+    for node in deepest.reversed() {
+      for (slotIndex, slot) in node.slots.enumerated() {
+        if let position = slot.children.firstIndex(where: { $0.urn == segment }) {
+          if slot.spec.kind == .tabs { select(position, inSlot: slotIndex, of: node) }
+          return
+        }
+      }
+    }
+    if let parsed = try? URN(parsing: segment) {
+      for node in deepest.reversed() {
+        for slot in node.slots
+        where slot.spec.accepts.compactMap({ try? URNPattern(parsing: $0) }).contains(where: { $0.match(parsed) != nil }
+        ) {
+          let child = try insertChild(segment, in: slot.spec.name, of: node)
+          if slot.spec.kind == .tabs, let index = node.slotIndex(slot.spec.name),
+            let position = node.slots[index].children.firstIndex(where: { $0 === child })
+          {
+            select(position, inSlot: index, of: node)
+          }
+          return
+        }
+      }
+    }
+    let pushed = try buildAttached(segment)
+    pushed.opener = deepest.last
+    stack.append(pushed)
+  }
+}
+
+extension ModuleNode {
+  /// This node and, down the tree, each visible child along the first path:
+  /// where a deep link's next segment is looked for, innermost last.
+  var deepestSelected: [ModuleNode] {
+    guard let child = visibleChildren.first else { return [self] }
+    return [self] + child.deepestSelected
+  }
+}

@@ -1,0 +1,148 @@
+import ViperKit
+
+/// Navigation: the person's own moves and the requests modules make.
+extension HostRuntime {
+  /// Why the person's navigation command could not be done.
+  public struct NavigationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and what to do instead.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+  }
+
+  /// Opens `link` for the person. A deep link (`a:b/c:d`, or with the app's
+  /// `scheme://`) replaces everything shown; a single URN becomes the first
+  /// screen, or is pushed on top of the current one. On failure nothing
+  /// changes.
+  public func open(_ link: String, arguments: [(name: String, value: String)] = [], scheme: String? = nil)
+    throws(ResolveError)
+  {
+    let segments = try DeepLink.segments(of: link, scheme: scheme)
+    if segments.count > 1 || layers.isEmpty {
+      try openDeepLink(segments, arguments: arguments)
+      return
+    }
+    let node = try buildAttached(segments[0], arguments: arguments)
+    show(node, onLayer: layers.count - 1)
+  }
+
+  /// Goes back: pops the top screen, or closes the top modal presentation.
+  public func back() throws(NavigationError) {
+    guard let layer = layers.last else { throw NavigationError(message: "nothing is shown; open a URN first") }
+    if layer.count > 1 {
+      removeTop(ofLayer: layers.count - 1)
+    } else if layers.count > 1 {
+      closeLayers(from: layers.count - 1)
+    } else {
+      throw NavigationError(message: "this is the first screen; there is nothing to go back to")
+    }
+  }
+
+  /// Closes the top modal presentation.
+  public func dismissModal() throws(NavigationError) {
+    guard layers.count > 1 else {
+      throw NavigationError(message: "nothing is presented modally; use 'back' to leave a pushed screen")
+    }
+    closeLayers(from: layers.count - 1)
+  }
+
+  /// The layer holding `node`'s screen.
+  func layerIndex(of node: ModuleNode) -> Int? {
+    let root = node.root
+    return layers.firstIndex { layer in layer.contains { $0 === root } }
+  }
+
+  /// Puts an attached `node` on top of layer `index`, covering what was there.
+  private func show(_ node: ModuleNode, onLayer index: Int) {
+    let isTopLayer = index == layers.count - 1
+    if isTopLayer, let covered = layers[index].last { disappear(covered) }
+    layers[index].append(node)
+    if isTopLayer { appear(node) }
+  }
+
+  private func removeTop(ofLayer index: Int) {
+    let removed = layers[index].removeLast()
+    disappear(removed)
+    if index == layers.count - 1, let uncovered = layers[index].last { appear(uncovered) }
+    detach(removed)
+  }
+
+  private func closeLayers(from index: Int) {
+    let closed = layers[index...].reversed().flatMap { $0.reversed() }
+    layers.removeSubrange(index...)
+    for node in closed { disappear(node) }
+    if let uncovered = top { appear(uncovered) }
+    for node in closed { detach(node) }
+  }
+
+  func push(_ urn: String, from node: ModuleNode) {
+    guard let index = layerIndex(of: node) else {
+      return report(node, "cannot push '\(urn)': the module is not on a navigation stack yet")
+    }
+    guard let pushed = buildChecked(urn, for: node, verb: "push") else { return }
+    pushed.opener = node
+    show(pushed, onLayer: index)
+  }
+
+  func present(_ urn: String, from node: ModuleNode) {
+    guard let presented = buildChecked(urn, for: node, verb: "present") else { return }
+    presented.opener = node
+    if let covered = top { disappear(covered) }
+    layers.append([presented])
+    appear(presented)
+  }
+
+  func replace(with urn: String, from node: ModuleNode) {
+    guard let index = layerIndex(of: node), let position = layers[index].firstIndex(where: { $0 === node.root }) else {
+      return report(node, "cannot replace with '\(urn)': the module is not on a navigation stack")
+    }
+    guard let replacement = buildChecked(urn, for: node, verb: "replace with") else { return }
+    let old = layers[index][position]
+    replacement.opener = old.opener
+    disappear(old)
+    layers[index][position] = replacement
+    if index == layers.count - 1, position == layers[index].count - 1 { appear(replacement) }
+    detach(old)
+  }
+
+  func pop(from node: ModuleNode) {
+    guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
+    if layers[index].count > 1 {
+      removeTop(ofLayer: index)
+    } else if index > 0 {
+      closeLayers(from: index)
+    } else {
+      report(node, "cannot pop the first screen; offer another way out, such as replace(_:)")
+    }
+  }
+
+  func popToRoot(from node: ModuleNode) {
+    guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
+    while layers[index].count > 1 { removeTop(ofLayer: index) }
+  }
+
+  func dismiss(from node: ModuleNode) {
+    guard let index = layerIndex(of: node), index > 0 else {
+      return report(node, "cannot dismiss: it is not presented modally; use pop()")
+    }
+    closeLayers(from: index)
+  }
+
+  /// Builds and attaches `urn` for a request of `node`, reporting a failure.
+  func buildChecked(_ urn: String, for node: ModuleNode, verb: String) -> ModuleNode? {
+    do {
+      return try buildAttached(urn)
+    } catch {
+      report(node, "cannot \(verb) '\(urn)': \(error.message)")
+      return nil
+    }
+  }
+}
+
+extension HostRuntime {
+  /// Every live module, screens in layer order, each followed by its children.
+  public var nodes: [ModuleNode] {
+    func walk(_ node: ModuleNode) -> [ModuleNode] { [node] + node.allChildren.flatMap(walk) }
+    return layers.flatMap { $0.flatMap(walk) }
+  }
+}

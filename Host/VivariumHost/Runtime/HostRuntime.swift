@@ -1,0 +1,203 @@
+import Foundation
+import ViperKit
+
+/// Something a module asked for that could not be done, for the person.
+public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
+  /// The URN of the module that asked.
+  public let module: String
+  /// What went wrong and what to do.
+  public let message: String
+
+  /// `module: message`.
+  public var description: String { "\(module): \(message)" }
+}
+
+/// The application runtime: navigation layers of live modules, each module a
+/// tree of embedded children, and the queue of requests modules make.
+///
+/// Lifecycle order (README, "Lifecycle"): a new module is attached, then the
+/// one it covers disappears, then it appears. Appear goes parent first, then
+/// visible children; disappear and detach go children first, then parent.
+public final class HostRuntime {
+  /// Where modules come from.
+  public let catalog: PluginCatalog
+  /// The services handed to modules.
+  public let services: HostServices
+  /// Navigation layers: the main stack first, then one per modal presentation.
+  public internal(set) var layers: [[ModuleNode]] = []
+  /// Requests that failed since the last ``takeProblems()``, oldest first.
+  public internal(set) var problems: [HostProblem] = []
+
+  private var queue: [Request] = []
+  private var draining = false
+  private var nextID = 1
+  /// Stops a module that keeps asking for more in response to its own requests.
+  static let requestLimit = 10_000
+
+  /// A runtime over `catalog` with `services`.
+  public init(catalog: PluginCatalog, services: HostServices) {
+    self.catalog = catalog
+    self.services = services
+  }
+
+  /// The module on top: what the person sees and acts on.
+  public var top: ModuleNode? { layers.last?.last }
+
+  /// Returns and forgets the problems recorded so far.
+  public func takeProblems() -> [HostProblem] {
+    defer { problems.removeAll() }
+    return problems
+  }
+
+  // MARK: Building
+
+  /// Resolves and builds a module; it is not attached yet.
+  func build(_ urn: String, arguments: [(name: String, value: String)] = []) throws(ResolveError) -> ModuleNode {
+    let resolved = try catalog.resolve(urn, arguments: arguments)
+    let link = NodeLink(runtime: self)
+    let canvas = NodeCanvas()
+    let context = ModuleContext(
+      urn: resolved.urn.text, arguments: resolved.arguments, router: link, canvas: canvas, messages: link,
+      services: services.services(
+        for: resolved.route.contract, plugin: resolved.route.pluginPath, urn: resolved.urn.text)
+    )
+    let module: Module
+    do {
+      module = try resolved.route.factory.build(context)
+    } catch {
+      let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
+      throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
+    }
+    let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
+    nextID += 1
+    node.adapters = [link]
+    link.bind(node)
+    return node
+  }
+
+  /// Builds and attaches the first module, or throws without changing anything.
+  func buildAttached(_ urn: String, arguments: [(name: String, value: String)] = []) throws(ResolveError) -> ModuleNode
+  {
+    let node = try build(urn, arguments: arguments)
+    attach(node)
+    guard node.tree != nil else {
+      detach(node)
+      throw ResolveError(
+        .drewNothing,
+        "\(node.urn) drew nothing when attached; its view must call context.canvas.draw(_:) once the presenter has a view model"
+      )
+    }
+    return node
+  }
+
+  // MARK: Lifecycle
+
+  private func send(_ event: LifecycleEvent, to node: ModuleNode) {
+    node.lifecycle.append(event)
+    node.module?.view.lifecycle(event)
+  }
+
+  func attach(_ node: ModuleNode) {
+    send(.attach, to: node)
+    drain()
+  }
+
+  func appear(_ node: ModuleNode) {
+    guard !node.isDetached, !node.isAppeared else { return }
+    send(.appear, to: node)
+    for child in node.visibleChildren { appear(child) }
+    drain()
+  }
+
+  func disappear(_ node: ModuleNode) {
+    guard node.isAppeared else { return }
+    for child in node.visibleChildren.reversed() { disappear(child) }
+    send(.disappear, to: node)
+    drain()
+  }
+
+  /// Detaches `node` and its children (children first) and releases them.
+  func detach(_ node: ModuleNode) {
+    guard !node.isDetached else { return }
+    disappear(node)
+    for child in node.allChildren.reversed() { detach(child) }
+    for index in node.slots.indices { node.slots[index].children.removeAll() }
+    send(.detach, to: node)
+    node.module = nil
+    node.adapters.removeAll()
+    drain()
+  }
+
+  /// Detaches every module, top layer first.
+  public func shutdown() {
+    for layer in layers.reversed() {
+      for node in layer.reversed() { detach(node) }
+    }
+    layers.removeAll()
+  }
+
+  // MARK: Requests
+
+  /// A request a module made through its router or message port.
+  enum Request {
+    case push(ModuleNode, String)
+    case present(ModuleNode, String)
+    case replace(ModuleNode, String)
+    case pop(ModuleNode)
+    case popToRoot(ModuleNode)
+    case dismiss(ModuleNode)
+    case embed(ModuleNode, String, String)
+    case removeChildren(ModuleNode, String)
+    case showChild(ModuleNode, Int, String)
+    case emit(ModuleNode, Message)
+    case send(ModuleNode, Message, String)
+  }
+
+  func enqueue(_ request: Request) {
+    queue.append(request)
+  }
+
+  /// Carries out queued requests in order, including those they cause.
+  func drain() {
+    guard !draining else { return }
+    draining = true
+    defer { draining = false }
+    var count = 0
+    while !queue.isEmpty {
+      let request = queue.removeFirst()
+      count += 1
+      guard count <= HostRuntime.requestLimit else {
+        queue.removeAll()
+        problems.append(
+          HostProblem(
+            module: "host",
+            message:
+              "modules made over \(HostRuntime.requestLimit) requests in a row, each causing the next; the rest were dropped"
+          ))
+        return
+      }
+      perform(request)
+    }
+  }
+
+  func report(_ node: ModuleNode, _ message: String) {
+    problems.append(HostProblem(module: node.urn, message: message))
+    services.logLine(.warning, module: node.urn, message)
+  }
+
+  private func perform(_ request: Request) {
+    switch request {
+    case .push(let node, let urn): push(urn, from: node)
+    case .present(let node, let urn): present(urn, from: node)
+    case .replace(let node, let urn): replace(with: urn, from: node)
+    case .pop(let node): pop(from: node)
+    case .popToRoot(let node): popToRoot(from: node)
+    case .dismiss(let node): dismiss(from: node)
+    case .embed(let node, let urn, let slot): embed(urn, in: slot, of: node)
+    case .removeChildren(let node, let slot): removeChildren(in: slot, of: node)
+    case .showChild(let node, let index, let slot): showChild(at: index, in: slot, of: node)
+    case .emit(let node, let message): emit(message, from: node)
+    case .send(let node, let message, let slot): send(message, toSlot: slot, of: node)
+    }
+  }
+}

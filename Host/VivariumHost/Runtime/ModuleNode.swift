@@ -1,0 +1,119 @@
+import Foundation
+import ViperKit
+
+/// A live module in the host: built from a resolved URN, placed in a
+/// navigation stack or in a parent's slot, and driven through its lifecycle.
+public final class ModuleNode {
+  /// Unique within one runtime, in build order.
+  public let id: Int
+  /// What it was built from.
+  public let resolved: ResolvedModule
+  /// The embedding parent, for a child module.
+  public internal(set) weak var parent: ModuleNode?
+  /// The module that pushed or presented it, which receives its outputs.
+  public internal(set) weak var opener: ModuleNode?
+  /// The slot it sits in, for a child module.
+  public internal(set) var slotName: String?
+  /// The slots its contract declares, with their children.
+  public internal(set) var slots: [SlotState]
+  /// Lifecycle events sent to it so far, in order.
+  public internal(set) var lifecycle: [LifecycleEvent] = []
+  /// Its weak role references, which outlive the module for leak checks.
+  public let roles: [RoleReference]
+
+  var module: Module?
+  let canvas: NodeCanvas
+  /// Kept alive by the node, so the module's context stays valid.
+  var adapters: [AnyObject] = []
+
+  init(id: Int, resolved: ResolvedModule, module: Module, canvas: NodeCanvas) {
+    self.id = id
+    self.canvas = canvas
+    self.resolved = resolved
+    self.module = module
+    self.roles = module.roles
+    slots = resolved.route.contract.slots.map { SlotState(spec: $0) }
+  }
+
+  /// The URN it was opened with.
+  public var urn: String { resolved.urn.text }
+  /// Its contract.
+  public var contract: Contract { resolved.route.contract }
+  /// The plugin file it comes from.
+  public var pluginPath: String { resolved.route.pluginPath }
+  /// The last tree its view drew.
+  public var tree: ViewNode? { canvas.tree }
+  /// Whether it has been detached and released.
+  public var isDetached: Bool { module == nil }
+  /// Whether it received appear more recently than disappear.
+  public var isAppeared: Bool { lifecycle.last == .appear }
+
+  /// The outermost ancestor: the module on a navigation stack.
+  var root: ModuleNode { parent?.root ?? self }
+
+  /// Index of the slot named `name`.
+  func slotIndex(_ name: String) -> Int? { slots.firstIndex { $0.spec.name == name } }
+
+  /// Every child, in slot order.
+  var allChildren: [ModuleNode] { slots.flatMap(\.children) }
+
+  /// Children that are shown when this module is: all of a stack or single
+  /// slot, the selected one of a tabs slot.
+  var visibleChildren: [ModuleNode] { slots.flatMap(\.visibleChildren) }
+
+  /// `urn (plugin file)`, for messages.
+  var label: String { "\(urn) (\((pluginPath as NSString).lastPathComponent))" }
+}
+
+/// A declared slot and the child modules in it.
+public struct SlotState {
+  /// The slot's declaration.
+  public let spec: SlotSpec
+  /// Children in embedding order.
+  public internal(set) var children: [ModuleNode] = []
+  /// The child shown, for a tabs slot.
+  public internal(set) var selected = 0
+
+  /// The children drawn: all, or for tabs the selected one.
+  public var visibleChildren: [ModuleNode] {
+    guard spec.kind == .tabs else { return children }
+    return children.indices.contains(selected) ? [children[selected]] : []
+  }
+}
+
+/// Stores the last tree a module drew.
+final class NodeCanvas: Canvas {
+  var tree: ViewNode?
+  func draw(_ tree: ViewNode) { self.tree = tree }
+}
+
+/// One module's router and message port: every request is queued on the
+/// runtime with the node that made it, and carried out after the module's
+/// current call returns.
+final class NodeLink: AppRouter, MessagePort {
+  private weak var runtime: HostRuntime?
+  private weak var node: ModuleNode?
+
+  init(runtime: HostRuntime) {
+    self.runtime = runtime
+  }
+
+  func bind(_ node: ModuleNode) { self.node = node }
+
+  private func request(_ make: (ModuleNode) -> HostRuntime.Request) {
+    guard let runtime, let node, !node.isDetached else { return }
+    runtime.enqueue(make(node))
+  }
+
+  func push(_ urn: String) { request { .push($0, urn) } }
+  func present(_ urn: String) { request { .present($0, urn) } }
+  func replace(_ urn: String) { request { .replace($0, urn) } }
+  func pop() { request { .pop($0) } }
+  func popToRoot() { request { .popToRoot($0) } }
+  func dismiss() { request { .dismiss($0) } }
+  func embed(_ urn: String, in slot: String) { request { .embed($0, urn, slot) } }
+  func removeChildren(in slot: String) { request { .removeChildren($0, slot) } }
+  func showChild(at index: Int, in slot: String) { request { .showChild($0, index, slot) } }
+  func emit(_ message: Message) { request { .emit($0, message) } }
+  func send(_ message: Message, toSlot slot: String) { request { .send($0, message, slot) } }
+}

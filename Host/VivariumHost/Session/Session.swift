@@ -1,0 +1,140 @@
+import Foundation
+import ViperKit
+
+/// An interactive session over a ``HostRuntime``: runs the person's commands
+/// and draws the screen after each one. The same object serves a terminal,
+/// a script file and a pipe; only the caller's echo and prompt differ.
+public final class Session {
+  /// What one command produced.
+  public struct Step: Encodable, Sendable {
+    /// The command line as given.
+    public let command: String
+    /// Text for stdout: the screen or the report asked for.
+    public let output: [String]
+    /// The screen after the command, when it is one that draws it.
+    public let screen: ComposedScreen?
+    /// Notices modules raised.
+    public let notices: [HostNotifications.Notice]
+    /// The alert waiting to be acknowledged, if any.
+    public let alert: HostNotifications.Alert?
+    /// Failures, for stderr: the command's own, and requests modules made.
+    public let errors: [String]
+    /// Whether the session should end.
+    public let quit: Bool
+  }
+
+  /// The runtime the session drives.
+  public let runtime: HostRuntime
+  private let renderer: TextRenderer
+  private let reports: (plugins: String, routes: String)
+  private let scheme: String?
+
+  /// A session over `runtime`; `plugins` and `routes` are the texts those
+  /// commands print; `scheme` is the app's URL scheme for deep links.
+  public init(runtime: HostRuntime, renderer: TextRenderer, plugins: String, routes: String, scheme: String?) {
+    self.runtime = runtime
+    self.renderer = renderer
+    self.reports = (plugins, routes)
+    self.scheme = scheme
+  }
+
+  /// Runs one line.
+  public func execute(_ line: String) -> Step {
+    let command: SessionCommand
+    do {
+      guard let parsed = try SessionCommand.parse(line) else {
+        return Step(command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: false)
+      }
+      command = parsed
+    } catch {
+      return finish(line, errors: [error.message], draws: false)
+    }
+    if runtime.services.notifications.alerts.first != nil, ![.ok, .quit, .help, .screen].contains(command) {
+      return finish(line, errors: ["an alert is open; type 'ok' to close it"], draws: true)
+    }
+    var output: [String] = []
+    var draws = true
+    var errors: [String] = []
+    do {
+      switch command {
+      case .tap(let address): try runtime.send(.tap(button: address))
+      case .select(let address, let row): try runtime.send(.select(list: address, row: row))
+      case .type(let address, let text): try runtime.send(.type(field: address, text: text))
+      case .open(let link): try runtime.open(link, scheme: scheme)
+      case .back: try runtime.back()
+      case .dismiss: try runtime.dismissModal()
+      case .ok:
+        if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
+      case .screen: break
+      case .tree: (output, draws) = (treeLines(), false)
+      case .routes: (output, draws) = ([reports.routes], false)
+      case .plugins: (output, draws) = ([reports.plugins], false)
+      case .log: (output, draws) = (runtime.services.recentLog.suffix(20).map { $0 }, false)
+      case .help: (output, draws) = ([SessionCommand.commandList], false)
+      case .quit: return Step(command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: true)
+      }
+    } catch let error as ViewEventError {
+      errors.append(error.message)
+    } catch let error as ResolveError {
+      errors.append(error.message)
+    } catch let error as HostRuntime.NavigationError {
+      errors.append(error.message)
+    } catch {
+      errors.append("\(error)")
+    }
+    return finish(line, output: output, errors: errors, draws: draws)
+  }
+
+  private func finish(_ line: String, output: [String] = [], errors: [String], draws: Bool) -> Step {
+    let problems = runtime.takeProblems().map(\.description)
+    let screen = draws ? runtime.screen() : nil
+    var lines = output
+    if draws { lines += screen.map(screenLines) ?? ["Nothing is open. Type 'open URN' ('routes' lists them)."] }
+    let notices = runtime.services.notifications.takeNotices()
+    let alert = runtime.services.notifications.alerts.first
+    if draws {
+      lines += notices.map { renderer.lines(.notice($0.tone, $0.text)) }.joined()
+      if let alert { lines += alertBox(alert) }
+    }
+    return Step(
+      command: line, output: lines, screen: screen, notices: notices, alert: alert, errors: errors + problems,
+      quit: false)
+  }
+
+  /// The header (where the person is) and the composed screen.
+  private func screenLines(_ screen: ComposedScreen) -> [String] {
+    let trail = runtime.layers.enumerated().map { index, layer in
+      (index > 0 ? "[modal] " : "") + layer.map(\.urn).joined(separator: " › ")
+    }.joined(separator: " ▸ ")
+    let title = "── \(trail) "
+    let rule = String(repeating: "─", count: max(0, renderer.width - title.count))
+    return [renderer.style.dim(title + rule)] + screen.lines(renderer)
+  }
+
+  private func alertBox(_ alert: HostNotifications.Alert) -> [String] {
+    let inner = TextRenderer(width: renderer.width - 4, style: renderer.style)
+    let body = inner.lines(.stack(.vertical, [.heading(alert.title), .text(alert.message)]))
+    return ["╔" + String(repeating: "═", count: renderer.width - 2)] + body.map { "║ " + $0 }
+      + ["╚ type 'ok' to close"]
+  }
+
+  /// The live module tree, one line per module, children indented.
+  func treeLines() -> [String] {
+    guard !runtime.layers.isEmpty else { return ["No modules are open."] }
+    var lines: [String] = []
+    for (index, layer) in runtime.layers.enumerated() {
+      lines.append(index == 0 ? "navigation stack" : "modal \(index)")
+      for node in layer { lines += Session.treeLines(node, indent: "  ") }
+    }
+    return lines
+  }
+
+  private static func treeLines(_ node: ModuleNode, indent: String) -> [String] {
+    let plugin = (node.pluginPath as NSString).lastPathComponent
+    let slot = node.slotName.map { "[\($0)] " } ?? ""
+    let state = node.isAppeared ? "visible" : "hidden"
+    var lines = ["\(indent)\(slot)\(node.urn)  \(plugin), \(state)"]
+    for child in node.allChildren { lines += treeLines(child, indent: indent + "  ") }
+    return lines
+  }
+}

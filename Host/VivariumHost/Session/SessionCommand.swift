@@ -1,0 +1,91 @@
+import Foundation
+
+/// One line a person types in `vivarium run`, or a script holds.
+public enum SessionCommand: Equatable, Sendable {
+  case tap(String)
+  case select(String, row: String)
+  case type(String, text: String)
+  case open(String)
+  case back
+  case dismiss
+  case ok
+  case screen
+  case tree
+  case routes
+  case plugins
+  case log
+  case help
+  case quit
+
+  /// Why a line is not a command, with what to type instead.
+  public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The sentence for the person.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+  }
+
+  /// The command list `help` prints.
+  public static let commandList = """
+    Commands (ADDRESS is an element id as shown in brackets, e.g. deleteAll or tabs/items):
+      tap ADDRESS            tap a button
+      select ADDRESS ROW     select row ROW of a list
+      type ADDRESS TEXT      put TEXT in a field (the rest of the line)
+      open URN               push a module; a deep link a:b/c:d replaces everything shown
+      back                   pop the top screen, or close the top modal
+      dismiss                close the top modal presentation
+      ok                     acknowledge the alert on screen
+      screen                 draw the screen again
+      tree                   the live module tree, with each module's plugin
+      routes                 every module the plugins offer
+      plugins                every plugin file, loaded or rejected
+      log                    the latest log lines
+      help                   this list
+      quit                   end the session
+    Lines starting with # are comments.
+    """
+
+  /// Parses `line`; nil for a blank line or a comment.
+  public static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+    let words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let name = words[0]
+    let rest = Array(words.dropFirst())
+    func expect(_ count: Int, _ usage: String) throws(ParseError) {
+      guard rest.count == count else { throw ParseError(message: "usage: \(usage)") }
+    }
+    switch name {
+    case "tap":
+      try expect(1, "tap ADDRESS")
+      return .tap(rest[0])
+    case "select":
+      try expect(2, "select ADDRESS ROW")
+      return .select(rest[0], row: rest[1])
+    case "type":
+      guard rest.count >= 1 else { throw ParseError(message: "usage: type ADDRESS TEXT") }
+      let text = trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
+      return .type(rest[0], text: unquote(text.trimmingCharacters(in: .whitespaces)))
+    case "open":
+      try expect(1, "open URN")
+      return .open(rest[0])
+    default:
+      let simple: [String: SessionCommand] = [
+        "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "tree": .tree, "routes": .routes,
+        "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
+      ]
+      guard let command = simple[name] else {
+        throw ParseError(message: "unknown command '\(name)'; type 'help' for the list")
+      }
+      try expect(0, name)
+      return command
+    }
+  }
+
+  private static func unquote(_ text: String) -> String {
+    guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+      return text
+    }
+    return String(text.dropFirst().dropLast())
+  }
+}

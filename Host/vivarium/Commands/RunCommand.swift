@@ -1,0 +1,138 @@
+import Foundation
+import VivariumHost
+
+/// `vivarium run`: the interactive session, or the same driven by a script.
+enum RunCommand: Command {
+  static let name = "run"
+  static let summary = "Start the app: an interactive session, or one driven by a script."
+  static let synopsis = "vivarium run [--plugins DIR]... [--start URN] [--script FILE] [--data DIR] [--json]"
+  static let details = """
+    Opens the first screen (--start, else the app manifest vivarium-app.json in a plugin
+    directory, else nothing: the catalog is shown) and reads commands: tap, select, type,
+    open, back, dismiss, ok, screen, tree, routes, plugins, log, help, quit. On a terminal
+    it prompts; from --script FILE or a pipe it echoes each command and the screen after
+    it, so a session can be recorded and replayed. Errors go to stderr and the session
+    goes on. Set VIVARIUM_NOW (ISO 8601) to fix the clock for repeatable sessions.
+    """
+  static let options = [
+    CommonOptions.plugins,
+    OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
+    OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
+    RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
+  ]
+  static let exitCodes = """
+    0 the session ended with every command carried out; 1 a command or a module request failed, or the first screen could not be opened; 2 usage error.
+    """
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+    let input: FileHandle
+    if let script = arguments.all("script").last {
+      guard let handle = FileHandle(forReadingAtPath: script) else {
+        throw UsageError("cannot read the script '\(script)'; check the path")
+      }
+      input = handle
+    } else {
+      input = .standardInput
+    }
+    let interactive = arguments.all("script").isEmpty && isatty(STDIN_FILENO) == 1
+    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    var manifest: AppManifest?
+    switch AppManifest.find(in: discovery.directories) {
+    case .success(let found)?: manifest = found
+    case .failure(let error)?:
+      console.error(name, error.description)
+      return ExitCode.failure
+    case nil: break
+    }
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(width: terminalWidth(console), style: console.style),
+      plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style),
+      routes: RoutesReport(catalog: catalog).text(style: console.style), scheme: manifest?.scheme)
+    let transcript = Transcript(console: console, json: arguments.has("json"), echo: !interactive)
+    defer { runtime.shutdown() }
+
+    if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
+    let first = arguments.all("start").last ?? manifest?.start
+    transcript.show(session.execute(first.map { "open \($0)" } ?? "routes"), echoed: false)
+    if let first, runtime.top == nil {
+      console.error(name, "could not open the first screen '\(first)'; fix it or give another with --start")
+      return ExitCode.failure
+    }
+    let lines = LineReader(input)
+    while true {
+      if interactive { console.out("vivarium> ", terminator: "") }
+      guard let line = lines.next() else { break }
+      let step = session.execute(line)
+      transcript.show(step, echoed: true)
+      if step.quit { break }
+    }
+    if interactive { console.out("") }
+    return transcript.failures == 0 ? ExitCode.success : ExitCode.failure
+  }
+
+  /// `COLUMNS`, else the terminal's width, else 80; never under 40.
+  private static func terminalWidth(_ console: Console) -> Int {
+    if let columns = console.environment["COLUMNS"].flatMap(Int.init) { return max(columns, 40) }
+    var size = winsize()
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+      return max(Int(size.ws_col), 40)
+    }
+    return 80
+  }
+}
+
+/// Writes session steps: the screen on stdout, errors on stderr; with
+/// `echo`, each command first, as `> command`.
+private final class Transcript {
+  let console: Console
+  let json: Bool
+  let echo: Bool
+  private(set) var failures = 0
+
+  init(console: Console, json: Bool, echo: Bool) {
+    self.console = console
+    self.json = json
+    self.echo = echo
+  }
+
+  func show(_ step: Session.Step, echoed: Bool) {
+    failures += step.errors.count
+    if json {
+      guard !step.command.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+      console.jsonLine(step)
+      return
+    }
+    for error in step.errors { console.error("run", error) }
+    guard !step.output.isEmpty || step.quit else { return }
+    if echo, echoed { console.out("> " + step.command) }
+    if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
+  }
+}
+
+/// Lines from a file handle, read as they arrive.
+private final class LineReader {
+  private let handle: FileHandle
+  private var buffer = Data()
+  private var finished = false
+
+  init(_ handle: FileHandle) { self.handle = handle }
+
+  func next() -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+        buffer.removeSubrange(buffer.startIndex...newline)
+        return line
+      }
+      if finished {
+        guard !buffer.isEmpty else { return nil }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+      }
+      let chunk = handle.availableData
+      if chunk.isEmpty { finished = true } else { buffer.append(chunk) }
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import VivariumHost
+
+/// Services over a fresh data directory, with the clock fixed at
+/// 2026-11-21T12:00:00Z so that screens showing time are repeatable.
+enum TestServices {
+  static let now: Double = 1_795_262_400
+
+  /// Services keeping their files in `directory`.
+  static func make(in directory: TemporaryDirectory) -> HostServices {
+    HostServices(dataDirectory: directory.path, now: now)
+  }
+
+  /// Services in a directory of their own, removed when the test process ends.
+  static func make() throws -> HostServices {
+    let directory = try TemporaryDirectory()
+    Scratch.keep(directory)
+    return make(in: directory)
+  }
+}
+
+/// Temporary directories that live until the test process ends, then go.
+private enum Scratch {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var directories: [TemporaryDirectory] = []
+
+  static func keep(_ directory: TemporaryDirectory) {
+    lock.withLock {
+      if directories.isEmpty {
+        atexit {
+          Scratch.lock.withLock { Scratch.directories.removeAll() }
+        }
+      }
+      directories.append(directory)
+    }
+  }
+}
