@@ -13,7 +13,10 @@ func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target 
   .target(name: name, dependencies: [viperKit] + dependencies, path: "Plugins/\(name)")
 }
 
-let plugins = ["ItemsList", "ItemsDetail"]
+/// Every sample plugin: Plugins/NAME builds libNAME.so.
+let plugins = ["ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile"]
+/// Plugins that share the items domain.
+let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
 
 let package = Package(
   name: "Vivarium",
@@ -30,5 +33,5 @@ let package = Package(
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
-  ] + plugins.map { plugin($0, ["ItemsCatalog"]) }
+  ] + plugins.map { plugin($0, itemsPlugins.contains($0) ? ["ItemsCatalog"] : []) }
 )

@@ -28,6 +28,12 @@ enum ArgumentBinder {
           "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))"
         )
       }
+      if !spec.choices.isEmpty, !spec.choices.contains(value) {
+        throw ResolveError(
+          .wrongType,
+          "argument '\(name)' of \(owner) must be one of \(spec.choices.map(\.description).joined(separator: ", ")), got '\(text)' (\(origin))"
+        )
+      }
       values[name] = value
       origins[name] = origin
     }

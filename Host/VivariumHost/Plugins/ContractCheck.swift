@@ -59,6 +59,12 @@ public enum ContractCheck {
     if argument.required, argument.defaultValue != nil {
       return ["\(urn): argument '\(name)' is required and has a default; make it optional or drop the default"]
     }
+    if let wrong = argument.choices.first(where: { $0.type != argument.type }) {
+      return ["\(urn): argument '\(name)' is \(argument.type) but its choice '\(wrong)' is \(wrong.type)"]
+    }
+    if let value = argument.defaultValue, !argument.choices.isEmpty, !argument.choices.contains(value) {
+      return ["\(urn): argument '\(name)' defaults to '\(value)', which is not one of its choices"]
+    }
     if !argument.required {
       guard let value = argument.defaultValue else {
         return ["\(urn): optional argument '\(name)' has no default; give it one or make it required"]

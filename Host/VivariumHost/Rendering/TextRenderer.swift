@@ -74,6 +74,7 @@ public struct TextRenderer: Sendable {
     let room = width - prefix.count - markerWidth - detail.count
     let title = TextRenderer.truncate(row.title, to: max(room, 8))
     let padding = String(repeating: " ", count: max(0, room - title.count))
+    guard !detail.isEmpty || !marker.isEmpty else { return prefix + title }
     return prefix + title + padding + style.dim(detail) + marker
   }
 

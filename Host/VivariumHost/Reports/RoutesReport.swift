@@ -41,13 +41,18 @@ public struct RoutesReport: Encodable, Sendable {
       lines += TextRenderer.wrap(contract.summary, width: 76).map { "    " + $0 }
       lines.append("    arguments:" + (contract.arguments.isEmpty ? " none" : ""))
       for argument in contract.arguments {
-        let requirement = argument.defaultValue.map { "default \($0)" } ?? "required"
+        let choices =
+          argument.choices.isEmpty ? "" : ", one of \(argument.choices.map(\.description).joined(separator: ", "))"
+        let requirement = (argument.defaultValue.map { "default \($0)" } ?? "required") + choices
         lines.append("      \(argument.name): \(argument.type), \(requirement) — \(argument.description)")
       }
       lines += section("inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
       lines += section("outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
       lines += section(
-        "slots", contract.slots.map { "\($0.name) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)" })
+        "slots",
+        contract.slots.map {
+          "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
+        })
       lines += section("services", contract.services)
     }
     lines.append("\(routes.count) modules")

@@ -26,6 +26,8 @@ public struct ComposedScreen: Encodable, Sendable {
     public let children: [ComposedScreen]
     /// How many children it holds, shown or not.
     public let count: Int
+    /// For tabs, the index of the child shown.
+    public let selected: Int?
   }
 
   /// Composes `node` and its visible children.
@@ -39,7 +41,9 @@ public struct ComposedScreen: Encodable, Sendable {
       let children = shown.enumerated().map { index, child in
         ComposedScreen(child, path: path + ComposedScreen.component(state.spec.name, index, of: shown.count) + "/")
       }
-      return Slot(name: state.spec.name, kind: state.spec.kind, children: children, count: state.children.count)
+      return Slot(
+        name: state.spec.name, kind: state.spec.kind, children: children, count: state.children.count,
+        selected: state.spec.kind == .tabs ? state.selected : nil)
     }
   }
 
@@ -56,7 +60,7 @@ public struct ComposedScreen: Encodable, Sendable {
       guard !slot.children.isEmpty else { return [renderer.style.dim("[slot \(name): empty]")] }
       let inner = TextRenderer(width: width - 2, style: renderer.style)
       return slot.children.flatMap { child in
-        let tabs = slot.kind == .tabs ? " (1 of \(slot.count) tabs)" : ""
+        let tabs = slot.selected.map { " (tab \($0 + 1) of \(slot.count))" } ?? ""
         return [renderer.style.dim("┌ \(child.path.dropLast()) · \(child.urn)\(tabs)")]
           + child.lines(inner).map { renderer.style.dim("│ ") + $0 } + [renderer.style.dim("└")]
       }

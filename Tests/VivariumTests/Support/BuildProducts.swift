@@ -54,3 +54,20 @@ final class TemporaryDirectory {
     try write(name, try Data(contentsOf: URL(fileURLWithPath: source)))
   }
 }
+
+extension BuildProducts {
+  /// Every bundled plugin, as the host finds them next to its executable.
+  static let demoCatalog = PluginCatalog(
+    outcomes: PluginDiscovery(commandLine: [], environment: [:], executable: vivarium).load(with: PluginLoader()))
+
+  /// A plugin directory like Scripts/demo makes: links to the built plugins
+  /// and the demo app manifest.
+  static func demoPluginDirectory() throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+    let result = try ProcessRunner.run(
+      repository + "/Scripts/make-plugin-dir", [BuildProducts.directory, directory.path])
+    guard result.status == 0 else { throw CPluginBuilder.CompileError(message: result.stderr) }
+    return directory
+  }
+}

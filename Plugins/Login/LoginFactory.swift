@@ -1,0 +1,28 @@
+import ViperKit
+
+/// Builds and wires the Login module.
+struct LoginFactory: ModuleFactory {
+  var contract: Contract { LoginContract.contract }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let interactor = LoginInteractor(services: context.services)
+    let router = LoginRouter(appRouter: context.router)
+    let presenter = LoginPresenter(interactor: interactor, router: router)
+    let view = LoginView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+  }
+}
+
+/// The plugin: one module, `login:form`.
+public enum LoginPlugin: ViperPlugin {
+  /// The factories of the modules this plugin offers.
+  public static func factories() -> [any ModuleFactory] { [LoginFactory()] }
+}
+
+/// The plugin's entry point, the only symbol the host looks up.
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: LoginPlugin.self)
+}

@@ -1,0 +1,57 @@
+import Foundation
+import ViperKit
+
+/// Keeps the query being typed and the page shown; formats prices.
+final class ProductSearchPresenter: ViperPresenter {
+  weak var view: (any ProductSearchViewInput)?
+  let interactor: any ProductSearchInteractorInput
+  private var typed = ""
+  private var shown = ProductPage(
+    query: "", onlyFavourites: false, products: [], favourites: [], page: 0, pageCount: 1, total: 0)
+
+  init(interactor: any ProductSearchInteractorInput) {
+    self.interactor = interactor
+  }
+
+  static func price(_ cents: Int) -> String {
+    "€\(cents / 100).\(String(format: "%02d", cents % 100))"
+  }
+}
+
+extension ProductSearchPresenter: ProductSearchViewOutput {
+  func viewDidAttach() { interactor.search("", onlyFavourites: false, page: 0) }
+
+  func didTypeQuery(_ text: String) {
+    typed = text
+    present(shown)
+  }
+
+  func didTapSearch() { interactor.search(typed, onlyFavourites: shown.onlyFavourites, page: 0) }
+
+  func didTapPage(forward: Bool) {
+    interactor.search(shown.query, onlyFavourites: shown.onlyFavourites, page: shown.page + (forward ? 1 : -1))
+  }
+
+  func didTapFavouritesFilter() { interactor.search(shown.query, onlyFavourites: !shown.onlyFavourites, page: 0) }
+
+  func didSelectProduct(id: Int) { interactor.toggleFavourite(id: id) }
+}
+
+extension ProductSearchPresenter: ProductSearchInteractorOutput {
+  func present(_ results: ProductPage) {
+    shown = results
+    let scope = results.onlyFavourites ? "favourites" : "products"
+    let matching = results.query.isEmpty ? "" : " matching '\(results.query)'"
+    view?.display(
+      ProductSearchScreen(
+        query: typed,
+        summary: "\(results.total) \(scope)\(matching) · page \(results.page + 1) of \(results.pageCount)",
+        products: results.products.map {
+          ProductUI(
+            id: String($0.id), name: $0.name, price: ProductSearchPresenter.price($0.cents),
+            favourite: results.favourites.contains($0.id))
+        },
+        hasPrevious: results.page > 0, hasNext: results.page + 1 < results.pageCount,
+        filterTitle: results.onlyFavourites ? "Show all" : "Show favourites"))
+  }
+}

@@ -1,0 +1,41 @@
+import ViperKit
+
+/// Builds and wires `wallet:preview`.
+struct WalletPreviewFactory: ModuleFactory {
+  var contract: Contract { WalletContract.preview }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let interactor = WalletInteractor(services: context.services)
+    let router = WalletPreviewRouter(appRouter: context.router)
+    let presenter = WalletPreviewPresenter(interactor: interactor, router: router, output: context.messages)
+    let view = WalletPreviewView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router, receiver: presenter)
+  }
+}
+
+/// Builds and wires `wallet:topup`.
+struct TopUpFactory: ModuleFactory {
+  var contract: Contract { WalletContract.topUp }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let router = TopUpRouter(appRouter: context.router)
+    let presenter = TopUpPresenter(router: router, output: context.messages)
+    let view = TopUpView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    return Module(view: view, presenter: presenter, router: router)
+  }
+}
+
+/// The plugin: two modules, `wallet:preview` and `wallet:topup`.
+public enum WalletPlugin: ViperPlugin {
+  /// The factories of the modules this plugin offers.
+  public static func factories() -> [any ModuleFactory] { [WalletPreviewFactory(), TopUpFactory()] }
+}
+
+/// The plugin's entry point, the only symbol the host looks up.
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: WalletPlugin.self)
+}

@@ -1,0 +1,111 @@
+import ViperKit
+
+/// Draws the balance and forwards the top-up tap.
+final class WalletPreviewView: ViperView, WalletPreviewViewInput {
+  private let canvas: any Canvas
+  let presenter: any WalletPreviewViewOutput
+
+  init(canvas: any Canvas, presenter: any WalletPreviewViewOutput) {
+    self.canvas = canvas
+    self.presenter = presenter
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { presenter.viewDidAttach() }
+  }
+
+  func handle(_ event: ViewEvent) {
+    if event == .tap(button: WalletContract.topUpID) { presenter.didTapTopUp() }
+  }
+
+  func display(_ screen: WalletPreviewScreen) {
+    canvas.draw(
+      .stack(
+        .horizontal, [.text("Wallet: \(screen.balance)"), .button(id: WalletContract.topUpID, title: "Top up")]))
+  }
+}
+
+/// Formats the balance (or hides it) and handles the parent's input and the
+/// top-up picker's result.
+final class WalletPreviewPresenter: ViperPresenter {
+  weak var view: (any WalletPreviewViewInput)?
+  let interactor: any WalletInteractorInput
+  let router: any WalletPreviewRouting
+  let output: any MessagePort
+  private var masked = false
+  private var balance = 0
+
+  init(interactor: any WalletInteractorInput, router: any WalletPreviewRouting, output: any MessagePort) {
+    self.interactor = interactor
+    self.router = router
+    self.output = output
+  }
+
+  private func show() {
+    view?.display(WalletPreviewScreen(balance: masked ? "€ ••" : "€\(balance)"))
+  }
+}
+
+extension WalletPreviewPresenter: WalletPreviewViewOutput {
+  func viewDidAttach() { interactor.loadBalance() }
+  func didTapTopUp() { router.showTopUp() }
+}
+
+extension WalletPreviewPresenter: WalletInteractorOutput {
+  func present(balance: Int, changed: Bool) {
+    self.balance = balance
+    show()
+    if changed { output.emit(Message("balanceChanged", ["balance": .int(balance)])) }
+  }
+}
+
+extension WalletPreviewPresenter: MessageReceiver {
+  func receive(_ message: Message, from origin: MessageOrigin) {
+    switch (message.name, origin) {
+    case ("setMasked", .parent):
+      if case .bool(let masked)? = message.fields["masked"] {
+        self.masked = masked
+        show()
+      }
+    case ("picked", .opened):
+      if case .int(let amount)? = message.fields["amount"] { interactor.add(amount) }
+    default:
+      break
+    }
+  }
+}
+
+/// Keeps the balance in the storage service.
+final class WalletInteractor: ViperInteractor, WalletInteractorInput {
+  weak var presenter: (any WalletInteractorOutput)?
+  private let services: Services
+  private static let balanceKey = "balance"
+  private static let startingBalance = 50
+
+  init(services: Services) {
+    self.services = services
+  }
+
+  private var balance: Int {
+    services.storage?.value(forKey: WalletInteractor.balanceKey).flatMap(Int.init) ?? WalletInteractor.startingBalance
+  }
+
+  func loadBalance() { presenter?.present(balance: balance, changed: false) }
+
+  func add(_ amount: Int) {
+    let updated = balance + amount
+    try? services.storage?.set(String(updated), forKey: WalletInteractor.balanceKey)
+    presenter?.present(balance: balance, changed: true)
+  }
+}
+
+/// Presents the top-up picker; its result comes back to the presenter.
+final class WalletPreviewRouter: ViperRouter, WalletPreviewRouting {
+  private let appRouter: any AppRouter
+
+  init(appRouter: any AppRouter) {
+    self.appRouter = appRouter
+  }
+
+  func showTopUp() { appRouter.present("wallet:topup") }
+}

@@ -1,0 +1,194 @@
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+/// Children in slots: embedding, slot rules, tabs and stacks, lifecycle order.
+@Suite("Composing modules")
+struct CompositionTests {
+  let recorder = ProbeRecorder()
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+  }
+
+  /// Makes the request a module's router would, then lets the host carry it out.
+  private func asParent(_ request: (any AppRouter) -> Void) throws {
+    let context = try #require(recorder.context("probe:parent"))
+    request(context.router)
+    runtime.drain()
+  }
+
+  @Test func lifecycleReachesChildrenInOrder() throws {
+    try runtime.open("probe:parent")
+    try asParent { router in
+      router.embed("probe:child:1", in: "main")
+      router.embed("probe:child:2", in: "main")
+    }
+    #expect(
+      recorder.log == [
+        "probe:parent:attach", "probe:parent:appear",
+        "probe:child:1:attach", "probe:child:1:appear",
+        "probe:child:2:attach", "probe:child:2:appear",
+      ])
+    recorder.clear()
+    runtime.shutdown()
+    #expect(
+      recorder.log == [
+        "probe:child:2:disappear", "probe:child:1:disappear", "probe:parent:disappear",
+        "probe:child:2:detach", "probe:child:1:detach", "probe:parent:detach",
+      ])
+  }
+
+  @Test func tabsKeepEveryChildButShowOne() throws {
+    try runtime.open("probe:parent")
+    try asParent { router in
+      router.embed("probe:child:1", in: "tabs")
+      router.embed("probe:child:2", in: "tabs")
+    }
+    let tabs = try #require(runtime.top?.slots.first { $0.spec.name == "tabs" })
+    #expect(tabs.children.map(\.urn) == ["probe:child:1", "probe:child:2"])
+    #expect(tabs.visibleChildren.map(\.urn) == ["probe:child:1"])
+    #expect(!recorder.log.contains("probe:child:2:appear"))
+    recorder.clear()
+    try asParent { $0.showChild(at: 1, in: "tabs") }
+    #expect(recorder.log == ["probe:child:1:disappear", "probe:child:2:appear"])
+    let screen = try #require(runtime.screen())
+    #expect(screen.slots.first { $0.name == "tabs" }?.children.map(\.urn) == ["probe:child:2"])
+  }
+
+  @Test func singleSlotReplacesItsChildAndReleasesTheOldOne() throws {
+    try runtime.open("probe:parent")
+    try asParent { $0.embed("probe:child:1", in: "one") }
+    let first = try #require(runtime.top?.allChildren.first)
+    try asParent { $0.embed("probe:child:2", in: "one") }
+    #expect(runtime.top?.allChildren.map(\.urn) == ["probe:child:2"])
+    #expect(first.isDetached)
+    #expect(first.roles.allSatisfy { !$0.isAlive })
+  }
+
+  @Test func slotRefusesURNsItDoesNotAccept() throws {
+    try runtime.open("probe:parent")
+    try asParent { $0.embed("probe:parent", in: "main") }
+    let problems = runtime.takeProblems()
+    #expect(problems.count == 1)
+    #expect(
+      problems.first?.message
+        == "cannot embed 'probe:parent' in slot 'main': slot 'main' of probe:parent (probe.so) accepts probe:child:{n}, not 'probe:parent'; add its pattern to the slot's accepts"
+    )
+    #expect(runtime.top?.allChildren.isEmpty == true)
+  }
+
+  @Test func unknownSlotIsNamed() throws {
+    try runtime.open("probe:parent")
+    try asParent { $0.embed("probe:child:1", in: "sidebar") }
+    let message = try #require(runtime.takeProblems().first?.message)
+    #expect(message.contains("declares no slot 'sidebar' (its slots: main, tabs, one)"))
+  }
+
+  @Test func emptyingASlotDetachesAndReleasesItsChildren() throws {
+    try runtime.open("probe:parent")
+    try asParent { router in
+      router.embed("probe:child:1", in: "main")
+      router.embed("probe:child:2", in: "main")
+    }
+    let children = try #require(runtime.top?.allChildren)
+    try asParent { $0.removeChildren(in: "main") }
+    #expect(runtime.top?.allChildren.isEmpty == true)
+    #expect(children.allSatisfy { $0.lifecycle.last == .detach })
+    #expect(children.flatMap(\.roles).allSatisfy { !$0.isAlive })
+  }
+
+  @Test func eventsInAChildsPartOfTheScreenGoToTheChild() throws {
+    try runtime.open("probe:parent")
+    try asParent { router in
+      router.embed("probe:child:1", in: "main")
+      router.embed("probe:child:2", in: "main")
+      router.embed("probe:child:3", in: "one")
+    }
+    try runtime.send(.tap(button: "main.1/ok"))
+    try runtime.send(.tap(button: "one/ok"))
+    try runtime.send(.tap(button: "ok"))
+    #expect(
+      recorder.log.suffix(3) == [
+        "probe:child:2:tap(button: \"ok\")", "probe:child:3:tap(button: \"ok\")", "probe:parent:tap(button: \"ok\")",
+      ])
+    #expect {
+      try runtime.send(.tap(button: "main/ok"))
+    } throws: { error in
+      (error as? ViewEventError)?.message == "slot 'main' shows 2 children; address one as main.0/ to main.1/"
+    }
+  }
+}
+
+/// Outputs to the owner, inputs to children, each checked against contracts.
+@Suite("Messages between modules")
+struct MessageTests {
+  let recorder = ProbeRecorder()
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+    try runtime.open("probe:parent")
+    let parent = try #require(recorder.context("probe:parent"))
+    parent.router.embed("probe:child:1", in: "main")
+    runtime.drain()
+    recorder.clear()
+  }
+
+  private func child() throws -> ModuleContext { try #require(recorder.context("probe:child:1")) }
+  private func parent() throws -> ModuleContext { try #require(recorder.context("probe:parent")) }
+
+  @Test func declaredOutputReachesTheParent() throws {
+    try child().messages.emit(Message("done", ["code": .int(7)]))
+    runtime.drain()
+    #expect(recorder.log == ["probe:parent<-done(code: 7)"])
+    #expect(runtime.takeProblems().isEmpty)
+  }
+
+  @Test func undeclaredOutputIsRefusedNamingModuleAndMessage() throws {
+    try child().messages.emit(Message("finished"))
+    runtime.drain()
+    #expect(recorder.log.isEmpty)
+    let problem = try #require(runtime.takeProblems().first)
+    #expect(problem.module == "probe:child:1")
+    #expect(problem.message.contains("emitted 'finished', which its contract does not declare as an output"))
+  }
+
+  @Test func outputWithWrongFieldsIsRefused() throws {
+    try child().messages.emit(Message("done", ["code": .string("seven")]))
+    runtime.drain()
+    #expect(recorder.log.isEmpty)
+    #expect(runtime.takeProblems().first?.message == "output 'done' field 'code' must be int, got string seven")
+  }
+
+  @Test func declaredInputReachesTheChild() throws {
+    try parent().messages.send(Message("ping"), toSlot: "main")
+    runtime.drain()
+    #expect(recorder.log == ["probe:child:1<-ping"])
+  }
+
+  @Test func undeclaredInputIsRefused() throws {
+    try parent().messages.send(Message("reset"), toSlot: "main")
+    runtime.drain()
+    #expect(recorder.log.isEmpty)
+    let problem = try #require(runtime.takeProblems().first)
+    #expect(problem.module == "probe:parent")
+    #expect(
+      problem.message.contains(
+        "sent 'reset' to probe:child:1 (probe.so) in slot 'main', which does not declare it as an input"))
+  }
+
+  @Test func resultOfAPresentedModuleReturnsToItsOpener() throws {
+    try parent().router.present("probe:child:9")
+    runtime.drain()
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:parent"], ["probe:child:9"]])
+    let picker = try #require(recorder.context("probe:child:9"))
+    picker.messages.emit(Message("done", ["code": .int(1)]))
+    picker.router.dismiss()
+    runtime.drain()
+    #expect(recorder.log.contains("probe:parent<-done(code: 1)"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:parent"]])
+  }
+}

@@ -1,0 +1,63 @@
+import Testing
+import ViperKit
+import VivariumHost
+
+@Suite("Deep links")
+struct DeepLinkTests {
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+  }
+
+  @Test func rebuildsContainerSelectedTabAndPushedDetail() throws {
+    try runtime.open("dashboard:home/feed:home/wallet:topup")
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home", "wallet:topup"]])
+    try runtime.open("dashboard:home/products:search")
+    #expect(runtime.screen()?.slots.first?.children.first?.urn == "products:search")
+    try runtime.open("vivarium-demo://dashboard:home/items:list/items:detail:3", scheme: "vivarium-demo")
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home", "items:detail:3"]])
+    #expect(runtime.top?.isAppeared == true)
+    #expect(runtime.layers[0][0].isAppeared == false)
+  }
+
+  @Test func aFailingSegmentIsNamedAndTheScreenStaysAsItWas() throws {
+    try runtime.open("items:list")
+    let before = try #require(runtime.top)
+    #expect {
+      try runtime.open("dashboard:home/items:list/items:detail:x")
+    } throws: { error in
+      let message = (error as? ResolveError)?.message ?? ""
+      return message.hasPrefix("deep link segment 3 'items:detail:x' failed: argument 'itemID'")
+        && message.hasSuffix("; the screen is unchanged")
+    }
+    #expect(runtime.top === before)
+    #expect(before.isAppeared)
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["items:list"]])
+  }
+
+  @Test(
+    "malformed deep links are refused",
+    arguments: [
+      ("a:b//c:d", "segment 2 of 'a:b//c:d' is empty"),
+      ("other://items:list", "the link's scheme is 'other', this app's is 'vivarium-demo'"),
+    ])
+  func malformed(link: String, message: String) {
+    #expect {
+      try runtime.open(link, scheme: "vivarium-demo")
+    } throws: { error in
+      (error as? ResolveError)?.message.contains(message) == true
+    }
+  }
+
+  @Test func modulesBuiltForAFailedLinkAreDetached() throws {
+    let recorder = ProbeRecorder()
+    let probes = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+    #expect(throws: ResolveError.self) { try probes.open("probe:parent/probe:child:1/nothing:here") }
+    #expect(probes.layers.isEmpty)
+    #expect(
+      recorder.log == [
+        "probe:parent:attach", "probe:child:1:attach", "probe:child:1:detach", "probe:parent:detach",
+      ])
+  }
+}

@@ -1,0 +1,144 @@
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+/// Push, present, pop, pop to root, dismiss and replace, with the releases and
+/// lifecycle events they imply.
+@Suite("Navigation")
+struct NavigationTests {
+  let recorder = ProbeRecorder()
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+    try runtime.open("probe:parent")
+  }
+
+  private func request(from urn: String, _ make: (any AppRouter) -> Void) throws {
+    make(try #require(recorder.context(urn)).router)
+    runtime.drain()
+  }
+
+  private var urns: [[String]] { runtime.layers.map { $0.map(\.urn) } }
+
+  @Test func pushCoversAndPopUncoversAndReleases() throws {
+    try request(from: "probe:parent") { $0.push("probe:child:1") }
+    #expect(urns == [["probe:parent", "probe:child:1"]])
+    let pushed = try #require(runtime.top)
+    #expect(recorder.log.suffix(3) == ["probe:child:1:attach", "probe:parent:disappear", "probe:child:1:appear"])
+    try request(from: "probe:child:1") { $0.pop() }
+    #expect(urns == [["probe:parent"]])
+    #expect(recorder.log.suffix(3) == ["probe:child:1:disappear", "probe:parent:appear", "probe:child:1:detach"])
+    #expect(pushed.roles.allSatisfy { !$0.isAlive }, "a popped module's roles must be released")
+  }
+
+  @Test func popToRootRemovesEveryPushedScreen() throws {
+    try request(from: "probe:parent") { $0.push("probe:child:1") }
+    try request(from: "probe:child:1") { $0.push("probe:child:2") }
+    let removed = Array(runtime.layers[0].dropFirst())
+    try request(from: "probe:child:2") { $0.popToRoot() }
+    #expect(urns == [["probe:parent"]])
+    #expect(removed.flatMap(\.roles).allSatisfy { !$0.isAlive })
+  }
+
+  @Test func presentAddsALayerAndDismissReleasesIt() throws {
+    try request(from: "probe:parent") { $0.present("probe:child:1") }
+    try request(from: "probe:child:1") { $0.push("probe:child:2") }
+    #expect(urns == [["probe:parent"], ["probe:child:1", "probe:child:2"]])
+    let modal = runtime.layers[1]
+    try request(from: "probe:child:2") { $0.dismiss() }
+    #expect(urns == [["probe:parent"]])
+    #expect(modal.flatMap(\.roles).allSatisfy { !$0.isAlive }, "a dismissed module's roles must be released")
+    #expect(runtime.top?.isAppeared == true)
+  }
+
+  @Test func replaceSwapsTheScreenAndReleasesTheOldOne() throws {
+    let old = try #require(runtime.top)
+    try request(from: "probe:parent") { $0.replace("probe:child:5") }
+    #expect(urns == [["probe:child:5"]])
+    #expect(old.roles.allSatisfy { !$0.isAlive })
+  }
+
+  @Test func impossibleRequestsAreReportedNotCarriedOut() throws {
+    try request(from: "probe:parent") { router in
+      router.pop()
+      router.dismiss()
+      router.push("nowhere:at:all")
+    }
+    let messages = runtime.takeProblems().map(\.message)
+    #expect(messages.count == 3)
+    #expect(messages[0].contains("cannot pop the first screen"))
+    #expect(messages[1].contains("cannot dismiss: it is not presented modally"))
+    #expect(messages[2].contains("cannot push 'nowhere:at:all': no module answers"))
+    #expect(urns == [["probe:parent"]])
+  }
+
+  @Test func personGoesBackThroughModalsThenPushes() throws {
+    try request(from: "probe:parent") { $0.push("probe:child:1") }
+    try request(from: "probe:child:1") { $0.present("probe:child:2") }
+    try runtime.back()
+    #expect(urns == [["probe:parent", "probe:child:1"]])
+    try runtime.back()
+    #expect(urns == [["probe:parent"]])
+    #expect(throws: HostRuntime.NavigationError.self) { try runtime.back() }
+    #expect(throws: HostRuntime.NavigationError.self) { try runtime.dismissModal() }
+  }
+}
+
+/// The demo app's modules, composed across plugins.
+@Suite("Demo app composition")
+struct DemoCompositionTests {
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+  }
+
+  @Test func dashboardEmbedsTabsFromThreePlugins() throws {
+    try runtime.open("dashboard:home")
+    let tabs = try #require(runtime.top?.slots.first)
+    #expect(tabs.children.map(\.urn) == ["items:list", "products:search", "feed:home"])
+    #expect(Set(tabs.children.map(\.pluginPath)).count == 3)
+    try runtime.send(.tap(button: "tab.feed"))
+    #expect(runtime.screen()?.slots.first?.children.first?.urn == "feed:home")
+    #expect(runtime.takeProblems().isEmpty)
+  }
+
+  @Test func walletTopUpReturnsItsResultAndTheFeedHearsOfIt() throws {
+    try runtime.open("feed:home")
+    try runtime.send(.tap(button: "wallet/topUp"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["feed:home"], ["wallet:topup"]])
+    try runtime.send(.select(list: "amounts", row: "20"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["feed:home"]])
+    let wallet = try #require(runtime.top?.allChildren.first)
+    #expect(wallet.tree == .stack(.horizontal, [.text("Wallet: €70"), .button(id: "topUp", title: "Top up")]))
+    #expect(runtime.services.notifications.takeNotices().map(\.text) == ["Wallet balance is now €70."])
+    try runtime.send(.tap(button: "mask"))
+    #expect(wallet.tree == .stack(.horizontal, [.text("Wallet: € ••"), .button(id: "topUp", title: "Top up")]))
+    #expect(runtime.takeProblems().isEmpty)
+  }
+
+  @Test func feedConfigurationsUseDifferentPresenters() throws {
+    try runtime.open("feed:home?style=compact")
+    let compact = try #require(runtime.top)
+    #expect(compact.roles.first { $0.role == .presenter }?.typeName == "CompactFeedPresenter")
+    try runtime.open("feed:home")
+    #expect(runtime.top?.roles.first { $0.role == .presenter }?.typeName == "ExtendedFeedPresenter")
+  }
+
+  @Test func loginChecksCredentialsAndReplacesItselfWithTheDashboard() throws {
+    try runtime.open("login:form")
+    try runtime.send(.type(field: "user", text: "ada"))
+    try runtime.send(.type(field: "password", text: "nope"))
+    try runtime.send(.tap(button: "signIn"))
+    guard case .stack(_, let children)? = runtime.top?.tree else {
+      Issue.record("login drew nothing")
+      return
+    }
+    #expect(children.contains(.notice(.negative, "Wrong user name or password for 'ada'. Try again.")))
+    try runtime.send(.type(field: "password", text: "lovelace"))
+    try runtime.send(.tap(button: "signIn"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home?user=ada"]])
+  }
+}
