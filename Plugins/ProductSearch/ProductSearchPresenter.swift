@@ -40,7 +40,8 @@ extension ProductSearchPresenter: ProductSearchViewOutput {
 extension ProductSearchPresenter: ProductSearchInteractorOutput {
   func present(_ results: ProductPage) {
     shown = results
-    let scope = results.onlyFavourites ? "favourites" : "products"
+    let noun = results.onlyFavourites ? "favourite" : "product"
+    let scope = results.total == 1 ? noun : noun + "s"
     let matching = results.query.isEmpty ? "" : " matching '\(results.query)'"
     view?.display(
       ProductSearchScreen(

@@ -18,7 +18,7 @@ struct PluginLoadingTests {
     let discovery = PluginDiscovery(commandLine: [], environment: [:], executable: BuildProducts.vivarium)
     #expect(discovery.source == .bundled)
     let paths = discovery.load(with: PluginLoader()).map(\.path)
-    #expect(Set(paths) == [BuildProducts.itemsList, BuildProducts.itemsDetail])
+    #expect(Set(paths) == Set(BuildProducts.pluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }))
   }
 
   @Test func commandLineBeatsEnvironmentBeatsBundled() {

@@ -55,17 +55,19 @@ enum RunCommand: Command {
 
     if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
     let first = arguments.all("start").last ?? manifest?.start
-    transcript.show(session.execute(first.map { "open \($0)" } ?? "routes"), echoed: false)
+    transcript.show(session.execute(first.map { "open \($0)" } ?? "routes"), line: nil)
     if let first, runtime.top == nil {
       console.error(name, "could not open the first screen '\(first)'; fix it or give another with --start")
       return ExitCode.failure
     }
     let lines = LineReader(input)
+    var number = 0
     while true {
       if interactive { console.out("vivarium> ", terminator: "") }
       guard let line = lines.next() else { break }
+      number += 1
       let step = session.execute(line)
-      transcript.show(step, echoed: true)
+      transcript.show(step, line: interactive ? nil : number)
       if step.quit { break }
     }
     if interactive { console.out("") }
@@ -97,16 +99,17 @@ private final class Transcript {
     self.echo = echo
   }
 
-  func show(_ step: Session.Step, echoed: Bool) {
+  /// Shows `step`; `line` is its line number in a script or pipe, for errors.
+  func show(_ step: Session.Step, line: Int?) {
     failures += step.errors.count
     if json {
       guard !step.command.trimmingCharacters(in: .whitespaces).isEmpty else { return }
       console.jsonLine(step)
       return
     }
-    for error in step.errors { console.error("run", error) }
+    for error in step.errors { console.error("run", (line.map { "line \($0): " } ?? "") + error) }
     guard !step.output.isEmpty || step.quit else { return }
-    if echo, echoed { console.out("> " + step.command) }
+    if echo, line != nil { console.out("> " + step.command) }
     if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
   }
 }

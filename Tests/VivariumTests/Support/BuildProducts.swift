@@ -12,6 +12,10 @@ enum BuildProducts {
   }()
 
   static let vivarium = directory + "/vivarium"
+  /// The bundled plugins, as Package.swift lists them.
+  static let pluginNames = [
+    "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
+  ]
   static let itemsList = directory + "/libItemsList.so"
   static let itemsDetail = directory + "/libItemsDetail.so"
   static let viperKit = directory + "/libViperKit.so"

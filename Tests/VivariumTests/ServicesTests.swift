@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+@Suite("Services")
+struct ServicesTests {
+  let data: TemporaryDirectory
+
+  init() throws {
+    data = try TemporaryDirectory()
+  }
+
+  private func services(for contract: Contract, plugin: String = "/p/libShop.so") -> Services {
+    TestServices.make(in: data).services(for: contract, plugin: plugin, urn: contract.urn)
+  }
+
+  @Test func storageSurvivesARestart() throws {
+    let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+    try #require(services(for: contract).storage).set("3,7", forKey: "favourites")
+    let restarted = services(for: contract)
+    #expect(restarted.storage?.value(forKey: "favourites") == "3,7")
+    #expect(restarted.storage?.keys() == ["favourites"])
+  }
+
+  @Test func storageIsPrivateToEachPlugin() throws {
+    let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+    try #require(services(for: contract, plugin: "/p/libShop.so").storage).set("x", forKey: "k")
+    #expect(services(for: contract, plugin: "/p/libOther.so").storage?.value(forKey: "k") == nil)
+  }
+
+  @Test func anInterruptedWriteLosesNothingAlreadySaved() throws {
+    let path = data.path + "/store.json"
+    try AtomicFile.write(Data("{\"a\":\"saved\"}".utf8), to: path)
+    #expect(throws: AtomicFile.WriteError.self) {
+      try AtomicFile.write(Data("{\"a\":\"half-written and never finished\"}".utf8), to: path, interruptAfter: 9)
+    }
+    let store = PersistentDictionary<String>(path: path) { Issue.record("unexpected problem: \($0)") }
+    #expect(store.values == ["a": "saved"])
+  }
+
+  @Test func anUnreadableFileIsKeptAsideNotOverwritten() throws {
+    let path = data.path + "/storage/Shop.json"
+    try FileManager.default.createDirectory(atPath: data.path + "/storage", withIntermediateDirectories: true)
+    try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+    var problems: [String] = []
+    let store = PersistentDictionary<String>(path: path) { problems.append($0) }
+    #expect(store.values.isEmpty)
+    #expect(problems.count == 1 && problems[0].contains("kept as \(path).unreadable-1"))
+    #expect(FileManager.default.contents(atPath: path + ".unreadable-1") == Data("not json".utf8))
+  }
+
+  @Test func settingsAreSharedAndTyped() throws {
+    let services = TestServices.make(in: data)
+    let one = services.services(
+      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: "/a.so", urn: "a")
+    let two = services.services(
+      for: Contract(urn: "b", summary: "s", services: ["settings"]), plugin: "/b.so", urn: "b")
+    try one.settings?.set(.bool(true), forKey: "dark")
+    #expect(two.settings?.value(forKey: "dark") == .bool(true))
+    let reopened = TestServices.make(in: data).services(
+      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: "/a.so", urn: "a")
+    #expect(reopened.settings?.value(forKey: "dark") == .bool(true))
+  }
+
+  @Test func onlyDeclaredServicesAreHandedOut() {
+    let declared = services(for: Contract(urn: "a", summary: "s", services: ["clock", "log"]))
+    #expect(declared.clock?.now() == TestServices.now)
+    #expect(declared.log != nil)
+    #expect(declared.storage == nil)
+    #expect(declared.settings == nil)
+    #expect(declared.notifications == nil)
+  }
+
+  @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {
+    let services = TestServices.make(in: data)
+    services.services(for: Contract(urn: "a:b", summary: "s", services: ["log"]), plugin: "/a.so", urn: "a:b")
+      .log?.log(.warning, "disk nearly full")
+    let line = "2026-11-21T12:00:00Z warning a:b: disk nearly full"
+    #expect(services.recentLog == [line])
+    #expect(try String(contentsOfFile: data.path + "/vivarium.log", encoding: .utf8) == line + "\n")
+  }
+
+  @Test func aPluginNeedingAServiceTheHostLacksIsRefused() {
+    let problems = ContractCheck.problems(
+      Contract(urn: "a", summary: "s", services: ["storage", "payments"]), knownServices: HostServices.provided)
+    #expect(problems.count == 1)
+    #expect(problems[0].contains("requires the service 'payments'"))
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import VivariumHost
+
+@Suite("Session commands")
+struct SessionCommandTests {
+  @Test(
+    arguments: [
+      ("tap tabs/deleteAll", SessionCommand.tap("tabs/deleteAll")),
+      ("select items 2", .select("items", row: "2")),
+      ("type query blue mug", .type("query", text: "blue mug")),
+      ("type query \"  spaced \"", .type("query", text: "  spaced ")),
+      ("open a:b/c:d", .open("a:b/c:d")),
+      ("  back  ", .back),
+      ("exit", .quit),
+    ])
+  func parses(line: String, command: SessionCommand) throws {
+    #expect(try SessionCommand.parse(line) == command)
+  }
+
+  @Test func blankLinesAndCommentsAreNothing() throws {
+    #expect(try SessionCommand.parse("") == nil)
+    #expect(try SessionCommand.parse("   # a comment") == nil)
+  }
+
+  @Test(
+    arguments: [
+      ("jump", "unknown command 'jump'; type 'help' for the list"),
+      ("tap", "usage: tap ADDRESS"),
+      ("select items", "usage: select ADDRESS ROW"),
+      ("back now", "usage: back"),
+    ])
+  func refusesWithUsage(line: String, message: String) {
+    #expect {
+      try SessionCommand.parse(line)
+    } throws: { error in
+      (error as? SessionCommand.ParseError)?.message == message
+    }
+  }
+}
+
+/// Whole sessions from script files, compared with the expected screens, and
+/// the things a person must be able to do without reading code.
+@Suite("Recorded sessions")
+struct RecordedSessionTests {
+  /// Expected transcripts live here, as NAME.expected (stdout) and NAME.stderr.
+  private static let sessions = BuildProducts.repository + "/Tests/VivariumTests/Sessions"
+  /// The scripts: the demo's tour, and one full of mistakes.
+  private static let scripts = [
+    "tour": BuildProducts.repository + "/Scripts/tour.vivarium", "errors": sessions + "/errors.vivarium",
+  ]
+
+  private func run(_ script: String, plugins: String, data: String, extra: [String] = []) throws -> ProcessResult {
+    try ProcessRunner.vivarium(
+      ["run", "--plugins", plugins, "--data", data, "--script", script] + extra,
+      environment: ["VIVARIUM_NOW": "2026-11-21T12:00:00Z", "COLUMNS": "80"])
+  }
+
+  @Test(arguments: ["tour", "errors"])
+  func transcriptMatchesTheExpectedScreens(name: String) throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let result = try run(try #require(Self.scripts[name]), plugins: plugins.path, data: data.path)
+    let expected = try String(contentsOfFile: "\(Self.sessions)/\(name).expected", encoding: .utf8)
+    #expect(result.stdout == expected, "update with: Scripts/record-session \(name)")
+    let expectedErrors = (try? String(contentsOfFile: "\(Self.sessions)/\(name).stderr", encoding: .utf8)) ?? ""
+    #expect(result.stderr == expectedErrors)
+    #expect(result.status == (expectedErrors.isEmpty ? 0 : 1))
+  }
+
+  @Test func favouritesAreStillThereAfterARestart() throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let first = try data.write("first.vivarium", Data("select results 3\nquit\n".utf8))
+    let second = try data.write("second.vivarium", Data("tap favourites\nquit\n".utf8))
+    _ = try run(first, plugins: plugins.path, data: data.path, extra: ["--start", "products:search"])
+    let again = try run(second, plugins: plugins.path, data: data.path, extra: ["--start", "products:search"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("1 favourite · page 1 of 1"))
+    #expect(again.stdout.contains("3. Teapot"))
+  }
+
+  @Test func jsonModePrintsOneObjectPerStep() throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let script = try data.write("s.vivarium", Data("tap signIn\nbogus\n".utf8))
+    let result = try run(script, plugins: plugins.path, data: data.path, extra: ["--json"])
+    let steps = try result.stdout.split(separator: "\n").map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(steps.map { $0["command"] as? String } == ["open login:form", "tap signIn", "bogus"])
+    #expect((steps[2]["errors"] as? [String])?.first == "unknown command 'bogus'; type 'help' for the list")
+    #expect(result.status == 1)
+  }
+
+  @Test func withoutAManifestOrStartTheCatalogIsShown() throws {
+    let data = try TemporaryDirectory()
+    let script = try data.write("s.vivarium", Data("open items:list\n".utf8))
+    let result = try ProcessRunner.vivarium(["run", "--data", data.path, "--script", script])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("dashboard:home"))
+    #expect(result.stdout.contains("> open items:list\n── items:list ─"))
+  }
+}
