@@ -6,18 +6,16 @@ import ViperKit
 /// Children in slots: embedding, slot rules, tabs and stacks, lifecycle order.
 @Suite("Composing modules")
 struct CompositionTests {
-  let recorder = ProbeRecorder()
-  let runtime: HostRuntime
+  let host: ProbeHost
+  var recorder: ProbeRecorder { host.recorder }
+  var runtime: HostRuntime { host.runtime }
 
   init() throws {
-    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+    host = try ProbeHost()
   }
 
-  /// Makes the request a module's router would, then lets the host carry it out.
   private func asParent(_ request: (any AppRouter) -> Void) throws {
-    let context = try #require(recorder.context("probe:parent"))
-    request(context.router)
-    runtime.drain()
+    try host.request(from: "probe:parent", request)
   }
 
   @Test func lifecycleReachesChildrenInOrder() throws {
@@ -125,31 +123,25 @@ struct CompositionTests {
 /// Outputs to the owner, inputs to children, each checked against contracts.
 @Suite("Messages between modules")
 struct MessageTests {
-  let recorder = ProbeRecorder()
-  let runtime: HostRuntime
+  let host: ProbeHost
+  var recorder: ProbeRecorder { host.recorder }
+  var runtime: HostRuntime { host.runtime }
 
   init() throws {
-    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
-    try runtime.open("probe:parent")
-    let parent = try #require(recorder.context("probe:parent"))
-    parent.router.embed("probe:child:1", in: "main")
-    runtime.drain()
-    recorder.clear()
+    host = try ProbeHost()
+    try host.runtime.open("probe:parent")
+    try host.request(from: "probe:parent") { $0.embed("probe:child:1", in: "main") }
+    host.recorder.clear()
   }
 
-  private func child() throws -> ModuleContext { try #require(recorder.context("probe:child:1")) }
-  private func parent() throws -> ModuleContext { try #require(recorder.context("probe:parent")) }
-
   @Test func declaredOutputReachesTheParent() throws {
-    try child().messages.emit(Message("done", ["code": .int(7)]))
-    runtime.drain()
+    try host.message(from: "probe:child:1") { $0.emit(Message("done", ["code": .int(7)])) }
     #expect(recorder.log == ["probe:parent<-done(code: 7)"])
     #expect(runtime.takeProblems().isEmpty)
   }
 
   @Test func undeclaredOutputIsRefusedNamingModuleAndMessage() throws {
-    try child().messages.emit(Message("finished"))
-    runtime.drain()
+    try host.message(from: "probe:child:1") { $0.emit(Message("finished")) }
     #expect(recorder.log.isEmpty)
     let problem = try #require(runtime.takeProblems().first)
     #expect(problem.module == "probe:child:1")
@@ -157,21 +149,18 @@ struct MessageTests {
   }
 
   @Test func outputWithWrongFieldsIsRefused() throws {
-    try child().messages.emit(Message("done", ["code": .string("seven")]))
-    runtime.drain()
+    try host.message(from: "probe:child:1") { $0.emit(Message("done", ["code": .string("seven")])) }
     #expect(recorder.log.isEmpty)
     #expect(runtime.takeProblems().first?.message == "output 'done' field 'code' must be int, got string seven")
   }
 
   @Test func declaredInputReachesTheChild() throws {
-    try parent().messages.send(Message("ping"), toSlot: "main")
-    runtime.drain()
+    try host.message(from: "probe:parent") { $0.send(Message("ping"), toSlot: "main") }
     #expect(recorder.log == ["probe:child:1<-ping"])
   }
 
   @Test func undeclaredInputIsRefused() throws {
-    try parent().messages.send(Message("reset"), toSlot: "main")
-    runtime.drain()
+    try host.message(from: "probe:parent") { $0.send(Message("reset"), toSlot: "main") }
     #expect(recorder.log.isEmpty)
     let problem = try #require(runtime.takeProblems().first)
     #expect(problem.module == "probe:parent")
@@ -181,8 +170,7 @@ struct MessageTests {
   }
 
   @Test func resultOfAPresentedModuleReturnsToItsOpener() throws {
-    try parent().router.present("probe:child:9")
-    runtime.drain()
+    try host.request(from: "probe:parent") { $0.present("probe:child:9") }
     #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:parent"], ["probe:child:9"]])
     let picker = try #require(recorder.context("probe:child:9"))
     picker.messages.emit(Message("done", ["code": .int(1)]))

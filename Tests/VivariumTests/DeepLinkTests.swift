@@ -51,12 +51,11 @@ struct DeepLinkTests {
   }
 
   @Test func modulesBuiltForAFailedLinkAreDetached() throws {
-    let recorder = ProbeRecorder()
-    let probes = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
-    #expect(throws: ResolveError.self) { try probes.open("probe:parent/probe:child:1/nothing:here") }
-    #expect(probes.layers.isEmpty)
+    let probes = try ProbeHost()
+    #expect(throws: ResolveError.self) { try probes.runtime.open("probe:parent/probe:child:1/nothing:here") }
+    #expect(probes.runtime.layers.isEmpty)
     #expect(
-      recorder.log == [
+      probes.recorder.log == [
         "probe:parent:attach", "probe:child:1:attach", "probe:child:1:detach", "probe:parent:detach",
       ])
   }

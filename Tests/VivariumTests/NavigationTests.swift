@@ -7,17 +7,17 @@ import ViperKit
 /// lifecycle events they imply.
 @Suite("Navigation")
 struct NavigationTests {
-  let recorder = ProbeRecorder()
-  let runtime: HostRuntime
+  let host: ProbeHost
+  var recorder: ProbeRecorder { host.recorder }
+  var runtime: HostRuntime { host.runtime }
 
   init() throws {
-    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
-    try runtime.open("probe:parent")
+    host = try ProbeHost()
+    try host.runtime.open("probe:parent")
   }
 
   private func request(from urn: String, _ make: (any AppRouter) -> Void) throws {
-    make(try #require(recorder.context(urn)).router)
-    runtime.drain()
+    try host.request(from: urn, make)
   }
 
   private var urns: [[String]] { runtime.layers.map { $0.map(\.urn) } }

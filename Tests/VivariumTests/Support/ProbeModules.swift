@@ -1,6 +1,8 @@
 import Foundation
+import Testing
 import ViperKit
-import VivariumHost
+
+@testable import VivariumHost
 
 /// Records what probe modules go through, across one test: lifecycle events
 /// and messages in order, and each module's context so the test can make the
@@ -92,5 +94,31 @@ enum ProbeApp {
       outputs: [MessageSpec(name: "done", fields: ["code": .int], description: "Done.")])
     let factories: [any ModuleFactory] = [parent, child].map { ProbeFactory(contract: $0, recorder: recorder) }
     return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "probe.so", name: "Probe", factories: factories))])
+  }
+}
+
+/// A runtime over ``ProbeApp`` and its recorder, with a way to make the
+/// requests a probe module's router or message port would make.
+struct ProbeHost {
+  let recorder = ProbeRecorder()
+  let runtime: HostRuntime
+
+  init() throws {
+    runtime = HostRuntime(catalog: ProbeApp.catalog(recorder), services: try TestServices.make())
+  }
+
+  /// The context of the module opened as `urn`.
+  func context(_ urn: String) throws -> ModuleContext { try #require(recorder.context(urn)) }
+
+  /// Lets `urn`'s router ask for something, then lets the host carry it out.
+  func request(from urn: String, _ make: (any AppRouter) -> Void) throws {
+    make(try context(urn).router)
+    runtime.drain()
+  }
+
+  /// Lets `urn`'s message port send something, then lets the host deliver it.
+  func message(from urn: String, _ make: (any MessagePort) -> Void) throws {
+    make(try context(urn).messages)
+    runtime.drain()
   }
 }
