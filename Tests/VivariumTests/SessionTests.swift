@@ -63,6 +63,8 @@ struct RecordedSessionTests {
     let result = try run(try #require(Self.scripts[name]), plugins: plugins.path, data: data.path)
     let expected = try String(contentsOfFile: "\(Self.sessions)/\(name).expected", encoding: .utf8)
     #expect(result.stdout == expected, "update with: Scripts/record-session \(name)")
+    let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+    #expect(wide.isEmpty, "lines wider than an 80-column terminal: \(wide)")
     let expectedErrors = (try? String(contentsOfFile: "\(Self.sessions)/\(name).stderr", encoding: .utf8)) ?? ""
     #expect(result.stderr == expectedErrors)
     #expect(result.status == (expectedErrors.isEmpty ? 0 : 1))
@@ -100,5 +102,43 @@ struct RecordedSessionTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("dashboard:home"))
     #expect(result.stdout.contains("> open items:list\n── items:list ─"))
+  }
+}
+
+@Suite("Session behaviour")
+struct SessionBehaviourTests {
+  private func session() throws -> Session {
+    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    return Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+  }
+
+  @Test func anAlertMustBeAcknowledgedBeforeAnythingElse() throws {
+    let session = try session()
+    _ = session.execute("open items:list")
+    session.runtime.services.notifications.alert(title: "Save failed", message: "The disk is full.")
+    let blocked = session.execute("tap deleteAll")
+    #expect(blocked.errors == ["an alert is open; type 'ok' to close it"])
+    #expect(blocked.output.contains("║ The disk is full."))
+    #expect(session.runtime.top?.tree.map { "\($0)" }?.contains("Deleted") == false)
+    let acknowledged = session.execute("ok")
+    #expect(acknowledged.errors.isEmpty)
+    #expect(acknowledged.alert == nil)
+    #expect(session.execute("tap deleteAll").errors.isEmpty)
+    #expect(session.execute("ok").errors == ["there is no alert to acknowledge"])
+  }
+
+  @Test func noticesShowOnceAfterTheScreen() throws {
+    let session = try session()
+    _ = session.execute("open products:search")
+    let step = session.execute("select results 2")
+    #expect(step.output.last == "✓ ★ Red mug is now a favourite.")
+    #expect(session.execute("screen").notices.isEmpty)
+  }
+
+  @Test func moduleProblemsAreReportedAsErrors() throws {
+    let session = try session()
+    _ = session.execute("open items:detail:1")
+    let step = session.execute("tap back")
+    #expect(step.errors == ["items:detail:1: cannot pop the first screen; offer another way out, such as replace(_:)"])
   }
 }

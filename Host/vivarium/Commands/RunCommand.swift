@@ -54,6 +54,7 @@ enum RunCommand: Command {
     defer { runtime.shutdown() }
 
     if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
+    if interactive { console.out(console.style.dim("Type 'help' for the commands, 'quit' to leave.")) }
     let first = arguments.all("start").last ?? manifest?.start
     transcript.show(session.execute(first.map { "open \($0)" } ?? "routes"), line: nil)
     if let first, runtime.top == nil {
