@@ -7,6 +7,7 @@
 import PackageDescription
 
 let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")
+let testKit: Target.Dependency = .product(name: "ViperKitTestKit", package: "TestKit")
 
 /// A sample plugin: a dynamic library built from Plugins/NAME.
 func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
@@ -24,13 +25,14 @@ let package = Package(
     .executable(name: "vivarium", targets: ["vivarium"])
   ] + plugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
-    .package(path: "Host/SDK")
+    .package(path: "Host/SDK"),
+    .package(path: "Host/SDK/TestKit"),
   ],
   targets: [
-    .target(name: "VivariumHost", dependencies: [viperKit], path: "Host/VivariumHost"),
-    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit], path: "Host/vivarium"),
+    .target(name: "VivariumHost", dependencies: [viperKit, testKit], path: "Host/VivariumHost"),
+    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium"),
     .testTarget(
-      name: "VivariumTests", dependencies: ["VivariumHost", viperKit], path: "Tests/VivariumTests",
+      name: "VivariumTests", dependencies: ["VivariumHost", viperKit, testKit], path: "Tests/VivariumTests",
       exclude: ["Sessions"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.

@@ -1,5 +1,6 @@
 import Testing
 import ViperKit
+import ViperKitTestKit
 import VivariumHost
 
 @Suite("Resolving URNs and their arguments")

@@ -1,3 +1,4 @@
+import ViperKitTestKit
 import Testing
 import VivariumHost
 

@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// A URN matched to a route, with arguments validated against its contract.
 public struct ResolvedModule: Sendable {

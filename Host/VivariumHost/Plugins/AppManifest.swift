@@ -1,3 +1,4 @@
+import ViperKitTestKit
 import Foundation
 
 /// `vivarium-app.json` in a plugin directory: the application its plugins

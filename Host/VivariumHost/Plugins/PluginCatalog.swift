@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// A module the host can build: its contract, its factory and its plugin.
 public struct Route: Sendable {

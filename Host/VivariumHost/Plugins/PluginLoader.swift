@@ -2,6 +2,7 @@ import CViperKit
 import Foundation
 import Glibc
 import ViperKit
+import ViperKitTestKit
 
 /// Checks and loads plugin files into this process. A file is read as ELF
 /// before it is opened, its descriptor is checked before any of its Swift

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 
 /// What `vivarium plugins` prints: one row per file or directory, then the
 /// URN conflicts, as text or JSON.

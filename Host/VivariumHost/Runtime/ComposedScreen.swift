@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// What the person sees: the top module's tree with its visible children drawn
 /// in their slots, recursively. Element identifiers of children are qualified

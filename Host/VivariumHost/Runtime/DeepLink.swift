@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// Deep links: several URNs joined by `/`, each opened inside or on top of the
 /// one before (README, "Deep links"), optionally behind the app's `scheme://`.

@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// Composition: children in slots, and messages between modules.
 extension HostRuntime {

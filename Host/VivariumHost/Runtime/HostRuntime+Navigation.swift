@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitTestKit
 
 /// Navigation: the person's own moves and the requests modules make.
 extension HostRuntime {

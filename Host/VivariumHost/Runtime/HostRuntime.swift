@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 
 /// Something a module asked for that could not be done, for the person.
 public struct HostProblem: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 
 /// A live module in the host: built from a resolved URN, placed in a
 /// navigation stack or in a parent's slot, and driven through its lifecycle.

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 
 /// The services container, built once when the host starts: storage and
 /// settings in the data directory, the log, notices and alerts for the person,

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 
 /// An interactive session over a ``HostRuntime``: runs the person's commands
 /// and draws the screen after each one. The same object serves a terminal,

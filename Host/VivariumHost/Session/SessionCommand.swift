@@ -1,3 +1,4 @@
+import ViperKitTestKit
 import Foundation
 
 /// One line a person types in `vivarium run`, or a script holds.

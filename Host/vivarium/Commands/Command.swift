@@ -1,3 +1,4 @@
+import ViperKitTestKit
 import VivariumHost
 
 /// Exit codes, the same for every command (README, "Exit codes").

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import ViperKitTestKit
 import VivariumHost
 
 /// `vivarium render URN`: build one module, present it once, print it.

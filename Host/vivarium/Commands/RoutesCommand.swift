@@ -1,3 +1,4 @@
+import ViperKitTestKit
 import VivariumHost
 
 /// `vivarium routes`: the catalog of every module.
