@@ -39,9 +39,10 @@ let mainHelp = """
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case PluginProbe.command where arguments.count == 2:
+  case PluginProbe.command where arguments.count >= 2:
     // The child side of PluginProbe: not for people, so not in --help.
-    console.out(PluginProbe.childMain(arguments[1], loader: PluginLoader()))
+    let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
+    console.out(PluginProbe.childMain(arguments[1], loader: loader))
     return ExitCode.success
   case "help":
     guard let topic = arguments.dropFirst().first else {

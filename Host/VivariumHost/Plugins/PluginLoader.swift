@@ -13,17 +13,25 @@ public struct PluginLoader: Sendable {
   public let knownServices: Set<String>
   /// When set, each file is first loaded in a child process.
   public let probe: PluginProbe?
+  /// Whether contracts are checked at load; `vivarium check` turns this off
+  /// to report contract problems per module instead.
+  public let validatesContracts: Bool
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
-  public init(knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil) {
+  public init(
+    knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil, validatesContracts: Bool = true
+  ) {
     self.knownServices = knownServices
     self.probe = probe
+    self.validatesContracts = validatesContracts
   }
 
   /// Checks `path` and loads it, or says why not.
   public func load(_ path: String) -> PluginOutcome {
-    if let rejection = probe?.rejection(for: path) { return .rejected(rejection) }
+    if let rejection = probe?.rejection(for: path, validatingContracts: validatesContracts) {
+      return .rejected(rejection)
+    }
     do {
       return .loaded(try loadChecked(path))
     } catch {
@@ -67,7 +75,8 @@ public struct PluginLoader: Sendable {
       throw Rejection(
         path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
     }
-    let problems = factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) }
+    let problems =
+      validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) } : []
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
     return LoadedPlugin(
       path: path, name: descriptor.pointee.plugin_name.map { String(cString: $0) } ?? plugin.name,

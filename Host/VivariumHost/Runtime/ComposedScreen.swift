@@ -140,7 +140,7 @@ extension HostRuntime {
     @unknown default:
       throw ViewEventError("this host cannot deliver the event \(event)")
     }
-    try ViewTreeQuery(local.node.tree).check(local.event)
+    if let problem = ViewElements(local.node.tree).problem(with: local.event) { throw ViewEventError(problem) }
     guard let view = local.node.module?.view else { throw ViewEventError("\(local.node.urn) has been detached") }
     view.handle(local.event)
     drain()

@@ -7,9 +7,7 @@ import ViperKitTestKit
 /// and the clock. Each module gets the services its contract lists.
 public final class HostServices {
   /// The names of the services this host provides.
-  public static let provided: Set<String> = [
-    Services.Name.storage, Services.Name.settings, Services.Name.log, Services.Name.notifications, Services.Name.clock,
-  ]
+  public static let provided = Services.Name.all
 
   /// Where storage, settings and the log live.
   public let dataDirectory: String

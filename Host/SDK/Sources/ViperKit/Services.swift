@@ -18,6 +18,8 @@ public struct Services {
     public static let notifications = "notifications"
     /// ``Services/clock``.
     public static let clock = "clock"
+    /// Every service name a host provides.
+    public static let all: Set<String> = [storage, settings, log, notifications, clock]
   }
 
   /// Persistent key-value storage private to the module's plugin.

@@ -5,6 +5,19 @@ public enum ContractCheck {
   /// Every problem with `contract`, each saying what to fix; empty when it is
   /// well formed. `knownServices` are the services the host provides.
   public static func problems(_ contract: Contract, knownServices: Set<String>) -> [String] {
+    structuralProblems(contract) + serviceProblems(contract, knownServices: knownServices)
+  }
+
+  /// The services `contract` requires that are not in `knownServices`.
+  public static func serviceProblems(_ contract: Contract, knownServices: Set<String>) -> [String] {
+    contract.services.filter { !knownServices.contains($0) }.map { service in
+      let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
+      return "\(contract.urn): requires the service '\(service)', which this host does not provide (it provides: \(known))"
+    }
+  }
+
+  /// Problems with the pattern, arguments, messages and slots of `contract`.
+  public static func structuralProblems(_ contract: Contract) -> [String] {
     var problems: [String] = []
     let pattern: URNPattern
     do {
@@ -42,11 +55,6 @@ public enum ContractCheck {
           problems.append("\(urn): slot '\(slot.name)': \(error.description)")
         }
       }
-    }
-    for service in contract.services where !knownServices.contains(service) {
-      let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
-      problems.append(
-        "\(urn): requires the service '\(service)', which this host does not provide (it provides: \(known))")
     }
     return problems
   }

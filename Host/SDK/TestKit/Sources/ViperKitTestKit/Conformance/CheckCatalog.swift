@@ -1,0 +1,140 @@
+/// A conformance check: its stable name, the lowest strictness that runs it,
+/// and what it verifies, why that matters, and how to fix a failure. The same
+/// text is in CHECKS.md.
+public struct ConformanceCheck: Hashable, Sendable {
+  /// Whether the check looks at the plugin file or at each module.
+  public enum Scope: String, Hashable, Sendable {
+    /// Run once per plugin file (by the host's `vivarium check`).
+    case file
+    /// Run once per plugin, over all its factories.
+    case plugin
+    /// Run once per module.
+    case module
+  }
+
+  /// The stable name, `area.aspect`.
+  public let name: String
+  /// The lowest strictness (1 to 10) at which it runs.
+  public let level: Int
+  /// What it is run on.
+  public let scope: Scope
+  /// What it verifies.
+  public let verifies: String
+  /// How to fix a failure.
+  public let fix: String
+
+  /// Every check, in the order they run.
+  public static let all: [ConformanceCheck] = [
+    .init(
+      name: "load.file", level: 1, scope: .file,
+      verifies: "The file is a readable ELF shared library for this machine, not writable by other users.",
+      fix: "Build the plugin as a .dynamic library product and copy it whole; chmod o-w it."),
+    .init(
+      name: "load.entry", level: 1, scope: .file,
+      verifies: "dlopen succeeds and vivarium_plugin_entry returns a descriptor whose plugin type is a ViperPlugin with factories.",
+      fix: "Export @_cdecl(\"vivarium_plugin_entry\") public func returning PluginEntry.descriptor(for:); depend on the ViperKit product."),
+    .init(
+      name: "descriptor.magic", level: 1, scope: .file,
+      verifies: "The descriptor starts with the magic 0x56495052 ('VIPR').",
+      fix: "Return PluginEntry.descriptor(for:) instead of a hand-made descriptor."),
+    .init(
+      name: "descriptor.abi", level: 1, scope: .file, verifies: "The plugin ABI version equals the host's.",
+      fix: "Rebuild the plugin against the host's ViperKit."),
+    .init(
+      name: "descriptor.sdk", level: 1, scope: .file,
+      verifies: "The SDK major equals the host's and the SDK minor is no newer.",
+      fix: "Rebuild against the host's ViperKit major.minor, or upgrade the host."),
+    .init(
+      name: "descriptor.compiler", level: 1, scope: .file,
+      verifies: "The plugin was compiled by the same Swift compiler as the host.",
+      fix: "Rebuild the plugin with the host's toolchain ('vivarium --version' names it)."),
+    .init(
+      name: "descriptor.exports", level: 1, scope: .file,
+      verifies: "The plugin exports nothing but its entry symbol (a warning otherwise).",
+      fix: "Build in release mode, or link with a version script that exports only vivarium_plugin_entry."),
+    .init(
+      name: "contract.unambiguous", level: 1, scope: .plugin,
+      verifies: "No two modules of the plugin have URN patterns that match the same URNs.",
+      fix: "Give each module a pattern of its own shape, e.g. a distinct literal segment."),
+    .init(
+      name: "contract.wellformed", level: 1, scope: .module,
+      verifies: "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns.",
+      fix: "Correct the Contract as the message says."),
+    .init(
+      name: "contract.services", level: 1, scope: .module,
+      verifies: "Every service the contract requires is one the host provides.",
+      fix: "Require only storage, settings, log, notifications or clock."),
+    .init(
+      name: "build.minimal", level: 1, scope: .module,
+      verifies: "The module builds from the minimal valid arguments: required ones with sample values, defaults for the rest.",
+      fix: "Make build(_:) succeed for every argument value the contract allows; show 'not found' in the view instead of throwing."),
+    .init(
+      name: "build.missing-argument", level: 2, scope: .module,
+      verifies: "Building without a required argument throws or copes; it does not trap.",
+      fix: "Read arguments with guard let and throw ModuleBuildError instead of force-unwrapping."),
+    .init(
+      name: "build.wrong-type", level: 2, scope: .module,
+      verifies: "Building with an argument of the wrong type throws or copes; it does not trap.",
+      fix: "Read arguments with the typed accessors (arguments.int(_:)) and throw ModuleBuildError when nil."),
+    .init(
+      name: "build.unknown-argument", level: 2, scope: .module,
+      verifies: "Building with an argument the contract does not declare does not trap.",
+      fix: "Ignore arguments you do not know."),
+    .init(
+      name: "presentation.first-cycle", level: 1, scope: .module,
+      verifies: "Attach and appear make the view draw a tree.",
+      fix: "On attach, let the presenter ask the interactor, and have the view call canvas.draw(_:)."),
+    .init(
+      name: "presentation.interaction", level: 3, scope: .module,
+      verifies: "Every button can be tapped, the first and last row of each list selected, and each field typed into (fuzzed text from strictness 6) without crashing.",
+      fix: "Handle every element the view draws; never trap on text or a row id."),
+    .init(
+      name: "composition.slots", level: 3, scope: .module,
+      verifies: "Each declared slot is drawn and accepts a probe child built from each of its patterns; every embed the module asks for names a declared slot that accepts the URN.",
+      fix: "Draw .slot(name) for every declared slot, and embed only URNs the slot accepts."),
+    .init(
+      name: "composition.outputs", level: 3, scope: .module,
+      verifies: "Every output emitted while presenting and interacting is declared in the contract, with its fields.",
+      fix: "Declare the output in Contract.outputs, or stop emitting it."),
+    .init(
+      name: "composition.inputs", level: 3, scope: .module,
+      verifies: "Each declared input, sent with sample fields, is accepted by the module's receiver.",
+      fix: "Pass receiver: to Module(...) and handle each declared input."),
+    .init(
+      name: "composition.lifecycle", level: 3, scope: .module,
+      verifies: "Nothing is drawn or requested during build; attach, appear, disappear, appear, disappear, detach are handled in that order.",
+      fix: "Do work on attach, not in build(_:); keep lifecycle handlers free of assumptions about how often they run."),
+    .init(
+      name: "leaks.teardown", level: 4, scope: .module,
+      verifies: "After disappear and detach, no object of the module's roles is alive.",
+      fix: "Make every back reference weak: presenter → view, interactor → presenter, router → view."),
+    .init(
+      name: "leaks.repeated", level: 6, scope: .module,
+      verifies: "Building and tearing the module down many times leaves nothing alive (and warns if memory grows by more than 16 MB).",
+      fix: "Release caches, observers and timers on detach."),
+    .init(
+      name: "concurrency.build", level: 8, scope: .module,
+      verifies: "Modules built and presented on several threads at once do not crash and draw what one alone draws.",
+      fix: "Keep factories stateless and module state per instance; guard shared data with a lock."),
+    .init(
+      name: "speed.load", level: 5, scope: .file,
+      verifies: "Loading the plugin takes under 100 ms (a warning otherwise).",
+      fix: "Do no work in the entry point or factories(); build lazily."),
+    .init(
+      name: "speed.first-render", level: 5, scope: .module,
+      verifies: "Building and the first presentation cycle take under 50 ms (a warning otherwise).",
+      fix: "Move slow work off the first cycle; load data lazily."),
+  ]
+
+  /// The check named `name`.
+  public static func named(_ name: String) -> ConformanceCheck? { all.first { $0.name == name } }
+
+  /// Whether `name` matches a `--only`/`--skip` pattern: an exact name, a
+  /// prefix ending in `.` or `*` (`build.`, `build*`), or `*`.
+  public static func matches(_ name: String, pattern: String) -> Bool {
+    if pattern == "*" || pattern == name { return true }
+    if pattern.hasSuffix("*") { return name.hasPrefix(String(pattern.dropLast())) }
+    if pattern.hasSuffix(".") { return name.hasPrefix(pattern) }
+    return name.hasPrefix(pattern + ".")
+  }
+}

@@ -1,0 +1,86 @@
+import ViperKit
+
+/// Runs the conformance checks in this process: the plugin and module checks
+/// of CHECKS.md, against factories. Use it from a plugin's own tests:
+///
+/// ```swift
+/// let report = Conformance.run(factories: MyPlugin.factories())
+/// #expect(report.failures.isEmpty, "\(report)")
+/// ```
+///
+/// A check that traps takes the calling process down with it; the host's
+/// `vivarium check` runs each check in a child process instead.
+public enum Conformance {
+  /// The checks that run at `strictness` and pass the `only`/`skip` patterns
+  /// (see ``ConformanceCheck/matches(_:pattern:)``), with the reason others
+  /// are skipped.
+  public static func plan(strictness: Int, only: [String] = [], skip: [String] = [], scopes: Set<ConformanceCheck.Scope>)
+    -> [(check: ConformanceCheck, skipReason: String?)]
+  {
+    ConformanceCheck.all.filter { scopes.contains($0.scope) }.map { check in
+      if !only.isEmpty, !only.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
+        return (check, "not selected by --only")
+      }
+      if skip.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
+        return (check, "skipped by --skip")
+      }
+      if check.level > strictness { return (check, "runs from strictness \(check.level)") }
+      return (check, nil)
+    }
+  }
+
+  /// Runs every selected plugin and module check on `factories` (one
+  /// plugin's modules) at `strictness` (1 to 10).
+  public static func run(
+    factories: [any ModuleFactory], strictness: Int = 10, only: [String] = [], skip: [String] = []
+  ) -> ConformanceReport {
+    var results: [CheckResult] = []
+    for (check, reason) in plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
+      results.append(
+        reason.map { CheckResult(check: check.name, status: .skipped, module: nil, message: $0) }
+          ?? run(check.name, factories: factories, strictness: strictness))
+    }
+    for factory in factories {
+      for (check, reason) in plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
+        results.append(
+          reason.map { CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: $0) }
+            ?? run(check.name, on: factory, strictness: strictness))
+      }
+    }
+    return ConformanceReport(results: results)
+  }
+
+  /// Runs the plugin check `name` over `factories`.
+  public static func run(_ name: String, factories: [any ModuleFactory], strictness: Int) -> CheckResult {
+    guard name == "contract.unambiguous" else {
+      return CheckResult(check: name, status: .skipped, module: nil, message: "not a plugin check")
+    }
+    var seen: [[String?]: String] = [:]
+    for factory in factories {
+      guard let pattern = try? URNPattern(parsing: factory.contract.urn) else { continue }
+      if let other = seen[pattern.shape] {
+        return CheckResult(
+          check: name, status: .failed, module: pattern.text,
+          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(fix(name))")
+      }
+      seen[pattern.shape] = pattern.text
+    }
+    return CheckResult(check: name, status: .passed, module: nil, message: "\(factories.count) patterns, all distinct")
+  }
+
+  /// Runs the module check `name` on the module `factory` builds.
+  public static func run(_ name: String, on factory: any ModuleFactory, strictness: Int) -> CheckResult {
+    let checker = ModuleChecker(factory: factory, strictness: max(1, min(strictness, 10)))
+    let urn = factory.contract.urn
+    guard let outcome = checker.run(name) else {
+      return CheckResult(check: name, status: .skipped, module: urn, message: "not a module check")
+    }
+    var message = outcome.message
+    if outcome.status == .failed || outcome.status == .warning { message += "; " + fix(name) }
+    return CheckResult(check: name, status: outcome.status, module: urn, message: message)
+  }
+
+  static func fix(_ name: String) -> String {
+    ConformanceCheck.named(name).map { "fix: " + $0.fix } ?? ""
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ViperKit
+
+/// Checks of what building modules costs: leaks, threads, time.
+extension ModuleChecker {
+  func leaksAfterTeardown() -> Outcome {
+    guard let module = try? harness() else { return .skipped("see build.minimal") }
+    module.present()
+    let alive = module.tearDown()
+    return alive.isEmpty
+      ? .passed("every role was released") : .failed("still alive after detach: \(describe(alive)), a reference cycle")
+  }
+
+  func leaksRepeated() -> Outcome {
+    let cycles = strictness * 10
+    var roles: [RoleReference] = []
+    let before = ResidentMemory.bytes()
+    for _ in 0..<cycles {
+      guard let module = try? harness() else { return .skipped("see build.minimal") }
+      module.present()
+      module.tearDown()
+      roles += module.roles.filter(\.isAlive)
+    }
+    guard roles.isEmpty else {
+      return .failed("after \(cycles) builds and teardowns, \(roles.count) role objects are alive: \(describe(roles))")
+    }
+    if let before, let after = ResidentMemory.bytes(), after - before > 16 << 20 {
+      return .warning("memory grew by \((after - before) >> 20) MB over \(cycles) builds and teardowns")
+    }
+    return .passed("\(cycles) builds and teardowns left nothing alive")
+  }
+
+  func concurrentBuilds() -> Outcome {
+    guard let reference = try? harness() else { return .skipped("see build.minimal") }
+    reference.present()
+    let expected = reference.tree
+    reference.tearDown()
+    let threads = strictness / 2 + 2
+    let results = ThreadResults(count: threads)
+    let group = DispatchGroup()
+    for index in 0..<threads {
+      let factory = self.factory
+      let arguments = SampleValues.arguments(contract)
+      group.enter()
+      Thread {
+        if let module = try? ModuleHarness(factory, arguments: arguments) {
+          module.present()
+          results.set(index, module.tree)
+          module.tearDown()
+        }
+        group.leave()
+      }.start()
+    }
+    group.wait()
+    for (index, tree) in results.all.enumerated() where tree != expected {
+      return .failed(
+        "the module built on thread \(index) of \(threads) drew another tree than one built alone: instances share mutable state")
+    }
+    return .passed("\(threads) modules built at once drew what one alone draws")
+  }
+
+  func firstRenderSpeed() -> Outcome {
+    let clock = ContinuousClock()
+    var module: ModuleHarness?
+    let elapsed = clock.measure {
+      module = try? harness()
+      module?.present()
+    }
+    guard let module else { return .skipped("see build.minimal") }
+    module.tearDown()
+    let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+    let shown = String(format: "%.1f ms", milliseconds)
+    return milliseconds > 50
+      ? .warning("building and the first cycle took \(shown), over 50 ms") : .passed("build and first cycle: \(shown)")
+  }
+
+  private func describe(_ roles: [RoleReference]) -> String {
+    roles.map { "\($0.role.rawValue) \($0.typeName)" }.joined(separator: ", ")
+  }
+}
+
+/// The trees threads drew, by thread index.
+private final class ThreadResults: @unchecked Sendable {
+  private let lock = NSLock()
+  private var trees: [ViewNode?]
+  init(count: Int) { trees = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ tree: ViewNode?) { lock.withLock { trees[index] = tree } }
+  var all: [ViewNode?] { lock.withLock { trees } }
+}
+
+/// The process's resident memory, from /proc (nil elsewhere).
+enum ResidentMemory {
+  static func bytes() -> Int? {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+}

@@ -1,0 +1,94 @@
+import ViperKit
+
+/// In-memory services for tests: storage and settings in dictionaries, the
+/// log and notifications captured, the clock fixed. Records which services the
+/// module used.
+public final class FakeServices {
+  /// Storage values by key.
+  public var stored: [String: String] = [:]
+  /// Settings by key.
+  public var settings: [String: ArgumentValue] = [:]
+  /// Log lines, `level: message`.
+  public private(set) var logLines: [String] = []
+  /// Notices raised, `tone: text`.
+  public private(set) var notices: [String] = []
+  /// Alerts raised, `title: message`.
+  public private(set) var alerts: [String] = []
+  /// The fixed time, in seconds since 1970.
+  public var now: Double
+  /// Names of the services the module touched.
+  public private(set) var used: Set<String> = []
+
+  /// Fake services whose clock reads `now` (default 2026-01-01T00:00:00Z).
+  public init(now: Double = 1_767_225_600) {
+    self.now = now
+  }
+
+  /// The services `contract` declares, as the host would hand them out.
+  public func services(for contract: Contract) -> Services {
+    let wanted = Set(contract.services)
+    func offer<T>(_ name: String, _ service: T) -> T? { wanted.contains(name) ? service : nil }
+    return Services(
+      storage: offer(Services.Name.storage, Store(self)), settings: offer(Services.Name.settings, Settings(self)),
+      log: offer(Services.Name.log, Log(self)), notifications: offer(Services.Name.notifications, Notices(self)),
+      clock: offer(Services.Name.clock, Clock(self)))
+  }
+
+  private final class Store: KeyValueStore {
+    unowned let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func value(forKey key: String) -> String? {
+      fake.used.insert(Services.Name.storage)
+      return fake.stored[key]
+    }
+    func set(_ value: String?, forKey key: String) throws {
+      fake.used.insert(Services.Name.storage)
+      fake.stored[key] = value
+    }
+    func keys() -> [String] { fake.stored.keys.sorted() }
+  }
+
+  private final class Settings: SettingsStore {
+    unowned let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func value(forKey key: String) -> ArgumentValue? {
+      fake.used.insert(Services.Name.settings)
+      return fake.settings[key]
+    }
+    func set(_ value: ArgumentValue?, forKey key: String) throws {
+      fake.used.insert(Services.Name.settings)
+      fake.settings[key] = value
+    }
+  }
+
+  private final class Log: ModuleLogger {
+    unowned let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func log(_ level: LogLevel, _ message: String) {
+      fake.used.insert(Services.Name.log)
+      fake.logLines.append("\(level.rawValue): \(message)")
+    }
+  }
+
+  private final class Notices: Notifier {
+    unowned let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func notice(_ text: String, tone: Tone) {
+      fake.used.insert(Services.Name.notifications)
+      fake.notices.append("\(tone.rawValue): \(text)")
+    }
+    func alert(title: String, message: String) {
+      fake.used.insert(Services.Name.notifications)
+      fake.alerts.append("\(title): \(message)")
+    }
+  }
+
+  private final class Clock: WallClock {
+    unowned let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func now() -> Double {
+      fake.used.insert(Services.Name.clock)
+      return fake.now
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import ViperKit
+
+/// A request a module made through its router or message port, captured by
+/// ``ModuleHarness`` instead of being carried out.
+public enum RouteRequest: Hashable, Sendable {
+  /// ``AppRouter/push(_:)``.
+  case push(String)
+  /// ``AppRouter/present(_:)``.
+  case present(String)
+  /// ``AppRouter/replace(_:)``.
+  case replace(String)
+  /// ``AppRouter/pop()``.
+  case pop
+  /// ``AppRouter/popToRoot()``.
+  case popToRoot
+  /// ``AppRouter/dismiss()``.
+  case dismiss
+  /// ``AppRouter/embed(_:in:)``.
+  case embed(String, slot: String)
+  /// ``AppRouter/removeChildren(in:)``.
+  case removeChildren(slot: String)
+  /// ``AppRouter/showChild(at:in:)``.
+  case showChild(Int, slot: String)
+  /// ``MessagePort/send(_:toSlot:)``.
+  case send(Message, slot: String)
+}
+
+/// Why the harness could not do what a test asked.
+public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public let message: String
+  /// The message.
+  public var description: String { message }
+}
+
+/// Builds one module from a factory, outside any host, and lets a test drive
+/// it: lifecycle, view events, messages. Everything the module asks of the
+/// host is captured: the trees it draws, the navigation and composition it
+/// requests, the outputs it emits, the services it uses.
+///
+/// ```swift
+/// let harness = try ModuleHarness(ItemsListFactory())
+/// harness.present()
+/// try harness.send(.select(list: "items", row: "2"))
+/// #expect(harness.requests == [.push("items:detail:2")])
+/// ```
+public final class ModuleHarness {
+  /// The factory the module came from.
+  public let factory: any ModuleFactory
+  /// The URN the module was built with.
+  public let urn: String
+  /// The arguments it was built with.
+  public let arguments: Arguments
+  /// The fake services it was given.
+  public let services: FakeServices
+  /// Every tree the view drew, oldest first.
+  public var drawn: [ViewNode] { link.drawn }
+  /// Navigation and composition requests, in order.
+  public var requests: [RouteRequest] { link.requests }
+  /// Outputs the module emitted, in order.
+  public var outputs: [Message] { link.outputs }
+  /// Lifecycle events sent so far.
+  public private(set) var lifecycle: [LifecycleEvent] = []
+  /// The module's role references, for leak checks.
+  public let roles: [RoleReference]
+
+  private var module: Module?
+  private let link = CapturingLink()
+
+  /// Builds the module with `arguments` (not validated: pass what the contract
+  /// requires) and fake `services`. `urn` defaults to the contract's pattern
+  /// with its placeholders filled from `arguments`.
+  public init(
+    _ factory: any ModuleFactory, arguments: [String: ArgumentValue] = [:], urn: String? = nil,
+    services: FakeServices = FakeServices()
+  ) throws {
+    self.factory = factory
+    self.arguments = Arguments(arguments)
+    self.services = services
+    let contract = factory.contract
+    self.urn = urn ?? ModuleHarness.urn(contract.urn, arguments)
+    let module = try factory.build(
+      ModuleContext(
+        urn: self.urn, arguments: self.arguments, router: link, canvas: link, messages: link,
+        services: services.services(for: contract)))
+    self.module = module
+    roles = module.roles
+  }
+
+  /// The last tree the view drew.
+  public var tree: ViewNode? { link.drawn.last }
+
+  /// Sends attach then appear: the first presentation cycle.
+  public func present() {
+    send(.attach)
+    send(.appear)
+  }
+
+  /// Sends one lifecycle event to the view.
+  public func send(_ event: LifecycleEvent) {
+    lifecycle.append(event)
+    module?.view.lifecycle(event)
+  }
+
+  /// Delivers a view event, if the current tree has the element it names.
+  public func send(_ event: ViewEvent) throws(HarnessError) {
+    guard let module else { throw HarnessError(message: "the module has been torn down") }
+    if let problem = ViewElements(tree).problem(with: event) { throw HarnessError(message: problem) }
+    module.view.handle(event)
+  }
+
+  /// Delivers a message to the module's receiver, as the host would.
+  public func receive(_ message: Message, from origin: MessageOrigin) throws(HarnessError) {
+    guard let receiver = module?.receiver else {
+      throw HarnessError(message: "the module takes no messages: Module(receiver:) is nil")
+    }
+    receiver.receive(message, from: origin)
+  }
+
+  /// Sends disappear (if it appeared) and detach, lets go of the module, and
+  /// returns its role objects still alive: leaks.
+  @discardableResult
+  public func tearDown() -> [RoleReference] {
+    guard module != nil else { return roles.filter(\.isAlive) }
+    if lifecycle.last == .appear { send(.disappear) }
+    send(.detach)
+    module = nil
+    return roles.filter(\.isAlive)
+  }
+
+  /// `pattern` with each `{name}` replaced by the argument's value.
+  static func urn(_ pattern: String, _ arguments: [String: ArgumentValue]) -> String {
+    pattern.split(separator: ":", omittingEmptySubsequences: false).map { segment in
+      guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return String(segment) }
+      return arguments[String(segment.dropFirst().dropLast())]?.description ?? String(segment)
+    }.joined(separator: ":")
+  }
+}
+
+/// Captures everything a module asks of the host.
+private final class CapturingLink: AppRouter, MessagePort, Canvas {
+  var drawn: [ViewNode] = []
+  var requests: [RouteRequest] = []
+  var outputs: [Message] = []
+
+  func draw(_ tree: ViewNode) { drawn.append(tree) }
+  func push(_ urn: String) { requests.append(.push(urn)) }
+  func present(_ urn: String) { requests.append(.present(urn)) }
+  func replace(_ urn: String) { requests.append(.replace(urn)) }
+  func pop() { requests.append(.pop) }
+  func popToRoot() { requests.append(.popToRoot) }
+  func dismiss() { requests.append(.dismiss) }
+  func embed(_ urn: String, in slot: String) { requests.append(.embed(urn, slot: slot)) }
+  func removeChildren(in slot: String) { requests.append(.removeChildren(slot: slot)) }
+  func showChild(at index: Int, in slot: String) { requests.append(.showChild(index, slot: slot)) }
+  func emit(_ message: Message) { outputs.append(message) }
+  func send(_ message: Message, toSlot slot: String) { requests.append(.send(message, slot: slot)) }
+}
