@@ -10,8 +10,11 @@ let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")
 let testKit: Target.Dependency = .product(name: "ViperKitTestKit", package: "TestKit")
 
 /// A sample plugin: a dynamic library built from Plugins/NAME.
+/// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
 func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
-  .target(name: name, dependencies: [viperKit] + dependencies, path: "Plugins/\(name)")
+  .target(
+    name: name, dependencies: [viperKit] + dependencies, path: "Plugins/\(name)",
+    linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])])
 }
 
 /// Every sample plugin: Plugins/NAME builds libNAME.so.

@@ -4,7 +4,7 @@ import VivariumHost
 
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
-  RunCommand.self, PluginsCommand.self, RoutesCommand.self, RenderCommand.self, GraphCommand.self,
+  RunCommand.self, PluginsCommand.self, RoutesCommand.self, RenderCommand.self, CheckCommand.self, GraphCommand.self,
 ]
 
 let console = Console()
@@ -43,6 +43,10 @@ let mainHelp = """
     // The child side of PluginProbe: not for people, so not in --help.
     let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
     console.out(PluginProbe.childMain(arguments[1], loader: loader))
+    return ExitCode.success
+  case PluginChecker.command:
+    // The child side of an isolated check: not for people, so not in --help.
+    console.out(PluginChecker.childMain(Array(arguments.dropFirst())))
     return ExitCode.success
   case "help":
     guard let topic = arguments.dropFirst().first else {

@@ -47,26 +47,31 @@ enum DescriptorCheck {
       )
     }
     var reasons: [String] = []
+    var checks: [String] = []
     let sdk = "ViperKit \(host.sdkVersion)"
     if plugin.abiVersion != host.abiVersion {
+      checks.append("descriptor.abi")
       reasons.append(
         "plugin ABI: host has \(host.abiVersion), plugin has \(plugin.abiVersion); rebuild the plugin against \(sdk)")
     }
     if plugin.sdkVersion.major != host.sdkVersion.major {
+      checks.append("descriptor.sdk")
       reasons.append(
         "SDK version: host has \(sdk), plugin has ViperKit \(plugin.sdkVersion); the major versions differ, rebuild the plugin against ViperKit \(host.sdkVersion.major).x (at most \(host.sdkVersion.major).\(host.sdkVersion.minor))"
       )
     } else if plugin.sdkVersion.minor > host.sdkVersion.minor {
+      checks.append("descriptor.sdk")
       reasons.append(
         "SDK version: host has \(sdk), plugin has ViperKit \(plugin.sdkVersion), which is newer; rebuild the plugin against ViperKit \(host.sdkVersion.major).\(host.sdkVersion.minor) or upgrade the host"
       )
     }
     if plugin.compiler != host.compiler {
+      checks.append("descriptor.compiler")
       reasons.append(
         "Swift compiler: host has \(host.compiler), plugin has \(plugin.compiler); rebuild the plugin with the host's toolchain (Swift has no stable ABI on Linux)"
       )
     }
-    return reasons.isEmpty ? nil : Rejection(path, .incompatible, reasons)
+    return reasons.isEmpty ? nil : Rejection(path, .incompatible, reasons, checks: checks)
   }
 
   private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }

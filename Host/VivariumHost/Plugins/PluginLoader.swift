@@ -42,14 +42,21 @@ public struct PluginLoader: Sendable {
   /// Whether `path` looks like a plugin (an ELF shared object exporting the
   /// entry symbol), decided from its headers without loading it.
   public static func exportsEntry(_ path: String) -> Bool {
+    exportedSymbols(path)?.contains(VK_PLUGIN_ENTRY_SYMBOL) ?? false
+  }
+
+  /// The dynamic symbols `path` defines and exports, read from its ELF
+  /// headers; nil when it is not a readable ELF file with section headers.
+  public static func exportedSymbols(_ path: String) -> Set<String>? {
     guard let bytes = FileManager.default.contents(atPath: path), let elf = try? ELFFile(bytes: bytes) else {
-      return false
+      return nil
     }
-    return elf.exportedSymbols?.contains(VK_PLUGIN_ENTRY_SYMBOL) ?? false
+    return elf.exportedSymbols
   }
 
   private func loadChecked(_ path: String) throws(Rejection) -> LoadedPlugin {
     try checkFile(path)
+    let start = ContinuousClock.now
     let handle = try open(path)
     guard let symbol = dlsym(handle, VK_PLUGIN_ENTRY_SYMBOL) else {
       throw Rejection(path, .noEntrySymbol, noEntryReason)
@@ -80,7 +87,8 @@ public struct PluginLoader: Sendable {
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
     return LoadedPlugin(
       path: path, name: descriptor.pointee.plugin_name.map { String(cString: $0) } ?? plugin.name,
-      sdkVersion: DescriptorFields(descriptor.pointee).sdkVersion, factories: factories)
+      sdkVersion: DescriptorFields(descriptor.pointee).sdkVersion, factories: factories,
+      loadTime: ContinuousClock.now - start)
   }
 
   private var noEntryReason: String {

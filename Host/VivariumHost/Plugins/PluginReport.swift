@@ -10,14 +10,20 @@ public struct LoadedPlugin: Sendable {
   public let sdkVersion: ViperKitVersion
   /// Its modules' factories, at least one.
   public let factories: [any ModuleFactory]
+  /// How long loading it into this process took: dlopen, entry, factories.
+  public let loadTime: Duration
 
   /// Describes factories that are already in this process, for hosts and
   /// harnesses that build modules without a plugin file.
-  public init(path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory]) {
+  public init(
+    path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory],
+    loadTime: Duration = .zero
+  ) {
     self.path = path
     self.name = name
     self.sdkVersion = sdkVersion
     self.factories = factories
+    self.loadTime = loadTime
   }
 }
 
@@ -54,15 +60,34 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
   public let kind: Kind
   /// One sentence per problem: what is wrong and what to do about it.
   public let reasons: [String]
+  /// For each reason, the conformance check it fails (CHECKS.md).
+  public let checks: [String]
 
   init(_ path: String, _ kind: Kind, _ reasons: String...) {
     self.init(path, kind, reasons)
   }
 
-  init(_ path: String, _ kind: Kind, _ reasons: [String]) {
+  init(_ path: String, _ kind: Kind, _ reasons: [String], checks: [String]? = nil) {
     self.path = path
     self.kind = kind
     self.reasons = reasons
+    self.checks = checks ?? Array(repeating: kind.check, count: reasons.count)
+  }
+}
+
+extension Rejection.Kind {
+  /// The conformance check a rejection of this kind fails.
+  var check: String {
+    switch self {
+    case .badMagic: "descriptor.magic"
+    case .incompatible: "descriptor.sdk"
+    case .invalidContract: "contract.wellformed"
+    case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut:
+      "load.entry"
+    case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
+      .notSharedObject, .truncated, .sdkLibrary, .duplicate:
+      "load.file"
+    }
   }
 }
 

@@ -102,7 +102,7 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Pass receiver: to Module(...) and handle each declared input."),
     .init(
       name: "composition.lifecycle", level: 3, scope: .module,
-      verifies: "Nothing is drawn or requested during build; attach, appear, disappear, appear, disappear, detach are handled in that order.",
+      verifies: "Nothing is drawn, requested or emitted during build; attach, appear, disappear, appear, disappear, detach are handled without trapping.",
       fix: "Do work on attach, not in build(_:); keep lifecycle handlers free of assumptions about how often they run."),
     .init(
       name: "leaks.teardown", level: 4, scope: .module,
@@ -110,7 +110,7 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Make every back reference weak: presenter → view, interactor → presenter, router → view."),
     .init(
       name: "leaks.repeated", level: 6, scope: .module,
-      verifies: "Building and tearing the module down many times leaves nothing alive (and warns if memory grows by more than 16 MB).",
+      verifies: "Building and tearing the module down 10 times the strictness does not grow resident memory by more than 16 MB.",
       fix: "Release caches, observers and timers on detach."),
     .init(
       name: "concurrency.build", level: 8, scope: .module,

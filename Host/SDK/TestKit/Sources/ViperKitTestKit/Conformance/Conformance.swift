@@ -61,7 +61,7 @@ public enum Conformance {
       if let other = seen[pattern.shape] {
         return CheckResult(
           check: name, status: .failed, module: pattern.text,
-          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(fix(name))")
+          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(fixText(name))")
       }
       seen[pattern.shape] = pattern.text
     }
@@ -76,11 +76,12 @@ public enum Conformance {
       return CheckResult(check: name, status: .skipped, module: urn, message: "not a module check")
     }
     var message = outcome.message
-    if outcome.status == .failed || outcome.status == .warning { message += "; " + fix(name) }
+    if outcome.status == .failed || outcome.status == .warning { message += "; " + fixText(name) }
     return CheckResult(check: name, status: outcome.status, module: urn, message: message)
   }
 
-  static func fix(_ name: String) -> String {
+  /// `fix: …`, the catalog's advice for the check `name`.
+  public static func fixText(_ name: String) -> String {
     ConformanceCheck.named(name).map { "fix: " + $0.fix } ?? ""
   }
 }

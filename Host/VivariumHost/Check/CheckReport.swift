@@ -1,0 +1,89 @@
+import Foundation
+import ViperKitTestKit
+
+/// What `vivarium check` prints: every plugin's results, as text or JSON.
+public struct CheckReport: Encodable, Sendable {
+  /// One plugin file's results.
+  public struct Plugin: Encodable, Sendable {
+    /// The file.
+    public let path: String
+    /// Its results, file checks first.
+    public let results: [CheckResult]
+
+    /// The results for the file at `path`.
+    public init(path: String, results: [CheckResult]) {
+      self.path = path
+      self.results = results
+    }
+  }
+
+  /// The strictness used.
+  public let strictness: Int
+  /// Every file checked, in command-line order.
+  public let plugins: [Plugin]
+
+  /// A report of `plugins` at `strictness`.
+  public init(strictness: Int, plugins: [Plugin]) {
+    self.strictness = strictness
+    self.plugins = plugins
+  }
+
+  /// Counts by status over every plugin.
+  public var summary: [String: Int] {
+    var counts = Dictionary(uniqueKeysWithValues: CheckStatus.allCases.map { ($0.rawValue, 0) })
+    for result in plugins.flatMap(\.results) { counts[result.status.rawValue, default: 0] += 1 }
+    return counts
+  }
+
+  /// Whether anything failed, crashed or timed out.
+  public var failed: Bool { plugins.flatMap(\.results).contains { $0.status.isFailure } }
+
+  private enum CodingKeys: String, CodingKey { case strictness, plugins, summary, failed }
+
+  /// Encodes the plugins, the summary and whether the run failed.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(strictness, forKey: .strictness)
+    try container.encode(plugins, forKey: .plugins)
+    try container.encode(summary, forKey: .summary)
+    try container.encode(failed, forKey: .failed)
+  }
+
+  /// The report as terminal text: skipped checks are only counted.
+  public func text(style: TextStyle) -> String {
+    var lines: [String] = []
+    for plugin in plugins {
+      lines.append(style.bold(plugin.path))
+      var module: String?? = .none
+      for result in plugin.results where result.status != .skipped {
+        if module != .some(result.module) {
+          module = .some(result.module)
+          if let name = result.module { lines.append("  " + style.bold(name)) }
+        }
+        let indent = result.module == nil ? "  " : "    "
+        let label = result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+        let head = "\(indent)\(tone(result.status, label, style)) \(result.check.padding(toLength: 24, withPad: " ", startingAt: 0))"
+        let wrapped = TextRenderer.wrap(result.message, width: max(80 - indent.count - 35, 30))
+        lines.append(head + " " + (wrapped.first ?? ""))
+        lines += wrapped.dropFirst().map { String(repeating: " ", count: indent.count + 35) + $0 }
+      }
+      let skipped = plugin.results.filter { $0.status == .skipped }.count
+      if skipped > 0 {
+        lines.append(style.dim("  \(skipped) skipped (not applicable, not selected, or above strictness \(strictness))"))
+      }
+    }
+    let counts = summary
+    let order: [CheckStatus] = [.passed, .warning, .failed, .crashed, .timedOut, .skipped]
+    lines.append(order.map { "\(counts[$0.rawValue] ?? 0) \($0 == .warning ? "warnings" : $0.rawValue)" }.joined(separator: ", "))
+    return lines.joined(separator: "\n")
+  }
+
+  private func tone(_ status: CheckStatus, _ text: String, _ style: TextStyle) -> String {
+    switch status {
+    case .passed: style.tone(.positive, text)
+    case .warning: style.tone(.warning, text)
+    case .failed, .crashed, .timedOut: style.tone(.negative, text)
+    case .skipped: style.dim(text)
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import VivariumHost
+
+/// `vivarium check`: conformance checks on plugin files.
+enum CheckCommand: Command {
+  static let name = "check"
+  static let summary = "Run the conformance checks on plugin files before shipping them."
+  static let synopsis =
+    "vivarium check PLUGIN.so... [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--json] [--in-process]"
+  static let details = """
+    Runs every check listed in Host/SDK/TestKit/CHECKS.md on each file (a directory means
+    every .so in it): loading and the descriptor, then each module's contract, building,
+    presentation, composition, leaks, concurrency and speed. Each check runs in a child
+    process with a time limit, so a plugin that traps, segfaults or hangs is reported as
+    crashed or timed out and the other checks and files still run. Results: passed,
+    warning, failed, crashed, timed out, skipped. Strictness 1 runs the cheap, always-safe
+    checks; higher levels add interaction, leaks, fuzzing and concurrency (default 5).
+    PATTERN is a check name, an area such as build, or a prefix ending in *.
+    """
+  static let options = [
+    OptionSpec.value("strictness", "N", "How deep to go, 1 to 10 (default 5)."),
+    OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
+    OptionSpec.value("skip", "PATTERN", "Skip checks matching PATTERN (repeatable)."),
+    OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
+    CommonOptions.json,
+    OptionSpec.flag("in-process", "Run every check in this process, for debuggers; a crash then ends the run."),
+  ]
+  static let exitCodes = "0 nothing failed, crashed or timed out (warnings allowed); 1 something did; 2 usage error."
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard !arguments.positionals.isEmpty else {
+      throw UsageError("name at least one plugin file, e.g. 'vivarium check .build/debug/libItemsList.so'")
+    }
+    let strictness = try number(arguments, "strictness", default: 5, range: 1...10)
+    let timeout = try number(arguments, "timeout", default: 30, range: 1...3600)
+    var files: [String] = []
+    for path in arguments.positionals {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw UsageError("there is no file '\(path)'; give the path of a plugin .so file")
+      }
+      if isDirectory.boolValue {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        files += names.filter { $0.hasSuffix(".so") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+      } else {
+        files.append(path)
+      }
+    }
+    let checker = PluginChecker(
+      strictness: strictness, only: arguments.all("only"), skip: arguments.all("skip"),
+      isolation: arguments.has("in-process")
+        ? nil
+        : .init(executable: PluginCatalogLoader.executablePath, timeout: .seconds(timeout)))
+    let report = CheckReport(
+      strictness: strictness, plugins: files.map { CheckReport.Plugin(path: $0, results: checker.check($0)) })
+    if arguments.has("json") {
+      console.json(report)
+    } else {
+      console.out(report.text(style: console.style))
+    }
+    return report.failed ? ExitCode.failure : ExitCode.success
+  }
+
+  private static func number(_ arguments: ParsedArguments, _ name: String, default value: Int, range: ClosedRange<Int>)
+    throws -> Int
+  {
+    guard let text = arguments.all(name).last else { return value }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+    }
+    return number
+  }
+}
