@@ -36,7 +36,7 @@ let package = Package(
     .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium"),
     .testTarget(
       name: "VivariumTests", dependencies: ["VivariumHost", viperKit, testKit], path: "Tests/VivariumTests",
-      exclude: ["Sessions"]),
+      exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),

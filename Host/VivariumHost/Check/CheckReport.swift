@@ -62,10 +62,15 @@ public struct CheckReport: Encodable, Sendable {
         }
         let indent = result.module == nil ? "  " : "    "
         let label = result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-        let head = "\(indent)\(tone(result.status, label, style)) \(result.check.padding(toLength: 24, withPad: " ", startingAt: 0))"
-        let wrapped = TextRenderer.wrap(result.message, width: max(80 - indent.count - 35, 30))
-        lines.append(head + " " + (wrapped.first ?? ""))
-        lines += wrapped.dropFirst().map { String(repeating: " ", count: indent.count + 35) + $0 }
+        let head = "\(indent)\(tone(result.status, label, style)) \(result.check)"
+        if result.status == .passed {
+          let room = 80 - indent.count - 10 - result.check.count - 3
+          let note = result.message == "passed" ? "" : "  " + TextRenderer.truncate(result.message, to: max(room, 10))
+          lines.append(head + style.dim(note))
+        } else {
+          lines.append(head)
+          lines += TextRenderer.wrap(result.message, width: 78 - indent.count - 2).map { indent + "  " + $0 }
+        }
       }
       let skipped = plugin.results.filter { $0.status == .skipped }.count
       if skipped > 0 {

@@ -87,7 +87,8 @@ public struct TextRenderer: Sendable {
     }
   }
 
-  static func truncate(_ text: String, to width: Int) -> String {
+  /// `text`, cut to `width` characters with an ellipsis if longer.
+  public static func truncate(_ text: String, to width: Int) -> String {
     text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
   }
 

@@ -32,7 +32,7 @@ enum BuildProducts {
 }
 
 /// A fresh directory under the system's temporary directory, mode 0700.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
   let path: String
 
   init() throws {

@@ -108,7 +108,8 @@ struct ModuleChecker {
       }
       let elements = ViewElements(tree)
       return .passed(
-        "drew \(elements.buttons.count) buttons, \(elements.lists.count) lists, \(elements.fields.count) fields")
+        "drew \(count(elements.buttons.count, "button")), \(count(elements.lists.count, "list")), \(count(elements.fields.count, "field"))"
+      )
     }
   }
 
@@ -148,7 +149,8 @@ struct ModuleChecker {
   func interaction() -> Outcome {
     do {
       let (count, _) = try interact(fuzz: true)
-      return count == 0 ? .skipped("the first screen has nothing to act on") : .passed("performed \(count) actions")
+      return count == 0
+        ? .skipped("the first screen has nothing to act on") : .passed("performed \(self.count(count, "action"))")
     } catch {
       return .failed("an element the view drew could not be acted on: \(error)")
     }
@@ -195,7 +197,7 @@ struct ModuleChecker {
       }
       if let problem = MessageCheck.problem(message, spec) { return .failed("output \(problem)") }
     }
-    return .passed(emitted.isEmpty ? "emitted no outputs" : "emitted \(emitted.count) declared outputs")
+    return .passed(emitted.isEmpty ? "emitted no outputs" : "emitted \(count(emitted.count, "declared output"))")
   }
 
   func inputs() -> Outcome {
@@ -221,6 +223,9 @@ struct ModuleChecker {
     for event: LifecycleEvent in [.attach, .appear, .disappear, .appear, .disappear, .detach] { module.send(event) }
     return .passed("nothing happened during build; handled attach, appear, disappear twice, detach")
   }
+
+  /// `1 button`, `2 buttons`.
+  func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
   private func describe(_ arguments: [String: ArgumentValue]) -> String {
     arguments.isEmpty ? "no arguments" : arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

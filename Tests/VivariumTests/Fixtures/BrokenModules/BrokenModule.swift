@@ -1,0 +1,106 @@
+// Modules that each break exactly one conformance check (CHECKS.md), compiled
+// by the tests into libBrokenModules.so. Each is named after the check it breaks.
+import Foundation
+import ViperKit
+
+/// A minimal module whose behaviour is switched by `flaw`.
+struct BrokenFactory: ModuleFactory {
+  let contract: Contract
+  let flaw: Flaw
+
+  enum Flaw: Sendable {
+    case none, throwsAlways, trapsWhenMissing, trapsOnWrongType, trapsOnUnknown, drawsNothing, trapsOnLongText
+    case undeclaredOutput, noReceiver, drawsInBuild, retainCycle, hoardsMemory, sharedCounter, slow, forgetsSlots
+  }
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let values = context.arguments.values
+    switch flaw {
+    case .throwsAlways: throw ModuleBuildError("this module never builds")
+    case .trapsWhenMissing: _ = values["n"]!
+    case .trapsOnWrongType:
+      if let value = values["n"], case .int = value {} else if values["n"] != nil { fatalError("n is not an int") }
+    case .trapsOnUnknown: precondition(values.keys.allSatisfy { $0 == "n" }, "unknown argument")
+    case .drawsInBuild: context.canvas.draw(.text("too early"))
+    case .hoardsMemory: Hoard.add()
+    default: break
+    }
+    let presenter = BrokenPresenter(flaw: flaw, messages: context.messages)
+    let view = BrokenView(canvas: context.canvas, presenter: presenter, flaw: flaw, slots: contract.slots.map(\.name))
+    presenter.view = view
+    if flaw == .retainCycle { presenter.strongView = view }
+    return Module(view: view, presenter: presenter, receiver: flaw == .noReceiver ? nil : presenter)
+  }
+}
+
+final class BrokenView: ViperView {
+  let canvas: any Canvas
+  let presenter: BrokenPresenter
+  let flaw: BrokenFactory.Flaw
+  let slots: [String]
+
+  init(canvas: any Canvas, presenter: BrokenPresenter, flaw: BrokenFactory.Flaw, slots: [String]) {
+    self.canvas = canvas
+    self.presenter = presenter
+    self.flaw = flaw
+    self.slots = slots
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    guard event == .attach, flaw != .drawsNothing else { return }
+    if flaw == .slow { usleep(80_000) }
+    let label = flaw == .sharedCounter ? "instance \(Counter.next())" : "broken"
+    var children: [ViewNode] = [
+      .text(label), .button(id: "done", title: "Done"), .field(id: "name", label: "Name", value: ""),
+    ]
+    // A module that declares slots but forgets to draw them leaves this out.
+    if flaw != .forgetsSlots { children += slots.map { .slot($0) } }
+    canvas.draw(.stack(.vertical, children))
+  }
+
+  func handle(_ event: ViewEvent) {
+    switch event {
+    case .tap("done"): presenter.done()
+    case .type("name", let text): presenter.named(text)
+    default: break
+    }
+  }
+}
+
+final class BrokenPresenter: ViperPresenter, MessageReceiver {
+  weak var view: BrokenView?
+  var strongView: BrokenView?
+  let flaw: BrokenFactory.Flaw
+  let messages: any MessagePort
+
+  init(flaw: BrokenFactory.Flaw, messages: any MessagePort) {
+    self.flaw = flaw
+    self.messages = messages
+  }
+
+  func done() {
+    if flaw == .undeclaredOutput { messages.emit(Message("finished")) }
+  }
+
+  func named(_ text: String) {
+    // A real-looking bug: indexing past the end of long input.
+    if flaw == .trapsOnLongText, text.count > 1000 { _ = Array(text)[text.count] }
+  }
+
+  func receive(_ message: Message, from origin: MessageOrigin) {}
+}
+
+/// Grows with every build and never shrinks: what leaks.repeated catches.
+enum Hoard {
+  nonisolated(unsafe) static var blocks: [[UInt8]] = []
+  static func add() { blocks.append([UInt8](repeating: 1, count: 1 << 20)) }
+}
+
+/// Numbers instances without a lock: what concurrency.build catches.
+enum Counter {
+  nonisolated(unsafe) static var value = 0
+  static func next() -> Int {
+    value += 1
+    return value
+  }
+}

@@ -1,0 +1,41 @@
+import ViperKit
+
+/// One module per module check, each failing only that check.
+public enum BrokenModulesPlugin: ViperPlugin {
+  public static func factories() -> [any ModuleFactory] {
+    let n = ArgumentSpec.required("n", .int, "A number.")
+    func module(_ check: String, _ flaw: BrokenFactory.Flaw, _ configure: (inout Contract) -> Void = { _ in })
+      -> BrokenFactory
+    {
+      var contract = Contract(urn: "broken:\(check)", summary: "Breaks \(check).")
+      configure(&contract)
+      return BrokenFactory(contract: contract, flaw: flaw)
+    }
+    return [
+      module("contract.wellformed", .none) { $0.urn = "broken:contract.wellformed:{id}" },
+      module("contract.services", .none) { $0.services = ["payments"] },
+      module("build.minimal", .throwsAlways),
+      module("build.missing-argument", .trapsWhenMissing) { $0.arguments = [n] },
+      module("build.wrong-type", .trapsOnWrongType) { $0.arguments = [n] },
+      module("build.unknown-argument", .trapsOnUnknown) { $0.arguments = [n] },
+      module("presentation.first-cycle", .drawsNothing),
+      module("presentation.interaction", .trapsOnLongText),
+      module("composition.slots", .forgetsSlots) {
+        $0.slots = [SlotSpec(name: "side", accepts: ["broken:composition.slots"], description: "Never drawn.")]
+      },
+      module("composition.outputs", .undeclaredOutput),
+      module("composition.inputs", .noReceiver) { $0.inputs = [MessageSpec(name: "refresh", description: "Reload.")] },
+      module("composition.lifecycle", .drawsInBuild),
+      module("leaks.teardown", .retainCycle),
+      module("leaks.repeated", .hoardsMemory),
+      module("concurrency.build", .sharedCounter),
+      module("speed.first-render", .slow),
+      module("none", .none),
+    ]
+  }
+}
+
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: BrokenModulesPlugin.self)
+}
