@@ -1,6 +1,6 @@
-import ViperKitTestKit
 import Foundation
 import Testing
+import ViperKitTestKit
 
 /// The `vivarium` executable, run as a person or a script would run it.
 @Suite("vivarium command line")

@@ -1,5 +1,5 @@
-import ViperKitTestKit
 import Testing
+import ViperKitTestKit
 import VivariumHost
 
 @Suite("Route table")

@@ -74,12 +74,14 @@ public struct CheckReport: Encodable, Sendable {
       }
       let skipped = plugin.results.filter { $0.status == .skipped }.count
       if skipped > 0 {
-        lines.append(style.dim("  \(skipped) skipped (not applicable, not selected, or above strictness \(strictness))"))
+        lines.append(
+          style.dim("  \(skipped) skipped (not applicable, not selected, or above strictness \(strictness))"))
       }
     }
     let counts = summary
     let order: [CheckStatus] = [.passed, .warning, .failed, .crashed, .timedOut, .skipped]
-    lines.append(order.map { "\(counts[$0.rawValue] ?? 0) \($0 == .warning ? "warnings" : $0.rawValue)" }.joined(separator: ", "))
+    lines.append(
+      order.map { "\(counts[$0.rawValue] ?? 0) \($0 == .warning ? "warnings" : $0.rawValue)" }.joined(separator: ", "))
     return lines.joined(separator: "\n")
   }
 

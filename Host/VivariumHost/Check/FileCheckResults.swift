@@ -12,8 +12,10 @@ extension PluginChecker {
       for (check, reason) in zip(rejection.checks, rejection.reasons) { failing[check, default: []].append(reason) }
       status = rejection.kind == .crashed ? .crashed : rejection.kind == .timedOut ? .timedOut : .failed
     }
-    let stoppedAt = ["load.file", "load.entry", "descriptor.magic", "descriptor.abi", "descriptor.sdk", "descriptor.compiler"]
-      .first { failing[$0] != nil }
+    let stoppedAt = [
+      "load.file", "load.entry", "descriptor.magic", "descriptor.abi", "descriptor.sdk", "descriptor.compiler",
+    ]
+    .first { failing[$0] != nil }
     return planned.map { check, reason in
       if let reason { return CheckResult(check: check.name, status: .skipped, module: nil, message: reason) }
       if let reasons = failing[check.name] {
@@ -23,11 +25,13 @@ extension PluginChecker {
       case .loaded(let plugin):
         return loadedResult(check.name, path: path, plugin: plugin)
       case .rejected:
-        let passedBefore = check.name == "load.file" || (check.name == "load.entry" && stoppedAt?.hasPrefix("descriptor") == true)
+        let passedBefore =
+          check.name == "load.file" || (check.name == "load.entry" && stoppedAt?.hasPrefix("descriptor") == true)
         return passedBefore
           ? CheckResult(check: check.name, status: .passed, module: nil, message: "passed")
           : CheckResult(
-            check: check.name, status: .skipped, module: nil, message: "not reached: loading stopped at \(stoppedAt ?? "load")")
+            check: check.name, status: .skipped, module: nil,
+            message: "not reached: loading stopped at \(stoppedAt ?? "load")")
       }
     }
   }
@@ -37,11 +41,13 @@ extension PluginChecker {
     case "descriptor.exports":
       let exported = (PluginLoader.exportedSymbols(path) ?? []).subtracting([VK_PLUGIN_ENTRY_SYMBOL])
       guard exported.isEmpty else {
-        let sample = exported.sorted().prefix(2).map { $0.count > 40 ? $0.prefix(39) + "…" : $0 }.joined(separator: ", ")
+        let sample = exported.sorted().prefix(2).map { $0.count > 40 ? $0.prefix(39) + "…" : $0 }.joined(
+          separator: ", ")
         return CheckResult(
           check: check, status: .warning, module: nil,
           message:
-            "exports \(exported.count) symbols besides \(VK_PLUGIN_ENTRY_SYMBOL) (\(sample), …); \(Conformance.fixText(check))")
+            "exports \(exported.count) symbols besides \(VK_PLUGIN_ENTRY_SYMBOL) (\(sample), …); \(Conformance.fixText(check))"
+        )
       }
       return CheckResult(check: check, status: .passed, module: nil, message: "exports only \(VK_PLUGIN_ENTRY_SYMBOL)")
     case "speed.load":

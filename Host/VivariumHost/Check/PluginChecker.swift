@@ -53,19 +53,24 @@ public struct PluginChecker: Sendable {
     var results = fileResults(path, outcome)
     guard case .loaded(let plugin) = outcome else {
       results.append(
-        CheckResult(check: "*", status: .skipped, module: nil, message: "plugin and module checks need a plugin that loads"))
+        CheckResult(
+          check: "*", status: .skipped, module: nil, message: "plugin and module checks need a plugin that loads"))
       return results
     }
     var jobs: [(check: String, module: String?)] = []
     var skipped: [CheckResult] = []
     for (check, reason) in Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
-      if let reason { skipped.append(CheckResult(check: check.name, status: .skipped, module: nil, message: reason)) }
-      else { jobs.append((check.name, nil)) }
+      if let reason {
+        skipped.append(CheckResult(check: check.name, status: .skipped, module: nil, message: reason))
+      } else {
+        jobs.append((check.name, nil))
+      }
     }
     for factory in plugin.factories {
       for (check, reason) in Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         if let reason {
-          skipped.append(CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))
+          skipped.append(
+            CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))
         } else {
           jobs.append((check.name, factory.contract.urn))
         }
@@ -79,7 +84,9 @@ public struct PluginChecker: Sendable {
     -> [CheckResult]
   {
     guard let isolation else {
-      return jobs.map { PluginChecker.runHere($0.check, module: $0.module, factories: factories, strictness: strictness) }
+      return jobs.map {
+        PluginChecker.runHere($0.check, module: $0.module, factories: factories, strictness: strictness)
+      }
     }
     let results = ResultSlots(count: jobs.count)
     DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
@@ -95,7 +102,8 @@ public struct PluginChecker: Sendable {
     switch ChildProcess.run(isolation.executable, arguments, timeout: isolation.timeout) {
     case .exited(_, let output):
       if let result = try? JSONDecoder().decode(CheckResult.self, from: output) { return result }
-      return CheckResult(check: check, status: .crashed, module: module, message: "the check\(place) ended without a result")
+      return CheckResult(
+        check: check, status: .crashed, module: module, message: "the check\(place) ended without a result")
     case .signaled(let signal):
       return CheckResult(
         check: check, status: .crashed, module: module,
@@ -117,7 +125,8 @@ public struct PluginChecker: Sendable {
   {
     guard let module else { return Conformance.run(check, factories: factories, strictness: strictness) }
     guard let factory = factories.first(where: { $0.contract.urn == module }) else {
-      return CheckResult(check: check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
+      return CheckResult(
+        check: check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
     }
     return Conformance.run(check, on: factory, strictness: strictness)
   }
@@ -133,7 +142,9 @@ public struct PluginChecker: Sendable {
         arguments[1], module: arguments.count > 3 ? arguments[3] : nil, factories: plugin.factories,
         strictness: strictness)
     } else {
-      result = CheckResult(check: arguments.dropFirst().first ?? "?", status: .failed, module: nil, message: "the plugin did not load in the check process")
+      result = CheckResult(
+        check: arguments.dropFirst().first ?? "?", status: .failed, module: nil,
+        message: "the plugin did not load in the check process")
     }
     return String(decoding: (try? JSONEncoder().encode(result)) ?? Data(), as: UTF8.self)
   }

@@ -1,4 +1,5 @@
 import ViperKitTestKit
+
 /// Why a URN could not be turned into a module, naming the URN, the argument
 /// or the plugin concerned, and what to do.
 public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import ViperKitTestKit
 import Foundation
+import ViperKitTestKit
 
 /// `vivarium-app.json` in a plugin directory: the application its plugins
 /// make up. `{"name": "…", "start": "URN or deep link", "scheme": "…"}`;

@@ -1,5 +1,5 @@
-import ViperKitTestKit
 import Foundation
+import ViperKitTestKit
 
 /// One line a person types in `vivarium run`, or a script holds.
 public enum SessionCommand: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import ViperKitTestKit
+
 /// URN patterns arranged as a trie of segments, so that resolving a URN costs
 /// one dictionary step per segment whatever the number of patterns.
 ///

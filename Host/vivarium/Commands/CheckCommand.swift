@@ -1,4 +1,5 @@
 import Foundation
+import ViperKitTestKit
 import VivariumHost
 
 /// `vivarium check`: conformance checks on plugin files.
@@ -22,12 +23,39 @@ enum CheckCommand: Command {
     OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
     OptionSpec.value("skip", "PATTERN", "Skip checks matching PATTERN (repeatable)."),
     OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
+    OptionSpec.flag("list", "List every check: name, strictness, what it verifies, why, how to fix."),
     CommonOptions.json,
     OptionSpec.flag("in-process", "Run every check in this process, for debuggers; a crash then ends the run."),
   ]
   static let exitCodes = "0 nothing failed, crashed or timed out (warnings allowed); 1 something did; 2 usage error."
 
+  /// One check, as `--list --json` prints it.
+  struct Listed: Encodable {
+    let name: String
+    let level: Int
+    let scope: String
+    let verifies: String
+    let why: String
+    let fix: String
+  }
+
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    if arguments.has("list") {
+      let checks = ConformanceCheck.all.map {
+        Listed(
+          name: $0.name, level: $0.level, scope: $0.scope.rawValue, verifies: $0.verifies, why: $0.why, fix: $0.fix)
+      }
+      if arguments.has("json") {
+        console.json(checks)
+      } else {
+        for check in checks {
+          console.out(
+            console.style.bold(check.name) + console.style.dim("  strictness \(check.level), per \(check.scope)"))
+          console.out(TextRenderer.wrap(check.verifies, width: 76).map { "    " + $0 }.joined(separator: "\n"))
+        }
+      }
+      return ExitCode.success
+    }
     guard !arguments.positionals.isEmpty else {
       throw UsageError("name at least one plugin file, e.g. 'vivarium check .build/debug/libItemsList.so'")
     }

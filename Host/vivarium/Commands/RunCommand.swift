@@ -1,5 +1,5 @@
-import ViperKitTestKit
 import Foundation
+import ViperKitTestKit
 import VivariumHost
 
 /// `vivarium run`: the interactive session, or the same driven by a script.

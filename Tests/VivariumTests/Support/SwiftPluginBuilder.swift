@@ -33,7 +33,8 @@ enum SwiftPluginBuilder {
   /// swiftc next to the swift on PATH.
   private static let swiftc: String = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
-    for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/swiftc") {
+    for directory in path.split(separator: ":")
+    where FileManager.default.isExecutableFile(atPath: "\(directory)/swiftc") {
       return "\(directory)/swiftc"
     }
     return "/usr/bin/swiftc"

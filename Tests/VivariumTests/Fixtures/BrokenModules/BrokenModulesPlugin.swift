@@ -2,6 +2,7 @@ import ViperKit
 
 /// One module per module check, each failing only that check.
 public enum BrokenModulesPlugin: ViperPlugin {
+  /// The broken modules, named `broken:CHECK`, and `broken:none`, which breaks nothing.
   public static func factories() -> [any ModuleFactory] {
     let n = ArgumentSpec.required("n", .int, "A number.")
     func module(_ check: String, _ flaw: BrokenFactory.Flaw, _ configure: (inout Contract) -> Void = { _ in })
@@ -35,6 +36,7 @@ public enum BrokenModulesPlugin: ViperPlugin {
   }
 }
 
+/// The entry point.
 @_cdecl("vivarium_plugin_entry")
 public func vivariumPluginEntry() -> UnsafeRawPointer {
   PluginEntry.descriptor(for: BrokenModulesPlugin.self)

@@ -26,7 +26,9 @@ final class TwinView: ViperView {
 
 final class TwinPresenter: ViperPresenter {}
 
+/// Two twin modules, offered slowly.
 public enum BrokenPlugin: ViperPlugin {
+  /// Sleeps 150 ms, then returns the twins.
   public static func factories() -> [any ModuleFactory] {
     usleep(150_000)
     return [
@@ -36,6 +38,7 @@ public enum BrokenPlugin: ViperPlugin {
   }
 }
 
+/// The entry point.
 @_cdecl("vivarium_plugin_entry")
 public func vivariumPluginEntry() -> UnsafeRawPointer {
   PluginEntry.descriptor(for: BrokenPlugin.self)

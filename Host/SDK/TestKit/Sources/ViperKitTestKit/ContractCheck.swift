@@ -12,7 +12,8 @@ public enum ContractCheck {
   public static func serviceProblems(_ contract: Contract, knownServices: Set<String>) -> [String] {
     contract.services.filter { !knownServices.contains($0) }.map { service in
       let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
-      return "\(contract.urn): requires the service '\(service)', which this host does not provide (it provides: \(known))"
+      return
+        "\(contract.urn): requires the service '\(service)', which this host does not provide (it provides: \(known))"
     }
   }
 

@@ -29,6 +29,11 @@ public enum RouteRequest: Hashable, Sendable {
 public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.
   public let message: String
+
+  /// An error saying `message`.
+  public init(message: String) {
+    self.message = message
+  }
   /// The message.
   public var description: String { message }
 }

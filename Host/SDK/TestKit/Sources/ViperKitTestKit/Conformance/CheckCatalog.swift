@@ -20,8 +20,19 @@ public struct ConformanceCheck: Hashable, Sendable {
   public let scope: Scope
   /// What it verifies.
   public let verifies: String
+  /// Why that matters.
+  public let why: String
   /// How to fix a failure.
   public let fix: String
+
+  init(name: String, level: Int, scope: Scope, verifies: String, fix: String) {
+    self.name = name
+    self.level = level
+    self.scope = scope
+    self.verifies = verifies
+    self.why = ConformanceCheck.reasons[name] ?? ""
+    self.fix = fix
+  }
 
   /// Every check, in the order they run.
   public static let all: [ConformanceCheck] = [
@@ -31,8 +42,11 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Build the plugin as a .dynamic library product and copy it whole; chmod o-w it."),
     .init(
       name: "load.entry", level: 1, scope: .file,
-      verifies: "dlopen succeeds and vivarium_plugin_entry returns a descriptor whose plugin type is a ViperPlugin with factories.",
-      fix: "Export @_cdecl(\"vivarium_plugin_entry\") public func returning PluginEntry.descriptor(for:); depend on the ViperKit product."),
+      verifies:
+        "dlopen succeeds and vivarium_plugin_entry returns a descriptor whose plugin type is a ViperPlugin with factories.",
+      fix:
+        "Export @_cdecl(\"vivarium_plugin_entry\") public func returning PluginEntry.descriptor(for:); depend on the ViperKit product."
+    ),
     .init(
       name: "descriptor.magic", level: 1, scope: .file,
       verifies: "The descriptor starts with the magic 0x56495052 ('VIPR').",
@@ -58,7 +72,8 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Give each module a pattern of its own shape, e.g. a distinct literal segment."),
     .init(
       name: "contract.wellformed", level: 1, scope: .module,
-      verifies: "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns.",
+      verifies:
+        "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns.",
       fix: "Correct the Contract as the message says."),
     .init(
       name: "contract.services", level: 1, scope: .module,
@@ -66,8 +81,11 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Require only storage, settings, log, notifications or clock."),
     .init(
       name: "build.minimal", level: 1, scope: .module,
-      verifies: "The module builds from the minimal valid arguments: required ones with sample values, defaults for the rest.",
-      fix: "Make build(_:) succeed for every argument value the contract allows; show 'not found' in the view instead of throwing."),
+      verifies:
+        "The module builds from the minimal valid arguments: required ones with sample values, defaults for the rest.",
+      fix:
+        "Make build(_:) succeed for every argument value the contract allows; show 'not found' in the view instead of throwing."
+    ),
     .init(
       name: "build.missing-argument", level: 2, scope: .module,
       verifies: "Building without a required argument throws or copes; it does not trap.",
@@ -86,11 +104,13 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "On attach, let the presenter ask the interactor, and have the view call canvas.draw(_:)."),
     .init(
       name: "presentation.interaction", level: 3, scope: .module,
-      verifies: "Every button can be tapped, the first and last row of each list selected, and each field typed into (fuzzed text from strictness 6) without crashing.",
+      verifies:
+        "Every button can be tapped, the first and last row of each list selected, and each field typed into (fuzzed text from strictness 6) without crashing.",
       fix: "Handle every element the view draws; never trap on text or a row id."),
     .init(
       name: "composition.slots", level: 3, scope: .module,
-      verifies: "Each declared slot is drawn and accepts a probe child built from each of its patterns; every embed the module asks for names a declared slot that accepts the URN.",
+      verifies:
+        "Each declared slot is drawn and accepts a probe child built from each of its patterns; every embed the module asks for names a declared slot that accepts the URN.",
       fix: "Draw .slot(name) for every declared slot, and embed only URNs the slot accepts."),
     .init(
       name: "composition.outputs", level: 3, scope: .module,
@@ -102,7 +122,8 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Pass receiver: to Module(...) and handle each declared input."),
     .init(
       name: "composition.lifecycle", level: 3, scope: .module,
-      verifies: "Nothing is drawn, requested or emitted during build; attach, appear, disappear, appear, disappear, detach are handled without trapping.",
+      verifies:
+        "Nothing is drawn, requested or emitted during build; attach, appear, disappear, appear, disappear, detach are handled without trapping.",
       fix: "Do work on attach, not in build(_:); keep lifecycle handlers free of assumptions about how often they run."),
     .init(
       name: "leaks.teardown", level: 4, scope: .module,
@@ -110,7 +131,8 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Make every back reference weak: presenter → view, interactor → presenter, router → view."),
     .init(
       name: "leaks.repeated", level: 6, scope: .module,
-      verifies: "Building and tearing the module down 10 times the strictness does not grow resident memory by more than 16 MB.",
+      verifies:
+        "Building and tearing the module down 10 times the strictness does not grow resident memory by more than 16 MB.",
       fix: "Release caches, observers and timers on detach."),
     .init(
       name: "concurrency.build", level: 8, scope: .module,
@@ -124,6 +146,50 @@ public struct ConformanceCheck: Hashable, Sendable {
       name: "speed.first-render", level: 5, scope: .module,
       verifies: "Building and the first presentation cycle take under 50 ms (a warning otherwise).",
       fix: "Move slow work off the first cycle; load data lazily."),
+  ]
+
+  /// Why each check matters, by name.
+  private static let reasons: [String: String] = [
+    "load.file":
+      "A file the host cannot read as a shared object never loads; one other users can write lets anyone run code as you.",
+    "load.entry":
+      "The entry is the only way in: without it, or with a plugin type from another ViperKit copy, the host cannot reach any module.",
+    "descriptor.magic":
+      "The magic tells a Vivarium descriptor from any other pointer before the host trusts a single field.",
+    "descriptor.abi":
+      "The descriptor's layout follows the ABI version; read with another layout, every field is garbage.",
+    "descriptor.sdk":
+      "A plugin built against a newer SDK may call what this host lacks; another major may have broken what it relies on.",
+    "descriptor.compiler": "Swift has no stable ABI on Linux: code from another compiler can corrupt memory silently.",
+    "descriptor.exports":
+      "Every exported symbol can clash with another plugin's and slows loading; only the entry is needed.",
+    "contract.unambiguous":
+      "The host refuses to guess between two modules that answer the same URN, so neither would be reachable.",
+    "contract.wellformed":
+      "The router, argument validation and the catalog all read the contract; a malformed one routes wrongly or not at all.",
+    "contract.services": "The host refuses a plugin that needs a service it does not provide.",
+    "build.minimal":
+      "Any URN the contract accepts can be opened, so the module must build for the least a caller may give.",
+    "build.missing-argument":
+      "Hosts and test harnesses other than this one may not validate arguments first; a trap takes the whole app down.",
+    "build.wrong-type": "A trap on a wrongly typed value takes the whole app down instead of showing an error.",
+    "build.unknown-argument": "Newer hosts and deep links may pass arguments this version does not know.",
+    "presentation.first-cycle": "A module that draws nothing shows a blank screen; the host reports it as an error.",
+    "presentation.interaction":
+      "Everything drawn can be acted on by a person typing anything; a trap ends their session.",
+    "composition.slots":
+      "A slot that is never drawn hides its children; an embed the contract does not allow is refused at run time.",
+    "composition.outputs":
+      "The host delivers only declared outputs; anything else is dropped and reported, and the parent never hears of it.",
+    "composition.inputs": "A parent relies on the inputs the contract promises; without a receiver they are refused.",
+    "composition.lifecycle":
+      "The host decides when a module is shown; work done in build happens before anything is on screen, and may happen for modules never shown.",
+    "leaks.teardown":
+      "A view and presenter holding each other strongly is the classic VIPER leak; every closed screen stays in memory.",
+    "leaks.repeated": "Screens are opened and closed all day; memory kept per build grows until the app is killed.",
+    "concurrency.build": "Factories are called from any thread; instances that share mutable state corrupt each other.",
+    "speed.load": "Every plugin loads when the host starts; a slow one delays every session.",
+    "speed.first-render": "The first cycle is between a tap and the next screen; slow work there is felt every time.",
   ]
 
   /// The check named `name`.

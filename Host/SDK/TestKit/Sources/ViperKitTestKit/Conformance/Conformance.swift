@@ -14,7 +14,9 @@ public enum Conformance {
   /// The checks that run at `strictness` and pass the `only`/`skip` patterns
   /// (see ``ConformanceCheck/matches(_:pattern:)``), with the reason others
   /// are skipped.
-  public static func plan(strictness: Int, only: [String] = [], skip: [String] = [], scopes: Set<ConformanceCheck.Scope>)
+  public static func plan(
+    strictness: Int, only: [String] = [], skip: [String] = [], scopes: Set<ConformanceCheck.Scope>
+  )
     -> [(check: ConformanceCheck, skipReason: String?)]
   {
     ConformanceCheck.all.filter { scopes.contains($0.scope) }.map { check in

@@ -58,7 +58,8 @@ extension ModuleChecker {
     group.wait()
     for (index, tree) in results.all.enumerated() where tree != expected {
       return .failed(
-        "the module built on thread \(index) of \(threads) drew another tree than one built alone: instances share mutable state")
+        "the module built on thread \(index) of \(threads) drew another tree than one built alone: instances share mutable state"
+      )
     }
     return .passed("\(threads) modules built at once drew what one alone draws")
   }

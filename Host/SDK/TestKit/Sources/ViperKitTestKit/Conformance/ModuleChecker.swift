@@ -182,7 +182,8 @@ struct ModuleChecker {
           parsed.flatMap($0.match) != nil
         }
         guard accepted else {
-          return .failed("asked to embed '\(urn)' in slot '\(slot)', which accepts \(spec.accepts.joined(separator: ", "))")
+          return .failed(
+            "asked to embed '\(urn)' in slot '\(slot)', which accepts \(spec.accepts.joined(separator: ", "))")
         }
       }
       return .passed("every slot is drawn and accepts a probe child of each pattern")
@@ -228,8 +229,10 @@ struct ModuleChecker {
   func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
   private func describe(_ arguments: [String: ArgumentValue]) -> String {
-    arguments.isEmpty ? "no arguments" : arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-      .joined(separator: ", ")
+    arguments.isEmpty
+      ? "no arguments"
+      : arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        .joined(separator: ", ")
   }
 }
 

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import ViperKit
+import ViperKitTestKit
+
+/// `vivarium check` on the sample plugins (which must pass) and on plugins
+/// broken on purpose (each must fail exactly its check, by name and message).
+@Suite("vivarium check")
+struct CheckCommandTests {
+  struct Report: Decodable {
+    struct Plugin: Decodable {
+      let path: String
+      let results: [CheckResult]
+    }
+    let plugins: [Plugin]
+    let failed: Bool
+  }
+
+  private func check(_ arguments: [String]) throws -> (report: Report, status: Int32) {
+    let result = try ProcessRunner.vivarium(["check", "--json"] + arguments)
+    return (try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)), result.status)
+  }
+
+  @Test func everySamplePluginPassesAtStrictnessTen() throws {
+    let files = BuildProducts.pluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }
+    let (report, status) = try check(files + ["--strictness", "10"])
+    let failures = report.plugins.flatMap(\.results).filter { $0.status.isFailure || $0.status == .warning }
+    #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
+    #expect(status == 0)
+    #expect(!report.failed)
+    #expect(report.plugins.map(\.path) == files)
+  }
+
+  @Test func eachBrokenModuleFailsExactlyItsCheckWithTheDocumentedAdvice() throws {
+    let library = try SwiftPluginBuilder.brokenModules.get()
+    let (report, status) = try check([library, "--strictness", "10"])
+    #expect(status == 1)
+    let results = try #require(report.plugins.first?.results)
+    let modules = Set(results.compactMap(\.module))
+    #expect(modules.count == 17)
+    for module in modules {
+      let mine = results.filter { $0.module == module }
+      let bad = mine.filter { $0.status.isFailure }
+      let intended = module.split(separator: ":")[1]
+      switch intended {
+      case "none":
+        #expect(bad.isEmpty && !mine.contains { $0.status == .warning }, "\(mine)")
+      case "speed.first-render":
+        #expect(bad.isEmpty, "\(bad)")
+        #expect(mine.filter { $0.status == .warning }.map(\.check) == ["speed.first-render"])
+      default:
+        #expect(bad.map(\.check) == [String(intended)], "\(module): \(bad.map(\.description))")
+        if let result = bad.first {
+          if result.status == .crashed {
+            #expect(result.message.contains("crashed (signal 4"), "\(result.message)")
+            #expect(result.message.contains("--only \(intended) --in-process"))
+          } else {
+            let advice = try #require(ConformanceCheck.named(String(intended))?.fix)
+            #expect(result.message.hasSuffix("fix: " + advice), "\(result.message)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func pluginWideChecksCatchAmbiguousPatternsAndSlowLoading() throws {
+    let library = try SwiftPluginBuilder.brokenPlugin.get()
+    let (report, status) = try check([library, "--only", "contract.unambiguous", "--only", "speed.load"])
+    #expect(status == 1)
+    let results = try #require(report.plugins.first?.results)
+    let unambiguous = try #require(results.first { $0.check == "contract.unambiguous" })
+    #expect(unambiguous.status == .failed)
+    #expect(unambiguous.message.contains("twin:{b} and twin:{a} match the same URNs"))
+    #expect(results.first { $0.check == "speed.load" }?.status == .warning)
+  }
+
+  @Test(
+    "descriptor problems fail the matching check",
+    arguments: [
+      ("magic", "descriptor.magic"), ("abi", "descriptor.abi"), ("sdk", "descriptor.sdk"),
+      ("compiler", "descriptor.compiler"), ("noentry", "load.entry"), ("text", "load.file"),
+    ])
+  func descriptorProblems(flaw: String, expected: String) throws {
+    let dir = try TemporaryDirectory()
+    var fields = CPluginBuilder.Fields()
+    let path: String
+    switch flaw {
+    case "noentry": path = try CPluginBuilder.libraryWithoutEntry(named: "bad.so", in: dir)
+    case "text": path = try dir.write("bad.so", Data("text".utf8))
+    default:
+      switch flaw {
+      case "magic": fields.magic = "1u"
+      case "abi": fields.abi = "9u"
+      case "sdk": fields.minor = "VIPERKIT_VERSION_MINOR + 1"
+      default: fields.compiler = "Swift 5.0"
+      }
+      path = try CPluginBuilder.plugin(fields, named: "bad.so", in: dir)
+    }
+    let (report, status) = try check([path])
+    #expect(status == 1)
+    let results = try #require(report.plugins.first?.results)
+    #expect(results.filter { $0.status.isFailure }.map(\.check) == [expected])
+  }
+
+  @Test func aPluginCrashingInItsEntryIsReportedAndTheOtherFilesStillChecked() throws {
+    let dir = try TemporaryDirectory()
+    let crashing = try CPluginBuilder.plugin(entryBody: "__builtin_trap(); return 0;", named: "crash.so", in: dir)
+    let (report, status) = try check([crashing, BuildProducts.itemsList])
+    #expect(status == 1)
+    #expect(report.plugins.count == 2)
+    let entry = report.plugins[0].results.first { $0.check == "load.entry" }
+    #expect(entry?.status == .crashed)
+    #expect(entry?.message.contains("signal 4") == true)
+    #expect(!report.plugins[1].results.contains { $0.status.isFailure })
+    #expect(report.plugins[1].results.contains { $0.check == "build.minimal" && $0.status == .passed })
+  }
+
+  @Test func onlySkipAndStrictnessChooseTheChecks() throws {
+    let (report, _) = try check([BuildProducts.itemsList, "--only", "build", "--skip", "build.minimal"])
+    let ran = report.plugins[0].results.filter { $0.status != .skipped }.map(\.check)
+    #expect(ran == ["build.unknown-argument"])
+    let (shallow, _) = try check([BuildProducts.itemsList, "--strictness", "1"])
+    let deepest = shallow.plugins[0].results.filter { $0.status != .skipped }.compactMap {
+      ConformanceCheck.named($0.check)?.level
+    }.max()
+    #expect(deepest == 1)
+  }
+
+  @Test func inProcessGivesTheSameResults() throws {
+    let (isolated, _) = try check([BuildProducts.itemsDetail, "--only", "build", "--only", "composition"])
+    let (inProcess, _) = try check([
+      BuildProducts.itemsDetail, "--only", "build", "--only", "composition", "--in-process",
+    ])
+    #expect(isolated.plugins[0].results.map(\.status) == inProcess.plugins[0].results.map(\.status))
+  }
+
+  @Test(arguments: [["--strictness", "11"], ["--strictness", "x"], [], ["/no/such/plugin.so"]])
+  func usageErrors(arguments: [String]) throws {
+    let result = try ProcessRunner.vivarium(
+      ["check"] + (arguments.first == "--strictness" ? [BuildProducts.itemsList] : []) + arguments)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("vivarium check: error:"))
+  }
+
+  @Test func everyCheckIsDocumented() throws {
+    let page = try String(contentsOfFile: BuildProducts.repository + "/Host/SDK/TestKit/CHECKS.md", encoding: .utf8)
+    for check in ConformanceCheck.all {
+      #expect(page.contains("### `\(check.name)`"), "CHECKS.md lacks \(check.name)")
+      #expect(page.contains(check.fix), "CHECKS.md lacks the fix for \(check.name)")
+    }
+  }
+}

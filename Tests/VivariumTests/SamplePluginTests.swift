@@ -1,0 +1,129 @@
+import Testing
+import ViperKit
+import ViperKitTestKit
+import VivariumHost
+
+/// The sample plugins' own tests, written with the test kit as a plugin author
+/// would: each module built by ModuleHarness with fake services, driven by view
+/// events, and checked by what it draws, requests, emits and stores.
+@Suite("Sample plugins, through the test kit")
+struct SamplePluginTests {
+  /// The factory for `pattern`, from the plugin the host loaded.
+  private func factory(_ pattern: String) throws -> any ModuleFactory {
+    try #require(BuildProducts.demoCatalog.routes.first { $0.pattern.text == pattern }?.factory)
+  }
+
+  private func presented(
+    _ pattern: String, _ arguments: [String: ArgumentValue] = [:], services: FakeServices = FakeServices()
+  )
+    throws -> ModuleHarness
+  {
+    let harness = try ModuleHarness(try factory(pattern), arguments: arguments, services: services)
+    harness.present()
+    return harness
+  }
+
+  @Test(arguments: BuildProducts.pluginNames)
+  func pluginPassesEveryConformanceCheck(plugin: String) throws {
+    let path = "\(BuildProducts.directory)/lib\(plugin).so"
+    let factories = BuildProducts.demoCatalog.loaded.first { $0.path == path }?.factories ?? []
+    #expect(!factories.isEmpty)
+    let report = Conformance.run(factories: factories, strictness: 10, skip: ["speed"])
+    #expect(report.failures.isEmpty, "\(report)")
+    #expect(report.results.filter { $0.status == .passed }.count >= factories.count * 10)
+  }
+
+  @Test func itemsListAsksForTheDetailOfTheSelectedRow() throws {
+    let list = try presented("items:list")
+    try list.send(.select(list: "items", row: "2"))
+    #expect(list.requests == [.push("items:detail:2")])
+    #expect(list.roles.count == 4)
+  }
+
+  @Test func itemsDetailTellsItsOpenerWhatChanged() throws {
+    let detail = try presented("items:detail:{itemID}", ["itemID": .int(3)])
+    #expect(detail.urn == "items:detail:3")
+    try detail.send(.tap(button: "toggle"))
+    #expect(detail.outputs == [Message("itemChanged", ["itemID": .int(3), "enabled": .bool(true)])])
+    try detail.send(.tap(button: "back"))
+    #expect(detail.requests == [.pop])
+  }
+
+  @Test func loginRemembersTheUserAndReplacesItselfWithTheDashboard() throws {
+    let services = FakeServices()
+    let login = try presented("login:form", services: services)
+    try login.send(.type(field: "user", text: "grace"))
+    try login.send(.type(field: "password", text: "hopper"))
+    try login.send(.tap(button: "signIn"))
+    #expect(login.requests == [.replace("dashboard:home?user=grace")])
+    #expect(services.settings["login.lastUser"] == .string("grace"))
+    #expect(services.logLines == ["info: 'grace' signed in"])
+    let again = try presented("login:form", services: services)
+    guard case .stack(_, let children)? = again.tree else { throw HarnessError(message: "no tree") }
+    #expect(children.contains(.field(id: "user", label: "User", value: "grace", placeholder: "user name")))
+  }
+
+  @Test func productSearchKeepsFavouritesInStorageAndSaysSo() throws {
+    let services = FakeServices()
+    let search = try presented("products:search", services: services)
+    try search.send(.select(list: "results", row: "3"))
+    #expect(services.stored["favourites"] == "3")
+    #expect(services.notices == ["positive: ★ Teapot is now a favourite."])
+    #expect(services.used == [Services.Name.storage, Services.Name.notifications])
+    try search.send(.tap(button: "next"))
+    guard case .stack(_, let children)? = search.tree else { throw HarnessError(message: "no tree") }
+    #expect(children.contains(.text("14 products · page 2 of 3", tone: .muted)))
+  }
+
+  @Test func dashboardEmbedsItsThreeTabsAndSwitches() throws {
+    let dashboard = try presented("dashboard:home")
+    #expect(
+      dashboard.requests == [
+        .embed("items:list", slot: "tabs"), .embed("products:search", slot: "tabs"), .embed("feed:home", slot: "tabs"),
+      ])
+    try dashboard.send(.tap(button: "tab.feed"))
+    #expect(dashboard.requests.last == .showChild(2, slot: "tabs"))
+  }
+
+  @Test func feedEmbedsTheWalletAndMasksIt() throws {
+    let feed = try presented("feed:home", ["style": .string("compact")])
+    #expect(feed.requests == [.embed("wallet:preview", slot: "wallet")])
+    try feed.send(.tap(button: "mask"))
+    #expect(feed.requests.last == .send(Message("setMasked", ["masked": .bool(true)]), slot: "wallet"))
+    try feed.receive(
+      Message("balanceChanged", ["balance": .int(80)]), from: .child(slot: "wallet", urn: "wallet:preview"))
+    #expect(feed.services.notices == ["positive: Wallet balance is now €80."])
+  }
+
+  @Test func walletAddsThePickedAmountAndReportsTheBalance() throws {
+    let wallet = try presented("wallet:preview")
+    try wallet.send(.tap(button: "topUp"))
+    #expect(wallet.requests == [.present("wallet:topup")])
+    try wallet.receive(Message("picked", ["amount": .int(20)]), from: .opened(urn: "wallet:topup"))
+    #expect(wallet.outputs == [Message("balanceChanged", ["balance": .int(70)])])
+    #expect(wallet.services.stored["balance"] == "70")
+    let picker = try presented("wallet:topup")
+    try picker.send(.select(list: "amounts", row: "50"))
+    #expect(picker.outputs == [Message("picked", ["amount": .int(50)])])
+    #expect(picker.requests == [.dismiss])
+  }
+
+  @Test func profileReadsMembershipOffTheClock() throws {
+    let profile = try presented("profile:{userID}", ["userID": .string("grace")])
+    guard case .stack(_, let children)? = profile.tree else { throw HarnessError(message: "no tree") }
+    #expect(children.contains(.text("Member for 83 days")))
+    #expect(profile.services.used == [Services.Name.clock])
+  }
+
+  @Test func harnessRefusesWhatTheScreenDoesNotOffer() throws {
+    let list = try presented("items:list")
+    #expect(throws: HarnessError(message: "there is no button 'nope' on this screen; buttons: deleteAll")) {
+      try list.send(.tap(button: "nope"))
+    }
+    #expect(throws: HarnessError(message: "the module takes no messages: Module(receiver:) is nil")) {
+      try presented("items:detail:{itemID}", ["itemID": .int(1)]).receive(Message("x"), from: .parent(urn: "p"))
+    }
+    #expect(list.tearDown().isEmpty)
+    #expect(list.lifecycle == [.attach, .appear, .disappear, .detach])
+  }
+}
