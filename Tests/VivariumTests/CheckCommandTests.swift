@@ -36,7 +36,9 @@ struct CheckCommandTests {
     let (report, status) = try check([library, "--strictness", "10"])
     #expect(status == 1)
     let results = try #require(report.plugins.first?.results)
-    #expect(results.first { $0.check == "descriptor.exports" }?.status == .warning, "a debug build exports more than the entry")
+    #expect(
+      results.first { $0.check == "descriptor.exports" }?.status == .warning,
+      "a debug build exports more than the entry")
     let modules = Set(results.compactMap(\.module))
     #expect(modules.count == 17)
     for module in modules {
