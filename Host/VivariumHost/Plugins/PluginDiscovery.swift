@@ -62,12 +62,17 @@ public struct PluginDiscovery: Sendable {
     return outcomes
   }
 
+  /// The `.so` files of `directory`; a file given instead of a directory is
+  /// taken as the one plugin to load.
   private func candidates(in directory: String) throws(Rejection) -> [String] {
     var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+      return [directory]
+    }
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw Rejection(
         directory, .missingDirectory,
-        "there is no directory '\(directory)' (from the \(source.rawValue)); give an existing plugin directory")
+        "there is no directory or file '\(directory)' (from the \(source.rawValue)); give an existing plugin directory or .so file")
     }
     if let problem = FilePermissions.problem(directory, isDirectory: true) {
       throw Rejection(directory, .unsafePermissions, problem)

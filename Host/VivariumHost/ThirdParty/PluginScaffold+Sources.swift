@@ -1,0 +1,286 @@
+/// The Swift sources of a new plugin: one file per VIPER role.
+extension PluginScaffold {
+  private var arguments: String {
+    pattern.placeholders.map { "      .required(\"\($0)\", .string, \"The \($0) this screen shows.\")" }
+      .joined(separator: ",\n")
+  }
+
+  var contractFile: String {
+    """
+    import ViperKit
+
+    // The \(name) module's contract: the protocols between its roles, its
+    // entity and view model, and the contract data the host routes by.
+
+    /// View → Presenter: what the person did.
+    protocol \(name)ViewOutput: AnyObject {
+      func viewDidAttach()
+      func didTapRefresh()
+      func didTapBack()
+    }
+
+    /// Presenter → View: what to draw.
+    protocol \(name)ViewInput: AnyObject {
+      func display(_ screen: \(name)Screen)
+    }
+
+    /// Presenter → Interactor: what to do with the data.
+    protocol \(name)InteractorInput: AnyObject {
+      func load()
+    }
+
+    /// Interactor → Presenter: what the data is.
+    protocol \(name)InteractorOutput: AnyObject {
+      func present(entries: [\(name)Entry], loads: Int)
+    }
+
+    /// Presenter → Router: where to go.
+    protocol \(name)Routing: AnyObject {
+      func close()
+    }
+
+    /// An entry, the entity the interactor owns.
+    struct \(name)Entry: ViperEntity, Equatable {
+      let id: Int
+      let title: String
+    }
+
+    /// What the screen shows, formatted for display.
+    struct \(name)Screen: ViperViewModel {
+      let title: String
+      let details: [String]
+      let rows: [ListRow]
+      let notice: String?
+    }
+
+    enum \(name)Contract {
+      static let contract = Contract(
+        urn: "\(pattern.text)",
+        version: 1,
+        summary: "The \(name) screen.",
+        arguments: [
+    \(arguments)
+        ])
+
+      static let listID = "entries"
+      static let refreshID = "refresh"
+      static let backID = "back"
+    }
+
+    """
+  }
+
+  var viewFile: String {
+    """
+    import ViperKit
+
+    /// Draws what the presenter gives it and forwards what the person does.
+    final class \(name)View: ViperView, \(name)ViewInput {
+      private let canvas: any Canvas
+      let presenter: any \(name)ViewOutput
+
+      init(canvas: any Canvas, presenter: any \(name)ViewOutput) {
+        self.canvas = canvas
+        self.presenter = presenter
+      }
+
+      func lifecycle(_ event: LifecycleEvent) {
+        if event == .attach { presenter.viewDidAttach() }
+      }
+
+      func handle(_ event: ViewEvent) {
+        switch event {
+        case .tap(\(name)Contract.refreshID): presenter.didTapRefresh()
+        case .tap(\(name)Contract.backID): presenter.didTapBack()
+        default: break
+        }
+      }
+
+      func display(_ screen: \(name)Screen) {
+        var children: [ViewNode] = [.heading(screen.title)]
+        children += screen.details.map { ViewNode.text($0, tone: .muted) }
+        if let notice = screen.notice { children.append(.notice(.info, notice)) }
+        children.append(.list(id: \(name)Contract.listID, rows: screen.rows))
+        children.append(
+          .stack(
+            .horizontal,
+            [
+              .button(id: \(name)Contract.refreshID, title: "Refresh"),
+              .button(id: \(name)Contract.backID, title: "Back"),
+            ]))
+        canvas.draw(.stack(.vertical, children))
+      }
+    }
+
+    """
+  }
+
+  var presenterFile: String {
+    """
+    import ViperKit
+
+    /// Turns entries into the screen and decides what each event does.
+    final class \(name)Presenter: ViperPresenter {
+      weak var view: (any \(name)ViewInput)?
+      let interactor: any \(name)InteractorInput
+      let router: any \(name)Routing
+      private let details: [String]
+
+      init(details: [String], interactor: any \(name)InteractorInput, router: any \(name)Routing) {
+        self.details = details
+        self.interactor = interactor
+        self.router = router
+      }
+    }
+
+    extension \(name)Presenter: \(name)ViewOutput {
+      func viewDidAttach() { interactor.load() }
+      func didTapRefresh() { interactor.load() }
+      func didTapBack() { router.close() }
+    }
+
+    extension \(name)Presenter: \(name)InteractorOutput {
+      func present(entries: [\(name)Entry], loads: Int) {
+        view?.display(
+          \(name)Screen(
+            title: "\(name)", details: details,
+            rows: entries.map { ListRow(id: String($0.id), title: $0.title) },
+            notice: loads > 1 ? "Refreshed." : nil))
+      }
+    }
+
+    """
+  }
+
+  var interactorFile: String {
+    """
+    import ViperKit
+
+    /// Owns the entries; the only role that may use services (none yet: list
+    /// them in the contract, then read them from the services passed in).
+    final class \(name)Interactor: ViperInteractor, \(name)InteractorInput {
+      weak var presenter: (any \(name)InteractorOutput)?
+      private let services: Services
+      private var loads = 0
+
+      init(services: Services) {
+        self.services = services
+      }
+
+      func load() {
+        loads += 1
+        let entries = [
+          \(name)Entry(id: 1, title: "First entry"),
+          \(name)Entry(id: 2, title: "Second entry"),
+          \(name)Entry(id: 3, title: "Third entry"),
+        ]
+        presenter?.present(entries: entries, loads: loads)
+      }
+    }
+
+    """
+  }
+
+  var routerFile: String {
+    """
+    import ViperKit
+
+    /// Navigates by URN through the host; never builds another module itself.
+    final class \(name)Router: ViperRouter, \(name)Routing {
+      private let appRouter: any AppRouter
+
+      init(appRouter: any AppRouter) {
+        self.appRouter = appRouter
+      }
+
+      func close() { appRouter.pop() }
+    }
+
+    """
+  }
+
+  var factoryFile: String {
+    let details = pattern.placeholders.map { "\"\($0): \\(context.arguments.string(\"\($0)\") ?? \"?\")\"" }
+    return """
+      import ViperKit
+
+      /// Builds and wires the \(name) module.
+      struct \(name)Factory: ModuleFactory {
+        var contract: Contract { \(name)Contract.contract }
+
+        func build(_ context: ModuleContext) throws -> Module {
+          let interactor = \(name)Interactor(services: context.services)
+          let router = \(name)Router(appRouter: context.router)
+          let presenter = \(name)Presenter(
+            details: [\(details.joined(separator: ", "))], interactor: interactor, router: router)
+          let view = \(name)View(canvas: context.canvas, presenter: presenter)
+          presenter.view = view
+          interactor.presenter = presenter
+          return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+        }
+      }
+
+      /// The plugin: the modules it offers.
+      public enum \(name)Plugin: ViperPlugin {
+        /// One factory per module.
+        public static func factories() -> [any ModuleFactory] { [\(name)Factory()] }
+      }
+
+      /// The plugin's entry point, the only symbol the host looks up.
+      @_cdecl("vivarium_plugin_entry")
+      public func vivariumPluginEntry() -> UnsafeRawPointer {
+        PluginEntry.descriptor(for: \(name)Plugin.self)
+      }
+
+      """
+  }
+
+  var testFile: String {
+    let arguments = pattern.placeholders.map { "\"\($0)\": .string(\"sample\")" }.joined(separator: ", ")
+    return """
+      import Testing
+      import ViperKit
+      import ViperKitTestKit
+
+      @testable import \(name)
+
+      @Suite("\(name)")
+      struct \(name)Tests {
+        private func presented() throws -> ModuleHarness {
+          let harness = try ModuleHarness(\(name)Factory(), arguments: [\(arguments.isEmpty ? ":" : arguments)])
+          harness.present()
+          return harness
+        }
+
+        @Test func firstScreenListsTheEntries() throws {
+          let harness = try presented()
+          guard case .stack(_, let children)? = harness.tree else {
+            Issue.record("the view drew nothing")
+            return
+          }
+          #expect(children.first == .heading("\(name)"))
+          #expect(children.contains { if case .list(_, let rows) = $0 { rows.count == 3 } else { false } })
+        }
+
+        @Test func refreshSaysSoAndBackPops() throws {
+          let harness = try presented()
+          try harness.send(.tap(button: "refresh"))
+          guard case .stack(_, let children)? = harness.tree else {
+            Issue.record("the view drew nothing")
+            return
+          }
+          #expect(children.contains(.notice(.info, "Refreshed.")))
+          try harness.send(.tap(button: "back"))
+          #expect(harness.requests == [.pop])
+          #expect(harness.tearDown().isEmpty)
+        }
+
+        @Test func passesTheConformanceChecks() {
+          let report = Conformance.run(factories: \(name)Plugin.factories(), strictness: 10, skip: ["speed"])
+          #expect(report.failures.isEmpty, "\\(report)")
+        }
+      }
+
+      """
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import VivariumHost
+
+/// `vivarium new`: a new plugin package, outside this repository.
+enum NewCommand: Command {
+  static let name = "new"
+  static let summary = "Create a plugin package of your own: one VIPER module, a test, a README."
+  static let synopsis = "vivarium new NAME --urn PATTERN [--dir DIR]"
+  static let details = """
+    Writes a Swift package for the plugin NAME (UpperCamelCase) with one module answering
+    PATTERN (see 'URN syntax' in the README; each {placeholder} becomes a required string
+    argument): its contract, view, presenter, interactor, router, entity and factory,
+    the plugin entry point, a test using the conformance test kit, and a README. It
+    builds with 'swift build' against the SDK 'vivarium sdk' names, loads in this host and
+    passes 'vivarium check' as written. DIR (default ./NAME) must not exist, or be empty,
+    and must be outside the Vivarium checkout; an existing file is never overwritten.
+    Scripts/new-plugin does the same from the repository.
+    """
+  static let options = [
+    OptionSpec.value("urn", "PATTERN", "The module's URN pattern, e.g. weather:today:{city}."),
+    OptionSpec.value("dir", "DIR", "Where to write the package (default ./NAME)."),
+  ]
+  static let exitCodes = "0 written; 1 it could not be written (nothing was); 2 usage error (a bad name or URN)."
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    guard arguments.positionals.count == 1 else {
+      throw UsageError("give one plugin name, e.g. 'vivarium new Weather --urn weather:today:{city}'")
+    }
+    guard let urn = arguments.all("urn").last else {
+      throw UsageError("--urn is required: the module's URN pattern, e.g. --urn weather:today:{city}")
+    }
+    let name = arguments.positionals[0]
+    let sdk = SDKInfo(environment: console.environment)
+    let scaffold: PluginScaffold
+    do {
+      scaffold = try PluginScaffold(name: name, urn: urn, sdkPath: sdk.packagePath)
+    } catch {
+      throw UsageError(error.message)
+    }
+    let directory = URL(fileURLWithPath: arguments.all("dir").last ?? name).standardizedFileURL.path
+    let checkout = URL(fileURLWithPath: sdk.packagePath).deletingLastPathComponent().deletingLastPathComponent().path
+    if directory == checkout || directory.hasPrefix(checkout + "/") {
+      console.error(
+        Self.name, "\(directory) is inside the Vivarium checkout (\(checkout)); a plugin of your own goes outside it, --dir ~/\(name)")
+      return ExitCode.failure
+    }
+    guard sdk.packageExists else {
+      console.error(
+        Self.name, "the SDK is not at \(sdk.packagePath); set VIVARIUM_SDK to the Host/SDK folder of a Vivarium checkout")
+      return ExitCode.failure
+    }
+    do {
+      try scaffold.write(to: directory)
+    } catch {
+      console.error(Self.name, error.message)
+      return ExitCode.failure
+    }
+    console.out(
+      """
+      Created the plugin \(name) in \(directory), answering \(scaffold.pattern.text).
+      Next:
+        cd \(directory)
+        swift build && swift test
+        vivarium check .build/debug/lib\(name).so
+        vivarium render \(scaffold.sampleURN) --plugins .build/debug/lib\(name).so
+      """)
+    return ExitCode.success
+  }
+}
