@@ -39,7 +39,7 @@ class FeedPresenter: ViperPresenter, FeedViewOutput, FeedInteractorOutput, Messa
   }
 
   func receive(_ message: Message, from origin: MessageOrigin) {
-    if message.name == "balanceChanged", case .int(let balance)? = message.fields["balance"] {
+    if message.name == "balanceChanged", let balance = message.fields["balance"]?.intValue {
       interactor.announceBalance(balance)
     }
   }

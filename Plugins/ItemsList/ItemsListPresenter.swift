@@ -36,8 +36,8 @@ extension ItemsListPresenter: ItemsListViewOutput {
 extension ItemsListPresenter: MessageReceiver {
   /// The detail this list opened reports a change: keep the list in step.
   func receive(_ message: Message, from origin: MessageOrigin) {
-    guard message.name == "itemChanged", case .int(let id)? = message.fields["itemID"],
-      case .bool(let enabled)? = message.fields["enabled"]
+    guard message.name == "itemChanged", let id = message.fields["itemID"]?.intValue,
+      let enabled = message.fields["enabled"]?.boolValue
     else { return }
     interactor.setEnabled(enabled, itemID: id)
   }

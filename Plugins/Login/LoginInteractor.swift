@@ -14,11 +14,7 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
   }
 
   func loadLastUser() {
-    if case .string(let user)? = services.settings?.value(forKey: LoginInteractor.lastUserKey) {
-      presenter?.present(lastUser: user)
-    } else {
-      presenter?.present(lastUser: "")
-    }
+    presenter?.present(lastUser: services.settings?.value(forKey: LoginInteractor.lastUserKey)?.stringValue ?? "")
   }
 
   func signIn(user: String, password: String) {

@@ -63,12 +63,12 @@ extension WalletPreviewPresenter: MessageReceiver {
   func receive(_ message: Message, from origin: MessageOrigin) {
     switch (message.name, origin) {
     case ("setMasked", .parent):
-      if case .bool(let masked)? = message.fields["masked"] {
+      if let masked = message.fields["masked"]?.boolValue {
         self.masked = masked
         show()
       }
     case ("picked", .opened):
-      if case .int(let amount)? = message.fields["amount"] { interactor.add(amount) }
+      if let amount = message.fields["amount"]?.intValue { interactor.add(amount) }
     default:
       break
     }

@@ -49,14 +49,23 @@ public struct PluginDiscovery: Sendable {
         outcomes.append(.rejected(error))
         continue
       }
+      var unique: [String] = []
+      var duplicates: [String: Rejection] = [:]
       for file in files {
         if let identity = FileIdentity(file), let first = seen[identity] {
-          outcomes.append(
-            .rejected(Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")))
+          duplicates[file] = Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")
           continue
         }
         if let identity = FileIdentity(file) { seen[identity] = file }
-        outcomes.append(loader.load(file))
+        unique.append(file)
+      }
+      var loaded = loader.loadAll(unique).makeIterator()
+      for file in files {
+        if let duplicate = duplicates[file] {
+          outcomes.append(.rejected(duplicate))
+        } else if let outcome = loaded.next() {
+          outcomes.append(outcome)
+        }
       }
     }
     return outcomes
@@ -72,7 +81,8 @@ public struct PluginDiscovery: Sendable {
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
       throw Rejection(
         directory, .missingDirectory,
-        "there is no directory or file '\(directory)' (from the \(source.rawValue)); give an existing plugin directory or .so file")
+        "there is no directory or file '\(directory)' (from the \(source.rawValue)); give an existing plugin directory or .so file"
+      )
     }
     if let problem = FilePermissions.problem(directory, isDirectory: true) {
       throw Rejection(directory, .unsafePermissions, problem)

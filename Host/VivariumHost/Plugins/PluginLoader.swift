@@ -29,9 +29,25 @@ public struct PluginLoader: Sendable {
 
   /// Checks `path` and loads it, or says why not.
   public func load(_ path: String) -> PluginOutcome {
-    if let rejection = probe?.rejection(for: path, validatingContracts: validatesContracts) {
-      return .rejected(rejection)
+    loadAll([path])[0]
+  }
+
+  /// Checks and loads each of `paths`, in order. With a probe, the probe
+  /// processes run side by side, one per core, before anything is loaded here.
+  public func loadAll(_ paths: [String]) -> [PluginOutcome] {
+    var probed = [Rejection?](repeating: nil, count: paths.count)
+    if let probe {
+      let results = ProbeResults(count: paths.count)
+      DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+        results.set(index, probe.rejection(for: paths[index], validatingContracts: validatesContracts))
+      }
+      probed = results.all
     }
+    return zip(paths, probed).map { path, rejection in rejection.map(PluginOutcome.rejected) ?? loadHere(path) }
+  }
+
+  /// Checks `path` and loads it into this process.
+  private func loadHere(_ path: String) -> PluginOutcome {
     do {
       return .loaded(try loadChecked(path))
     } catch {
@@ -160,4 +176,13 @@ public struct PluginLoader: Sendable {
     }
     throw Rejection(path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
   }
+}
+
+/// Probe results by file index, filled from several threads.
+private final class ProbeResults: @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Rejection?]
+  init(count: Int) { results = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ rejection: Rejection?) { lock.withLock { results[index] = rejection } }
+  var all: [Rejection?] { lock.withLock { results } }
 }

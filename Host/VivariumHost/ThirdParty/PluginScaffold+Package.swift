@@ -46,7 +46,8 @@ extension PluginScaffold {
   }
 
   var readme: String {
-    let arguments = pattern.placeholders.isEmpty
+    let arguments =
+      pattern.placeholders.isEmpty
       ? "It takes no arguments."
       : "Its arguments: " + pattern.placeholders.map { "`\($0)` (string, required)" }.joined(separator: ", ") + "."
     return """

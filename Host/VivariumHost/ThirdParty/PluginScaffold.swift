@@ -56,7 +56,8 @@ public struct PluginScaffold: Sendable {
     if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
       guard isDirectory.boolValue, (try? manager.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
         throw ScaffoldError(
-          message: "\(directory) already exists and is not an empty directory; nothing was written. Choose another --dir")
+          message:
+            "\(directory) already exists and is not an empty directory; nothing was written. Choose another --dir")
       }
     }
     do {

@@ -31,7 +31,8 @@ public struct SDKInfo: Encodable, Sendable {
     testKitPath = path + "/TestKit"
     var isDirectory: ObjCBool = false
     packageExists =
-      FileManager.default.fileExists(atPath: path + "/Package.swift", isDirectory: &isDirectory) && !isDirectory.boolValue
+      FileManager.default.fileExists(atPath: path + "/Package.swift", isDirectory: &isDirectory)
+      && !isDirectory.boolValue
     compiler = swiftCompilerIdentity()
     abiVersion = Int(VK_PLUGIN_ABI_VERSION)
     compatibility =

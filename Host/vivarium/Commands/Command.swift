@@ -57,7 +57,8 @@ extension Command {
 enum CommonOptions {
   static let plugins = OptionSpec.value(
     "plugins", "DIR",
-    "Load plugins from DIR, or the one plugin file DIR names (repeatable). Default: $VIVARIUM_PLUGIN_PATH (colon-separated), else the bundled plugins.")
+    "Load plugins from DIR, or the one plugin file DIR names (repeatable). Default: $VIVARIUM_PLUGIN_PATH (colon-separated), else the bundled plugins."
+  )
   static let json = OptionSpec.flag("json", "Print machine-readable JSON on stdout.")
   static let inProcess = OptionSpec.flag(
     "in-process",

@@ -41,12 +41,15 @@ enum NewCommand: Command {
     let checkout = URL(fileURLWithPath: sdk.packagePath).deletingLastPathComponent().deletingLastPathComponent().path
     if directory == checkout || directory.hasPrefix(checkout + "/") {
       console.error(
-        Self.name, "\(directory) is inside the Vivarium checkout (\(checkout)); a plugin of your own goes outside it, --dir ~/\(name)")
+        Self.name,
+        "\(directory) is inside the Vivarium checkout (\(checkout)); a plugin of your own goes outside it, --dir ~/\(name)"
+      )
       return ExitCode.failure
     }
     guard sdk.packageExists else {
       console.error(
-        Self.name, "the SDK is not at \(sdk.packagePath); set VIVARIUM_SDK to the Host/SDK folder of a Vivarium checkout")
+        Self.name,
+        "the SDK is not at \(sdk.packagePath); set VIVARIUM_SDK to the Host/SDK folder of a Vivarium checkout")
       return ExitCode.failure
     }
     do {

@@ -17,7 +17,8 @@ enum SDKCommand: Command {
     OptionSpec.flag("version", "Print only the ViperKit version."),
     CommonOptions.json,
   ]
-  static let exitCodes = "0 printed; 1 the SDK package is missing at the path (the rest is still printed); 2 usage error."
+  static let exitCodes =
+    "0 printed; 1 the SDK package is missing at the path (the rest is still printed); 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }

@@ -17,21 +17,36 @@ enum SwiftPluginBuilder {
     let sources = try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".swift") }
       .sorted().map { fixtures + "/" + $0 }
     let bin = BuildProducts.directory
-    let library = "\(output.path)/lib\(name).so"
-    let result = try ProcessRunner.run(
-      swiftc,
+    return try plugin(
+      name, sources: sources, into: output.path, modules: bin + "/Modules", library: bin,
+      moduleMap: "\(bin)/CViperKit.build/module.modulemap",
+      include: BuildProducts.repository + "/Host/SDK/Sources/CViperKit/include")
+  }
+
+  /// Compiles `sources` into `directory`/libNAME.so against the ViperKit
+  /// whose module is in `modules` and library in `library`.
+  static func plugin(
+    _ name: String, sources: [String], into directory: String, modules: String, library: String, moduleMap: String,
+    include: String
+  ) throws -> String {
+    let output = "\(directory)/lib\(name).so"
+    try swiftc(
       [
-        "-emit-library", "-parse-as-library", "-swift-version", "6", "-module-name", name, "-I", bin + "/Modules",
-        "-Xcc", "-fmodule-map-file=\(bin)/CViperKit.build/module.modulemap",
-        "-Xcc", "-I", "-Xcc", BuildProducts.repository + "/Host/SDK/Sources/CViperKit/include",
-        "-L", bin, "-lViperKit", "-o", library,
+        "-emit-library", "-parse-as-library", "-swift-version", "6", "-module-name", name, "-I", modules,
+        "-Xcc", "-fmodule-map-file=\(moduleMap)", "-Xcc", "-I", "-Xcc", include, "-L", library, "-lViperKit",
+        "-o", output,
       ] + sources)
+    return output
+  }
+
+  /// Runs swiftc, throwing its errors.
+  static func swiftc(_ arguments: [String]) throws {
+    let result = try ProcessRunner.run(swiftcPath, arguments)
     guard result.status == 0 else { throw CPluginBuilder.CompileError(message: result.stderr) }
-    return library
   }
 
   /// swiftc next to the swift on PATH.
-  private static let swiftc: String = {
+  private static let swiftcPath: String = {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
     for directory in path.split(separator: ":")
     where FileManager.default.isExecutableFile(atPath: "\(directory)/swiftc") {

@@ -19,6 +19,30 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The string, if this is a ``string(_:)`` value. Since 1.1.
+  public var stringValue: String? {
+    if case .string(let value) = self { return value }
+    return nil
+  }
+
+  /// The number, if this is an ``int(_:)`` value. Since 1.1.
+  public var intValue: Int? {
+    if case .int(let value) = self { return value }
+    return nil
+  }
+
+  /// The flag, if this is a ``bool(_:)`` value. Since 1.1.
+  public var boolValue: Bool? {
+    if case .bool(let value) = self { return value }
+    return nil
+  }
+
+  /// The number, if this is a ``double(_:)`` value. Since 1.1.
+  public var doubleValue: Double? {
+    if case .double(let value) = self { return value }
+    return nil
+  }
+
   /// Parses `text` as a value of `type`; nil when it is not one.
   public init?(parsing text: String, as type: ArgumentType) {
     switch type {
@@ -88,26 +112,14 @@ public struct Arguments: Hashable, Sendable {
   }
 
   /// The string argument `name`, or nil if absent or of another type.
-  public func string(_ name: String) -> String? {
-    if case .string(let value)? = values[name] { return value }
-    return nil
-  }
+  public func string(_ name: String) -> String? { values[name]?.stringValue }
 
   /// The int argument `name`, or nil if absent or of another type.
-  public func int(_ name: String) -> Int? {
-    if case .int(let value)? = values[name] { return value }
-    return nil
-  }
+  public func int(_ name: String) -> Int? { values[name]?.intValue }
 
   /// The bool argument `name`, or nil if absent or of another type.
-  public func bool(_ name: String) -> Bool? {
-    if case .bool(let value)? = values[name] { return value }
-    return nil
-  }
+  public func bool(_ name: String) -> Bool? { values[name]?.boolValue }
 
   /// The double argument `name`, or nil if absent or of another type.
-  public func double(_ name: String) -> Double? {
-    if case .double(let value)? = values[name] { return value }
-    return nil
-  }
+  public func double(_ name: String) -> Double? { values[name]?.doubleValue }
 }

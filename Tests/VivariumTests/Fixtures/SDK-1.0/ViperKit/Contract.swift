@@ -1,0 +1,158 @@
+/// What a module promises: pure data the host reads without running the
+/// module. It drives URN routing, argument validation, the route catalog and
+/// the conformance checks.
+///
+/// A conformer of ``ModuleFactory`` returns the same contract every time.
+/// Every placeholder in ``urn`` must be declared in ``arguments``.
+public struct Contract: Codable, Hashable, Sendable {
+  /// The URN pattern the module answers, for example `items:detail:{itemID}`.
+  /// Segments are separated by `:`; `{name}` is a placeholder for the
+  /// argument `name`. The first segment must be a literal.
+  public var urn: String
+  /// Raised by the plugin author whenever the contract changes.
+  public var version: Int
+  /// One sentence saying what the module shows, for the route catalog.
+  public var summary: String
+  /// Named, typed arguments the module is built from.
+  public var arguments: [ArgumentSpec]
+  /// Messages the parent may send to the module.
+  public var inputs: [MessageSpec]
+  /// Messages the module may emit to its parent.
+  public var outputs: [MessageSpec]
+  /// Named places where the module embeds child modules.
+  public var slots: [SlotSpec]
+  /// Names of the host services the module's interactor requires.
+  public var services: [String]
+
+  /// Creates a contract; everything but the URN pattern and summary is optional.
+  public init(
+    urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
+    inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
+    services: [String] = []
+  ) {
+    self.urn = urn
+    self.version = version
+    self.summary = summary
+    self.arguments = arguments
+    self.inputs = inputs
+    self.outputs = outputs
+    self.slots = slots
+    self.services = services
+  }
+
+  /// The argument named `name`, if the contract declares one.
+  public func argument(named name: String) -> ArgumentSpec? {
+    arguments.first { $0.name == name }
+  }
+}
+
+/// The type of an argument's value.
+public enum ArgumentType: String, Codable, Hashable, Sendable, CaseIterable {
+  /// Any text.
+  case string
+  /// A whole number in decimal, optionally with a leading `-`.
+  case int
+  /// `true` or `false`.
+  case bool
+  /// A decimal number such as `2.5`.
+  case double
+}
+
+/// One argument a module is built from.
+public struct ArgumentSpec: Codable, Hashable, Sendable {
+  /// The name used in URN placeholders and `--arg NAME=VALUE`.
+  public var name: String
+  /// The type values are checked against.
+  public var type: ArgumentType
+  /// Whether a value must be given. A required argument has no default.
+  public var required: Bool
+  /// The value used when none is given, for optional arguments.
+  public var defaultValue: ArgumentValue?
+  /// What the argument means, for the route catalog.
+  public var description: String
+  /// The only values allowed, when the argument is a choice (such as a
+  /// module configuration); empty when any value of ``type`` is allowed.
+  public var choices: [ArgumentValue]
+
+  /// A required argument.
+  public static func required(_ name: String, _ type: ArgumentType, _ description: String)
+    -> ArgumentSpec
+  {
+    ArgumentSpec(name: name, type: type, required: true, defaultValue: nil, description: description)
+  }
+
+  /// An optional argument with a default value (whose type must be `type`).
+  public static func optional(
+    _ name: String, _ type: ArgumentType, default value: ArgumentValue, _ description: String
+  ) -> ArgumentSpec {
+    ArgumentSpec(name: name, type: type, required: false, defaultValue: value, description: description)
+  }
+
+  /// An optional string argument limited to `choices`, defaulting to the first.
+  /// Use it to choose between configurations of one module.
+  public static func choice(_ name: String, _ choices: [String], _ description: String) -> ArgumentSpec {
+    ArgumentSpec(
+      name: name, type: .string, required: false, defaultValue: choices.first.map(ArgumentValue.string),
+      description: description, choices: choices.map(ArgumentValue.string))
+  }
+
+  /// Creates an argument from all its parts.
+  public init(
+    name: String, type: ArgumentType, required: Bool, defaultValue: ArgumentValue?,
+    description: String, choices: [ArgumentValue] = []
+  ) {
+    self.name = name
+    self.type = type
+    self.required = required
+    self.defaultValue = defaultValue
+    self.description = description
+    self.choices = choices
+  }
+}
+
+/// A message that crosses between a module and its parent.
+public struct MessageSpec: Codable, Hashable, Sendable {
+  /// The message name, for example `itemSelected`.
+  public var name: String
+  /// The payload's fields and their types.
+  public var fields: [String: ArgumentType]
+  /// What the message means.
+  public var description: String
+
+  /// Creates a message description.
+  public init(name: String, fields: [String: ArgumentType] = [:], description: String) {
+    self.name = name
+    self.fields = fields
+    self.description = description
+  }
+}
+
+/// A named place in a module's view where child modules are embedded.
+public struct SlotSpec: Codable, Hashable, Sendable {
+  /// The slot name, matching a ``ViewNode/slot(_:)`` the view draws.
+  public var name: String
+  /// URN patterns of the modules the slot accepts.
+  public var accepts: [String]
+  /// How the slot holds its children.
+  public var kind: SlotKind
+  /// What goes there.
+  public var description: String
+
+  /// Creates a slot description.
+  public init(name: String, accepts: [String], kind: SlotKind = .single, description: String) {
+    self.name = name
+    self.accepts = accepts
+    self.kind = kind
+    self.description = description
+  }
+}
+
+/// How a slot holds the child modules embedded in it.
+public enum SlotKind: String, Codable, Hashable, Sendable {
+  /// One child; embedding another replaces it.
+  case single
+  /// Any number of children, all shown, in the order embedded (a feed's sections).
+  case stack
+  /// Any number of children, all kept alive, one shown at a time (tabs).
+  case tabs
+}

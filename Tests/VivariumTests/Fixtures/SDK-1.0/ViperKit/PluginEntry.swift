@@ -1,0 +1,77 @@
+import CViperKit
+
+/// The one type a plugin declares to offer its modules to the host.
+///
+/// Conform a caseless `enum` and return one factory per module the plugin
+/// offers. The host calls ``factories()`` once, after it has checked the
+/// plugin's descriptor, and never unloads the plugin.
+///
+/// ```swift
+/// public enum ItemsListPlugin: ViperPlugin {
+///   public static func factories() -> [any ModuleFactory] { [ItemsListFactory()] }
+/// }
+///
+/// @_cdecl("vivarium_plugin_entry")
+/// public func vivariumPluginEntry() -> UnsafeRawPointer {
+///   PluginEntry.descriptor(for: ItemsListPlugin.self)
+/// }
+/// ```
+public protocol ViperPlugin {
+  /// A short name for reports; defaults to the conforming type's name.
+  static var name: String { get }
+
+  /// The plugin's factories, one per module. Must not be empty, must not
+  /// trap, and should do no work beyond creating the factory values.
+  static func factories() -> [any ModuleFactory]
+}
+
+extension ViperPlugin {
+  /// The conforming type's name, for example `ItemsListPlugin`.
+  public static var name: String { String(describing: Self.self) }
+}
+
+/// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.
+public enum PluginEntry {
+  /// Returns a descriptor for `plugin`, stamped with the SDK version and the
+  /// compiler identity this plugin is being compiled with.
+  ///
+  /// Call it from the plugin's only exported C function:
+  /// `@_cdecl("vivarium_plugin_entry") public func vivariumPluginEntry() -> UnsafeRawPointer`.
+  /// The function must be `public`, or the host cannot find it. The host
+  /// calls it once per load; each call allocates a descriptor that lives
+  /// for the rest of the process.
+  @_alwaysEmitIntoClient
+  public static func descriptor<P: ViperPlugin>(for plugin: P.Type) -> UnsafeRawPointer {
+    let descriptor = UnsafeMutablePointer<VKPluginDescriptor>.allocate(capacity: 1)
+    descriptor.initialize(
+      to: VKPluginDescriptor(
+        magic: VK_PLUGIN_MAGIC,
+        abi_version: VK_PLUGIN_ABI_VERSION,
+        sdk_major: UInt32(VIPERKIT_VERSION_MAJOR),
+        sdk_minor: UInt32(VIPERKIT_VERSION_MINOR),
+        sdk_patch: UInt32(VIPERKIT_VERSION_PATCH),
+        reserved: 0,
+        swift_compiler: _permanentCString(swiftCompilerIdentity()),
+        plugin_name: _permanentCString(String(describing: plugin)),
+        plugin_type: unsafeBitCast(plugin as Any.Type, to: UnsafeRawPointer.self)))
+    return UnsafeRawPointer(descriptor)
+  }
+
+  /// Copies `string` into memory that is never freed. Internal to
+  /// ``descriptor(for:)``.
+  @_alwaysEmitIntoClient
+  public static func _permanentCString(_ string: String) -> UnsafePointer<CChar> {
+    let utf8 = Array(string.utf8CString)
+    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+    copy.initialize(from: utf8, count: utf8.count)
+    return UnsafePointer(copy)
+  }
+
+  /// Turns a descriptor's `plugin_type` back into the plugin type. For the
+  /// host; returns nil when the pointer is not a `ViperPlugin` type of this
+  /// process's ViperKit.
+  public static func pluginType(from pointer: UnsafeRawPointer) -> (any ViperPlugin.Type)? {
+    let type = unsafeBitCast(pointer, to: Any.Type.self)
+    return type as? any ViperPlugin.Type
+  }
+}

@@ -1,0 +1,110 @@
+/// The host services a module can ask for by listing their names in
+/// ``Contract/services``. The host builds them once at start and hands them
+/// to each module in ``ModuleContext/services``; a factory passes them to the
+/// interactor only, the one role that touches services.
+///
+/// A service the contract does not list is `nil`, so a module cannot depend on
+/// something it did not declare.
+public struct Services {
+  /// Names to list in ``Contract/services``.
+  public enum Name {
+    /// ``Services/storage``.
+    public static let storage = "storage"
+    /// ``Services/settings``.
+    public static let settings = "settings"
+    /// ``Services/log``.
+    public static let log = "log"
+    /// ``Services/notifications``.
+    public static let notifications = "notifications"
+    /// ``Services/clock``.
+    public static let clock = "clock"
+    /// Every service name a host provides.
+    public static let all: Set<String> = [storage, settings, log, notifications, clock]
+  }
+
+  /// Persistent key-value storage private to the module's plugin.
+  public let storage: (any KeyValueStore)?
+  /// App-wide settings shared by every plugin.
+  public let settings: (any SettingsStore)?
+  /// The host's log.
+  public let log: (any ModuleLogger)?
+  /// Notices and alerts the host draws for the person.
+  public let notifications: (any Notifier)?
+  /// The current time, fixed by the host in tests and recorded sessions.
+  public let clock: (any WallClock)?
+
+  /// Creates a container; the host and test harnesses do.
+  public init(
+    storage: (any KeyValueStore)? = nil, settings: (any SettingsStore)? = nil, log: (any ModuleLogger)? = nil,
+    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil
+  ) {
+    self.storage = storage
+    self.settings = settings
+    self.log = log
+    self.notifications = notifications
+    self.clock = clock
+  }
+}
+
+/// Persistent string values by key, private to one plugin. Conformers are the
+/// host and test harnesses; writes are durable when ``set(_:forKey:)`` returns.
+public protocol KeyValueStore: AnyObject {
+  /// The value stored under `key`, if any.
+  func value(forKey key: String) -> String?
+  /// Stores `value` under `key`, or removes the key when `value` is nil.
+  /// Throws when the value could not be saved; what was saved before stays.
+  func set(_ value: String?, forKey key: String) throws
+  /// Every key that holds a value, sorted.
+  func keys() -> [String]
+}
+
+/// App-wide typed settings, shared by every plugin. Conformers are the host
+/// and test harnesses.
+public protocol SettingsStore: AnyObject {
+  /// The setting `key`, if set.
+  func value(forKey key: String) -> ArgumentValue?
+  /// Sets or (with nil) clears `key`. Throws when it could not be saved.
+  func set(_ value: ArgumentValue?, forKey key: String) throws
+}
+
+/// How much a log line matters.
+public enum LogLevel: String, Codable, Hashable, Sendable, Comparable {
+  /// Detail for whoever debugs the module.
+  case debug
+  /// Something normal worth recording.
+  case info
+  /// Something unexpected that the module handled.
+  case warning
+  /// Something that failed.
+  case error
+
+  /// Orders by severity.
+  public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+    let order: [LogLevel] = [.debug, .info, .warning, .error]
+    return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+  }
+}
+
+/// The host's log; each line is tagged with the module's URN. Conformers are
+/// the host and test harnesses.
+public protocol ModuleLogger: AnyObject {
+  /// Records `message` at `level`.
+  func log(_ level: LogLevel, _ message: String)
+}
+
+/// Messages for the person, drawn by the host above the current screen.
+/// Conformers are the host and test harnesses.
+public protocol Notifier: AnyObject {
+  /// A one-line notice shown until the person's next action.
+  func notice(_ text: String, tone: Tone)
+  /// An alert box the person must acknowledge.
+  func alert(title: String, message: String)
+}
+
+/// The current time. Conformers are the host (real or fixed time) and test
+/// harnesses. ViperKit does not depend on Foundation: make a `Date` with
+/// `Date(timeIntervalSince1970: clock.now())`.
+public protocol WallClock: AnyObject {
+  /// Now, in seconds since 1970-01-01 00:00:00 UTC.
+  func now() -> Double
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import VivariumHost
+
+@Suite("Plugins of your own")
+struct ThirdPartyTests {
+  @Test(
+    arguments: [
+      ("weather", "is not a plugin name"), ("Weather Now", "is not a plugin name"), ("9Lives", "is not a plugin name"),
+      ("ViperKit", "is taken by the SDK"), (String(repeating: "A", count: 41), "is not a plugin name"),
+    ])
+  func badNamesAreRefused(name: String, reason: String) {
+    #expect {
+      try PluginScaffold(name: name, urn: "a:b", sdkPath: "/sdk")
+    } throws: { error in
+      (error as? PluginScaffold.ScaffoldError)?.message.contains(reason) == true
+    }
+  }
+
+  @Test func badURNIsRefusedWithTheURNError() {
+    #expect {
+      try PluginScaffold(name: "Weather", urn: "weather:{}", sdkPath: "/sdk")
+    } throws: { error in
+      (error as? PluginScaffold.ScaffoldError)?.message.hasPrefix("--urn: invalid URN 'weather:{}'") == true
+    }
+  }
+
+  @Test func writesEveryRoleATestAndAReadme() throws {
+    let dir = try TemporaryDirectory()
+    let scaffold = try PluginScaffold(name: "Weather", urn: "weather:today:{city}", sdkPath: "/opt/vivarium/Host/SDK")
+    try scaffold.write(to: dir.path + "/Weather")
+    let files = Set(try FileManager.default.subpathsOfDirectory(atPath: dir.path + "/Weather"))
+    for role in ["Contract", "View", "Presenter", "Interactor", "Router", "Factory"] {
+      #expect(files.contains("Sources/Weather/Weather\(role).swift"), "missing \(role)")
+    }
+    #expect(
+      files.isSuperset(of: ["Package.swift", "README.md", "exports.map", "Tests/WeatherTests/WeatherTests.swift"]))
+    let manifest = try String(contentsOfFile: dir.path + "/Weather/Package.swift", encoding: .utf8)
+    #expect(manifest.contains(#".package(path: "/opt/vivarium/Host/SDK")"#))
+    #expect(manifest.contains(#".product(name: "ViperKitTestKit", package: "TestKit")"#))
+    let contract = try String(
+      contentsOfFile: dir.path + "/Weather/Sources/Weather/WeatherContract.swift", encoding: .utf8)
+    #expect(contract.contains(#"urn: "weather:today:{city}""#))
+    #expect(contract.contains(#".required("city", .string"#))
+    #expect(scaffold.sampleURN == "weather:today:sample")
+  }
+
+  @Test func anExistingDirectoryIsNeverOverwritten() throws {
+    let dir = try TemporaryDirectory()
+    let kept = try dir.write("Package.swift", Data("// mine\n".utf8))
+    let scaffold = try PluginScaffold(name: "Weather", urn: "weather:today", sdkPath: "/sdk")
+    #expect(throws: PluginScaffold.ScaffoldError.self) { try scaffold.write(to: dir.path) }
+    #expect(try String(contentsOfFile: kept, encoding: .utf8) == "// mine\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["Package.swift"])
+  }
+
+  @Test func newRefusesTheCheckoutAndExistingDirectories() throws {
+    let inside = try ProcessRunner.vivarium([
+      "new", "Weather", "--urn", "w:x", "--dir", BuildProducts.repository + "/Weather",
+    ])
+    #expect(inside.status == 1)
+    #expect(inside.stderr.contains("is inside the Vivarium checkout"))
+    #expect(!FileManager.default.fileExists(atPath: BuildProducts.repository + "/Weather"))
+    let missingURN = try ProcessRunner.vivarium(["new", "Weather"])
+    #expect(missingURN.status == 2)
+    #expect(missingURN.stderr.contains("--urn is required"))
+  }
+
+  @Test func sdkNamesThePackagesAndTheRule() throws {
+    let result = try ProcessRunner.vivarium(["sdk", "--json"])
+    #expect(result.status == 0)
+    let info = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(info["packagePath"] as? String == BuildProducts.repository + "/Host/SDK")
+    #expect(info["testKitPath"] as? String == BuildProducts.repository + "/Host/SDK/TestKit")
+    #expect((info["compatibility"] as? String)?.hasPrefix("loads plugins built against ViperKit 1.0 to 1.") == true)
+    let moved = try ProcessRunner.vivarium(["sdk", "--path"], environment: ["VIVARIUM_SDK": "/nowhere/SDK"])
+    #expect(moved.stdout == "/nowhere/SDK\n")
+    #expect(moved.status == 1)
+  }
+
+  @Test func pluginsTakesASingleFile() throws {
+    let result = try ProcessRunner.vivarium(["render", "items:detail:1", "--plugins", BuildProducts.itemsDetail])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Buy milk\n"))
+  }
+}
