@@ -57,13 +57,13 @@ public struct PluginChecker: Sendable {
           check: "*", status: .skipped, module: nil, message: "plugin and module checks need a plugin that loads"))
       return results
     }
-    var jobs: [(check: String, module: String?)] = []
+    var jobs: [Job] = []
     var skipped: [CheckResult] = []
     for (check, reason) in Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
       if let reason {
         skipped.append(CheckResult(check: check.name, status: .skipped, module: nil, message: reason))
       } else {
-        jobs.append((check.name, nil))
+        jobs.append(Job(check: check.name, module: nil))
       }
     }
     for factory in plugin.factories {
@@ -72,15 +72,15 @@ public struct PluginChecker: Sendable {
           skipped.append(
             CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))
         } else {
-          jobs.append((check.name, factory.contract.urn))
+          jobs.append(Job(check: check.name, module: factory.contract.urn))
         }
       }
     }
     return results + run(jobs, path: path, factories: plugin.factories) + skipped
   }
 
-  /// Runs `jobs`, in child processes two at a time, or here in order.
-  private func run(_ jobs: [(check: String, module: String?)], path: String, factories: [any ModuleFactory])
+  /// Runs `jobs`, in child processes one per core, or here in order.
+  private func run(_ jobs: [Job], path: String, factories: [any ModuleFactory])
     -> [CheckResult]
   {
     guard let isolation else {
@@ -88,12 +88,7 @@ public struct PluginChecker: Sendable {
         PluginChecker.runHere($0.check, module: $0.module, factories: factories, strictness: strictness)
       }
     }
-    let results = ResultSlots(count: jobs.count)
-    DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-      let job = jobs[index]
-      results.set(index, runIsolated(job.check, module: job.module, path: path, isolation: isolation))
-    }
-    return results.all
+    return jobs.concurrentMap { runIsolated($0.check, module: $0.module, path: path, isolation: isolation) }
   }
 
   private func runIsolated(_ check: String, module: String?, path: String, isolation: Isolation) -> CheckResult {
@@ -150,11 +145,8 @@ public struct PluginChecker: Sendable {
   }
 }
 
-/// Results by job index, filled from several threads.
-private final class ResultSlots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var slots: [CheckResult?]
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ result: CheckResult) { lock.withLock { slots[index] = result } }
-  var all: [CheckResult] { lock.withLock { slots.compactMap { $0 } } }
+/// One check to run on one module (or, without a module, on the plugin).
+private struct Job: Sendable {
+  let check: String
+  let module: String?
 }

@@ -37,11 +37,8 @@ public struct PluginLoader: Sendable {
   public func loadAll(_ paths: [String]) -> [PluginOutcome] {
     var probed = [Rejection?](repeating: nil, count: paths.count)
     if let probe {
-      let results = ProbeResults(count: paths.count)
-      DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-        results.set(index, probe.rejection(for: paths[index], validatingContracts: validatesContracts))
-      }
-      probed = results.all
+      let validating = validatesContracts
+      probed = paths.concurrentMap { probe.rejection(for: $0, validatingContracts: validating) }
     }
     return zip(paths, probed).map { path, rejection in rejection.map(PluginOutcome.rejected) ?? loadHere(path) }
   }
@@ -176,13 +173,4 @@ public struct PluginLoader: Sendable {
     }
     throw Rejection(path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
   }
-}
-
-/// Probe results by file index, filled from several threads.
-private final class ProbeResults: @unchecked Sendable {
-  private let lock = NSLock()
-  private var results: [Rejection?]
-  init(count: Int) { results = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ rejection: Rejection?) { lock.withLock { results[index] = rejection } }
-  var all: [Rejection?] { lock.withLock { results } }
 }
