@@ -121,7 +121,7 @@ struct CommandLineTests {
     #expect(result.stderr.contains("--help"))
   }
 
-  @Test(arguments: ["plugins", "routes", "render"])
+  @Test(arguments: ["run", "plugins", "routes", "render", "check", "graph", "sdk", "new"])
   func everyCommandHasHelp(command: String) throws {
     let result = try ProcessRunner.vivarium([command, "--help"])
     #expect(result.status == 0)

@@ -3,19 +3,33 @@ import ViperKitTestKit
 
 /// One line a person types in `vivarium run`, or a script holds.
 public enum SessionCommand: Equatable, Sendable {
+  /// `tap ADDRESS`: tap a button.
   case tap(String)
+  /// `select ADDRESS ROW`: select a list row.
   case select(String, row: String)
+  /// `type ADDRESS TEXT`: fill a field.
   case type(String, text: String)
+  /// `open URN`: push a module, or replace everything with a deep link.
   case open(String)
+  /// `back`: pop, or close the top modal.
   case back
+  /// `dismiss`: close the top modal.
   case dismiss
+  /// `ok`: acknowledge the alert.
   case ok
+  /// `screen`: draw the screen again.
   case screen
+  /// `tree`: the live module tree.
   case tree
+  /// `routes`: the catalog.
   case routes
+  /// `plugins`: the plugin report.
   case plugins
+  /// `log`: the latest log lines.
   case log
+  /// `help`: the command list.
   case help
+  /// `quit` or `exit`: end the session.
   case quit
 
   /// Why a line is not a command, with what to type instead.

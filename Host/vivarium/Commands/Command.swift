@@ -48,7 +48,7 @@ extension Command {
       Options:
       \(rows.joined(separator: "\n"))
 
-      Exit codes: \(exitCodes)
+      \(TextRenderer.wrap("Exit codes: " + exitCodes, width: 80).joined(separator: "\n"))
       """
   }
 }

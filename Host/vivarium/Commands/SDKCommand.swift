@@ -3,7 +3,7 @@ import VivariumHost
 /// `vivarium sdk`: where the SDK is, and which version, for plugin builds.
 enum SDKCommand: Command {
   static let name = "sdk"
-  static let summary = "Print where the ViperKit SDK and test kit are, their version, and what plugins must match."
+  static let summary = "Print where the SDK and test kit are, their version, what plugins must match."
   static let synopsis = "vivarium sdk [--path | --version] [--json]"
   static let details = """
     Prints what a plugin package outside this repository needs: the SDK and test kit
