@@ -21,10 +21,14 @@ struct CheckCommandTests {
     return (try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)), result.status)
   }
 
+  /// Timing checks only warn, and a loaded machine can make them; everything
+  /// else must pass without a warning.
   @Test func everySamplePluginPassesAtStrictnessTen() throws {
     let files = BuildProducts.pluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }
     let (report, status) = try check(files + ["--strictness", "10"])
-    let failures = report.plugins.flatMap(\.results).filter { $0.status.isFailure || $0.status == .warning }
+    let failures = report.plugins.flatMap(\.results).filter {
+      $0.status.isFailure || ($0.status == .warning && !$0.check.hasPrefix("speed."))
+    }
     #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
     #expect(status == 0)
     #expect(!report.failed)
@@ -47,7 +51,7 @@ struct CheckCommandTests {
       let intended = module.split(separator: ":")[1]
       switch intended {
       case "none":
-        #expect(bad.isEmpty && !mine.contains { $0.status == .warning }, "\(mine)")
+        #expect(bad.isEmpty && !mine.contains { $0.status == .warning && !$0.check.hasPrefix("speed.") }, "\(mine)")
       case "speed.first-render":
         #expect(bad.isEmpty, "\(bad)")
         #expect(mine.filter { $0.status == .warning }.map(\.check) == ["speed.first-render"])
