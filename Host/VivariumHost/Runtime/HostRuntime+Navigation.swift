@@ -139,11 +139,3 @@ extension HostRuntime {
     }
   }
 }
-
-extension HostRuntime {
-  /// Every live module, screens in layer order, each followed by its children.
-  public var nodes: [ModuleNode] {
-    func walk(_ node: ModuleNode) -> [ModuleNode] { [node] + node.allChildren.flatMap(walk) }
-    return layers.flatMap { $0.flatMap(walk) }
-  }
-}

@@ -44,6 +44,12 @@ public final class HostRuntime {
   /// The module on top: what the person sees and acts on.
   public var top: ModuleNode? { layers.last?.last }
 
+  /// Every live module, screens in layer order, each followed by its children.
+  public var nodes: [ModuleNode] {
+    func walk(_ node: ModuleNode) -> [ModuleNode] { [node] + node.allChildren.flatMap(walk) }
+    return layers.flatMap { $0.flatMap(walk) }
+  }
+
   /// Returns and forgets the problems recorded so far.
   public func takeProblems() -> [HostProblem] {
     defer { problems.removeAll() }
