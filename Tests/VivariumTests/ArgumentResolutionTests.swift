@@ -7,15 +7,6 @@ import VivariumHost
 struct ArgumentResolutionTests {
   let catalog = BuildProducts.sampleCatalog
 
-  private func failure(_ urn: String, _ extra: [(name: String, value: String)] = []) -> ResolveError? {
-    do {
-      _ = try catalog.resolve(urn, arguments: extra)
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   @Test func placeholderIsTypedByTheContract() throws {
     let resolved = try catalog.resolve("items:detail:2")
     #expect(resolved.arguments.int("itemID") == 2)
@@ -23,7 +14,7 @@ struct ArgumentResolutionTests {
   }
 
   @Test func wrongTypeNamesTheArgumentAndContract() throws {
-    let error = try #require(failure("items:detail:two"))
+    let error = try catalog.resolveError("items:detail:two")
     #expect(error.kind == .wrongType)
     #expect(error.message.contains("argument 'itemID' of items:detail:{itemID}"))
     #expect(error.message.contains("must be an int"))
@@ -31,34 +22,34 @@ struct ArgumentResolutionTests {
   }
 
   @Test func unknownArgumentListsWhatTheModuleTakes() throws {
-    let error = try #require(failure("items:detail:2", [("color", "red")]))
+    let error = try catalog.resolveError("items:detail:2", [("color", "red")])
     #expect(error.kind == .unknownArgument)
     #expect(error.message.contains("unknown argument 'color'"))
     #expect(error.message.contains("itemID (int, required)"))
   }
 
   @Test func unknownQueryArgumentToo() throws {
-    let error = try #require(failure("items:list?sort=name"))
+    let error = try catalog.resolveError("items:list?sort=name")
     #expect(error.kind == .unknownArgument)
     #expect(error.message.contains("it takes no arguments"))
   }
 
   @Test func argumentGivenTwiceIsRefused() throws {
-    let error = try #require(failure("items:detail:2", [("itemID", "3")]))
+    let error = try catalog.resolveError("items:detail:2", [("itemID", "3")])
     #expect(error.kind == .duplicateArgument)
     #expect(error.message.contains("in the URN and with --arg"))
   }
 
   @Test func unknownURNSuggestsPatternsInTheNamespace() throws {
-    let error = try #require(failure("items:details:2"))
+    let error = try catalog.resolveError("items:details:2")
     #expect(error.kind == .notFound)
     #expect(error.message.contains("items:detail:{itemID}"))
-    let other = try #require(failure("weather:today"))
+    let other = try catalog.resolveError("weather:today")
     #expect(other.message.contains("no loaded plugin uses the namespace 'weather'"))
   }
 
   @Test func malformedURNIsReported() throws {
-    let error = try #require(failure("items::"))
+    let error = try catalog.resolveError("items::")
     #expect(error.kind == .invalidURN)
   }
 }

@@ -98,7 +98,10 @@ public struct PluginChecker: Sendable {
     case .exited(_, let output):
       if let result = try? JSONDecoder().decode(CheckResult.self, from: output) { return result }
       return CheckResult(
-        check: check, status: .crashed, module: module, message: "the check\(place) ended without a result")
+        check: check, status: .crashed, module: module,
+        message:
+          "the check\(place) ended without a result; run 'vivarium check \(path) --only \(check) --in-process' to see what happens"
+      )
     case .signaled(let signal):
       return CheckResult(
         check: check, status: .crashed, module: module,
@@ -139,7 +142,7 @@ public struct PluginChecker: Sendable {
     } else {
       result = CheckResult(
         check: arguments.dropFirst().first ?? "?", status: .failed, module: nil,
-        message: "the plugin did not load in the check process")
+        message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
     }
     return String(decoding: (try? JSONEncoder().encode(result)) ?? Data(), as: UTF8.self)
   }

@@ -70,17 +70,22 @@ public final class HostServices {
   }
 
   private func appendToLogFile(_ line: String) {
+    logFile?.write(Data(line.utf8))
+  }
+
+  /// `vivarium.log`, opened for appending on the first line logged; nil when
+  /// it cannot be (the lines stay in ``recentLog``).
+  private lazy var logFile: FileHandle? = {
     let path = dataDirectory + "/vivarium.log"
     try? FileManager.default.createDirectory(
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     if !FileManager.default.fileExists(atPath: path) {
       _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
     }
-    guard let handle = FileHandle(forWritingAtPath: path) else { return }
-    handle.seekToEndOfFile()
-    handle.write(Data(line.utf8))
-    try? handle.close()
-  }
+    let handle = FileHandle(forWritingAtPath: path)
+    handle?.seekToEndOfFile()
+    return handle
+  }()
 }
 
 /// Notices and alerts raised by modules, waiting to be drawn.

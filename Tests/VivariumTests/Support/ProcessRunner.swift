@@ -28,11 +28,11 @@ enum ProcessRunner {
     process.standardInput = FileHandle.nullDevice
     try process.run()
     // Read both pipes before waiting, so a full pipe cannot block the child.
-    let errData = Data.readingAll(err.fileHandleForReading, concurrentlyWith: out.fileHandleForReading)
+    let read = Data.readingAll(err.fileHandleForReading, concurrentlyWith: out.fileHandleForReading)
     process.waitUntilExit()
     return ProcessResult(
-      status: process.terminationStatus, stdout: String(decoding: errData.other, as: UTF8.self),
-      stderr: String(decoding: errData.this, as: UTF8.self))
+      status: process.terminationStatus, stdout: String(decoding: read.other, as: UTF8.self),
+      stderr: String(decoding: read.this, as: UTF8.self))
   }
 
   /// Runs the host built with the tests.

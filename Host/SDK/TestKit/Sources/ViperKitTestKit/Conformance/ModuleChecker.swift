@@ -79,7 +79,7 @@ struct ModuleChecker {
       arguments[spec.name] = nil
       _ = try? harness(arguments).tearDown()
     }
-    return .passed("built without each of \(required.map(\.name).joined(separator: ", ")) without trapping")
+    return .passed("without each of \(required.map(\.name).joined(separator: ", ")), build(_:) threw or coped; no trap")
   }
 
   func buildWrongType() -> Outcome {
@@ -89,14 +89,14 @@ struct ModuleChecker {
       arguments[spec.name] = SampleValues.wrong(spec.type)
       _ = try? harness(arguments).tearDown()
     }
-    return .passed("built with a wrongly typed value for each argument without trapping")
+    return .passed("with a wrongly typed value for each argument, build(_:) threw or coped; no trap")
   }
 
   func buildUnknown() -> Outcome {
     var arguments = SampleValues.arguments(contract)
     arguments["undeclaredProbeArgument"] = .string("surprise")
     _ = try? harness(arguments).tearDown()
-    return .passed("built with an undeclared argument without trapping")
+    return .passed("with an undeclared argument, build(_:) threw or coped; no trap")
   }
 
   // MARK: Presentation
