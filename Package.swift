@@ -32,7 +32,9 @@ let package = Package(
     .package(path: "Host/SDK/TestKit"),
   ],
   targets: [
-    .target(name: "VivariumHost", dependencies: [viperKit, testKit], path: "Host/VivariumHost"),
+    .target(name: "VivariumHost", dependencies: [viperKit, testKit, "CVivariumSystem"], path: "Host/VivariumHost"),
+    // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
+    .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
     .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium"),
     .testTarget(
       name: "VivariumTests", dependencies: ["VivariumHost", viperKit, testKit], path: "Tests/VivariumTests",

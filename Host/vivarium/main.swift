@@ -40,15 +40,12 @@ let mainHelp = """
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case PluginProbe.command where arguments.count >= 2:
+  case PluginProbe.command:
     // The child side of PluginProbe: not for people, so not in --help.
-    let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
-    console.out(PluginProbe.childMain(arguments[1], loader: loader))
-    return ExitCode.success
+    return PluginProbe.childMain(Array(arguments.dropFirst()))
   case PluginChecker.command:
     // The child side of an isolated check: not for people, so not in --help.
-    console.out(PluginChecker.childMain(Array(arguments.dropFirst())))
-    return ExitCode.success
+    return PluginChecker.childMain(Array(arguments.dropFirst()))
   case "help":
     guard let topic = arguments.dropFirst().first else {
       console.out(mainHelp)

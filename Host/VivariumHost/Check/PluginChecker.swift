@@ -76,11 +76,11 @@ public struct PluginChecker: Sendable {
         }
       }
     }
-    return results + run(jobs, path: path, factories: plugin.factories) + skipped
+    return results + run(jobs, path: path, file: plugin.fileDescriptor, factories: plugin.factories) + skipped
   }
 
   /// Runs `jobs`, in child processes one per core, or here in order.
-  private func run(_ jobs: [Job], path: String, factories: [any ModuleFactory])
+  private func run(_ jobs: [Job], path: String, file: Int32?, factories: [any ModuleFactory])
     -> [CheckResult]
   {
     guard let isolation else {
@@ -88,26 +88,37 @@ public struct PluginChecker: Sendable {
         PluginChecker.runHere($0.check, module: $0.module, factories: factories, strictness: strictness)
       }
     }
-    return jobs.concurrentMap { runIsolated($0.check, module: $0.module, path: path, isolation: isolation) }
+    return jobs.concurrentMap {
+      runIsolated($0.check, module: $0.module, path: path, file: file, isolation: isolation)
+    }
   }
 
-  private func runIsolated(_ check: String, module: String?, path: String, isolation: Isolation) -> CheckResult {
+  private func runIsolated(_ check: String, module: String?, path: String, file: Int32?, isolation: Isolation)
+    -> CheckResult
+  {
     let arguments = [PluginChecker.command, path, check, String(strictness)] + (module.map { [$0] } ?? [])
     let place = module.map { " on \($0)" } ?? ""
-    switch ChildProcess.run(isolation.executable, arguments, timeout: isolation.timeout) {
-    case .exited(_, let output):
-      if let result = try? JSONDecoder().decode(CheckResult.self, from: output) { return result }
+    let debug = "debug it with 'vivarium check \(path) --only \(check) --in-process'"
+    switch ChildProcess.run(isolation.executable, arguments, timeout: isolation.timeout, passing: file) {
+    case .exited(let status, let reply, let stderr):
+      if status == 0, let reply, let result = try? JSONDecoder().decode(CheckResult.self, from: reply) {
+        return result
+      }
       return CheckResult(
         check: check, status: .crashed, module: module,
         message:
-          "the check\(place) ended without a result; run 'vivarium check \(path) --only \(check) --in-process' to see what happens"
+          "the check\(place) ended with status \(status) without its result\(PluginProbe.said(stderr)): code in the plugin ended the process; \(debug)"
       )
-    case .signaled(let signal):
+    case .signaled(let signal, let stderr):
       return CheckResult(
         check: check, status: .crashed, module: module,
         message:
-          "crashed (\(ChildProcess.describe(signal: signal))) while running \(check)\(place); debug it with 'vivarium check \(path) --only \(check) --in-process'"
+          "crashed (\(ChildProcess.describe(signal: signal)))\(PluginProbe.said(stderr)) while running \(check)\(place); \(debug)"
       )
+    case .flooded:
+      return CheckResult(
+        check: check, status: .crashed, module: module,
+        message: "wrote over \(ChildProcess.replyLimit) bytes into the check's result channel\(place); \(debug)")
     case .timedOut:
       return CheckResult(
         check: check, status: .timedOut, module: module,
@@ -129,12 +140,15 @@ public struct PluginChecker: Sendable {
     return Conformance.run(check, on: factory, strictness: strictness)
   }
 
-  /// The child side of an isolated check: loads `path` here and prints the
-  /// result as JSON.
-  public static func childMain(_ arguments: [String]) -> String {
+  /// The child side of an isolated check, `__check FILE CHECK STRICTNESS
+  /// [MODULE]`: loads the file its parent handed it and replies with the
+  /// result (``ChildChannel``). Returns the exit status.
+  public static func childMain(_ arguments: [String]) -> Int32 {
+    let nonce = ChildChannel.receiveNonce()
     let result: CheckResult
     if arguments.count >= 3, let strictness = Int(arguments[2]),
-      case .loaded(let plugin) = PluginLoader(validatesContracts: false).load(arguments[0])
+      let file = try? PluginFile.inherited(ChildChannel.fileDescriptor, path: arguments[0]),
+      case .loaded(let plugin) = PluginLoader(validatesContracts: false).load(file)
     {
       result = runHere(
         arguments[1], module: arguments.count > 3 ? arguments[3] : nil, factories: plugin.factories,
@@ -144,7 +158,8 @@ public struct PluginChecker: Sendable {
         check: arguments.dropFirst().first ?? "?", status: .failed, module: nil,
         message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
     }
-    return String(decoding: (try? JSONEncoder().encode(result)) ?? Data(), as: UTF8.self)
+    ChildChannel.reply((try? JSONEncoder().encode(result)) ?? Data(), nonce: nonce)
+    return 0
   }
 }
 

@@ -1,52 +1,88 @@
+import CVivariumSystem
 import Foundation
 import Glibc
 
 /// Runs the host's own executable as a child, with a time limit, so that
 /// plugin code that traps, segfaults or hangs takes down only the child.
+///
+/// The child runs in a process group of its own and gets exactly these file
+/// descriptors: 0, a pipe carrying a nonce (``ChildChannel``); 1, `/dev/null`;
+/// 2, a pipe whose last lines are kept for the report; 3, the reply channel;
+/// and, when given, 4, the plugin file the parent opened and checked. The
+/// parent waits for the child process itself, not for its pipes to close, so
+/// a grandchild holding a pipe open cannot stall it; at the time limit the
+/// whole group is killed. What it reads is bounded.
 enum ChildProcess {
   /// How a child ended.
   enum Outcome {
-    /// It exited with `status`, having printed `output` on stdout.
-    case exited(status: Int32, output: Data)
+    /// It exited with `status`. `reply` is its framed reply, nil when it sent
+    /// none that carries this run's nonce. `stderr` is the tail of its stderr.
+    case exited(status: Int32, reply: Data?, stderr: String)
     /// A signal ended it.
-    case signaled(Int32)
-    /// It outlived the time limit and was killed.
-    case timedOut
+    case signaled(Int32, stderr: String)
+    /// It outlived the time limit, and its process group was killed.
+    case timedOut(stderr: String)
+    /// It wrote more than ``replyLimit`` bytes to its reply channel, and its
+    /// process group was killed.
+    case flooded
     /// It could not be started.
     case failedToStart(String)
   }
 
-  /// Runs `executable arguments…` with no stdin, stderr discarded, and
-  /// `SWIFT_BACKTRACE=enable=no` so a crash does not spend seconds on a
-  /// backtrace.
-  static func run(_ executable: String, _ arguments: [String], timeout: Duration) -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    do {
-      try process.run()
-    } catch {
-      return .failedToStart("\(executable): \(error.localizedDescription)")
+  /// The most a reply may hold.
+  static let replyLimit = 1 << 20
+  /// How much of the child's stderr is kept: its end, where a Swift fatal error is.
+  static let stderrKept = 16 << 10
+
+  /// Runs `executable arguments…` with `SWIFT_BACKTRACE=enable=no`, so a crash
+  /// does not spend seconds on a backtrace, handing it `file` as descriptor 4.
+  static func run(_ executable: String, _ arguments: [String], timeout: Duration, passing file: Int32? = nil)
+    -> Outcome
+  {
+    let nonce = ChildChannel.makeNonce()
+    let pipes = (0..<3).compactMap { _ in ChildPipe.make() }
+    guard pipes.count == 3 else {
+      pipes.forEach { $0.closeBoth() }
+      return .failedToStart("\(executable): cannot create pipes: \(String(cString: strerror(errno)))")
     }
-    let reader = OutputReader(output.fileHandleForReading)
-    let (seconds, attoseconds) = timeout.components
-    let deadline = DispatchTime.now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-    if exited.wait(timeout: deadline) == .timedOut {
-      kill(process.processIdentifier, SIGKILL)
-      exited.wait()
-      return .timedOut
+    let (input, errors, replies) = (pipes[0], pipes[1], pipes[2])
+    // The nonce waits in the pipe for the child; written before it starts, so
+    // a child that never reads cannot make this write raise SIGPIPE.
+    _ = nonce.utf8CString.withUnsafeBufferPointer { write(input.write, $0.baseAddress, $0.count - 1) }
+    close(input.write)
+    defer { [errors.read, replies.read].forEach { close($0) } }
+    let passed = file.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1
+    var mapping: [(Int32, Int32)] = [(input.read, 0), (errors.write, 2), (replies.write, ChildChannel.replyDescriptor)]
+    if passed >= 0 { mapping.append((passed, ChildChannel.fileDescriptor)) }
+    let started = spawn(executable, arguments, mapping)
+    // The child holds its own copies now; closing ours lets its EOFs through.
+    for fd in [input.read, errors.write, replies.write, passed] where fd >= 0 { close(fd) }
+    let pid: pid_t
+    switch started {
+    case .success(let spawned): pid = spawned
+    case .failure(let reason): return .failedToStart("\(executable): \(reason)")
     }
-    if process.terminationReason == .uncaughtSignal { return .signaled(process.terminationStatus) }
-    return .exited(status: process.terminationStatus, output: reader.finish())
+    let collector = Collector(errors: errors.read, replies: replies.read)
+    let deadline = ContinuousClock.now + timeout
+    var status: Int32 = 0
+    while true {
+      if waitpid(pid, &status, WNOHANG) == pid { break }
+      if collector.replyBytes > replyLimit || ContinuousClock.now >= deadline {
+        kill(-pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return collector.replyBytes > replyLimit ? .flooded : .timedOut(stderr: collector.stderrTail)
+      }
+      collector.poll(milliseconds: 20)
+    }
+    // Whatever the child left in the pipes; a grandchild still holding them
+    // open cannot make this wait, and the group's stragglers are killed.
+    collector.drain()
+    kill(-pid, SIGKILL)
+    if status & 0x7F != 0 { return .signaled(status & 0x7F, stderr: collector.stderrTail) }
+    if collector.replyBytes > replyLimit { return .flooded }
+    return .exited(
+      status: (status >> 8) & 0xFF, reply: ChildChannel.payload(of: collector.reply, nonce: nonce),
+      stderr: collector.stderrTail)
   }
 
   /// `signal 4, Illegal instruction: a Swift runtime trap (…)`.
@@ -61,22 +97,132 @@ enum ChildProcess {
       }
     return "signal \(signal), \(String(cString: strsignal(signal))): \(cause)"
   }
-}
 
-/// Drains a pipe on another thread so a chatty child cannot block on a full pipe.
-private final class OutputReader: @unchecked Sendable {
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ handle: FileHandle) {
-    Thread {
-      self.data = handle.readDataToEndOfFile()
-      self.done.signal()
-    }.start()
+  /// The line of `stderr` where Swift says why it stopped (`File.swift:12:
+  /// Fatal error: …`, or a precondition or assertion failure), if any.
+  static func fatalErrorLine(_ stderr: String) -> String? {
+    let markers = ["Fatal error", "Precondition failed", "Assertion failed"]
+    return stderr.split(separator: "\n").last { line in markers.contains { line.contains($0) } }.map(String.init)
   }
 
-  func finish() -> Data {
-    done.wait()
-    return data
+  /// Starts the child in a new process group with exactly `mapping`'s
+  /// descriptors (parent descriptor, child number) plus stdout on /dev/null.
+  private static func spawn(_ executable: String, _ arguments: [String], _ mapping: [(Int32, Int32)])
+    -> Result<pid_t, SpawnError>
+  {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (from, to) in mapping { posix_spawn_file_actions_adddup2(&actions, from, to) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    vivarium_spawn_add_closefrom(&actions, (mapping.map(\.1).max() ?? 2) + 1)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard result == 0 else { return .failure(SpawnError(String(cString: strerror(result)))) }
+    return .success(pid)
+  }
+
+  private struct SpawnError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+}
+
+/// A pipe whose two ends are close-on-exec and numbered 10 or above, so that
+/// mapping them onto the child's 0 to 4 can never overwrite one another.
+private struct ChildPipe {
+  let read: Int32
+  let write: Int32
+
+  func closeBoth() {
+    close(read)
+    close(write)
+  }
+
+  static func make() -> ChildPipe? {
+    var ends: [Int32] = [0, 0]
+    guard vivarium_pipe_cloexec(&ends) == 0 else { return nil }
+    let high = ends.map { fd in
+      let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
+      close(fd)
+      return moved
+    }
+    guard high.allSatisfy({ $0 >= 0 }) else {
+      high.filter { $0 >= 0 }.forEach { close($0) }
+      return nil
+    }
+    return ChildPipe(read: high[0], write: high[1])
+  }
+}
+
+/// Reads the child's stderr (keeping its tail) and reply channel (keeping
+/// all of it, up to just past the limit) as data arrives.
+private final class Collector {
+  private var descriptors: [Int32]
+  private var errors = Data()
+  private(set) var reply = Data()
+  private let errorsFD: Int32
+
+  init(errors: Int32, replies: Int32) {
+    errorsFD = errors
+    descriptors = [errors, replies]
+  }
+
+  var replyBytes: Int { reply.count }
+  var stderrTail: String { String(decoding: errors, as: UTF8.self) }
+
+  /// Waits up to `milliseconds` for data and reads what came.
+  func poll(milliseconds: Int32) {
+    guard !descriptors.isEmpty else {
+      usleep(UInt32(milliseconds) * 250)
+      return
+    }
+    var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    guard Glibc.poll(&fds, nfds_t(fds.count), milliseconds) > 0 else { return }
+    for entry in fds where entry.revents != 0 { readOnce(entry.fd) }
+  }
+
+  /// Reads everything already in the pipes without waiting for their ends.
+  func drain() {
+    for fd in descriptors {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      while descriptors.contains(fd), reply.count <= ChildProcess.replyLimit, readOnce(fd) {}
+    }
+  }
+
+  /// One read from `fd`; false at its end or when nothing is there.
+  @discardableResult
+  private func readOnce(_ fd: Int32) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else {
+      if count == 0 || (errno != EAGAIN && errno != EINTR) { descriptors.removeAll { $0 == fd } }
+      return false
+    }
+    if fd == errorsFD {
+      errors.append(contentsOf: buffer[0..<count])
+      if errors.count > ChildProcess.stderrKept { errors = Data(errors.suffix(ChildProcess.stderrKept)) }
+    } else {
+      reply.append(contentsOf: buffer[0..<count])
+    }
+    return true
   }
 }

@@ -1,6 +1,9 @@
 import Foundation
+import Glibc
 
-/// What a file looks like from its ELF headers, read without loading it.
+/// What a file looks like from its ELF headers, read without loading it and
+/// without reading it whole: the ELF header, the section headers and the
+/// dynamic symbol table, each bounded by ``tableLimit``.
 ///
 /// Reading the headers first lets the host reject empty files, text files,
 /// truncated files, libraries for another machine and libraries without the
@@ -14,6 +17,7 @@ struct ELFFile {
     case unsupported(String)
     case notSharedObject(typeName: String)
     case truncated(expected: Int, actual: Int)
+    case implausible(String)
   }
 
   /// Dynamic symbols the file defines and exports, or nil when it has no
@@ -36,19 +40,25 @@ struct ELFFile {
     #endif
   }
 
-  /// Reads and checks the headers of `bytes`.
-  init(bytes: Data) throws(Problem) {
-    let reader = ByteReader(bytes)
-    size = bytes.count
+  /// The most bytes of section headers, dynamic symbols or their names read
+  /// from one file: far beyond any real plugin, small enough that a hostile
+  /// file cannot make the host read gigabytes.
+  static let tableLimit = 64 << 20
+
+  /// Reads and checks the headers of the file open at `fd`, `size` bytes
+  /// long, reading only the headers and the dynamic symbol table.
+  init(fd: Int32, size: Int) throws(Problem) {
+    self.size = size
     guard size > 0 else { throw .empty }
-    guard size >= 4, bytes.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46]) else {
-      throw .notELF(firstBytes: ELFFile.printable(bytes.prefix(16)))
+    let header = ByteReader(FileRange.read(fd, at: 0, count: min(size, 64)))
+    guard header.bytes.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else {
+      throw .notELF(firstBytes: ELFFile.printable(header.bytes.prefix(16)))
     }
     guard size >= 64 else { throw .truncated(expected: 64, actual: size) }
-    guard reader.u8(4) == 2 else { throw .unsupported("it is a 32-bit ELF file; the host is 64-bit") }
-    guard reader.u8(5) == 1 else { throw .unsupported("it is a big-endian ELF file; the host is little-endian") }
-    let type = reader.u16(16)
-    let machine = reader.u16(18)
+    guard header.u8(4) == 2 else { throw .unsupported("it is a 32-bit ELF file; the host is 64-bit") }
+    guard header.u8(5) == 1 else { throw .unsupported("it is a big-endian ELF file; the host is little-endian") }
+    let type = header.u16(16)
+    let machine = header.u16(18)
     guard type == 3 else {
       let names: [UInt16: String] = [1: "a relocatable object (.o)", 2: "an executable", 4: "a core dump"]
       throw .notSharedObject(typeName: names[type] ?? "an ELF file of type \(type)")
@@ -56,10 +66,10 @@ struct ELFFile {
     guard machine == ELFFile.hostMachine else {
       throw .unsupported("it is built for ELF machine \(machine); this host needs machine \(ELFFile.hostMachine)")
     }
-    let programHeaders = reader.offset(32) + Int(reader.u16(54)) * Int(reader.u16(56))
-    let sectionOffset = reader.offset(40)
-    let sectionSize = Int(reader.u16(58))
-    let sectionCount = Int(reader.u16(60))
+    let programHeaders = header.offset(32) + Int(header.u16(54)) * Int(header.u16(56))
+    let sectionOffset = header.offset(40)
+    let sectionSize = Int(header.u16(58))
+    let sectionCount = Int(header.u16(60))
     let sectionEnd = sectionOffset + sectionSize * sectionCount
     let end = max(programHeaders, sectionEnd)
     guard end <= size else { throw .truncated(expected: end, actual: size) }
@@ -67,11 +77,15 @@ struct ELFFile {
       exportedSymbols = nil
       return
     }
-    let sections = (0..<sectionCount).map { Section(reader, at: sectionOffset + $0 * sectionSize) }
+    guard sectionSize * sectionCount <= ELFFile.tableLimit else {
+      throw .implausible("its section headers take \(sectionSize * sectionCount) bytes")
+    }
+    let table = ByteReader(FileRange.read(fd, at: sectionOffset, count: sectionSize * sectionCount))
+    let sections = (0..<sectionCount).map { Section(table, at: $0 * sectionSize) }
     for section in sections where section.end > size {
       throw .truncated(expected: section.end, actual: size)
     }
-    exportedSymbols = ELFFile.dynamicSymbols(reader, sections)
+    exportedSymbols = try ELFFile.dynamicSymbols(fd, sections)
   }
 
   private struct Section {
@@ -91,17 +105,22 @@ struct ELFFile {
   }
 
   /// Names of defined global or weak symbols in `.dynsym`.
-  private static func dynamicSymbols(_ reader: ByteReader, _ sections: [Section]) -> Set<String> {
+  private static func dynamicSymbols(_ fd: Int32, _ sections: [Section]) throws(Problem) -> Set<String> {
     var names: Set<String> = []
     for table in sections where table.type == 11 && table.entrySize >= 24 && table.link < sections.count {
       let strings = sections[table.link]
+      guard table.size <= tableLimit, strings.size <= tableLimit else {
+        throw .implausible("its dynamic symbol table takes \(table.size + strings.size) bytes")
+      }
+      let symbols = ByteReader(FileRange.read(fd, at: table.offset, count: table.size))
+      let text = ByteReader(FileRange.read(fd, at: strings.offset, count: strings.size))
       for index in 1..<max(1, table.size / table.entrySize) {
-        let base = table.offset + index * table.entrySize
-        let binding = reader.u8(base + 4) >> 4
-        let sectionIndex = reader.u16(base + 6)
+        let base = index * table.entrySize
+        let binding = symbols.u8(base + 4) >> 4
+        let sectionIndex = symbols.u16(base + 6)
         guard sectionIndex != 0, binding == 1 || binding == 2 else { continue }
-        let nameOffset = Int(reader.u32(base))
-        if nameOffset < strings.size, let name = reader.cString(at: strings.offset + nameOffset, limit: strings.end) {
+        let nameOffset = Int(symbols.u32(base))
+        if nameOffset < strings.size, let name = text.cString(at: nameOffset, limit: strings.size) {
           names.insert(name)
         }
       }
@@ -110,7 +129,7 @@ struct ELFFile {
   }
 
   /// `bytes` as a string literal would show them: `hello\n`, `\x00`.
-  private static func printable(_ bytes: Data) -> String {
+  private static func printable(_ bytes: ArraySlice<UInt8>) -> String {
     bytes.map { byte in
       switch byte {
       case UInt8(ascii: "\n"): "\\n"
@@ -126,7 +145,7 @@ struct ELFFile {
 /// Little-endian reads at byte offsets the caller has bounds-checked.
 private struct ByteReader {
   let bytes: [UInt8]
-  init(_ data: Data) { bytes = [UInt8](data) }
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
   func u8(_ at: Int) -> UInt8 { at < bytes.count ? bytes[at] : 0 }
   func u16(_ at: Int) -> UInt16 { UInt16(u8(at)) | UInt16(u8(at + 1)) << 8 }
   func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
@@ -137,5 +156,24 @@ private struct ByteReader {
     guard start < min(limit, bytes.count) else { return nil }
     guard let end = bytes[start..<min(limit, bytes.count)].firstIndex(of: 0) else { return nil }
     return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+}
+
+/// Reads byte ranges of an open file with `pread`, never more than asked.
+private enum FileRange {
+  /// Up to `count` bytes at `offset`; fewer at the end of the file or on an
+  /// error, which the callers' bounds checks then report as truncation.
+  static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8] {
+    guard count > 0 else { return [] }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let got = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled))
+      }
+      guard got > 0 else { break }
+      filled += got
+    }
+    return Array(bytes.prefix(filled))
   }
 }

@@ -10,8 +10,8 @@ public struct PluginDiscovery: Sendable {
     /// `VIVARIUM_PLUGIN_PATH`, colon-separated.
     case environment = "VIVARIUM_PLUGIN_PATH"
     /// The plugins built with this host: the directory holding its executable.
-    /// Only files that export the plugin entry are considered there, since it
-    /// is a build folder that also holds other libraries.
+    /// Shared libraries that do not export the plugin entry are passed over
+    /// there, since it is a build folder that also holds other libraries.
     case bundled = "bundled plugins"
   }
 
@@ -27,7 +27,9 @@ public struct PluginDiscovery: Sendable {
       directories = commandLine
       source = .commandLine
     } else if let path = environment["VIVARIUM_PLUGIN_PATH"], !path.isEmpty {
-      directories = path.split(separator: ":").map(String.init)
+      // Empty entries are kept, to be refused: in a search path they mean
+      // the current directory.
+      directories = path.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
       source = .environment
     } else {
       directories = [(executable as NSString).deletingLastPathComponent]
@@ -74,6 +76,13 @@ public struct PluginDiscovery: Sendable {
   /// The `.so` files of `directory`; a file given instead of a directory is
   /// taken as the one plugin to load.
   private func candidates(in directory: String) throws(Rejection) -> [String] {
+    if source == .environment, !directory.hasPrefix("/") {
+      let shown = directory.isEmpty ? "an empty entry" : "'\(directory)'"
+      throw Rejection(
+        directory, .relativePath,
+        "\(shown) in VIVARIUM_PLUGIN_PATH is not an absolute path, so it would load whatever plugins are in the directory you run vivarium from; use absolute paths only"
+      )
+    }
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
       return [directory]
@@ -84,8 +93,11 @@ public struct PluginDiscovery: Sendable {
         "there is no directory or file '\(directory)' (from the \(source.rawValue)); give an existing plugin directory or .so file"
       )
     }
-    if let problem = FilePermissions.problem(directory, isDirectory: true) {
-      throw Rejection(directory, .unsafePermissions, problem)
+    if let real = realpath(directory, nil) {
+      defer { free(real) }
+      if let problem = FilePermissions.problem(directoriesFrom: String(cString: real)) {
+        throw Rejection(directory, .unsafePermissions, problem)
+      }
     }
     let names: [String]
     do {
@@ -94,7 +106,9 @@ public struct PluginDiscovery: Sendable {
       throw Rejection(directory, .unreadable, "cannot list the directory: \(error.localizedDescription)")
     }
     let files = names.filter { $0.hasSuffix(".so") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
-    return source == .bundled ? files.filter(PluginLoader.exportsEntry) : files
+    // The bundled folder is a build folder: its other libraries are not
+    // plugins, but a file that is not even a library gets its row.
+    return source == .bundled ? files.filter { !PluginLoader.isOtherLibrary($0) } : files
   }
 }
 

@@ -4,10 +4,12 @@ import Glibc
 import ViperKit
 import ViperKitTestKit
 
-/// Checks and loads plugin files into this process. A file is read as ELF
-/// before it is opened, its descriptor is checked before any of its Swift
-/// types is touched, and a loaded plugin is never closed: unloading Swift code
-/// leaves dangling pointers in the Swift runtime (DESIGN.md, fact 3).
+/// Checks and loads plugin files into this process. A file is opened once,
+/// and that open file is what is checked, probed and loaded (``PluginFile``).
+/// Its ELF headers are read before any of its code runs, its descriptor is
+/// checked before any of its Swift types is touched, and a loaded plugin is
+/// never closed: `dlclose` really unmaps a Swift library, and the Swift runtime
+/// keeps pointers into it, so the next dynamic cast would crash.
 public struct PluginLoader: Sendable {
   /// Names of the services this host provides to modules.
   public let knownServices: Set<String>
@@ -32,22 +34,40 @@ public struct PluginLoader: Sendable {
     loadAll([path])[0]
   }
 
-  /// Checks and loads each of `paths`, in order. With a probe, the probe
-  /// processes run side by side, one per core, before anything is loaded here.
+  /// Checks and loads each of `paths`, in order. Each file is opened once and
+  /// everything (the probe included) checks and loads that open file. With a
+  /// probe, the probe processes run side by side, one per core, before
+  /// anything is loaded here.
   public func loadAll(_ paths: [String]) -> [PluginOutcome] {
+    let files = paths.map { path in Result { () throws(Rejection) in try Self.openChecked(path) } }
     var probed = [Rejection?](repeating: nil, count: paths.count)
     if let probe {
       let validating = validatesContracts
-      probed = paths.concurrentMap { probe.rejection(for: $0, validatingContracts: validating) }
+      probed = files.concurrentMap { file in
+        guard case .success(let file) = file else { return nil }
+        return probe.rejection(for: file, validatingContracts: validating)
+      }
     }
-    return zip(paths, probed).map { path, rejection in rejection.map(PluginOutcome.rejected) ?? loadHere(path) }
+    return zip(files, probed).map { file, rejection in
+      switch (file, rejection) {
+      case (.failure(let rejection), _): return .rejected(rejection)
+      case (.success(let file), let rejection?):
+        file.close()
+        return .rejected(rejection)
+      case (.success(let file), nil): return load(file)
+      }
+    }
   }
 
-  /// Checks `path` and loads it into this process.
-  private func loadHere(_ path: String) -> PluginOutcome {
+  /// Loads a file already opened and checked by ``openChecked(_:)``. The
+  /// descriptor is closed if the file was not loaded, and kept for good if
+  /// it was (``PluginFile/descriptor``).
+  func load(_ file: PluginFile) -> PluginOutcome {
+    var opened = false
     do {
-      return .loaded(try loadChecked(path))
+      return .loaded(try loadChecked(file, opened: &opened))
     } catch {
+      if !opened { file.close() }
       return .rejected(error)
     }
   }
@@ -58,21 +78,44 @@ public struct PluginLoader: Sendable {
     exportedSymbols(path)?.contains(VK_PLUGIN_ENTRY_SYMBOL) ?? false
   }
 
+  /// Whether `path` is a readable ELF shared library that is not a plugin:
+  /// one of the other libraries in a build folder.
+  static func isOtherLibrary(_ path: String) -> Bool {
+    guard let symbols = exportedSymbols(path) else { return false }
+    return !symbols.contains(VK_PLUGIN_ENTRY_SYMBOL)
+  }
+
   /// The dynamic symbols `path` defines and exports, read from its ELF
   /// headers; nil when it is not a readable ELF file with section headers.
   public static func exportedSymbols(_ path: String) -> Set<String>? {
-    guard let bytes = FileManager.default.contents(atPath: path), let elf = try? ELFFile(bytes: bytes) else {
-      return nil
-    }
-    return elf.exportedSymbols
+    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return (try? ELFFile(fd: fd, size: Int(info.st_size)))?.exportedSymbols ?? nil
   }
 
-  private func loadChecked(_ path: String) throws(Rejection) -> LoadedPlugin {
-    try checkFile(path)
+  /// Opens `path` and runs every check that needs no plugin code: the file
+  /// and the directories above it, then its ELF headers.
+  static func openChecked(_ path: String) throws(Rejection) -> PluginFile {
+    let file = try PluginFile.open(path)
+    do {
+      try checkHeaders(file)
+    } catch {
+      file.close()
+      throw error
+    }
+    return file
+  }
+
+  private func loadChecked(_ file: PluginFile, opened: inout Bool) throws(Rejection) -> LoadedPlugin {
+    let path = file.path
     let start = ContinuousClock.now
-    let handle = try open(path)
+    let handle = try open(file)
+    opened = true
     guard let symbol = dlsym(handle, VK_PLUGIN_ENTRY_SYMBOL) else {
-      throw Rejection(path, .noEntrySymbol, noEntryReason)
+      throw Rejection(path, .noEntrySymbol, Self.noEntryReason)
     }
     let entry = unsafeBitCast(symbol, to: VKPluginEntry.self)
     guard let descriptor = entry() else {
@@ -87,7 +130,7 @@ public struct PluginLoader: Sendable {
     else {
       throw Rejection(
         path, .foreignSDKCopy,
-        "its plugin type is not a ViperPlugin of the host's libViperKit.so; the plugin has its own copy of ViperKit: depend on the ViperKit product (.product(name: \"ViperKit\", package: \"ViperKit\")), not the target, and do not link the Swift standard library statically"
+        "its plugin type is not a ViperPlugin of the host's libViperKit.so; the plugin has its own copy of ViperKit: depend on the ViperKit product (.product(name: \"ViperKit\", package: \"SDK\")), not the target, and do not link the Swift standard library statically"
       )
     }
     let factories = plugin.factories()
@@ -98,45 +141,34 @@ public struct PluginLoader: Sendable {
     let problems =
       validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) } : []
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
-    return LoadedPlugin(
+    var loaded = LoadedPlugin(
       path: path, name: descriptor.pointee.plugin_name.map { String(cString: $0) } ?? plugin.name,
       sdkVersion: DescriptorFields(descriptor.pointee).sdkVersion, factories: factories,
       loadTime: ContinuousClock.now - start)
+    loaded.fileDescriptor = file.descriptor
+    return loaded
   }
 
-  private var noEntryReason: String {
+  private static var noEntryReason: String {
     "it exports no '\(VK_PLUGIN_ENTRY_SYMBOL)' symbol, so it is a shared library but not a Vivarium plugin; if it is your plugin, declare @_cdecl(\"\(VK_PLUGIN_ENTRY_SYMBOL)\") public func returning PluginEntry.descriptor(for:)"
   }
 
-  /// Everything that can be said from the file itself, before dlopen.
-  private func checkFile(_ path: String) throws(Rejection) {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno)))")
-    }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw Rejection(path, .notRegularFile, "it is not a regular file; a plugin is a .so file")
-    }
-    if let problem = FilePermissions.problem(path, isDirectory: false) {
-      throw Rejection(path, .unsafePermissions, problem)
-    }
-    guard let bytes = FileManager.default.contents(atPath: path) else {
-      throw Rejection(path, .unreadable, "cannot read it: permission denied or I/O error; check 'ls -l \(path)'")
-    }
+  /// What the ELF headers say, read from the open file without loading it.
+  private static func checkHeaders(_ file: PluginFile) throws(Rejection) {
     let elf: ELFFile
     do {
-      elf = try ELFFile(bytes: bytes)
+      elf = try ELFFile(fd: file.descriptor, size: file.size)
     } catch {
-      throw Self.rejection(path, error)
+      throw rejection(file.path, error)
     }
     guard let symbols = elf.exportedSymbols, !symbols.contains(VK_PLUGIN_ENTRY_SYMBOL) else { return }
-    if symbols.contains("viperkit_library_version") {
+    if let library = SDKLibrary(exporting: symbols) {
       throw Rejection(
-        path, .sdkLibrary,
-        "it is the ViperKit SDK library, which the host loads itself, not a plugin; remove it from the plugin directory"
+        file.path, .sdkLibrary,
+        "it is \(library.description), which the host loads itself, not a plugin; nothing to do in a build folder, otherwise remove it from the plugin directory"
       )
     }
-    throw Rejection(path, .noEntrySymbol, noEntryReason)
+    throw Rejection(file.path, .noEntrySymbol, noEntryReason)
   }
 
   private static func rejection(_ path: String, _ problem: ELFFile.Problem) -> Rejection {
@@ -154,6 +186,9 @@ public struct PluginLoader: Sendable {
       Rejection(
         path, .notSharedObject,
         "it is \(typeName), not a shared library; build the plugin as a .dynamic library product")
+    case .implausible(let what):
+      Rejection(
+        path, .implausible, "\(what), far more than any plugin; it is not a plugin, or it is damaged: rebuild it")
     case .truncated(let expected, let actual):
       Rejection(
         path, .truncated,
@@ -162,15 +197,38 @@ public struct PluginLoader: Sendable {
     }
   }
 
-  private func open(_ path: String) throws(Rejection) -> UnsafeMutableRawPointer {
-    if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) { return handle }
-    let message = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+  private func open(_ file: PluginFile) throws(Rejection) -> UnsafeMutableRawPointer {
+    if let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL) { return handle }
+    let message = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
+      .replacingOccurrences(of: file.loadPath, with: file.path)
     var hint = "rebuild the plugin against this host's ViperKit (\(ViperKitVersion.current)) with the same toolchain"
     if message.contains("undefined symbol") {
       hint =
         "the plugin needs a symbol this host's libraries lack, so it was built against another ViperKit or toolchain; "
         + hint
     }
-    throw Rejection(path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
+    throw Rejection(file.path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
+  }
+}
+
+/// The SDK's own libraries, recognised by the Swift symbols they define.
+private enum SDKLibrary: CustomStringConvertible {
+  case viperKit, testKit
+
+  init?(exporting symbols: Set<String>) {
+    if symbols.contains("viperkit_library_version") {
+      self = .viperKit
+    } else if symbols.contains(where: { $0.hasPrefix("$s012ViperKitTestB0") }) {  // the module ViperKitTestKit, mangled
+      self = .testKit
+    } else {
+      return nil
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .viperKit: "the ViperKit SDK library"
+    case .testKit: "the ViperKit test kit library (ViperKitTestKit, for plugin tests)"
+    }
   }
 }

@@ -5,8 +5,14 @@ import Foundation
 /// host down (GStreamer's plugin scanner does the same).
 ///
 /// The child is the host's own executable run as `EXECUTABLE __probe FILE`,
-/// which calls ``PluginProbe/childMain(_:loader:)``. Only a file the child
-/// loaded cleanly is then loaded into the host.
+/// which calls ``PluginProbe/childMain(_:)``. It is handed the file the host
+/// opened and checked, loads exactly that, and answers on a channel of its
+/// own (``ChildChannel``). Only a file the child loaded cleanly is then
+/// loaded into the host.
+///
+/// What this does not guarantee: plugin code that behaves in the probe and
+/// misbehaves in the host (it can tell them apart) still runs in the host.
+/// Running plugins in processes of their own is the answer to that.
 public struct PluginProbe: Sendable {
   /// The host executable to re-run.
   public let executable: String
@@ -22,10 +28,11 @@ public struct PluginProbe: Sendable {
     self.timeout = timeout
   }
 
-  /// Nil when `path` loaded cleanly in a child; otherwise why not.
-  public func rejection(for path: String, validatingContracts: Bool = true) -> Rejection? {
+  /// Nil when `file` loaded cleanly in a child; otherwise why not.
+  func rejection(for file: PluginFile, validatingContracts: Bool = true) -> Rejection? {
+    let path = file.path
     let arguments = [PluginProbe.command, path] + (validatingContracts ? [] : ["--no-contracts"])
-    switch ChildProcess.run(executable, arguments, timeout: timeout) {
+    switch ChildProcess.run(executable, arguments, timeout: timeout, passing: file.descriptor) {
     case .failedToStart(let reason):
       return Rejection(path, .crashed, "the host could not start its probe process \(reason)")
     case .timedOut:
@@ -33,29 +40,52 @@ public struct PluginProbe: Sendable {
         path, .timedOut,
         "loading did not finish within \(timeout) (the entry point or factories() hangs); the probe was killed. Make both return at once"
       )
-    case .signaled(let signal):
+    case .flooded:
       return Rejection(
         path, .crashed,
-        "it crashed while loading (\(ChildProcess.describe(signal: signal))) in its entry point or factories(); the host skipped it. Debug it with '--in-process'"
+        "while loading, it wrote over \(ChildProcess.replyLimit) bytes into the probe's report channel; the probe was killed"
       )
-    case .exited(let status, let output):
-      guard let report = try? JSONDecoder().decode(ProbeReport.self, from: output) else {
-        return Rejection(path, .crashed, "the probe process exited with status \(status) without a report")
+    case .signaled(let signal, let stderr):
+      return Rejection(
+        path, .crashed,
+        "it crashed while loading (\(ChildProcess.describe(signal: signal)))\(Self.said(stderr)) in its entry point or factories(); the host skipped it. Debug it with '--in-process'"
+      )
+    case .exited(let status, let reply, let stderr):
+      guard status == 0, let reply, let report = try? JSONDecoder().decode(ProbeReport.self, from: reply) else {
+        return Rejection(
+          path, .crashed,
+          "the probe process exited with status \(status) without its report\(Self.said(stderr)): code in the plugin ended the process while it loaded (a constructor or the entry point calling exit, or a fatal error). Debug it with '--in-process'"
+        )
       }
       return report.rejection
     }
   }
 
-  /// The child side: loads `path` in this process and returns the JSON report
-  /// the parent reads.
-  public static func childMain(_ path: String, loader: PluginLoader) -> String {
+  /// `, saying "…"` with the Swift fatal-error line of `stderr`, if any.
+  static func said(_ stderr: String) -> String {
+    ChildProcess.fatalErrorLine(stderr).map { ", saying \"\($0)\"" } ?? ""
+  }
+
+  /// The child side, `__probe FILE [--no-contracts]`: reads the nonce, loads
+  /// the file its parent handed it, and replies with the outcome. Returns the
+  /// exit status.
+  public static func childMain(_ arguments: [String]) -> Int32 {
+    let nonce = ChildChannel.receiveNonce()
+    guard let path = arguments.first else { return 2 }
+    let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
     let report: ProbeReport
-    switch loader.load(path) {
-    case .loaded: report = ProbeReport(rejection: nil)
-    case .rejected(let rejection): report = ProbeReport(rejection: rejection)
+    do {
+      let file = try PluginFile.inherited(ChildChannel.fileDescriptor, path: path)
+      switch loader.load(file) {
+      case .loaded: report = ProbeReport(rejection: nil)
+      case .rejected(let rejection): report = ProbeReport(rejection: rejection)
+      }
+    } catch {
+      report = ProbeReport(rejection: error)
     }
     // Encoding a plain Codable struct cannot fail.
-    return String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
+    ChildChannel.reply((try? JSONEncoder().encode(report)) ?? Data(), nonce: nonce)
+    return 0
   }
 }
 

@@ -12,6 +12,9 @@ public struct LoadedPlugin: Sendable {
   public let factories: [any ModuleFactory]
   /// How long loading it into this process took: dlopen, entry, factories.
   public let loadTime: Duration
+  /// The descriptor it was loaded from (``PluginFile``), kept open for good;
+  /// nil for factories that were already in this process.
+  var fileDescriptor: Int32?
 
   /// Describes factories that are already in this process, for hosts and
   /// harnesses that build modules without a plugin file.
@@ -50,6 +53,8 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     case noModules = "no-modules"
     case invalidContract = "invalid-contract"
     case duplicate
+    case relativePath = "relative-path"
+    case implausible
     case crashed
     case timedOut = "timed-out"
   }
@@ -85,7 +90,7 @@ extension Rejection.Kind {
     case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut:
       "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
-      .notSharedObject, .truncated, .sdkLibrary, .duplicate:
+      .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
       "load.file"
     }
   }

@@ -1,0 +1,17 @@
+/*
+ * CVivariumSystem: the few GNU libc calls the host needs that Swift's Glibc
+ * module does not show (they are declared only under _GNU_SOURCE).
+ */
+#ifndef CVIVARIUM_SYSTEM_H
+#define CVIVARIUM_SYSTEM_H
+
+#include <spawn.h>
+
+/* pipe2(fds, O_CLOEXEC): a pipe no other thread's child can inherit. */
+int vivarium_pipe_cloexec(int fds[2]);
+
+/* posix_spawn_file_actions_addclosefrom_np: the child closes every
+   descriptor from `from` up. */
+int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
+
+#endif

@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+
+/// How a child process (``ChildProcess``) answers its parent: one frame on a
+/// descriptor of its own, carrying a nonce the parent gave it on stdin.
+///
+/// The child reads the nonce before it loads any plugin code, so a plugin
+/// constructor that prints a made-up report on stdout, or exits 0 early,
+/// produces no valid frame, and the parent treats the run as failed. This
+/// guards against mistakes and naive forgery, not against a plugin set on
+/// deceiving the host: plugin code runs in the child with its memory and
+/// descriptors (README, "Loading checks").
+///
+/// Frame: `VIVARIUM-REPLY NONCE LENGTH\n` then exactly LENGTH bytes.
+public enum ChildChannel {
+  /// The child's descriptor for its reply.
+  public static let replyDescriptor: Int32 = 3
+  /// The child's descriptor for the plugin file its parent opened and checked.
+  public static let fileDescriptor: Int32 = 4
+
+  private static let tag = "VIVARIUM-REPLY"
+
+  /// The nonce the parent sent on stdin; read once, before any plugin code
+  /// is loaded.
+  public static func receiveNonce() -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 256)
+    while bytes.count < 256 {
+      let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Sends `payload` to the parent as the one reply of this run.
+  public static func reply(_ payload: Data, nonce: String) {
+    var frame = Data("\(tag) \(nonce) \(payload.count)\n".utf8)
+    frame.append(payload)
+    frame.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(replyDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        guard written > 0 else { return }
+        offset += written
+      }
+    }
+  }
+
+  /// A fresh random nonce.
+  static func makeNonce() -> String {
+    (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
+  }
+
+  /// The payload of `frame` if it is exactly one frame carrying `nonce`.
+  static func payload(of frame: Data, nonce: String) -> Data? {
+    guard let newline = frame.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let header = String(decoding: frame[frame.startIndex..<newline], as: UTF8.self).split(separator: " ")
+    guard header.count == 3, header[0] == tag, header[1] == nonce, let length = Int(header[2]) else { return nil }
+    let payload = frame[frame.index(after: newline)...]
+    return payload.count == length ? Data(payload) : nil
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+
+/// A plugin file opened once, checked through that descriptor, and loaded
+/// from it (`dlopen("/proc/self/fd/N")`), so that what was checked is what
+/// runs: replacing the file after the check, or swapping a directory on its
+/// path, changes nothing for this load.
+struct PluginFile: Sendable {
+  /// The path as given, for reports.
+  let path: String
+  /// The open descriptor. Once the file is loaded it is never closed: the
+  /// loader keeps `/proc/self/fd/N` as the library's name, and a reused
+  /// number would make `dlopen` return the old library.
+  let descriptor: Int32
+  /// Its size in bytes.
+  let size: Int
+
+  /// The path the dynamic loader opens: the descriptor itself.
+  var loadPath: String { "/proc/self/fd/\(descriptor)" }
+
+  /// Opens `path` for checking: resolves it, checks every directory on its
+  /// real path, opens the result without following a link, and checks the
+  /// open file (regular, owner, mode).
+  static func open(_ path: String) throws(Rejection) -> PluginFile {
+    guard let real = realPath(path) else {
+      throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno))); check the path")
+    }
+    for directory in Set([parent(real), realPath(parent(path)) ?? parent(real)]) {
+      if let problem = FilePermissions.problem(directoriesFrom: directory) {
+        throw Rejection(path, .unsafePermissions, problem)
+      }
+    }
+    // O_NONBLOCK: a FIFO named like a plugin must not hang the host here.
+    let fd = Glibc.open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else {
+      let reason =
+        errno == ELOOP
+        ? "it was replaced by a symbolic link while the host checked it; try again, and find out who changes it"
+        : "cannot open it: \(String(cString: strerror(errno))); check 'ls -l \(path)'"
+      throw Rejection(path, .unreadable, reason)
+    }
+    do {
+      return try checked(fd, path: path, real: real)
+    } catch {
+      _ = Glibc.close(fd)
+      throw error
+    }
+  }
+
+  /// A descriptor a parent process opened and checked, handed to this child
+  /// as ``ChildChannel/fileDescriptor``; checked again through `fstat`.
+  static func inherited(_ fd: Int32, path: String) throws(Rejection) -> PluginFile {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw Rejection(path, .unreadable, "the probe process was not given the file; report this as a host bug")
+    }
+    return try checked(fd, path: path, real: nil)
+  }
+
+  private static func checked(_ fd: Int32, path: String, real: String?) throws(Rejection) -> PluginFile {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno)))")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw Rejection(path, .notRegularFile, "it is not a regular file; a plugin is a .so file")
+    }
+    if let problem = FilePermissions.problem(file: path, info) {
+      throw Rejection(path, .unsafePermissions, problem)
+    }
+    if let real, let opened = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+      opened != real
+    {
+      throw Rejection(
+        path, .unreadable,
+        "it moved while the host checked it (\(real) is now \(opened)); try again, and find out who moves it")
+    }
+    return PluginFile(path: path, descriptor: fd, size: Int(info.st_size))
+  }
+
+  /// Closes the descriptor of a file that was not loaded.
+  func close() { _ = Glibc.close(descriptor) }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  private static func parent(_ path: String) -> String {
+    let directory = (path as NSString).deletingLastPathComponent
+    return directory.isEmpty ? "." : directory
+  }
+}
