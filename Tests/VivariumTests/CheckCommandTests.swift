@@ -60,6 +60,7 @@ struct CheckCommandTests {
         if let result = bad.first {
           if result.status == .crashed {
             #expect(result.message.contains("crashed (signal 4"), "\(result.message)")
+            #expect(result.message.contains(".swift:"), "the Swift fatal-error line: \(result.message)")
             #expect(result.message.contains("--only \(intended) --in-process"))
           } else {
             let advice = try #require(ConformanceCheck.named(String(intended))?.fix)

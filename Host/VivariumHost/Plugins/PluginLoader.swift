@@ -18,15 +18,26 @@ public struct PluginLoader: Sendable {
   /// Whether contracts are checked at load; `vivarium check` turns this off
   /// to report contract problems per module instead.
   public let validatesContracts: Bool
+  /// Called with a file's path after its checks (and probe), just before it
+  /// is loaded here: for tests that replace the file at that moment.
+  let beforeLoading: (@Sendable (String) -> Void)?
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
   public init(
     knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil, validatesContracts: Bool = true
   ) {
+    self.init(knownServices: knownServices, probe: probe, validatesContracts: validatesContracts, beforeLoading: nil)
+  }
+
+  init(
+    knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil, validatesContracts: Bool = true,
+    beforeLoading: (@Sendable (String) -> Void)?
+  ) {
     self.knownServices = knownServices
     self.probe = probe
     self.validatesContracts = validatesContracts
+    self.beforeLoading = beforeLoading
   }
 
   /// Checks `path` and loads it, or says why not.
@@ -111,6 +122,7 @@ public struct PluginLoader: Sendable {
 
   private func loadChecked(_ file: PluginFile, opened: inout Bool) throws(Rejection) -> LoadedPlugin {
     let path = file.path
+    beforeLoading?(path)
     let start = ContinuousClock.now
     let handle = try open(file)
     opened = true

@@ -43,6 +43,33 @@ enum CPluginBuilder {
     return try compile(source, named: name, in: directory, flags: ["-shared", "-fPIC"])
   }
 
+  /// A plugin whose constructor runs the C statements `constructor` when it
+  /// is loaded, before its entry is called; its entry returns a valid
+  /// descriptor without a Swift plugin type (refused as `foreign-sdk-copy`).
+  /// `<signal.h>`, `<stdio.h>`, `<stdlib.h>`, `<string.h>` and `<unistd.h>`
+  /// are included.
+  static func plugin(constructor: String, named name: String, in directory: TemporaryDirectory) throws -> String {
+    let source = """
+      #include <signal.h>
+      #include <stdio.h>
+      #include <stdlib.h>
+      #include <string.h>
+      #include <unistd.h>
+      #include "ViperKitABI.h"
+      __attribute__((constructor)) static void on_load(void) {
+        \(constructor)
+      }
+      __attribute__((visibility("default"))) const VKPluginDescriptor *vivarium_plugin_entry(void) {
+        static VKPluginDescriptor d;
+        d.magic = VK_PLUGIN_MAGIC; d.abi_version = VK_PLUGIN_ABI_VERSION;
+        d.sdk_major = VIPERKIT_VERSION_MAJOR; d.sdk_minor = VIPERKIT_VERSION_MINOR; d.sdk_patch = 0;
+        d.swift_compiler = \(cLiteral(swiftCompilerIdentity())); d.plugin_name = "c-plugin"; d.plugin_type = 0;
+        return &d;
+      }
+      """
+    return try compile(source, named: name, in: directory, flags: ["-shared", "-fPIC"])
+  }
+
   /// A shared library that does not export the entry symbol.
   static func libraryWithoutEntry(named name: String, in directory: TemporaryDirectory) throws -> String {
     try compile("int helper(void) { return 42; }\n", named: name, in: directory, flags: ["-shared", "-fPIC"])

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import VivariumHost
+
+/// Plugins are loaded only from where other users cannot put code: the file
+/// and every directory on its real path (ssh's StrictModes), whatever path or
+/// link leads there.
+@Suite("Where plugins may be loaded from")
+struct PluginPermissionTests {
+  let dir: TemporaryDirectory
+
+  init() throws {
+    dir = try TemporaryDirectory()
+  }
+
+  /// `name`, a subdirectory of the test directory with `mode`, holding a copy of ItemsList.
+  private func pluginIn(_ name: String, mode: mode_t) throws -> String {
+    let directory = dir.path + "/" + name
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    let plugin = try dir.copy(BuildProducts.itemsList, as: "\(name).so")
+    let inside = directory + "/libItemsList.so"
+    try FileManager.default.moveItem(atPath: plugin, toPath: inside)
+    chmod(directory, mode)
+    return inside
+  }
+
+  private func rejection(_ path: String) -> Rejection? {
+    guard case .rejected(let rejection) = PluginLoader().load(path) else { return nil }
+    return rejection
+  }
+
+  @Test func aLinkToAPluginInAWorldWritableDirectoryIsRefused() throws {
+    let target = try pluginIn("open", mode: 0o777)
+    let safe = dir.path + "/safe"
+    try FileManager.default.createDirectory(atPath: safe, withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(atPath: safe + "/libItemsList.so", withDestinationPath: target)
+    let refused = try #require(rejection(safe + "/libItemsList.so"))
+    #expect(refused.kind == .unsafePermissions)
+    #expect(refused.reasons[0].contains("/open is writable by every user (mode 777)"), "\(refused)")
+  }
+
+  @Test func aPluginFileGivenOnTheCommandLineInAWorldWritableDirectoryIsRefused() throws {
+    let target = try pluginIn("open", mode: 0o777)
+    let discovery = PluginDiscovery(commandLine: [target], environment: [:], executable: BuildProducts.vivarium)
+    let outcomes = discovery.load(with: PluginLoader())
+    guard case .rejected(let refused) = try #require(outcomes.first) else {
+      Issue.record("a plugin in a mode-777 directory loaded")
+      return
+    }
+    #expect(refused.kind == .unsafePermissions)
+  }
+
+  @Test func aStickyDirectoryOfYoursIsAcceptedAsTmpIs() throws {
+    let target = try pluginIn("sticky", mode: 0o1777)
+    guard case .loaded = PluginLoader().load(target) else {
+      Issue.record("others cannot replace entries of a sticky directory; \(String(describing: rejection(target)))")
+      return
+    }
+  }
+
+  @Test func relativeEntriesOfThePluginPathAreRefused() {
+    let discovery = PluginDiscovery(
+      commandLine: [], environment: ["VIVARIUM_PLUGIN_PATH": ".:plugins::" + dir.path], executable: "/x/vivarium")
+    let outcomes = discovery.load(with: PluginLoader())
+    let refused = outcomes.compactMap { if case .rejected(let r) = $0, r.kind == .relativePath { r.path } else { nil } }
+    #expect(refused == [".", "plugins", ""])
+    #expect(outcomes.count == 3, "the absolute, empty directory adds no row")
+  }
+
+  @Test func aPipeNamedLikeAPluginIsRefusedWithoutWaitingForAWriter() throws {
+    let path = dir.path + "/fifo.so"
+    #expect(mkfifo(path, 0o600) == 0)
+    #expect(rejection(path)?.kind == .notRegularFile)
+  }
+
+  @Test func aHugeSparseFileIsRefusedFromItsHeaderUnderATightMemoryLimit() throws {
+    let path = dir.path + "/huge.so"
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    #expect(truncate(path, 2 << 30) == 0)
+    // Read whole, the 2 GiB would not fit in the 1 GB of address space this
+    // child is allowed; reading its header takes 64 bytes.
+    let result = try ProcessRunner.run(
+      "/bin/sh",
+      ["-c", "ulimit -v 1000000 && exec \"$0\" plugins --plugins \"$1\" --json", BuildProducts.vivarium, path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""reason" : "not-elf""#), "\(result.stdout)")
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import VivariumHost
+
+/// Plugin code that runs in the probe process cannot stall the host, flood
+/// it, or forge the probe's verdict into a pass.
+@Suite("Probes that plugin code cannot stall or fool")
+struct ProbeHardeningTests {
+  /// Generous: none of these tests is about the limit itself.
+  private let probe = PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(30))
+
+  private func probed(_ constructor: String, in dir: TemporaryDirectory) throws -> Rejection? {
+    let path = try CPluginBuilder.plugin(constructor: constructor, named: "plugin.so", in: dir)
+    guard case .rejected(let rejection) = PluginLoader(probe: probe).load(path) else { return nil }
+    return rejection
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aBackgroundProcessHoldingTheProbesPipesNeitherStallsNorOutlivesIt() throws {
+    let dir = try TemporaryDirectory()
+    let marker = dir.path + "/grandchild.pid"
+    // The grandchild keeps the probe's stderr and reply channel open forever.
+    let rejection = try probed(
+      """
+      if (fork() == 0) {
+        FILE *f = fopen("\(marker)", "w"); fprintf(f, "%d", getpid()); fclose(f);
+        for (;;) pause();
+      }
+      """, in: dir)
+    #expect(
+      rejection?.kind == .foreignSDKCopy, "the probe's own verdict, not a time-out: \(String(describing: rejection))")
+    let pid = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8)))
+    var gone = false
+    for _ in 0..<200 where !gone {
+      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")
+      gone = state == nil || state?[2] == "Z"
+      if !gone { usleep(50_000) }
+    }
+    if !gone { kill(pid, SIGKILL) }
+    #expect(gone, "the probe's process group, the grandchild included, is killed once the probe is done")
+  }
+
+  @Test func aVerdictPrintedOnStdoutIsNotAPass() throws {
+    let dir = try TemporaryDirectory()
+    _ = try CPluginBuilder.plugin(
+      constructor: #"printf("{\"rejection\":null}\n"); fflush(stdout); _exit(0);"#, named: "forger.so", in: dir)
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""reason" : "crashed""#), "\(result.stdout)")
+    #expect(result.stdout.contains("without its report"), "\(result.stdout)")
+  }
+
+  @Test func aReplyWithoutTheNonceIsNotAPass() throws {
+    let dir = try TemporaryDirectory()
+    _ = try CPluginBuilder.plugin(
+      constructor: #"dprintf(3, "VIVARIUM-REPLY guess 18\n{\"rejection\":null}"); _exit(0);"#, named: "forger.so",
+      in: dir)
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""reason" : "crashed""#), "\(result.stdout)")
+  }
+
+  @Test func floodingStdoutDoesNotReachTheHost() throws {
+    let dir = try TemporaryDirectory()
+    let rejection = try probed(
+      "static char block[1 << 20]; memset(block, 'x', sizeof block); for (int i = 0; i < 64; i++) fwrite(block, 1, sizeof block, stdout);",
+      in: dir)
+    #expect(rejection?.kind == .foreignSDKCopy, "\(String(describing: rejection))")
+  }
+
+  @Test func floodingTheReplyChannelStopsTheProbe() throws {
+    let dir = try TemporaryDirectory()
+    let rejection = try probed(
+      "static char block[1 << 16]; memset(block, 'x', sizeof block); for (;;) write(3, block, sizeof block);", in: dir)
+    #expect(rejection?.kind == .crashed)
+    #expect(rejection?.reasons.first?.contains("report channel") == true, "\(String(describing: rejection))")
+  }
+
+  @Test func aCrashIsReportedWithTheFatalErrorLineAndStderrStaysBounded() throws {
+    let dir = try TemporaryDirectory()
+    let rejection = try probed(
+      """
+      static char block[1 << 16]; memset(block, 'x', sizeof block);
+      for (int i = 0; i < 64; i++) write(2, block, sizeof block);
+      fprintf(stderr, "\\nPlugin/Thing.swift:12: Fatal error: boom\\n"); __builtin_trap();
+      """, in: dir)
+    let reason = try #require(rejection?.reasons.first)
+    #expect(rejection?.kind == .crashed)
+    #expect(reason.contains(#"saying "Plugin/Thing.swift:12: Fatal error: boom""#), "\(reason)")
+    #expect(reason.utf8.count < 1000)
+  }
+
+  @Test func theChannelAcceptsOnlyOneWholeFrameWithTheNonce() {
+    let payload = Data(#"{"rejection":null}"#.utf8)
+    var frame = Data("VIVARIUM-REPLY n0nce \(payload.count)\n".utf8)
+    frame.append(payload)
+    #expect(ChildChannel.payload(of: frame, nonce: "n0nce") == payload)
+    #expect(ChildChannel.payload(of: frame, nonce: "other") == nil)
+    #expect(ChildChannel.payload(of: frame.dropLast(), nonce: "n0nce") == nil)
+    #expect(ChildChannel.payload(of: frame + Data("x".utf8), nonce: "n0nce") == nil)
+    #expect(ChildChannel.payload(of: payload, nonce: "n0nce") == nil)
+  }
+}
