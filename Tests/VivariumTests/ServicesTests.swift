@@ -13,7 +13,10 @@ struct ServicesTests {
     data = try TemporaryDirectory()
   }
 
-  private func services(for contract: Contract, plugin: String = "/p/libShop.so") -> Services {
+  static let shop = PluginIdentity(name: "ShopPlugin", path: "/p/libShop.so")
+  static let storage = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+
+  private func services(for contract: Contract, plugin: PluginIdentity = shop) -> Services {
     TestServices.make(in: data).services(for: contract, plugin: plugin, urn: contract.urn)
   }
 
@@ -27,15 +30,17 @@ struct ServicesTests {
 
   @Test func storageIsPrivateToEachPlugin() throws {
     let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
-    try #require(services(for: contract, plugin: "/p/libShop.so").storage).set("x", forKey: "k")
-    #expect(services(for: contract, plugin: "/p/libOther.so").storage?.value(forKey: "k") == nil)
+    try #require(services(for: contract).storage).set("x", forKey: "k")
+    let other = PluginIdentity(name: "OtherPlugin", path: "/p/libOther.so")
+    #expect(services(for: contract, plugin: other).storage?.value(forKey: "k") == nil)
   }
 
   @Test func anInterruptedWriteLosesNothingAlreadySaved() throws {
     let path = data.path + "/store.json"
     try AtomicFile.write(Data("{\"a\":\"saved\"}".utf8), to: path)
     #expect(throws: AtomicFile.WriteError.self) {
-      try AtomicFile.write(Data("{\"a\":\"half-written and never finished\"}".utf8), to: path, interruptAfter: 9)
+      try AtomicFile.write(
+        Data("{\"a\":\"half-written and never finished\"}".utf8), to: path, fault: .crash(afterBytes: 9))
     }
     let store = PersistentDictionary<String>(path: path) { Issue.record("unexpected problem: \($0)") }
     #expect(store.values == ["a": "saved"])
@@ -55,13 +60,14 @@ struct ServicesTests {
   @Test func settingsAreSharedAndTyped() throws {
     let services = TestServices.make(in: data)
     let one = services.services(
-      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: "/a.so", urn: "a")
+      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: Self.shop, urn: "a")
     let two = services.services(
-      for: Contract(urn: "b", summary: "s", services: ["settings"]), plugin: "/b.so", urn: "b")
+      for: Contract(urn: "b", summary: "s", services: ["settings"]),
+      plugin: PluginIdentity(name: "OtherPlugin", path: "/b.so"), urn: "b")
     try one.settings?.set(.bool(true), forKey: "dark")
     #expect(two.settings?.value(forKey: "dark") == .bool(true))
     let reopened = TestServices.make(in: data).services(
-      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: "/a.so", urn: "a")
+      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: Self.shop, urn: "a")
     #expect(reopened.settings?.value(forKey: "dark") == .bool(true))
   }
 
@@ -76,7 +82,7 @@ struct ServicesTests {
 
   @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {
     let services = TestServices.make(in: data)
-    services.services(for: Contract(urn: "a:b", summary: "s", services: ["log"]), plugin: "/a.so", urn: "a:b")
+    services.services(for: Contract(urn: "a:b", summary: "s", services: ["log"]), plugin: Self.shop, urn: "a:b")
       .log?.log(.warning, "disk nearly full")
     let line = "2026-11-21T12:00:00Z warning a:b: disk nearly full"
     #expect(services.recentLog == [line])

@@ -9,6 +9,8 @@ public struct Route: Sendable {
   public let factory: any ModuleFactory
   /// The plugin file that provides it.
   public let pluginPath: String
+  /// The plugin's declared identity, which keys its storage.
+  public let identity: PluginIdentity
 
   /// The factory's contract.
   public var contract: Contract { factory.contract }
@@ -27,6 +29,23 @@ public struct RouteConflict: Sendable {
   }
 }
 
+/// Two or more loaded plugins declaring the same name, which keys storage.
+/// None of them gets storage until all but one are removed: whichever got it
+/// could read and overwrite what the others saved.
+public struct IdentityConflict: Sendable {
+  /// The name they all declare.
+  public let name: String
+  /// Their files, in load order.
+  public let paths: [String]
+
+  /// What is wrong and what to do.
+  public var message: String {
+    let (all, none) = paths.count == 2 ? ("both", "neither") : ("all", "none")
+    return
+      "\(paths.joined(separator: " and ")) \(all) declare the plugin name '\(name)', which names their storage, so \(none) of them gets storage; remove all but one of them"
+  }
+}
+
 /// Everything the host loaded: the outcome per file and the route table.
 public struct PluginCatalog: Sendable {
   /// One outcome per file or directory looked at, in scan order.
@@ -34,18 +53,31 @@ public struct PluginCatalog: Sendable {
   /// The URN route table built from the loaded plugins.
   public let table: RouteTable<Route>
 
+  /// Names declared by more than one loaded plugin.
+  public let identityConflicts: [IdentityConflict]
+
   /// Builds the route table from `outcomes`.
   public init(outcomes: [PluginOutcome]) {
     self.outcomes = outcomes
+    let loaded = Self.loaded(in: outcomes)
+    var pathsByName: [String: [String]] = [:]
+    for plugin in loaded { pathsByName[plugin.name, default: []].append(plugin.path) }
+    var conflicts: [IdentityConflict] = []
     var table = RouteTable<Route>()
-    for case .loaded(let plugin) in outcomes {
+    for plugin in loaded {
+      let paths = pathsByName[plugin.name] ?? []
+      let conflict = paths.count > 1 ? IdentityConflict(name: plugin.name, paths: paths) : nil
+      if let conflict, paths.first == plugin.path { conflicts.append(conflict) }
+      let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: conflict?.message)
       for factory in plugin.factories {
         // Contracts of loaded plugins were checked, so their patterns parse.
         guard let pattern = try? URNPattern(parsing: factory.contract.urn) else { continue }
-        table.insert(pattern, Route(pattern: pattern, factory: factory, pluginPath: plugin.path))
+        table.insert(
+          pattern, Route(pattern: pattern, factory: factory, pluginPath: plugin.path, identity: identity))
       }
     }
     self.table = table
+    identityConflicts = conflicts
   }
 
   /// Every route, in load order.
@@ -55,7 +87,9 @@ public struct PluginCatalog: Sendable {
   public var conflicts: [RouteConflict] { table.conflicts.map { RouteConflict(routes: $0.map(\.value)) } }
 
   /// The plugins that loaded.
-  public var loaded: [LoadedPlugin] {
+  public var loaded: [LoadedPlugin] { Self.loaded(in: outcomes) }
+
+  private static func loaded(in outcomes: [PluginOutcome]) -> [LoadedPlugin] {
     outcomes.compactMap { if case .loaded(let plugin) = $0 { plugin } else { nil } }
   }
 

@@ -33,6 +33,16 @@ public struct PluginsReport: Encodable, Sendable {
     public let message: String
   }
 
+  /// Plugins declaring one name, which keys storage: none of them gets storage.
+  public struct IdentityConflict: Encodable, Sendable {
+    /// The name they declare.
+    public let identity: String
+    /// Their files, in load order.
+    public let plugins: [String]
+    /// What is wrong and what to do.
+    public let message: String
+  }
+
   /// Where the directories came from.
   public let source: String
   /// The directories scanned.
@@ -41,6 +51,8 @@ public struct PluginsReport: Encodable, Sendable {
   public let plugins: [Row]
   /// URN conflicts between loaded plugins.
   public let conflicts: [Conflict]
+  /// Identity conflicts between loaded plugins.
+  public let identityConflicts: [IdentityConflict]
 
   /// The report for a scan.
   public init(discovery: PluginDiscovery, catalog: PluginCatalog) {
@@ -62,6 +74,9 @@ public struct PluginsReport: Encodable, Sendable {
       Conflict(
         patterns: conflict.routes.map(\.pattern.text), plugins: conflict.routes.map(\.pluginPath),
         message: conflict.message)
+    }
+    identityConflicts = catalog.identityConflicts.map {
+      IdentityConflict(identity: $0.name, plugins: $0.paths, message: $0.message)
     }
   }
 
@@ -86,6 +101,12 @@ public struct PluginsReport: Encodable, Sendable {
     if !conflicts.isEmpty {
       lines.append(style.bold("URN conflicts"))
       for conflict in conflicts {
+        lines += TextRenderer.wrap(conflict.message, width: 76).map { "  " + $0 }
+      }
+    }
+    if !identityConflicts.isEmpty {
+      lines.append(style.bold("Identity conflicts"))
+      for conflict in identityConflicts {
         lines += TextRenderer.wrap(conflict.message, width: 76).map { "  " + $0 }
       }
     }

@@ -66,7 +66,7 @@ public final class HostRuntime {
     let context = ModuleContext(
       urn: resolved.urn.text, arguments: resolved.arguments, router: link, canvas: canvas, messages: link,
       services: services.services(
-        for: resolved.route.contract, plugin: resolved.route.pluginPath, urn: resolved.urn.text)
+        for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn.text)
     )
     let module: Module
     do {

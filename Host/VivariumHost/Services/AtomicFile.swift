@@ -2,9 +2,11 @@ import Foundation
 import Glibc
 
 /// Replaces a file's contents all at once: the data goes to a temporary file
-/// in the same directory, is flushed to disk, and is renamed over the target.
-/// A crash at any point leaves either the old contents or the new, never a
-/// mix, so nothing already saved is lost.
+/// (`.NAME.PID.tmp`) in the same directory, is flushed to disk, and is renamed
+/// over the target. A crash at any point leaves either the old contents or the
+/// new, never a mix, so nothing already saved is lost. A write that fails
+/// removes its temporary file; one a crash left behind is removed by the next
+/// session that locks the data directory (``DataDirectoryLock``).
 enum AtomicFile {
   struct WriteError: Error, CustomStringConvertible {
     let path: String
@@ -12,9 +14,16 @@ enum AtomicFile {
     var description: String { "could not save \(path): \(reason)" }
   }
 
+  /// A failure to simulate, for tests.
+  enum Fault {
+    /// Stops after this many bytes as a kill would: the temporary file stays.
+    case crash(afterBytes: Int)
+    /// The write fails with `errno` after this many bytes, as on a full disk.
+    case writeError(afterBytes: Int, errno: Int32)
+  }
+
   /// Writes `data` to `path`, creating its directory (mode 0700) if needed.
-  /// `interruptAfter` stops after that many bytes, as a crash would: for tests.
-  static func write(_ data: Data, to path: String, interruptAfter: Int? = nil) throws(WriteError) {
+  static func write(_ data: Data, to path: String, fault: Fault? = nil) throws(WriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(
@@ -24,24 +33,32 @@ enum AtomicFile {
     }
     let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw WriteError(path: path, reason: "cannot create \(temporary): \(errorText())") }
-    let limit = min(interruptAfter ?? data.count, data.count)
-    let written = data.prefix(limit).withUnsafeBytes { buffer in
-      buffer.isEmpty ? 0 : Glibc.write(fd, buffer.baseAddress, buffer.count)
-    }
-    guard written == limit, limit == data.count else {
-      close(fd)
-      throw WriteError(path: path, reason: interruptAfter != nil ? "interrupted" : "write failed: \(errorText())")
-    }
-    guard fsync(fd) == 0 else {
+    guard fd >= 0 else { throw WriteError(path: path, reason: "cannot create \(temporary): \(errorText(errno))") }
+    /// Closes and removes the temporary file, then throws `reason`.
+    func fail(_ reason: String) -> WriteError {
       close(fd)
       unlink(temporary)
-      throw WriteError(path: path, reason: "cannot flush to disk: \(errorText())")
+      return WriteError(path: path, reason: reason)
     }
-    close(fd)
+    switch writeAll(data, to: fd, fault: fault) {
+    case .crashed:
+      close(fd)
+      throw WriteError(path: path, reason: "interrupted")
+    case .failed(let code):
+      throw fail("write failed: \(errorText(code))")
+    case .written:
+      break
+    }
+    guard fsync(fd) == 0 else { throw fail("cannot flush to disk: \(errorText(errno))") }
+    guard close(fd) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw WriteError(path: path, reason: "cannot close \(temporary): \(errorText(code))")
+    }
     guard rename(temporary, path) == 0 else {
+      let code = errno
       unlink(temporary)
-      throw WriteError(path: path, reason: "cannot replace the file: \(errorText())")
+      throw WriteError(path: path, reason: "cannot replace the file: \(errorText(code))")
     }
     let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryFD >= 0 {
@@ -50,5 +67,46 @@ enum AtomicFile {
     }
   }
 
-  private static func errorText() -> String { String(cString: strerror(errno)) }
+  private enum WriteOutcome {
+    case written
+    case crashed
+    case failed(Int32)
+  }
+
+  /// Writes every byte of `data` to `fd`, retrying short and interrupted
+  /// writes; a failure carries the `errno` read right after the call.
+  private static func writeAll(_ data: Data, to fd: Int32, fault: Fault?) -> WriteOutcome {
+    let limit: Int
+    switch fault {
+    case .crash(let bytes), .writeError(let bytes, _): limit = min(bytes, data.count)
+    case nil: limit = data.count
+    }
+    var offset = 0
+    while offset < limit {
+      let written = data.withUnsafeBytes { buffer in
+        Glibc.write(fd, buffer.baseAddress! + offset, limit - offset)
+      }
+      if written < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        return .failed(code)
+      }
+      offset += written
+    }
+    switch fault {
+    case .crash: return .crashed
+    case .writeError(_, let code): return .failed(code)
+    case nil: return .written
+    }
+  }
+
+  /// Whether `name` is a temporary file this type writes: `.NAME.PID.tmp`.
+  static func isTemporary(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+    let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count >= 2, let pid = parts.last, !pid.isEmpty else { return false }
+    return pid.allSatisfy(\.isASCII) && pid.allSatisfy(\.isNumber) && !parts.dropLast().joined().isEmpty
+  }
+
+  static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

@@ -1,10 +1,15 @@
 import Foundation
+import Glibc
 import ViperKit
 import ViperKitTestKit
 
 /// The services container, built once when the host starts: storage and
 /// settings in the data directory, the log, notices and alerts for the person,
 /// and the clock. Each module gets the services its contract lists.
+///
+/// It locks the data directory for as long as it lives (``DataDirectoryLock``):
+/// a second container over the same directory, in this process or another,
+/// is read-only, and its saves fail with ``saveRefusal``.
 public final class HostServices {
   /// The names of the services this host provides.
   public static let provided = Services.Name.all
@@ -17,16 +22,43 @@ public final class HostServices {
   public private(set) var recentLog: [String] = []
 
   private let clock: any WallClock
-  private lazy var settings = FileSettingsStore(path: dataDirectory + "/settings.json") { [weak self] in
-    self?.logLine(.error, module: "host", $0)
-  }
+  private let lock: DataDirectoryLock
+  private lazy var settings = FileSettingsStore(
+    PersistentDictionary(path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: report))
   private var stores: [String: FileKeyValueStore] = [:]
 
   /// Services keeping their files in `dataDirectory`, telling time by `now`
-  /// (seconds since 1970) when given, else by the system clock.
+  /// (seconds since 1970) when given, else by the system clock. Locks the
+  /// data directory and, when it gets the lock, removes the temporary files
+  /// interrupted saves left there.
   public init(dataDirectory: String, now: Double? = nil) {
     self.dataDirectory = dataDirectory
     clock = now.map(FixedClock.init) ?? SystemClock()
+    lock = DataDirectoryLock(directory: dataDirectory)
+    guard lock.access == .exclusive else { return }
+    let leftovers = DataDirectoryLock.removeLeftovers(in: [dataDirectory, dataDirectory + "/storage"])
+    if !leftovers.isEmpty {
+      logLine(.info, module: "host", "removed what interrupted saves left: \(leftovers.joined(separator: ", "))")
+    }
+  }
+
+  /// Whether this session may save in ``dataDirectory``.
+  public var dataAccess: DataAccess { lock.access }
+
+  /// Why every save fails in this session, for the person; nil when this
+  /// session holds the data directory.
+  public var saveRefusal: String? {
+    switch lock.access {
+    case .exclusive:
+      return nil
+    case .readOnly(let holder):
+      let owner = holder.map { "vivarium (pid \($0))" } ?? "another vivarium"
+      return
+        "the data directory \(dataDirectory) is in use by \(owner); this session is read-only: saves fail until it quits, or use --data DIR"
+    case .unavailable(let reason):
+      return
+        "the data directory \(dataDirectory) cannot be locked (\(reason)); this session is read-only: saves fail; make it a writable directory, or use --data DIR"
+    }
   }
 
   /// The data directory the environment asks for: `VIVARIUM_DATA_DIR`, else
@@ -37,8 +69,8 @@ public final class HostServices {
     return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/vivarium"
   }
 
-  /// The services `contract` lists, for a module of the plugin at `plugin`.
-  func services(for contract: Contract, plugin: String, urn: String) -> Services {
+  /// The services `contract` lists, for a module of `plugin`.
+  func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let wanted = Set(contract.services)
     return Services(
       storage: wanted.contains(Services.Name.storage) ? store(for: plugin) : nil,
@@ -48,16 +80,38 @@ public final class HostServices {
       clock: wanted.contains(Services.Name.clock) ? clock : nil)
   }
 
-  /// The storage file of the plugin at `plugin`, one per plugin file name.
-  private func store(for plugin: String) -> FileKeyValueStore {
-    var name = ((plugin as NSString).lastPathComponent as NSString).deletingPathExtension
-    if name.hasPrefix("lib") { name.removeFirst(3) }
-    if let store = stores[name] { return store }
-    let store = FileKeyValueStore(path: "\(dataDirectory)/storage/\(name).json") { [weak self] in
-      self?.logLine(.error, module: "host", $0)
-    }
-    stores[name] = store
+  /// The storage of `plugin`: `storage/NAME.json` for its declared name.
+  private func store(for plugin: PluginIdentity) -> any KeyValueStore {
+    if let refusal = plugin.storageRefusal { return RefusedKeyValueStore(reason: refusal) }
+    if let store = stores[plugin.name] { return store }
+    let store = FileKeyValueStore(
+      PersistentDictionary(path: storagePath(for: plugin), refusal: saveRefusal, onProblem: report))
+    stores[plugin.name] = store
     return store
+  }
+
+  /// `storage/NAME.json`, after moving there the file this plugin's storage
+  /// had when it was named after the plugin file, if that is all there is. A
+  /// read-only session reads the old file where it is.
+  private func storagePath(for plugin: PluginIdentity) -> String {
+    let directory = dataDirectory + "/storage"
+    let path = "\(directory)/\(plugin.name).json"
+    let legacy = "\(directory)/\(plugin.legacyStorageName).json"
+    guard legacy != path, !FileContents.exists(path), FileContents.exists(legacy) else { return path }
+    guard saveRefusal == nil else { return legacy }
+    guard rename(legacy, path) == 0 else {
+      let reason = AtomicFile.errorText(errno)
+      logLine(.error, module: "host", "cannot move \(legacy) to \(path) (\(reason)); it is used where it is")
+      return legacy
+    }
+    logLine(.info, module: "host", "moved \(legacy) to \(path): storage is now named after the plugin, not its file")
+    return path
+  }
+
+  /// Tells the person about a storage problem, and logs it.
+  private func report(_ problem: String) {
+    logLine(.error, module: "host", problem)
+    notifications.notice(problem, tone: .warning)
   }
 
   /// Appends a line to `vivarium.log` in the data directory and to ``recentLog``.

@@ -1,35 +1,67 @@
 import Foundation
+import Glibc
 import ViperKit
+
+/// A save refused before anything was written, and why.
+struct SaveRefused: Error, CustomStringConvertible {
+  let description: String
+}
 
 /// A dictionary saved as a JSON file, rewritten atomically on every change.
 ///
-/// A file that cannot be read is moved aside (`NAME.unreadable-N`) rather
-/// than overwritten, and the problem is reported through `onProblem`, so that
-/// nothing a person saved is destroyed by the host.
+/// Only a missing file starts empty. A file that cannot be read or decoded is
+/// moved aside (`NAME.unreadable-N`) rather than overwritten, and the problem
+/// is reported through `onProblem`; if it cannot be moved aside, saves are
+/// refused so that it is never overwritten. Nothing a person saved is
+/// destroyed by the host.
 final class PersistentDictionary<Value: Codable & Equatable> {
   let path: String
-  private(set) var values: [String: Value]
+  private(set) var values: [String: Value] = [:]
+  /// Why saves are refused, when they are.
+  private(set) var refusal: String?
 
-  init(path: String, onProblem: (String) -> Void) {
+  /// Loads `path`. With `refusal` (a read-only session), the file is only
+  /// read: a bad one is left where it is, and every save throws `refusal`.
+  /// `read` reads a whole file; tests pass failures of their own.
+  init(
+    path: String, refusal: String? = nil, read: (String) -> FileContents = FileContents.read,
+    onProblem: (String) -> Void
+  ) {
     self.path = path
-    guard let data = FileManager.default.contents(atPath: path) else {
-      values = [:]
+    self.refusal = refusal
+    switch read(path) {
+    case .missing:
+      return
+    case .failed(let code):
+      keepAside(reason: AtomicFile.errorText(code), onProblem: onProblem)
+    case .data(let data):
+      do {
+        values = try JSONDecoder().decode([String: Value].self, from: data)
+      } catch {
+        keepAside(reason: "it is not a JSON object of saved values", onProblem: onProblem)
+      }
+    }
+  }
+
+  /// Moves the file at `path` to the first free `path.unreadable-N`, or, when
+  /// that fails or this session may not write, leaves it and refuses saves.
+  private func keepAside(reason: String, onProblem: (String) -> Void) {
+    guard refusal == nil else {
+      onProblem("\(path) could not be read (\(reason)); this read-only session leaves it as it is and starts empty")
       return
     }
-    do {
-      values = try JSONDecoder().decode([String: Value].self, from: data)
-    } catch {
-      values = [:]
-      var aside = "\(path).unreadable-1"
-      var index = 1
-      while FileManager.default.fileExists(atPath: aside) {
-        index += 1
-        aside = "\(path).unreadable-\(index)"
-      }
-      try? FileManager.default.moveItem(atPath: path, toPath: aside)
-      onProblem(
-        "\(path) could not be read (\(error.localizedDescription)); it was kept as \(aside) and a new one started")
+    var index = 1
+    while FileContents.exists("\(path).unreadable-\(index)") { index += 1 }
+    let aside = "\(path).unreadable-\(index)"
+    guard rename(path, aside) == 0 else {
+      let code = errno
+      let problem =
+        "\(path) could not be read (\(reason)) nor moved aside (\(AtomicFile.errorText(code))); saves to it are refused so that it is not overwritten: repair or move it, then start again"
+      refusal = problem
+      onProblem(problem)
+      return
     }
+    onProblem("\(path) could not be read (\(reason)); it was kept as \(aside) and a new one started")
   }
 
   /// Sets or removes `key`, then saves; on failure nothing changes.
@@ -37,6 +69,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     var updated = values
     updated[key] = value
     guard updated != values else { return }
+    if let refusal { throw SaveRefused(description: refusal) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try AtomicFile.write(try encoder.encode(updated), to: path)
@@ -48,8 +81,8 @@ final class PersistentDictionary<Value: Codable & Equatable> {
 final class FileKeyValueStore: KeyValueStore {
   let dictionary: PersistentDictionary<String>
 
-  init(path: String, onProblem: (String) -> Void) {
-    dictionary = PersistentDictionary(path: path, onProblem: onProblem)
+  init(_ dictionary: PersistentDictionary<String>) {
+    self.dictionary = dictionary
   }
 
   func value(forKey key: String) -> String? { dictionary.values[key] }
@@ -57,12 +90,24 @@ final class FileKeyValueStore: KeyValueStore {
   func keys() -> [String] { dictionary.values.keys.sorted() }
 }
 
+/// Storage for a plugin that may have none (see ``PluginIdentity``): empty,
+/// and every save throws the reason.
+final class RefusedKeyValueStore: KeyValueStore {
+  let reason: String
+
+  init(reason: String) { self.reason = reason }
+
+  func value(forKey key: String) -> String? { nil }
+  func set(_ value: String?, forKey key: String) throws { throw SaveRefused(description: reason) }
+  func keys() -> [String] { [] }
+}
+
 /// App-wide settings: one JSON file in the data directory.
 final class FileSettingsStore: SettingsStore {
   let dictionary: PersistentDictionary<ArgumentValue>
 
-  init(path: String, onProblem: (String) -> Void) {
-    dictionary = PersistentDictionary(path: path, onProblem: onProblem)
+  init(_ dictionary: PersistentDictionary<ArgumentValue>) {
+    self.dictionary = dictionary
   }
 
   func value(forKey key: String) -> ArgumentValue? { dictionary.values[key] }

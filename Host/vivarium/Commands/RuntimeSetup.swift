@@ -9,6 +9,9 @@ enum RuntimeSetup {
     "Keep storage, settings and the log in DIR. Default: $VIVARIUM_DATA_DIR, else $XDG_DATA_HOME/vivarium, else ~/.local/share/vivarium."
   )
 
+  /// The runtime over `catalog`. Warns once on stderr when the session is
+  /// read-only (another session holds the data directory) and for each pair
+  /// of plugins declaring one identity, which get no storage.
   static func runtime(_ catalog: PluginCatalog, _ arguments: ParsedArguments, _ console: Console) throws -> HostRuntime
   {
     let directory = arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
@@ -19,6 +22,12 @@ enum RuntimeSetup {
       }
       now = date.timeIntervalSince1970
     }
-    return HostRuntime(catalog: catalog, services: HostServices(dataDirectory: directory, now: now))
+    let services = HostServices(dataDirectory: directory, now: now)
+    // The command's name is the first argument (see main.swift); run, render
+    // and graph all come here.
+    let command = CommandLine.arguments.dropFirst().first ?? "run"
+    if let refusal = services.saveRefusal { console.warning(command, refusal) }
+    for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }
+    return HostRuntime(catalog: catalog, services: services)
   }
 }
