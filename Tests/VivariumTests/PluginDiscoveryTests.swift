@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import VivariumHost
+
+/// Which files of a plugin directory get a row, and how the SDK's own
+/// libraries are told apart from broken plugins.
+@Suite("Finding plugins")
+struct PluginDiscoveryTests {
+  @Test func theBundledFolderPassesOverOtherLibrariesButNotJunk() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    _ = try CPluginBuilder.libraryWithoutEntry(named: "libhelper.so", in: dir)
+    try dir.write("junk.so", Data(repeating: 0, count: 4096))
+    // The bundled plugins are those next to the executable.
+    let discovery = PluginDiscovery(commandLine: [], environment: [:], executable: dir.path + "/vivarium")
+    let rows = discovery.load(with: PluginLoader()).map { outcome -> String in
+      switch outcome {
+      case .loaded(let plugin): "loaded \((plugin.path as NSString).lastPathComponent)"
+      case .rejected(let rejection): "\(rejection.kind.rawValue) \((rejection.path as NSString).lastPathComponent)"
+      }
+    }
+    #expect(rows == ["not-elf junk.so", "loaded libItemsList.so"])
+  }
+
+  @Test func theSDKLibrariesInABuildFolderAreRecognised() {
+    let outcomes = PluginDiscovery(
+      commandLine: [BuildProducts.directory], environment: [:], executable: BuildProducts.vivarium
+    ).load(with: PluginLoader())
+    var kinds: [String: Rejection.Kind] = [:]
+    for case .rejected(let rejection) in outcomes {
+      kinds[(rejection.path as NSString).lastPathComponent] = rejection.kind
+    }
+    #expect(kinds == ["libViperKit.so": .sdkLibrary, "libViperKitTestKit.so": .sdkLibrary])
+  }
+}
