@@ -13,13 +13,13 @@ struct SessionScreenTests {
 
   @Test func aShortTrailIsShownWhole() {
     #expect(
-      SessionHeader.line([["a:a", "b:b"], ["c:c"]], width: 40)
+      SessionHeader.line([["a:a", "b:b"], ["c:c"]], width: 40) { $0 }
         == "── a:a › b:b ▸ [modal] c:c " + String(repeating: "─", count: 13))
   }
 
   @Test func aLongTrailKeepsBothEndsAndCountsTheMiddle() {
     let urns = (1...10_000).map { "s:\($0)" }
-    let header = SessionHeader.line([urns, ["m:1"]], width: 60)
+    let header = SessionHeader.line([urns, ["m:1"]], width: 60) { $0 }
     #expect(header.count == 60)
     #expect(header.hasPrefix("── s:1 › s:2 › "))
     #expect(header.contains(" more … › s:"))
@@ -29,8 +29,25 @@ struct SessionScreenTests {
     #expect(shown + (Int(counted) ?? 0) == 10_001, "\(header)")
   }
 
+  /// Every step drew the header from the whole stack, so a session of many
+  /// pushes slowed down step after step; only the screens shown are named now.
+  @Test func theHeaderLooksOnlyAtTheScreensItShows() {
+    var named = 0
+    let header = SessionHeader.line([Array(1...100_000), [1, 2]], width: 80) { number in
+      named += 1
+      return "s:\(number)"
+    }
+    #expect(header.hasSuffix(" › s:100000 ▸ [modal] s:1 › s:2 ──"))
+    #expect(named < 100, "named \(named) screens")
+  }
+
+  @Test func twoScreensTooWideForTheLineAreCutNotCounted() {
+    let header = SessionHeader.line([["a:" + String(repeating: "x", count: 50), "b:b"]], width: 40) { $0 }
+    #expect(header == "── a:" + String(repeating: "x", count: 33) + "… ")
+  }
+
   @Test func aSingleURNWiderThanTheLineIsCut() {
-    let header = SessionHeader.line([[String(repeating: "x", count: 500)]], width: 40)
+    let header = SessionHeader.line([[String(repeating: "x", count: 500)]], width: 40) { $0 }
     #expect(header == "── " + String(repeating: "x", count: 35) + "… ")
   }
 

@@ -114,7 +114,7 @@ public final class Session {
 
   /// The header (where the person is) and the composed screen.
   private func screenLines(_ screen: ComposedScreen) -> [String] {
-    let header = SessionHeader.line(runtime.layers.map { $0.map(\.urn) }, width: renderer.width)
+    let header = SessionHeader.line(runtime.layers, width: renderer.width) { $0.urn }
     return [renderer.style.dim(header)] + screen.lines(renderer)
   }
 
