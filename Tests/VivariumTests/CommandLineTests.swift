@@ -70,7 +70,7 @@ struct CommandLineTests {
   @Test func renderPrintsTheItemsList() throws {
     let result = try ProcessRunner.vivarium(["render", "items:list"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("Items\n─────\n4 items, 2 enabled\nlist items:\n  1. Buy milk"))
+    #expect(result.stdout.hasPrefix("Items\n─────\n4 items, 2 enabled\nlist items:\n  (1) Buy milk"))
     #expect(result.stdout.contains("[ Delete all ] (deleteAll)"))
     #expect(result.stderr.isEmpty)
   }

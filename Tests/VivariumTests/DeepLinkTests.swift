@@ -59,4 +59,35 @@ struct DeepLinkTests {
         "probe:parent:attach", "probe:child:1:attach", "probe:child:1:detach", "probe:parent:detach",
       ])
   }
+
+  @Test func aLinkOfMoreSegmentsThanTheLimitIsRefusedBeforeBuildingAnything() throws {
+    let probes = try ProbeHost()
+    let link = (1...1_001).map { "probe:child:\($0)" }.joined(separator: "/")
+    #expect {
+      try probes.runtime.open(link)
+    } throws: { error in
+      (error as? ResolveError)?.message
+        == "the deep link has 1,001 segments, more than the 1,000 a link may have; open fewer screens at once"
+    }
+    #expect(probes.recorder.log.isEmpty)
+  }
+
+  @Test func aLinkOfTheMostSegmentsAllowedIsBuilt() throws {
+    let probes = try ProbeHost()
+    try probes.runtime.open((1...1_000).map { "probe:child:\($0)" }.joined(separator: "/"))
+    #expect(probes.runtime.layers.map(\.count) == [1_000])
+    #expect(probes.runtime.top?.urn == "probe:child:1000")
+    #expect(probes.runtime.top?.isAppeared == true)
+  }
+
+  @Test func aLongSegmentIsCutShortInTheError() throws {
+    let probes = try ProbeHost()
+    let long = "probe:child:" + String(repeating: "9", count: 10_000)
+    #expect {
+      try probes.runtime.open("probe:parent//" + long)
+    } throws: { error in
+      let message = (error as? ResolveError)?.message ?? ""
+      return message.hasPrefix("deep link segment 2 of 'probe:parent//probe:child:999") && message.count < 200
+    }
+  }
 }

@@ -79,7 +79,7 @@ struct RecordedSessionTests {
     let again = try run(second, plugins: plugins.path, data: data.path, extra: ["--start", "products:search"])
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout.contains("1 favourite · page 1 of 1"))
-    #expect(again.stdout.contains("3. Teapot"))
+    #expect(again.stdout.contains("  (3) Teapot"))
   }
 
   @Test func jsonModePrintsOneObjectPerStep() throws {

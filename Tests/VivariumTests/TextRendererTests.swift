@@ -25,7 +25,7 @@ struct TextRendererTests {
         Items
         ─────
         list items:
-          1. Milk           3 Jan 2026 [enabled]
+          (1) Milk          3 Jan 2026 [enabled]
         [ OK ] (ok)  [ Cancel ] (cancel)
         Name: [your name] (name)
         [slot wallet: empty]
@@ -51,6 +51,31 @@ struct TextRendererTests {
     let lines = TextRenderer(width: 20).lines(.text("the quick brown fox jumps over the lazy dog again and again"))
     #expect(lines.allSatisfy { $0.count <= 20 })
     #expect(lines.joined(separator: " ") == "the quick brown fox jumps over the lazy dog again and again")
+  }
+
+  /// Splitting a word longer than a line counted the rest of the word for
+  /// every piece, so a megabyte took minutes; now each piece is cut once.
+  @Test func aVeryLongWordIsCutIntoFullLines() {
+    let word = String(repeating: "é", count: 1_000_000)
+    let lines = TextRenderer.wrap("to " + word + " end", width: 80)
+    #expect(lines.count == 12_502)
+    #expect(lines.first == "to")
+    #expect(lines.last == "end")
+    #expect(lines.dropFirst().dropLast().allSatisfy { $0 == String(repeating: "é", count: 80) })
+  }
+
+  @Test func wrappingToNoWidthStillEnds() {
+    #expect(TextRenderer.wrap("abc de", width: 0) == ["a", "b", "c", "d", "e"])
+  }
+
+  /// A row's identifier is what `select LIST ROW` takes, so it is drawn in
+  /// parentheses like every other identifier, never as a position.
+  @Test func rowIdentifiersAreDrawnInParentheses() {
+    let rows = [ListRow(id: "2", title: "Red mug"), ListRow(id: "b-7", title: "Teapot")]
+    #expect(
+      TextRenderer(width: 40).lines(.list(id: "results", rows: rows)) == [
+        "list results:", "  (2) Red mug", "  (b-7) Teapot",
+      ])
   }
 
   @Test func longRowTitlesAreCutToFit() {

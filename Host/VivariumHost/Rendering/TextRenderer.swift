@@ -69,7 +69,7 @@ public struct TextRenderer: Sendable {
   private func row(_ row: ListRow, width: Int) -> String {
     let marker = row.marker.map { " " + style.tone($0.tone, "[\($0.label)]") } ?? ""
     let markerWidth = row.marker.map { $0.label.count + 3 } ?? 0
-    let prefix = "  \(row.id). "
+    let prefix = "  (\(row.id)) "
     let detail = row.detail.isEmpty ? "" : "  " + row.detail
     let room = width - prefix.count - markerWidth - detail.count
     let title = TextRenderer.truncate(row.title, to: max(room, 8))
@@ -93,25 +93,32 @@ public struct TextRenderer: Sendable {
   }
 
   /// `text` cut into lines of at most `width` characters at spaces; words
-  /// longer than a line are split.
+  /// longer than a line are split. Each character is counted once.
   public static func wrap(_ text: String, width: Int) -> [String] {
+    let width = max(width, 1)
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
-      for word in paragraph.split(separator: " ") {
-        var word = Substring(word)
-        while word.count > width {
-          if !line.isEmpty { lines.append(line); line = "" }
-          lines.append(String(word.prefix(width)))
-          word = word.dropFirst(width)
+      var lineCount = 0
+      for whole in paragraph.split(separator: " ") {
+        var word = Substring(whole)
+        var wordCount = word.count
+        while wordCount > width {
+          if lineCount > 0 {
+            lines.append(line)
+            (line, lineCount) = ("", 0)
+          }
+          let end = word.index(word.startIndex, offsetBy: width)
+          lines.append(String(word[..<end]))
+          (word, wordCount) = (word[end...], wordCount - width)
         }
-        if line.isEmpty {
-          line = String(word)
-        } else if line.count + 1 + word.count <= width {
-          line += " " + word
+        if lineCount == 0 {
+          (line, lineCount) = (String(word), wordCount)
+        } else if lineCount + 1 + wordCount <= width {
+          (line, lineCount) = (line + " " + word, lineCount + 1 + wordCount)
         } else {
           lines.append(line)
-          line = String(word)
+          (line, lineCount) = (String(word), wordCount)
         }
       }
       lines.append(line)

@@ -4,6 +4,10 @@ import ViperKitTestKit
 /// Deep links: several URNs joined by `/`, each opened inside or on top of the
 /// one before (README, "Deep links"), optionally behind the app's `scheme://`.
 enum DeepLink {
+  /// The most segments a deep link may have: far more than any app needs, few
+  /// enough that a runaway link fails at once instead of building for minutes.
+  static let segmentLimit = 1_000
+
   /// The URN segments of `link`, or an error naming what is malformed.
   static func segments(of link: String, scheme: String?) throws(ResolveError) -> [String] {
     var body = Substring(link)
@@ -19,8 +23,16 @@ enum DeepLink {
       body = link[separator.upperBound...]
     }
     let segments = body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard segments.count <= segmentLimit else {
+      throw ResolveError(
+        .invalidURN,
+        "the deep link has \(SessionHeader.grouped(segments.count)) segments, more than the \(SessionHeader.grouped(segmentLimit)) a link may have; open fewer screens at once"
+      )
+    }
     if let empty = segments.firstIndex(where: \.isEmpty) {
-      throw ResolveError(.invalidURN, "deep link segment \(empty + 1) of '\(link)' is empty; join URNs with single '/'")
+      throw ResolveError(
+        .invalidURN,
+        "deep link segment \(empty + 1) of '\(HostRuntime.clipped(link))' is empty; join URNs with single '/'")
     }
     return segments
   }
@@ -47,7 +59,9 @@ extension HostRuntime {
       }
     } catch {
       for node in stack.reversed() { detach(node) }
-      let prefix = segments.count > 1 ? "deep link segment \(position + 1) '\(segments[position])' failed: " : ""
+      let prefix =
+        segments.count > 1
+        ? "deep link segment \(position + 1) '\(HostRuntime.clipped(segments[position]))' failed: " : ""
       throw ResolveError(error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"))
     }
     shutdown()
@@ -71,11 +85,9 @@ extension HostRuntime {
         for slot in node.slots
         where slot.spec.accepts.compactMap({ try? URNPattern(parsing: $0) }).contains(where: { $0.match(parsed) != nil }
         ) {
-          let child = try insertChild(segment, in: slot.spec.name, of: node)
-          if slot.spec.kind == .tabs, let index = node.slotIndex(slot.spec.name),
-            let position = node.slots[index].children.firstIndex(where: { $0 === child })
-          {
-            select(position, inSlot: index, of: node)
+          _ = try insertChild(segment, in: slot.spec.name, of: node)
+          if slot.spec.kind == .tabs, let index = node.slotIndex(slot.spec.name) {
+            select(node.slots[index].children.count - 1, inSlot: index, of: node)
           }
           return
         }

@@ -44,7 +44,8 @@ extension HostRuntime {
     for old in replaced { disappear(old) }
     if spec.kind == .single { parent.slots[index].children = [] }
     parent.slots[index].children.append(child)
-    if parent.isAppeared, parent.slots[index].visibleChildren.contains(where: { $0 === child }) { appear(child) }
+    // The new child is the last one held: shown if it is the last one shown.
+    if parent.isAppeared, parent.slots[index].visibleChildren.last === child { appear(child) }
     for old in replaced { detach(old) }
     return child
   }

@@ -47,10 +47,11 @@ extension HostRuntime {
     closeLayers(from: layers.count - 1)
   }
 
-  /// The layer holding `node`'s screen.
+  /// The layer holding `node`'s screen, searched from the top, where the
+  /// modules that make requests almost always are.
   func layerIndex(of node: ModuleNode) -> Int? {
     let root = node.root
-    return layers.firstIndex { layer in layer.contains { $0 === root } }
+    return layers.lastIndex { layer in layer.reversed().contains { $0 === root } }
   }
 
   /// Puts an attached `node` on top of layer `index`, covering what was there.
@@ -94,7 +95,7 @@ extension HostRuntime {
   }
 
   func replace(with urn: String, from node: ModuleNode) {
-    guard let index = layerIndex(of: node), let position = layers[index].firstIndex(where: { $0 === node.root }) else {
+    guard let index = layerIndex(of: node), let position = layers[index].lastIndex(where: { $0 === node.root }) else {
       return report(node, "cannot replace with '\(urn)': the module is not on a navigation stack")
     }
     guard let replacement = buildChecked(urn, for: node, verb: "replace with") else { return }

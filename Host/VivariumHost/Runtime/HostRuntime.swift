@@ -168,13 +168,16 @@ public final class HostRuntime {
   func drain() {
     guard !draining else { return }
     draining = true
-    defer { draining = false }
+    // Requests are taken by position, not removed from the front, which would move the rest each time.
+    defer {
+      draining = false
+      queue.removeAll()
+    }
     var count = 0
-    while !queue.isEmpty {
-      let request = queue.removeFirst()
+    while count < queue.count {
+      let request = queue[count]
       count += 1
       guard count <= HostRuntime.requestLimit else {
-        queue.removeAll()
         problems.append(
           HostProblem(
             module: "host",

@@ -86,6 +86,16 @@ public final class Session {
     return finish(line, output: output, errors: errors, draws: draws)
   }
 
+  /// The step for a line the reader skipped as longer than `limit` bytes
+  /// (``SessionLineReader``): nothing is run, and the error says why.
+  public func skippedLine(bytes: Int, limit: Int) -> Step {
+    Step(
+      command: "(a line of \(SessionHeader.grouped(bytes)) bytes)", output: [], screen: nil, notices: [], alert: nil,
+      errors: [
+        "the line is \(SessionHeader.grouped(bytes)) bytes long, over the \(SessionHeader.grouped(limit))-byte limit of a session line; it was skipped, nothing was run"
+      ], quit: false)
+  }
+
   private func finish(_ line: String, output: [String] = [], errors: [String], draws: Bool) -> Step {
     let problems = runtime.takeProblems().map(\.description)
     let screen = draws ? runtime.screen() : nil
@@ -104,12 +114,8 @@ public final class Session {
 
   /// The header (where the person is) and the composed screen.
   private func screenLines(_ screen: ComposedScreen) -> [String] {
-    let trail = runtime.layers.enumerated().map { index, layer in
-      (index > 0 ? "[modal] " : "") + layer.map(\.urn).joined(separator: " › ")
-    }.joined(separator: " ▸ ")
-    let title = "── \(trail) "
-    let rule = String(repeating: "─", count: max(0, renderer.width - title.count))
-    return [renderer.style.dim(title + rule)] + screen.lines(renderer)
+    let header = SessionHeader.line(runtime.layers, width: renderer.width) { $0.urn }
+    return [renderer.style.dim(header)] + screen.lines(renderer)
   }
 
   private func alertBox(_ alert: HostNotifications.Alert) -> [String] {

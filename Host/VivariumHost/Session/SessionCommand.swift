@@ -42,7 +42,8 @@ public enum SessionCommand: Equatable, Sendable {
 
   /// The command list `help` prints.
   public static let commandList = """
-    Commands (ADDRESS is an element id as shown in brackets, e.g. deleteAll or tabs/items):
+    Commands. ADDRESS is an element id as drawn in parentheses, e.g. deleteAll or
+    tabs/items; ROW is a row id of that list, also drawn in parentheses.
       tap ADDRESS            tap a button
       select ADDRESS ROW     select row ROW of a list
       type ADDRESS TEXT      put TEXT in a field (the rest of the line)

@@ -62,13 +62,17 @@ enum RunCommand: Command {
       console.error(name, "could not open the first screen '\(first)'; fix it or give another with --start")
       return ExitCode.failure
     }
-    let lines = LineReader(input)
+    let lines = SessionLineReader(input)
     var number = 0
     while true {
       if interactive { console.out("vivarium> ", terminator: "") }
       guard let line = lines.next() else { break }
       number += 1
-      let step = session.execute(line)
+      let step: Session.Step
+      switch line {
+      case .text(let text): step = session.execute(text)
+      case .tooLong(let bytes): step = session.skippedLine(bytes: bytes, limit: lines.limit)
+      }
       transcript.show(step, line: interactive ? nil : number)
       if step.quit { break }
     }
@@ -84,60 +88,5 @@ enum RunCommand: Command {
       return max(Int(size.ws_col), 40)
     }
     return 80
-  }
-}
-
-/// Writes session steps: the screen on stdout, errors on stderr; with
-/// `echo`, each command first, as `> command`.
-private final class Transcript {
-  let console: Console
-  let json: Bool
-  let echo: Bool
-  private(set) var failures = 0
-
-  init(console: Console, json: Bool, echo: Bool) {
-    self.console = console
-    self.json = json
-    self.echo = echo
-  }
-
-  /// Shows `step`; `line` is its line number in a script or pipe, for errors.
-  func show(_ step: Session.Step, line: Int?) {
-    failures += step.errors.count
-    if json {
-      guard !step.command.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-      console.jsonLine(step)
-      return
-    }
-    for error in step.errors { console.error("run", (line.map { "line \($0): " } ?? "") + error) }
-    guard !step.output.isEmpty || step.quit else { return }
-    if echo, line != nil { console.out("> " + step.command) }
-    if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
-  }
-}
-
-/// Lines from a file handle, read as they arrive.
-private final class LineReader {
-  private let handle: FileHandle
-  private var buffer = Data()
-  private var finished = false
-
-  init(_ handle: FileHandle) { self.handle = handle }
-
-  func next() -> String? {
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-        buffer.removeSubrange(buffer.startIndex...newline)
-        return line
-      }
-      if finished {
-        guard !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
-        return String(decoding: buffer, as: UTF8.self)
-      }
-      let chunk = handle.availableData
-      if chunk.isEmpty { finished = true } else { buffer.append(chunk) }
-    }
   }
 }

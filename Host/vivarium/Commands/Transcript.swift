@@ -1,0 +1,33 @@
+import Foundation
+import VivariumHost
+
+/// Writes session steps as they happen, in order: with `echo`, the command
+/// as `> command` on stdout; then its errors on stderr; then the screen or
+/// report on stdout. Both streams are written unbuffered, so a reader of
+/// both (`2>&1`) sees each error right after the command that caused it.
+final class Transcript {
+  let console: Console
+  let json: Bool
+  let echo: Bool
+  private(set) var failures = 0
+
+  init(console: Console, json: Bool, echo: Bool) {
+    self.console = console
+    self.json = json
+    self.echo = echo
+  }
+
+  /// Shows `step`; `line` is its line number in a script or pipe, for errors.
+  func show(_ step: Session.Step, line: Int?) {
+    failures += step.errors.count
+    if json {
+      guard !step.command.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+      console.jsonLine(step)
+      return
+    }
+    guard !step.output.isEmpty || !step.errors.isEmpty || step.quit else { return }
+    if echo, line != nil { console.out("> " + step.command) }
+    for error in step.errors { console.error("run", (line.map { "line \($0): " } ?? "") + error) }
+    if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
+  }
+}
