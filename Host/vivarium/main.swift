@@ -11,22 +11,38 @@ let commands: [any Command.Type] = [
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+let mainCommands = HelpText.table(
+  commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command: vivarium help COMMAND")])
+let mainOptions = HelpText.table([
+  ("--version", "Print the vivarium, ViperKit and Swift compiler versions."), ("--help", "Show this help."),
+])
+
 let mainHelp = """
   vivarium: a host for VIPER modules shipped as shared-object plugins.
 
   Usage: vivarium COMMAND [OPTIONS]
 
   Commands:
-  \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
-    help      Show help for a command: vivarium help COMMAND
+  \(mainCommands)
 
   Options:
-    --version  Print the vivarium, ViperKit and Swift compiler versions.
-    --help     Show this help.
+  \(mainOptions)
 
   Run 'vivarium COMMAND --help' for a command's options and exit codes.
-  Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error.
+  \(HelpText.paragraphs("Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error."))
   """
+
+/// `unknown command 'WORD'`, with the closest command suggested, else the list.
+@MainActor func unknownCommand(_ word: String) -> String {
+  let names = commands.map { $0.name } + ["help"]
+  return "unknown command '\(word)'"
+    + Suggestion.didYouMean(word, among: names, otherwise: "; commands: \(names.joined(separator: ", "))")
+}
+
+/// `message` ended as a sentence, then `next`.
+func sentence(_ message: String, then next: String) -> String {
+  message + (message.hasSuffix("?") || message.hasSuffix(".") ? " " : ". ") + next
+}
 
 @MainActor func runMain() -> Int32 {
   guard let first = arguments.first else {
@@ -47,12 +63,13 @@ let mainHelp = """
     // The child side of an isolated check: not for people, so not in --help.
     return PluginChecker.childMain(Array(arguments.dropFirst()))
   case "help":
-    guard let topic = arguments.dropFirst().first else {
+    // `vivarium help`, `vivarium help --help` and `vivarium help help` all print the main help.
+    guard let topic = arguments.dropFirst().first, !["--help", "-h", "help"].contains(topic) else {
       console.out(mainHelp)
       return ExitCode.success
     }
     guard let command = commands.first(where: { $0.name == topic }) else {
-      console.error("help", "unknown command '\(topic)'; commands: \(commands.map { $0.name }.joined(separator: ", "))")
+      console.error("help", sentence(unknownCommand(topic), then: "Run 'vivarium --help'."))
       return ExitCode.usage
     }
     console.out(command.help)
@@ -61,8 +78,7 @@ let mainHelp = """
     break
   }
   guard let command = commands.first(where: { $0.name == first }) else {
-    console.error(
-      first, "unknown command; commands: \(commands.map { $0.name }.joined(separator: ", ")). Run 'vivarium --help'.")
+    console.error("", sentence(unknownCommand(first), then: "Run 'vivarium --help'."))
     return ExitCode.usage
   }
   do {
@@ -72,9 +88,14 @@ let mainHelp = """
       console.out(command.help)
       return ExitCode.success
     }
+    if command.name != PluginsCommand.name, let missing = PluginCatalogLoader.missingPaths(parsed).first {
+      // `plugins` reports a missing directory as a row of its own.
+      console.error(command.name, PluginCatalogLoader.missingMessage(missing))
+      return ExitCode.failure
+    }
     return try command.run(parsed, console)
   } catch let error as UsageError {
-    console.error(command.name, "\(error.message). Run 'vivarium \(command.name) --help'.")
+    console.error(command.name, sentence(error.message, then: "Run 'vivarium \(command.name) --help'."))
     return ExitCode.usage
   } catch {
     console.error(command.name, "\(error)")

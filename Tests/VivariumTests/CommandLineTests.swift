@@ -127,6 +127,8 @@ struct CommandLineTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("Usage: vivarium \(command)"))
     #expect(result.stdout.contains("Exit codes:"))
+    let long = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+    #expect(long.isEmpty, "lines over 80 columns: \(long)")
     let viaHelp = try ProcessRunner.vivarium(["help", command])
     #expect(viaHelp.stdout == result.stdout)
   }

@@ -5,7 +5,8 @@ import ViperKit
 import VivariumHost
 
 /// Host, plugins and this test bundle must share one libViperKit.so, or
-/// casts across dlopen fail and SDK globals are duplicated (DESIGN.md, fact 1).
+/// casts across dlopen fail and SDK globals are duplicated: a type from one
+/// copy of ViperKit is a different type from the same one in another copy.
 @Suite("One ViperKit per process")
 struct SingleSDKTests {
   @Test func pluginFactoryCastsToTheHostsProtocol() throws {

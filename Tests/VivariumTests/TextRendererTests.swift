@@ -42,9 +42,15 @@ struct TextRendererTests {
     #expect(coloured.contains("\u{1B}[31m✗ Something failed.\u{1B}[0m"))
   }
 
+  /// On a terminal (as the injected answer says), colour unless NO_COLOR is
+  /// set non-empty or TERM is dumb; never off a terminal.
   @Test func noColourEnvironmentWins() {
-    #expect(TextStyle.forOutput(1, environment: ["NO_COLOR": "1"]).colour == false)
-    #expect(TextStyle.forOutput(1, environment: ["TERM": "dumb"]).colour == false)
+    let terminal: (Int32) -> Bool = { _ in true }
+    #expect(TextStyle.forOutput(1, environment: [:], isTerminal: terminal).colour == true)
+    #expect(TextStyle.forOutput(1, environment: ["NO_COLOR": ""], isTerminal: terminal).colour == true)
+    #expect(TextStyle.forOutput(1, environment: ["NO_COLOR": "1"], isTerminal: terminal).colour == false)
+    #expect(TextStyle.forOutput(1, environment: ["TERM": "dumb"], isTerminal: terminal).colour == false)
+    #expect(TextStyle.forOutput(1, environment: [:], isTerminal: { _ in false }).colour == false)
   }
 
   @Test func longTextWrapsWithinTheWidth() {

@@ -45,6 +45,21 @@ struct ThirdPartyTests {
     #expect(scaffold.sampleURN == "weather:today:sample")
   }
 
+  /// As the guide says: the factory reads its argument and throws the SDK's
+  /// build error when it is missing, instead of drawing a placeholder.
+  @Test func theFactoryReadsItsArgumentsAndRefusesAMissingOne() throws {
+    let dir = try TemporaryDirectory()
+    try PluginScaffold(name: "Weather", urn: "weather:{default}:{city}", sdkPath: "/sdk").write(to: dir.path + "/W")
+    let factory = try String(contentsOfFile: dir.path + "/W/Sources/Weather/WeatherFactory.swift", encoding: .utf8)
+    #expect(factory.contains(#"guard let city = context.arguments.string("city") else {"#))
+    #expect(factory.contains(#"guard let `default` = context.arguments.string("default") else {"#))
+    #expect(
+      factory.contains(
+        #"throw ModuleBuildError("city is missing; open the module as weather:{default}:{city}")"#))
+    #expect(factory.contains(#"details: ["default: \(`default`)", "city: \(city)"]"#))
+    #expect(!factory.contains(#"?? "?""#))
+  }
+
   @Test func anExistingDirectoryIsNeverOverwritten() throws {
     let dir = try TemporaryDirectory()
     let kept = try dir.write("Package.swift", Data("// mine\n".utf8))

@@ -49,27 +49,30 @@ public struct CheckReport: Encodable, Sendable {
     try container.encode(failed, forKey: .failed)
   }
 
-  /// The report as terminal text: skipped checks are only counted.
-  public func text(style: TextStyle) -> String {
+  /// The report as terminal text, `width` columns wide: skipped checks are
+  /// only counted; paths, modules and messages have control characters escaped.
+  public func text(style: TextStyle, width: Int = 80) -> String {
     var lines: [String] = []
     for plugin in plugins {
-      lines.append(style.bold(plugin.path))
+      lines.append(style.bold(plugin.path.oneLineVisible))
       var module: String?? = .none
       for result in plugin.results where result.status != .skipped {
         if module != .some(result.module) {
           module = .some(result.module)
-          if let name = result.module { lines.append("  " + style.bold(name)) }
+          if let name = result.module { lines.append("  " + style.bold(name.oneLineVisible)) }
         }
         let indent = result.module == nil ? "  " : "    "
         let label = result.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-        let head = "\(indent)\(tone(result.status, label, style)) \(result.check)"
+        let check = result.check.oneLineVisible
+        let message = result.message.oneLineVisible
+        let head = "\(indent)\(tone(result.status, label, style)) \(check)"
         if result.status == .passed {
-          let room = 80 - indent.count - 10 - result.check.count - 3
-          let note = result.message == "passed" ? "" : "  " + TextRenderer.truncate(result.message, to: max(room, 10))
+          let room = width - indent.count - 12 - check.count  // label (9), spaces (3)
+          let note = message == "passed" ? "" : "  " + TextRenderer.truncate(message, to: max(room, 10))
           lines.append(head + style.dim(note))
         } else {
           lines.append(head)
-          lines += TextRenderer.wrap(result.message, width: 78 - indent.count - 2).map { indent + "  " + $0 }
+          lines += TextRenderer.wrap(message, width: max(width - indent.count - 4, 20)).map { indent + "  " + $0 }
         }
       }
       let skipped = plugin.results.filter { $0.status == .skipped }.count
@@ -81,7 +84,10 @@ public struct CheckReport: Encodable, Sendable {
     let counts = summary
     let order: [CheckStatus] = [.passed, .warning, .failed, .crashed, .timedOut, .skipped]
     lines.append(
-      order.map { "\(counts[$0.rawValue] ?? 0) \($0 == .warning ? "warnings" : $0.rawValue)" }.joined(separator: ", "))
+      order.map { status in
+        let count = counts[status.rawValue] ?? 0
+        return status == .warning ? Plural.count(count, "warning") : "\(count) \(status.rawValue)"
+      }.joined(separator: ", "))
     return lines.joined(separator: "\n")
   }
 

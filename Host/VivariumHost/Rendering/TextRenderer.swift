@@ -21,7 +21,7 @@ public struct TextRenderer: Sendable {
 
   /// The lines for `tree`; `slots` draws what is embedded in each slot.
   public func lines(_ tree: ViewNode, slots: SlotContent? = nil) -> [String] {
-    lines(tree, width: width, slots: slots)
+    lines(tree.terminalSafe, width: width, slots: slots)
   }
 
   /// `tree` as text ending in a newline.

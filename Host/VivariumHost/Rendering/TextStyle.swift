@@ -10,15 +10,22 @@ public struct TextStyle: Sendable {
   /// Plain text.
   public static let plain = TextStyle(colour: false)
 
+  /// Every escape sequence a style writes, and nothing else: what
+  /// ``TerminalText`` lets through from the host's own renderer.
+  public static let sequences: Set<String> = Set(["0", "1", "2", "31", "32", "33", "36"].map { "\u{1B}[\($0)m" })
+
   /// A style with colour on or off.
   public init(colour: Bool) {
     self.colour = colour
   }
 
-  /// The style for file descriptor `fd` in `environment`.
-  public static func forOutput(_ fd: Int32, environment: [String: String]) -> TextStyle {
+  /// The style for file descriptor `fd` in `environment`; `isTerminal` says
+  /// whether a descriptor is a terminal (`isatty` unless a test says otherwise).
+  public static func forOutput(
+    _ fd: Int32, environment: [String: String], isTerminal: (Int32) -> Bool = { isatty($0) == 1 }
+  ) -> TextStyle {
     let noColour = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-    return TextStyle(colour: !noColour && isatty(fd) == 1)
+    return TextStyle(colour: !noColour && isTerminal(fd))
   }
 
   /// `text` in bold.

@@ -56,9 +56,12 @@ public enum GraphvizReport {
     return lines.joined(separator: "\n")
   }
 
+  /// `text` as a DOT string: control characters made visible (a newline is
+  /// a line break of the label), quotes and backslashes escaped.
   private static func quote(_ text: String) -> String {
     "\""
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      + TerminalText.visible(text, keepingNewlines: true).replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"")
       .replacingOccurrences(of: "\n", with: "\\n") + "\""
   }
 }

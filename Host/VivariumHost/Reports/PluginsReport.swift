@@ -80,28 +80,32 @@ public struct PluginsReport: Encodable, Sendable {
     }
   }
 
-  /// The report as terminal text.
-  public func text(style: TextStyle) -> String {
-    var lines = ["Plugins from \(directories.joined(separator: ", ")) (\(source))"]
-    let nameWidth = min(plugins.map { ($0.path as NSString).lastPathComponent.count }.max() ?? 0, 32)
-    for row in plugins {
-      let name = (row.path as NSString).lastPathComponent.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+  /// The report as terminal text, `width` columns wide. Paths, names, URNs
+  /// and messages are shown on one line each, control characters escaped.
+  public func text(style: TextStyle, width: Int = 80) -> String {
+    let shownDirectories = directories.map(\.oneLineVisible).joined(separator: ", ")
+    var lines = ["Plugins from \(shownDirectories) (\(source))"]
+    let names = plugins.map { ($0.path as NSString).lastPathComponent.oneLineVisible }
+    let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+    for (row, shownName) in zip(plugins, names) {
+      let name = shownName.padding(toLength: max(nameWidth, shownName.count), withPad: " ", startingAt: 0)
       if row.status == "loaded" {
-        lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(row.urns.joined(separator: ", "))")
+        let urns = row.urns.map(\.oneLineVisible).joined(separator: ", ")
+        lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(urns)")
       } else {
-        lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim(row.reason ?? ""))")
+        lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim((row.reason ?? "").oneLineVisible))")
         let indent = String(repeating: " ", count: 14)
         for message in row.messages {
-          let wrapped = TextRenderer.wrap(message, width: max(80 - indent.count, 30))
+          let wrapped = TextRenderer.wrap(message.oneLineVisible, width: max(width - indent.count, 30))
           lines += wrapped.map { indent + $0 }
         }
-        if directories.count > 1 { lines.append(indent + style.dim(row.path)) }
+        if directories.count > 1 { lines.append(indent + style.dim(row.path.oneLineVisible)) }
       }
     }
     if !conflicts.isEmpty {
       lines.append(style.bold("URN conflicts"))
       for conflict in conflicts {
-        lines += TextRenderer.wrap(conflict.message, width: 76).map { "  " + $0 }
+        lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
       }
     }
     if !identityConflicts.isEmpty {
@@ -111,8 +115,8 @@ public struct PluginsReport: Encodable, Sendable {
       }
     }
     let loaded = plugins.filter { $0.status == "loaded" }.count
-    let conflictCount = conflicts.count == 1 ? "1 URN conflict" : "\(conflicts.count) URN conflicts"
-    lines.append("\(loaded) loaded, \(plugins.count - loaded) rejected, \(conflictCount)")
+    lines.append(
+      "\(loaded) loaded, \(plugins.count - loaded) rejected, \(Plural.count(conflicts.count, "URN conflict"))")
     return lines.joined(separator: "\n")
   }
 }

@@ -30,22 +30,25 @@ public struct RoutesReport: Encodable, Sendable {
     }.sorted { ($0.urn, $0.plugin) < ($1.urn, $1.plugin) }
   }
 
-  /// The catalog as terminal text.
-  public func text(style: TextStyle) -> String {
+  /// The catalog as terminal text, `width` columns wide; what plugins wrote
+  /// is shown with control characters escaped.
+  public func text(style: TextStyle, width: Int = 80) -> String {
     guard !routes.isEmpty else { return "No modules: no plugin loaded. Run 'vivarium plugins' to see why." }
     var lines: [String] = []
     for entry in routes {
       let contract = entry.contract
-      let plugin = (entry.plugin as NSString).lastPathComponent
+      let plugin = (entry.plugin as NSString).lastPathComponent.oneLineVisible
       let flag = entry.conflicted ? style.tone(.negative, "  CONFLICT: not routed") : ""
-      lines.append(style.bold(entry.urn) + "  " + style.dim("\(plugin), contract v\(contract.version)") + flag)
-      lines += TextRenderer.wrap(contract.summary, width: 76).map { "    " + $0 }
+      lines.append(
+        style.bold(entry.urn.oneLineVisible) + "  " + style.dim("\(plugin), contract v\(contract.version)") + flag)
+      lines += TextRenderer.wrap(contract.summary.oneLineVisible, width: max(width - 4, 20)).map { "    " + $0 }
       lines.append("    arguments:" + (contract.arguments.isEmpty ? " none" : ""))
       for argument in contract.arguments {
         let choices =
           argument.choices.isEmpty ? "" : ", one of \(argument.choices.map(\.description).joined(separator: ", "))"
         let requirement = (argument.defaultValue.map { "default \($0)" } ?? "required") + choices
-        lines.append("      \(argument.name): \(argument.type), \(requirement) — \(argument.description)")
+        lines.append(
+          "      \(argument.name): \(argument.type), \(requirement) — \(argument.description)".oneLineVisible)
       }
       lines += section("inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
       lines += section("outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
@@ -56,12 +59,12 @@ public struct RoutesReport: Encodable, Sendable {
         })
       lines += section("services", contract.services)
     }
-    lines.append("\(routes.count) modules")
+    lines.append(Plural.count(routes.count, "module"))
     return lines.joined(separator: "\n")
   }
 
   private func section(_ title: String, _ items: [String]) -> [String] {
-    items.isEmpty ? [] : ["    \(title):"] + items.map { "      " + $0 }
+    items.isEmpty ? [] : ["    \(title):"] + items.map { "      " + $0.oneLineVisible }
   }
 
   private func fields(_ fields: [String: ArgumentType]) -> String {

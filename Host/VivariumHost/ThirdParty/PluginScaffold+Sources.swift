@@ -199,8 +199,23 @@ extension PluginScaffold {
     """
   }
 
+  /// `name` as a Swift identifier: in backquotes if it is a keyword.
+  private func identifier(_ name: String) -> String {
+    PluginScaffold.keywords.contains(name) ? "`\(name)`" : name
+  }
+
   var factoryFile: String {
-    let details = pattern.placeholders.map { "\"\($0): \\(context.arguments.string(\"\($0)\") ?? \"?\")\"" }
+    // Each argument is read, and a missing one refused with the SDK's build
+    // error (a host other than this one may not validate arguments first).
+    let reads = pattern.placeholders.map { argument in
+      """
+          guard let \(identifier(argument)) = context.arguments.string("\(argument)") else {
+            throw ModuleBuildError("\(argument) is missing; open the module as \(pattern.text)")
+          }
+
+      """
+    }.joined()
+    let details = pattern.placeholders.map { "\"\($0): \\(\(identifier($0)))\"" }
     return """
       import ViperKit
 
@@ -209,7 +224,7 @@ extension PluginScaffold {
         var contract: Contract { \(name)Contract.contract }
 
         func build(_ context: ModuleContext) throws -> Module {
-          let interactor = \(name)Interactor(services: context.services)
+      \(reads)    let interactor = \(name)Interactor(services: context.services)
           let router = \(name)Router(appRouter: context.router)
           let presenter = \(name)Presenter(
             details: [\(details.joined(separator: ", "))], interactor: interactor, router: router)

@@ -28,6 +28,16 @@ public struct PluginScaffold: Sendable {
     "Synchronization", "Vivarium", "VivariumHost", "SDK", "TestKit",
   ]
 
+  /// Swift keywords, which a URN placeholder may be named but a variable
+  /// may not, unless in backquotes.
+  static let keywords: Set<String> = [
+    "as", "associatedtype", "break", "case", "catch", "class", "continue", "default", "defer", "deinit", "do", "else",
+    "enum", "extension", "fallthrough", "false", "fileprivate", "for", "func", "guard", "if", "import", "in", "init",
+    "inout", "internal", "is", "let", "nil", "open", "operator", "private", "protocol", "public", "repeat",
+    "rethrows", "return", "self", "Self", "static", "struct", "subscript", "super", "switch", "throw", "throws",
+    "true", "try", "typealias", "var", "where", "while", "Any", "some", "any",
+  ]
+
   /// Validates `name` and `urn`.
   public init(name: String, urn: String, sdkPath: String) throws(ScaffoldError) {
     guard name.range(of: "^[A-Z][A-Za-z0-9]{0,39}$", options: .regularExpression) != nil else {

@@ -3,45 +3,68 @@ import VivariumHost
 
 /// Where a command writes: results on stdout, errors and warnings on stderr,
 /// colour only where ``TextStyle`` allows it.
+///
+/// Text is made visible by ``TerminalText`` on its way out: the host's own
+/// colour codes pass, and any other control character (from a plugin, a URN,
+/// a file name, typed text) is shown escaped instead of reaching the
+/// terminal. JSON is written as the encoder made it: it escapes controls.
 struct Console {
   let environment: [String: String]
   let style: TextStyle
   let errorStyle: TextStyle
+  /// The columns results may take: `COLUMNS`, else the terminal's, else 80.
+  let width: Int
 
   init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.environment = environment
     style = .forOutput(STDOUT_FILENO, environment: environment)
     errorStyle = .forOutput(STDERR_FILENO, environment: environment)
+    width = TerminalWidth.columns(environment)
   }
 
   func out(_ text: String, terminator: String = "\n") {
-    FileHandle.standardOutput.write(Data((text + terminator).utf8))
+    write(text + terminator, to: .standardOutput, style: style)
   }
 
+  /// `message` on stderr as `vivarium COMMAND: error: MESSAGE`, on one line
+  /// (`vivarium: error: MESSAGE` when `command` is empty).
   func error(_ command: String, _ message: String) {
-    let prefix = errorStyle.tone(.negative, "error:")
-    FileHandle.standardError.write(Data("vivarium \(command): \(prefix) \(message)\n".utf8))
+    report(command, errorStyle.tone(.negative, "error:"), message)
   }
 
+  /// `message` on stderr as `vivarium COMMAND: warning: MESSAGE`, on one line.
   func warning(_ command: String, _ message: String) {
-    let prefix = errorStyle.tone(.warning, "warning:")
-    FileHandle.standardError.write(Data("vivarium \(command): \(prefix) \(message)\n".utf8))
+    report(command, errorStyle.tone(.warning, "warning:"), message)
   }
 
   /// Compact, key-sorted JSON on one line of stdout (JSON Lines).
   func jsonLine<Value: Encodable>(_ value: Value) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-    out(String(decoding: data, as: UTF8.self))
+    writeJSON(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
   }
 
   /// Pretty, key-sorted JSON on stdout.
   func json<Value: Encodable>(_ value: Value) {
+    writeJSON(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+  }
+
+  private func report(_ command: String, _ prefix: String, _ message: String) {
+    // The message is escaped whole, newlines included, before the prefix
+    // (the host's colour) is added.
+    let name = command.isEmpty ? "vivarium" : "vivarium \(TerminalText.visible(command))"
+    let line = "\(name): \(prefix) \(TerminalText.visible(message))\n"
+    write(line, to: .standardError, style: errorStyle)
+  }
+
+  private func write(_ text: String, to handle: FileHandle, style: TextStyle) {
+    let allowed = style.colour ? TextStyle.sequences : []
+    handle.write(Data(TerminalText.visible(text, keepingNewlines: true, allowing: allowed).utf8))
+  }
+
+  private func writeJSON<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = formatting
     // Encoding our own plain value types cannot fail.
     let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-    out(String(decoding: data, as: UTF8.self))
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
   }
 }

@@ -32,10 +32,12 @@ struct ParsedArguments {
 }
 
 /// Parses `--name`, `--name VALUE`, `--name=VALUE`, `-h`, and `--` (the rest
-/// are positionals). Unknown options and missing values are usage errors.
+/// are positionals). Unknown options (with the closest known one suggested)
+/// and missing values are usage errors.
 enum OptionParser {
   static func parse(_ arguments: [String], options: [OptionSpec]) throws -> ParsedArguments {
     var result = ParsedArguments()
+    let names = options.map { "--" + $0.name }
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -50,7 +52,7 @@ enum OptionParser {
       }
       guard argument.hasPrefix("--"), argument.count > 2 else {
         if argument.hasPrefix("-"), argument.count > 1 {
-          throw UsageError("unknown option '\(argument)'")
+          throw UsageError("unknown option '\(argument)'" + Suggestion.didYouMean(argument, among: names))
         }
         result.positionals.append(argument)
         continue
@@ -59,7 +61,7 @@ enum OptionParser {
       let name = String(body.prefix { $0 != "=" })
       let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
       guard let spec = options.first(where: { $0.name == name }) else {
-        throw UsageError("unknown option '--\(name)'")
+        throw UsageError("unknown option '--\(name)'" + Suggestion.didYouMean("--" + name, among: names))
       }
       guard let valueName = spec.valueName else {
         if inline != nil { throw UsageError("option '--\(name)' takes no value") }

@@ -7,7 +7,7 @@ enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Run the conformance checks on plugin files before shipping them."
   static let synopsis =
-    "vivarium check PLUGIN.so... [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--json] [--in-process]"
+    "vivarium check PLUGIN.so... [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
   static let details = """
     Runs every check listed in Host/SDK/TestKit/CHECKS.md on each file (a directory means
     every .so in it): loading and the descriptor, then each module's contract, building,
@@ -16,14 +16,15 @@ enum CheckCommand: Command {
     crashed or timed out and the other checks and files still run. Results: passed,
     warning, failed, crashed, timed out, skipped. Strictness 1 runs the cheap, always-safe
     checks; higher levels add interaction, leaks, fuzzing and concurrency (default 5).
-    PATTERN is a check name, an area such as build, or a prefix ending in *.
+    PATTERN is a check name, an area such as build, or a prefix ending in *; a
+    PATTERN that matches no check is a usage error.
     """
   static let options = [
     OptionSpec.value("strictness", "N", "How deep to go, 1 to 10 (default 5)."),
     OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
     OptionSpec.value("skip", "PATTERN", "Skip checks matching PATTERN (repeatable)."),
     OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
-    OptionSpec.flag("list", "List every check: name, strictness, what it verifies, why, how to fix."),
+    OptionSpec.flag("list", "List the checks (those --only and --skip select): name, strictness, what each verifies."),
     CommonOptions.json,
     OptionSpec.flag("in-process", "Run every check in this process, for debuggers; a crash then ends the run."),
   ]
@@ -40,8 +41,16 @@ enum CheckCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let only = arguments.all("only")
+    let skip = arguments.all("skip")
+    try validate(only, option: "only")
+    try validate(skip, option: "skip")
     if arguments.has("list") {
-      let checks = ConformanceCheck.all.map {
+      let selected = ConformanceCheck.all.filter { check in
+        (only.isEmpty || only.contains { ConformanceCheck.matches(check.name, pattern: $0) })
+          && !skip.contains { ConformanceCheck.matches(check.name, pattern: $0) }
+      }
+      let checks = selected.map {
         Listed(
           name: $0.name, level: $0.level, scope: $0.scope.rawValue, verifies: $0.verifies, why: $0.why, fix: $0.fix)
       }
@@ -51,7 +60,8 @@ enum CheckCommand: Command {
         for check in checks {
           console.out(
             console.style.bold(check.name) + console.style.dim("  strictness \(check.level), per \(check.scope)"))
-          console.out(TextRenderer.wrap(check.verifies, width: 76).map { "    " + $0 }.joined(separator: "\n"))
+          console.out(
+            TextRenderer.wrap(check.verifies, width: console.width - 4).map { "    " + $0 }.joined(separator: "\n"))
         }
       }
       return ExitCode.success
@@ -75,7 +85,7 @@ enum CheckCommand: Command {
       }
     }
     let checker = PluginChecker(
-      strictness: strictness, only: arguments.all("only"), skip: arguments.all("skip"),
+      strictness: strictness, only: only, skip: skip,
       isolation: arguments.has("in-process")
         ? nil
         : .init(executable: PluginCatalogLoader.executablePath, timeout: .seconds(timeout)))
@@ -84,9 +94,26 @@ enum CheckCommand: Command {
     if arguments.has("json") {
       console.json(report)
     } else {
-      console.out(report.text(style: console.style))
+      console.out(report.text(style: console.style, width: console.width))
     }
     return report.failed ? ExitCode.failure : ExitCode.success
+  }
+
+  /// Throws a usage error for a pattern that matches no check, suggesting
+  /// the closest check name or area.
+  private static func validate(_ patterns: [String], option: String) throws {
+    let names = ConformanceCheck.all.map(\.name)
+    for pattern in patterns where !names.contains(where: { ConformanceCheck.matches($0, pattern: pattern) }) {
+      var areas: [String] = []
+      for name in names {
+        let area = String(name.prefix { $0 != "." })
+        if !areas.contains(area) { areas.append(area) }
+      }
+      let hint = Suggestion.didYouMean(
+        pattern, among: areas + names, otherwise: "; areas: \(areas.joined(separator: ", "))")
+      throw UsageError(
+        "--\(option) '\(pattern)' matches no check\(hint). 'vivarium check --list' lists every check")
+    }
   }
 
   private static func number(_ arguments: ParsedArguments, _ name: String, default value: Int, range: ClosedRange<Int>)

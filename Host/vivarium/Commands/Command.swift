@@ -31,24 +31,20 @@ protocol Command {
 let helpOption = OptionSpec.flag("help", "Show this help and exit.")
 
 extension Command {
+  /// `vivarium NAME --help`: usage, what it does, options and exit codes,
+  /// no line over ``HelpText/width`` columns.
   static var help: String {
     let all = options + [helpOption]
-    let labels = all.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
-    let column = (labels.map(\.count).max() ?? 0) + 4
-    let rows = zip(labels, all).flatMap { label, spec in
-      TextRenderer.wrap(spec.help, width: 80 - column).enumerated().map { index, line in
-        (index == 0 ? "  " + label : "").padding(toLength: column, withPad: " ", startingAt: 0) + line
-      }
-    }
+    let rows = all.map { ("--\($0.name)" + ($0.valueName.map { " \($0)" } ?? ""), $0.help) }
     return """
-      Usage: \(synopsis)
+      \(HelpText.usage(synopsis))
 
-      \(details)
+      \(HelpText.paragraphs(details))
 
       Options:
-      \(rows.joined(separator: "\n"))
+      \(HelpText.table(rows))
 
-      \(TextRenderer.wrap("Exit codes: " + exitCodes, width: 80).joined(separator: "\n"))
+      \(HelpText.paragraphs("Exit codes: " + exitCodes))
       """
   }
 }

@@ -10,6 +10,7 @@ enum GraphCommand: Command {
     Without --urn: every module grouped by plugin, with an edge from each module to those
     its slots accept. With --urn: opens the URN or deep link and prints the live tree of
     modules it builds (children under parents, pushed screens to the right).
+
     Render it with Graphviz: vivarium graph | dot -Tsvg > modules.svg
     """
   static let options = [

@@ -25,6 +25,16 @@ enum PluginCatalogLoader {
     return (discovery, catalog)
   }
 
+  /// The `--plugins` paths given on the command line that do not exist.
+  static func missingPaths(_ arguments: ParsedArguments) -> [String] {
+    arguments.all("plugins").filter { !FileManager.default.fileExists(atPath: $0) }
+  }
+
+  /// What is said about a `--plugins` path that does not exist.
+  static func missingMessage(_ path: String) -> String {
+    "there is no plugin directory or file '\(path)' (given with --plugins); check the path"
+  }
+
   /// The running executable, whose directory holds the bundled plugins.
   static var executablePath: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

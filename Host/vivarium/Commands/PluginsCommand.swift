@@ -13,7 +13,10 @@ enum PluginsCommand: Command {
     reported as conflicts, and neither is routed.
     """
   static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
-  static let exitCodes = "0 the scan ran, even if files were rejected (see each row); 2 usage error."
+  static let exitCodes = """
+    0 the scan ran, even if files were rejected (see each row); 1 a directory or file given with --plugins does \
+    not exist (it still gets its row); 2 usage error.
+    """
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else {
@@ -24,8 +27,10 @@ enum PluginsCommand: Command {
     if arguments.has("json") {
       console.json(report)
     } else {
-      console.out(report.text(style: console.style))
+      console.out(report.text(style: console.style, width: console.width))
     }
-    return ExitCode.success
+    let missing = PluginCatalogLoader.missingPaths(arguments)
+    for path in missing { console.error(name, PluginCatalogLoader.missingMessage(path)) }
+    return missing.isEmpty ? ExitCode.success : ExitCode.failure
   }
 }

@@ -72,7 +72,7 @@ enum RenderCommand: Command {
         Output(
           screen: screen, arguments: resolved.arguments.values, problems: problems.map(\.description), leaks: leaks))
     } else {
-      console.out(screen.lines(TextRenderer(width: 80, style: console.style)).joined(separator: "\n"))
+      console.out(screen.lines(TextRenderer(width: console.width, style: console.style)).joined(separator: "\n"))
     }
     return ExitCode.success
   }

@@ -22,7 +22,7 @@ enum RoutesCommand: Command {
     if arguments.has("json") {
       console.json(report)
     } else {
-      console.out(report.text(style: console.style))
+      console.out(report.text(style: console.style, width: console.width))
     }
     return ExitCode.success
   }

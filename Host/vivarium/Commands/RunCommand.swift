@@ -48,7 +48,7 @@ enum RunCommand: Command {
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
     let session = Session(
-      runtime: runtime, renderer: TextRenderer(width: terminalWidth(console), style: console.style),
+      runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style),
       routes: RoutesReport(catalog: catalog).text(style: console.style), scheme: manifest?.scheme)
     let transcript = Transcript(console: console, json: arguments.has("json"), echo: !interactive)
@@ -78,15 +78,5 @@ enum RunCommand: Command {
     }
     if interactive { console.out("") }
     return transcript.failures == 0 ? ExitCode.success : ExitCode.failure
-  }
-
-  /// `COLUMNS`, else the terminal's width, else 80; never under 40.
-  private static func terminalWidth(_ console: Console) -> Int {
-    if let columns = console.environment["COLUMNS"].flatMap(Int.init) { return max(columns, 40) }
-    var size = winsize()
-    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-      return max(Int(size.ws_col), 40)
-    }
-    return 80
   }
 }

@@ -124,6 +124,7 @@ enum URNSyntax {
     var bytes: [UInt8] = []
     var iterator = Array(raw.utf8)[...]
     while let byte = iterator.popFirst() {
+      let offset = raw.utf8.count - iterator.count - 1
       if byte == UInt8(ascii: "%") {
         guard iterator.count >= 2, let high = hexValue(iterator.popFirst()!), let low = hexValue(iterator.popFirst()!)
         else {
@@ -133,7 +134,9 @@ enum URNSyntax {
       } else if isUnreserved(byte) {
         bytes.append(byte)
       } else {
-        let shown = String(decoding: [byte], as: UTF8.self)
+        // The whole character, not the one byte of it (a lone byte of a
+        // multi-byte character would print as U+FFFD).
+        let shown = raw[raw.utf8.index(raw.utf8.startIndex, offsetBy: offset)...].prefix(1)
         throw URNError(
           text,
           "\(what) contains '\(shown)'; only letters, digits, '-', '.', '_', '~' are allowed, anything else percent-encoded (%XX)"

@@ -65,7 +65,9 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "descriptor.exports", level: 1, scope: .file,
       verifies: "The plugin exports nothing but its entry symbol (a warning otherwise).",
-      fix: "Build in release mode, or link with a version script that exports only vivarium_plugin_entry."),
+      fix:
+        "Link with a version script that exports only vivarium_plugin_entry, as 'vivarium new' writes: a file exports.map holding '{ global: vivarium_plugin_entry; local: *; };' and, on the library target in Package.swift, linkerSettings: [.unsafeFlags([\"-Xlinker\", \"--version-script=DIR/exports.map\"])], DIR being Context.packageDirectory. A release build alone still exports other symbols."
+    ),
     .init(
       name: "contract.unambiguous", level: 1, scope: .plugin,
       verifies: "No two modules of the plugin have URN patterns that match the same URNs.",

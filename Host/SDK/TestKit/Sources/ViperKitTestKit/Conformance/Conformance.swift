@@ -67,7 +67,9 @@ public enum Conformance {
       }
       seen[pattern.shape] = pattern.text
     }
-    return CheckResult(check: name, status: .passed, module: nil, message: "\(factories.count) patterns, all distinct")
+    return CheckResult(
+      check: name, status: .passed, module: nil,
+      message: factories.count == 1 ? "1 pattern" : "\(factories.count) patterns, all distinct")
   }
 
   /// Runs the module check `name` on the module `factory` builds.

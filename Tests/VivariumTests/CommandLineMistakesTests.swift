@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import ViperKitTestKit
+import VivariumHost
+
+/// Mistakes a newcomer makes get a message and a non-zero exit, and output
+/// fits the terminal it is read on.
+@Suite("vivarium command-line mistakes and widths")
+struct CommandLineMistakesTests {
+  @Test func aMisspeltCommandGetsTheClosestOne() throws {
+    let result = try ProcessRunner.vivarium(["rnder", "items:list"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("unknown command 'rnder'; did you mean 'render'?"), "\(result.stderr)")
+    let help = try ProcessRunner.vivarium(["help", "chek"])
+    #expect(help.status == 2)
+    #expect(help.stderr.contains("did you mean 'check'?"), "\(help.stderr)")
+  }
+
+  @Test func aMisspeltOptionGetsTheClosestOne() throws {
+    let result = try ProcessRunner.vivarium(["render", "items:list", "--jsn"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("unknown option '--jsn'; did you mean '--json'?"), "\(result.stderr)")
+  }
+
+  @Test func helpHelpPrintsTheMainHelp() throws {
+    let main = try ProcessRunner.vivarium(["--help"])
+    for arguments in [["help", "--help"], ["help", "help"], ["help"]] {
+      let result = try ProcessRunner.vivarium(arguments)
+      #expect(result.status == 0, "\(arguments)")
+      #expect(result.stdout == main.stdout)
+    }
+  }
+
+  /// Each command's help is measured in CommandLineTests.everyCommandHasHelp.
+  @Test func mainHelpFitsEightyColumns() throws {
+    let result = try ProcessRunner.vivarium(["--help"])
+    let long = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+    #expect(long.isEmpty, "\(long)")
+  }
+
+  @Test(arguments: [["nosuch"], ["biuld"], ["build.nosuch"]])
+  func aCheckPatternMatchingNothingIsAUsageError(patterns: [String]) throws {
+    for option in ["--only", "--skip"] {
+      let result = try ProcessRunner.vivarium(["check", BuildProducts.itemsList, option, patterns[0]])
+      #expect(result.status == 2)
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr.contains("\(option) '\(patterns[0])' matches no check"), "\(result.stderr)")
+    }
+    let suggested = try ProcessRunner.vivarium(["check", "--list", "--only", "biuld"])
+    #expect(suggested.stderr.contains("did you mean 'build'?"), "\(suggested.stderr)")
+  }
+
+  @Test func checkListFollowsOnlyAndSkip() throws {
+    let result = try ProcessRunner.vivarium(["check", "--list", "--json", "--only", "build", "--skip", "build.minimal"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let listed = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let names = listed.compactMap { $0["name"] as? String }
+    let expected = ConformanceCheck.all.map(\.name).filter { $0.hasPrefix("build.") && $0 != "build.minimal" }
+    #expect(names == expected)
+    #expect(!names.isEmpty)
+  }
+
+  @Test(arguments: [
+    ["routes"], ["render", "items:list"], ["graph"], ["run", "--start", "items:list"],
+    ["render", "items:list", "--json"],
+  ])
+  func aMissingPluginDirectoryFails(arguments: [String]) throws {
+    let result = try ProcessRunner.vivarium(arguments + ["--plugins", "/no/such/plugins"])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("'/no/such/plugins'"), "\(result.stderr)")
+  }
+
+  @Test func pluginsKeepsTheRowOfAMissingDirectoryAndFails() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--plugins", "/no/such/plugins"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("rejected  plugins"), "\(result.stdout)")
+    #expect(result.stdout.contains("loaded    libItemsList.so"))
+    #expect(result.stderr.contains("'/no/such/plugins'"))
+  }
+
+  @Test func countsAreSingularForOne() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    let result = try ProcessRunner.vivarium(["routes", "--plugins", dir.path])
+    #expect(result.stdout.hasSuffix("\n1 module\n"), "\(result.stdout)")
+    let plugins = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path])
+    #expect(plugins.stdout.hasSuffix("1 loaded, 0 rejected, 0 URN conflicts\n"))
+  }
+
+  @Test(arguments: [40, 120])
+  func renderFollowsColumns(columns: Int) throws {
+    let result = try ProcessRunner.vivarium(["render", "items:list"], environment: ["COLUMNS": "\(columns)"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let widest = result.stdout.split(separator: "\n").map(\.count).max() ?? 0
+    // List rows are drawn as wide as the screen.
+    #expect(widest == columns, "\(result.stdout)")
+  }
+
+  @Test func checkDetailsUseTheWholeWidth() throws {
+    let message = String(repeating: "word ", count: 30)
+    let report = CheckReport(
+      strictness: 1,
+      plugins: [
+        .init(
+          path: "/p.so", results: [CheckResult(check: "load.open", status: .passed, module: nil, message: message)])
+      ])
+    let widths = [80, 120].map { width in report.text(style: .plain, width: width).split(separator: "\n")[1].count }
+    #expect(widths == [80, 120])
+  }
+}
