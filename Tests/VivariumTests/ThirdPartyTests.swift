@@ -81,6 +81,16 @@ struct ThirdPartyTests {
     #expect(missingURN.stderr.contains("--urn is required"))
   }
 
+  @Test func newRefusesALinkIntoTheCheckout() throws {
+    let dir = try TemporaryDirectory()
+    let link = dir.path + "/checkout"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: BuildProducts.repository + "/Plugins")
+    let result = try ProcessRunner.vivarium(["new", "Weather", "--urn", "w:x", "--dir", link + "/Weather"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("is inside the Vivarium checkout"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: BuildProducts.repository + "/Plugins/Weather"))
+  }
+
   @Test func sdkNamesThePackagesAndTheRule() throws {
     let result = try ProcessRunner.vivarium(["sdk", "--json"])
     #expect(result.status == 0)

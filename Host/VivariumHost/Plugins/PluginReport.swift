@@ -80,6 +80,12 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
   }
 }
 
+extension Rejection {
+  /// Whether the file is one of the SDK's own libraries, found in a build
+  /// folder: not a plugin, and nothing to fix. Reports list it as skipped.
+  public var isSDKLibrary: Bool { kind == .sdkLibrary }
+}
+
 extension Rejection.Kind {
   /// The conformance check a rejection of this kind fails.
   var check: String {

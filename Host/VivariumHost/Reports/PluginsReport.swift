@@ -66,7 +66,7 @@ public struct PluginsReport: Encodable, Sendable {
           urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
-          status: "rejected", path: rejection.path, name: nil, sdkVersion: nil, urns: [],
+          status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil, urns: [],
           reason: rejection.kind.rawValue, messages: rejection.reasons)
       }
     }
@@ -92,6 +92,8 @@ public struct PluginsReport: Encodable, Sendable {
       if row.status == "loaded" {
         let urns = row.urns.map(\.oneLineVisible).joined(separator: ", ")
         lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(urns)")
+      } else if row.status == "skipped" {
+        lines.append("  \(style.dim("skipped "))  \(name)  \(style.dim((row.messages.first ?? "").oneLineVisible))")
       } else {
         lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim((row.reason ?? "").oneLineVisible))")
         let indent = String(repeating: " ", count: 14)
@@ -111,12 +113,16 @@ public struct PluginsReport: Encodable, Sendable {
     if !identityConflicts.isEmpty {
       lines.append(style.bold("Identity conflicts"))
       for conflict in identityConflicts {
-        lines += TextRenderer.wrap(conflict.message, width: 76).map { "  " + $0 }
+        lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
       }
     }
-    let loaded = plugins.filter { $0.status == "loaded" }.count
+    let count = { (status: String) in self.plugins.filter { $0.status == status }.count }
+    let skipped = count("skipped") > 0 ? ", \(count("skipped")) skipped" : ""
+    let identities =
+      identityConflicts.isEmpty ? "" : ", " + Plural.count(identityConflicts.count, "identity conflict")
     lines.append(
-      "\(loaded) loaded, \(plugins.count - loaded) rejected, \(Plural.count(conflicts.count, "URN conflict"))")
+      "\(count("loaded")) loaded, \(count("rejected")) rejected\(skipped), "
+        + Plural.count(conflicts.count, "URN conflict") + identities)
     return lines.joined(separator: "\n")
   }
 }

@@ -140,7 +140,7 @@ public final class Session {
     let plugin = (node.pluginPath as NSString).lastPathComponent
     let slot = node.slotName.map { "[\($0)] " } ?? ""
     let state = node.isAppeared ? "visible" : "hidden"
-    var lines = ["\(indent)\(slot)\(node.urn)  \(plugin), \(state)"]
+    var lines = ["\(indent)\(slot)\(node.urn)  \(plugin), \(state)".oneLineVisible]
     for child in node.allChildren { lines += treeLines(child, indent: indent + "  ") }
     return lines
   }

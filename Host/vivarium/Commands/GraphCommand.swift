@@ -26,7 +26,7 @@ enum GraphCommand: Command {
       console.out(GraphvizReport.catalog(catalog))
       return ExitCode.success
     }
-    let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     defer { runtime.shutdown() }
     do {
       let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme

@@ -39,7 +39,9 @@ enum NewCommand: Command {
     }
     let directory = URL(fileURLWithPath: arguments.all("dir").last ?? name).standardizedFileURL.path
     let checkout = URL(fileURLWithPath: sdk.packagePath).deletingLastPathComponent().deletingLastPathComponent().path
-    if directory == checkout || directory.hasPrefix(checkout + "/") {
+    // Compared as real paths, so a link pointing into the checkout is caught.
+    let (realDirectory, realCheckout) = (realPath(directory), realPath(checkout))
+    if realDirectory == realCheckout || realDirectory.hasPrefix(realCheckout + "/") {
       console.error(
         Self.name,
         "\(directory) is inside the Vivarium checkout (\(checkout)); a plugin of your own goes outside it, --dir ~/\(name)"
@@ -68,5 +70,21 @@ enum NewCommand: Command {
         vivarium render \(scaffold.sampleURN) --plugins .build/debug/lib\(name).so
       """)
     return ExitCode.success
+  }
+
+  /// `path` with every symbolic link resolved, including those of a part that
+  /// does not exist yet (resolved as far as it exists).
+  private static func realPath(_ path: String) -> String {
+    var existing = path
+    var rest: [String] = []
+    while !existing.isEmpty, existing != "/" {
+      if let resolved = realpath(existing, nil) {
+        defer { free(resolved) }
+        return ([String(cString: resolved)] + rest.reversed()).joined(separator: "/")
+      }
+      rest.append((existing as NSString).lastPathComponent)
+      existing = (existing as NSString).deletingLastPathComponent
+    }
+    return path
   }
 }

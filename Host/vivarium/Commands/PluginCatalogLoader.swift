@@ -14,7 +14,7 @@ enum PluginCatalogLoader {
     let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
     let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader(probe: probe)))
     if !quiet {
-      for rejection in catalog.rejected {
+      for rejection in catalog.rejected where !rejection.isSDKLibrary {
         console.warning(
           command, "skipped \(rejection.path) (\(rejection.kind.rawValue)); run 'vivarium plugins' for the reason")
       }

@@ -45,7 +45,7 @@ enum RenderCommand: Command {
       extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     }
     let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
-    let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
     do {
       try runtime.open(arguments.positionals[0], arguments: extra, scheme: scheme)

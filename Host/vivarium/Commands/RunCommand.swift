@@ -46,11 +46,12 @@ enum RunCommand: Command {
       return ExitCode.failure
     case nil: break
     }
-    let runtime = try RuntimeSetup.runtime(catalog, arguments, console)
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
-      plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style),
-      routes: RoutesReport(catalog: catalog).text(style: console.style), scheme: manifest?.scheme)
+      plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),
+      routes: RoutesReport(catalog: catalog).text(style: console.style, width: console.width),
+      scheme: manifest?.scheme)
     let transcript = Transcript(console: console, json: arguments.has("json"), echo: !interactive)
     defer { runtime.shutdown() }
 

@@ -12,7 +12,8 @@ enum RuntimeSetup {
   /// The runtime over `catalog`. Warns once on stderr when the session is
   /// read-only (another session holds the data directory) and for each pair
   /// of plugins declaring one identity, which get no storage.
-  static func runtime(_ catalog: PluginCatalog, _ arguments: ParsedArguments, _ console: Console) throws -> HostRuntime
+  static func runtime(_ catalog: PluginCatalog, _ arguments: ParsedArguments, _ console: Console, command: String)
+    throws -> HostRuntime
   {
     let directory = arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
     var now: Double?
@@ -23,9 +24,6 @@ enum RuntimeSetup {
       now = date.timeIntervalSince1970
     }
     let services = HostServices(dataDirectory: directory, now: now)
-    // The command's name is the first argument (see main.swift); run, render
-    // and graph all come here.
-    let command = CommandLine.arguments.dropFirst().first ?? "run"
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
     for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }
     return HostRuntime(catalog: catalog, services: services)
