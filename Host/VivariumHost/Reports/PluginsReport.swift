@@ -66,7 +66,8 @@ public struct PluginsReport: Encodable, Sendable {
           urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
-          status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil, urns: [],
+          status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,
+          urns: [],
           reason: rejection.kind.rawValue, messages: rejection.reasons)
       }
     }
