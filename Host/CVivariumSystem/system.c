@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <spawn.h>
 #include <unistd.h>
 
@@ -9,4 +11,11 @@ int vivarium_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
   return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int vivarium_die_with_parent(void) {
+  pid_t parent = getppid();
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  /* The parent may have ended before prctl: then we were reparented. */
+  return (getppid() != parent || parent == 1) ? -1 : 0;
 }

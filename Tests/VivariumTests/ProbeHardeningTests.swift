@@ -32,14 +32,42 @@ struct ProbeHardeningTests {
     #expect(
       rejection?.kind == .foreignSDKCopy, "the probe's own verdict, not a time-out: \(String(describing: rejection))")
     let pid = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8)))
-    var gone = false
-    for _ in 0..<200 where !gone {
-      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")
-      gone = state == nil || state?[2] == "Z"
-      if !gone { usleep(50_000) }
+    #expect(waitUntilGone(pid), "the probe's process group, the grandchild included, is killed once the probe is done")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aHangingProbeDoesNotOutliveAHostKilledWhileWaitingForIt() throws {
+    let dir = try TemporaryDirectory()
+    let marker = dir.path + "/probe.pid"
+    _ = try CPluginBuilder.plugin(
+      constructor: "FILE *f = fopen(\"\(marker)\", \"w\"); fprintf(f, \"%d\", getpid()); fclose(f); for (;;) pause();",
+      named: "hang.so", in: dir)
+    let host = Process()
+    host.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
+    host.arguments = ["plugins", "--plugins", dir.path]
+    host.standardOutput = FileHandle.nullDevice
+    host.standardError = FileHandle.nullDevice
+    try host.run()
+    var probe: Int32?
+    for _ in 0..<600 where probe == nil {
+      probe = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0) }
+      if probe == nil { usleep(50_000) }
     }
-    if !gone { kill(pid, SIGKILL) }
-    #expect(gone, "the probe's process group, the grandchild included, is killed once the probe is done")
+    kill(host.processIdentifier, SIGKILL)
+    host.waitUntilExit()
+    let pid = try #require(probe, "the probe started")
+    #expect(waitUntilGone(pid), "the probe outlived the host")
+  }
+
+  /// Whether process `pid` is gone (or a zombie) within ten seconds; kills it if not.
+  private func waitUntilGone(_ pid: Int32) -> Bool {
+    for _ in 0..<200 {
+      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")
+      if state == nil || state?[2] == "Z" { return true }
+      usleep(50_000)
+    }
+    kill(pid, SIGKILL)
+    return false
   }
 
   @Test func aVerdictPrintedOnStdoutIsNotAPass() throws {

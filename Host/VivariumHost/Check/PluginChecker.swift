@@ -144,7 +144,7 @@ public struct PluginChecker: Sendable {
   /// [MODULE]`: loads the file its parent handed it and replies with the
   /// result (``ChildChannel``). Returns the exit status.
   public static func childMain(_ arguments: [String]) -> Int32 {
-    let nonce = ChildChannel.receiveNonce()
+    let nonce = ChildChannel.begin()
     let result: CheckResult
     if arguments.count >= 3, let strictness = Int(arguments[2]),
       let file = try? PluginFile.inherited(ChildChannel.fileDescriptor, path: arguments[0]),

@@ -1,3 +1,4 @@
+import CVivariumSystem
 import Foundation
 import Glibc
 
@@ -20,9 +21,12 @@ public enum ChildChannel {
 
   private static let tag = "VIVARIUM-REPLY"
 
-  /// The nonce the parent sent on stdin; read once, before any plugin code
-  /// is loaded.
-  public static func receiveNonce() -> String {
+  /// Starts the child side: ties this process's life to its parent's (it
+  /// runs in a process group of its own, so Ctrl-C or a kill of the host
+  /// would otherwise leave it running), then returns the nonce the parent
+  /// sent on stdin. Call it first, before any plugin code is loaded.
+  public static func begin() -> String {
+    if vivarium_die_with_parent() != 0 { exit(1) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 256)
     while bytes.count < 256 {

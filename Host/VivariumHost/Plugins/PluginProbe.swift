@@ -70,7 +70,7 @@ public struct PluginProbe: Sendable {
   /// the file its parent handed it, and replies with the outcome. Returns the
   /// exit status.
   public static func childMain(_ arguments: [String]) -> Int32 {
-    let nonce = ChildChannel.receiveNonce()
+    let nonce = ChildChannel.begin()
     guard let path = arguments.first else { return 2 }
     let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
     let report: ProbeReport
