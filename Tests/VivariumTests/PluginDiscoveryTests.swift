@@ -33,3 +33,21 @@ struct PluginDiscoveryTests {
     #expect(kinds == ["libViperKit.so": .sdkLibrary, "libViperKitTestKit.so": .sdkLibrary])
   }
 }
+
+/// A plugin is loaded from the file that was checked, and still finds the
+/// libraries it needs next to it.
+@Suite("Plugins with libraries of their own")
+struct PluginLibraryTests {
+  @Test(arguments: [false, true])
+  func aLibraryInThePluginsFolderIsFound(probed: Bool) throws {
+    let dir = try TemporaryDirectory()
+    let plugin = try CPluginBuilder.pluginNeedingALibrary(in: dir)
+    let probe = probed ? PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(30)) : nil
+    guard case .rejected(let rejection) = PluginLoader(probe: probe).load(plugin) else {
+      Issue.record("a C plugin without a Swift type cannot load")
+      return
+    }
+    // Refused only after dlopen and its entry ran: the library was found.
+    #expect(rejection.kind == .foreignSDKCopy, "\(rejection)")
+  }
+}

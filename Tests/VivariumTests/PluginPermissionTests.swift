@@ -60,6 +60,24 @@ struct PluginPermissionTests {
     }
   }
 
+  @Test(.enabled(if: getuid() == 0, "giving a file to another group takes root"))
+  func aDirectoryOrFileAnotherGroupCanWriteIsRefused() throws {
+    let shared = try pluginIn("shared", mode: 0o775)
+    #expect(chown(dir.path + "/shared", uid_t.max, 1) == 0)
+    #expect(rejection(shared)?.reasons.first?.contains("is writable by the group") == true)
+    let file = try pluginIn("private", mode: 0o755)
+    #expect(chown(file, uid_t.max, 1) == 0 && chmod(file, 0o664) == 0)
+    #expect(rejection(file)?.reasons.first?.contains("the file is writable by the group") == true)
+  }
+
+  @Test func aDirectoryOnlyYourOwnGroupCanWriteIsAccepted() throws {
+    let own = try pluginIn("own", mode: 0o775)
+    guard case .loaded = PluginLoader().load(own) else {
+      Issue.record("\(String(describing: rejection(own)))")
+      return
+    }
+  }
+
   @Test func relativeEntriesOfThePluginPathAreRefused() {
     let discovery = PluginDiscovery(
       commandLine: [], environment: ["VIVARIUM_PLUGIN_PATH": ".:plugins::" + dir.path], executable: "/x/vivarium")
@@ -86,5 +104,38 @@ struct PluginPermissionTests {
       ["-c", "ulimit -v 1000000 && exec \"$0\" plugins --plugins \"$1\" --json", BuildProducts.vivarium, path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""reason" : "not-elf""#), "\(result.stdout)")
+  }
+}
+
+/// Reading a file's ELF headers costs a bounded number of bytes, whatever
+/// the headers claim.
+@Suite("Reading ELF headers")
+struct ELFHeaderReadingTests {
+  @Test func manySymbolTablesAreNotEachRead() throws {
+    let dir = try TemporaryDirectory()
+    let count = 200
+    var bytes = [UInt8](repeating: 0, count: 64 + 64 * count)
+    func put(_ value: UInt64, at offset: Int, size: Int) {
+      for index in 0..<size { bytes[offset + index] = UInt8((value >> (8 * UInt64(index))) & 0xFF) }
+    }
+    bytes.replaceSubrange(0..<6, with: [0x7F, 0x45, 0x4C, 0x46, 2, 1])
+    put(3, at: 16, size: 2)  // a shared object
+    put(UInt64(ELFFile.hostMachine), at: 18, size: 2)
+    put(64, at: 40, size: 8)  // section headers right after the ELF header
+    put(64, at: 58, size: 2)
+    put(UInt64(count), at: 60, size: 2)
+    for index in 0..<count {
+      let base = 64 + 64 * index
+      put(11, at: base + 4, size: 4)  // each claims to be a 1 MiB .dynsym…
+      put(1 << 16, at: base + 24, size: 8)
+      put(1 << 20, at: base + 32, size: 8)
+      put(24, at: base + 56, size: 8)  // …whose names are itself (link 0)
+    }
+    let path = try dir.write("many.so", Data(bytes))
+    #expect(truncate(path, 4 << 20) == 0)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    let elf = try ELFFile(fd: fd, size: 4 << 20)
+    #expect(elf.bytesRead < 3 << 20, "read \(elf.bytesRead) bytes of a 4 MiB file")
   }
 }

@@ -118,7 +118,7 @@ struct PluginRejectionTests {
   @Test func worldWritableFile() throws {
     let path = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
-    try expect(path, .unsafePermissions, "writable by every user", "chmod o-w")
+    try expect(path, .unsafePermissions, "writable by every user", "chmod go-w")
   }
 
   @Test func worldWritableDirectoryIsRefusedWhole() throws {

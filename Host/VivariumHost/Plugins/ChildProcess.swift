@@ -64,25 +64,39 @@ enum ChildProcess {
     }
     let collector = Collector(errors: errors.read, replies: replies.read)
     let deadline = ContinuousClock.now + timeout
-    var status: Int32 = 0
-    while true {
-      if waitpid(pid, &status, WNOHANG) == pid { break }
+    while !hasEnded(pid) {
       if collector.replyBytes > replyLimit || ContinuousClock.now >= deadline {
         kill(-pid, SIGKILL)
-        waitpid(pid, &status, 0)
+        _ = reap(pid)
         return collector.replyBytes > replyLimit ? .flooded : .timedOut(stderr: collector.stderrTail)
       }
       collector.poll(milliseconds: 20)
     }
-    // Whatever the child left in the pipes; a grandchild still holding them
-    // open cannot make this wait, and the group's stragglers are killed.
-    collector.drain()
+    // The child has ended but is not reaped yet, so its process group's
+    // number cannot have been reused: kill what is left of the group (a
+    // background process the plugin started), then read what is left in the
+    // pipes, which no one can write to any more.
     kill(-pid, SIGKILL)
+    collector.drain()
+    let status = reap(pid)
     if status & 0x7F != 0 { return .signaled(status & 0x7F, stderr: collector.stderrTail) }
     if collector.replyBytes > replyLimit { return .flooded }
     return .exited(
       status: (status >> 8) & 0xFF, reply: ChildChannel.payload(of: collector.reply, nonce: nonce),
       stderr: collector.stderrTail)
+  }
+
+  /// Whether `pid` has ended, leaving it unreaped (`WNOWAIT`).
+  private static func hasEnded(_ pid: pid_t) -> Bool {
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+  }
+
+  /// Waits for `pid` and returns its wait status.
+  private static func reap(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status
   }
 
   /// `signal 4, Illegal instruction: a Swift runtime trap (…)`.

@@ -23,6 +23,14 @@ struct ELFFile {
   /// Dynamic symbols the file defines and exports, or nil when it has no
   /// section headers to read them from (a stripped-to-the-bone file).
   let exportedSymbols: Set<String>?
+  /// The libraries it names as needed (`DT_NEEDED`), in order.
+  let needed: [String]
+  /// The directories of its run path (`DT_RUNPATH`, else `DT_RPATH`), as
+  /// written: `$ORIGIN` is not expanded.
+  let runPath: [String]
+  /// How many bytes of the file were read: at most ``tableLimit`` beyond the
+  /// ELF header and the section headers, whatever the file claims.
+  let bytesRead: Int
   /// The file size in bytes.
   let size: Int
 
@@ -74,7 +82,7 @@ struct ELFFile {
     let end = max(programHeaders, sectionEnd)
     guard end <= size else { throw .truncated(expected: end, actual: size) }
     guard sectionCount > 0, sectionSize >= 64 else {
-      exportedSymbols = nil
+      (exportedSymbols, needed, runPath, bytesRead) = (nil, [], [], 64)
       return
     }
     guard sectionSize * sectionCount <= ELFFile.tableLimit else {
@@ -85,7 +93,26 @@ struct ELFFile {
     for section in sections where section.end > size {
       throw .truncated(expected: section.end, actual: size)
     }
-    exportedSymbols = try ELFFile.dynamicSymbols(fd, sections)
+    var budget = Budget(fd: fd, left: ELFFile.tableLimit)
+    exportedSymbols = try ELFFile.dynamicSymbols(&budget, sections)
+    (needed, runPath) = try ELFFile.dynamicEntries(&budget, sections)
+    bytesRead = 64 + sectionSize * sectionCount + ELFFile.tableLimit - budget.left
+  }
+
+  /// What may still be read of one file, shared by all its tables.
+  private struct Budget {
+    let fd: Int32
+    var left: Int
+
+    /// The `section`'s bytes, or an error once the file has asked for more
+    /// than the budget in all.
+    mutating func read(_ section: Section, _ what: String) throws(Problem) -> ByteReader {
+      guard section.size <= left else {
+        throw .implausible("its \(what) and other tables take over \(ELFFile.tableLimit) bytes")
+      }
+      left -= section.size
+      return ByteReader(FileRange.read(fd, at: section.offset, count: section.size))
+    }
   }
 
   private struct Section {
@@ -105,15 +132,14 @@ struct ELFFile {
   }
 
   /// Names of defined global or weak symbols in `.dynsym`.
-  private static func dynamicSymbols(_ fd: Int32, _ sections: [Section]) throws(Problem) -> Set<String> {
+  /// Only the first `.dynsym` counts, as for the dynamic loader: a file
+  /// listing many cannot make the host read each.
+  private static func dynamicSymbols(_ budget: inout Budget, _ sections: [Section]) throws(Problem) -> Set<String> {
     var names: Set<String> = []
-    for table in sections where table.type == 11 && table.entrySize >= 24 && table.link < sections.count {
+    if let table = sections.first(where: { $0.type == 11 }), table.entrySize >= 24, table.link < sections.count {
       let strings = sections[table.link]
-      guard table.size <= tableLimit, strings.size <= tableLimit else {
-        throw .implausible("its dynamic symbol table takes \(table.size + strings.size) bytes")
-      }
-      let symbols = ByteReader(FileRange.read(fd, at: table.offset, count: table.size))
-      let text = ByteReader(FileRange.read(fd, at: strings.offset, count: strings.size))
+      let symbols = try budget.read(table, "dynamic symbol table")
+      let text = try budget.read(strings, "dynamic symbol names")
       for index in 1..<max(1, table.size / table.entrySize) {
         let base = index * table.entrySize
         let binding = symbols.u8(base + 4) >> 4
@@ -126,6 +152,33 @@ struct ELFFile {
       }
     }
     return names
+  }
+
+  /// `DT_NEEDED` names and the run path, from the first `SHT_DYNAMIC` section.
+  private static func dynamicEntries(_ budget: inout Budget, _ sections: [Section]) throws(Problem)
+    -> (needed: [String], runPath: [String])
+  {
+    guard let table = sections.first(where: { $0.type == 6 }), table.link < sections.count else { return ([], []) }
+    let strings = sections[table.link]
+    let entries = try budget.read(table, "dynamic section")
+    let text = try budget.read(strings, "dynamic section's names")
+    var needed: [String] = []
+    var runPath: [String]?
+    var rpath: [String] = []
+    for base in stride(from: 0, to: table.size - 15, by: 16) {
+      let tag = entries.u64(base)
+      guard tag != 0 else { break }  // DT_NULL
+      guard tag == 1 || tag == 15 || tag == 29,
+        let value = text.cString(at: entries.offset(base + 8), limit: strings.size)
+      else { continue }
+      let paths = value.split(separator: ":").map(String.init)
+      switch tag {
+      case 1: needed.append(value)
+      case 29: runPath = paths
+      default: rpath = paths
+      }
+    }
+    return (needed, runPath ?? rpath)
   }
 
   /// `bytes` as a string literal would show them: `hello\n`, `\x00`.

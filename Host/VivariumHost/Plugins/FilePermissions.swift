@@ -6,16 +6,18 @@ import Glibc
 /// the way to it, can act as the person running the host.
 ///
 /// The rule, for the file and for every directory on its real path up to `/`:
-/// it belongs to you or to root, and other users cannot write it. A directory
-/// others can write is accepted only with the sticky bit and owned by root or
-/// you (as `/tmp` is): there, others cannot rename or remove your entries.
+/// it belongs to you or to root, and other users cannot write it: not every
+/// user, and not a group, unless the group is your own primary group with no
+/// other members (a user private group). A directory others can write is
+/// accepted only with the sticky bit and owned by root or you (as `/tmp` is):
+/// there, others cannot rename or remove your entries.
 enum FilePermissions {
   /// Nil when the opened file `info` at `path` is safe to load; otherwise
   /// what is wrong and what to do.
   static func problem(file path: String, _ info: stat) -> String? {
-    if info.st_mode & S_IWOTH != 0 {
+    if let writers = otherWriters(info) {
       return
-        "the file is writable by every user (mode \(mode(info))), so anyone could replace the code the host runs; run 'chmod o-w \(path)'"
+        "the file is writable by \(writers) (mode \(mode(info))), so they could replace the code the host runs; run 'chmod go-w \(path)'"
     }
     return ownerProblem("file", path, info)
   }
@@ -35,11 +37,63 @@ enum FilePermissions {
 
   private static func directoryProblem(_ path: String, _ info: stat) -> String? {
     let trusted = info.st_uid == 0 || info.st_uid == getuid()
-    if info.st_mode & S_IWOTH != 0, !(info.st_mode & S_ISVTX != 0 && trusted) {
+    if let writers = otherWriters(info), !(info.st_mode & S_ISVTX != 0 && trusted) {
       return
-        "the directory \(path) is writable by every user (mode \(mode(info))), so anyone could replace the code the host runs; keep plugins in a directory only you can write, or run 'chmod o-w \(path)' if it is yours"
+        "the directory \(path) is writable by \(writers) (mode \(mode(info))), so they could replace the code the host runs; keep plugins in a directory only you can write, or run 'chmod go-w \(path)' if it is yours"
     }
     return ownerProblem("directory \(path)", path, info)
+  }
+
+  /// Who besides the owner can write: `every user`, `the group NAME`, or nil.
+  private static func otherWriters(_ info: stat) -> String? {
+    if info.st_mode & S_IWOTH != 0 { return "every user" }
+    guard info.st_mode & S_IWGRP != 0, !isPrivateGroup(info.st_gid) else { return nil }
+    return "the group \(groupName(info.st_gid) ?? String(info.st_gid))"
+  }
+
+  /// Whether `gid` is this user's primary group with no other listed members.
+  private static func isPrivateGroup(_ gid: gid_t) -> Bool {
+    guard gid == getgid() else { return false }
+    return withGroup(gid) { group in
+      guard let group, var member = group.gr_mem else { return group != nil }
+      let me = userName()
+      while let name = member.pointee {
+        if String(cString: name) != me { return false }
+        member += 1
+      }
+      return true
+    }
+  }
+
+  private static func groupName(_ gid: gid_t) -> String? {
+    withGroup(gid) { $0.map { String(cString: $0.gr_name) } }
+  }
+
+  /// Calls `body` with the group entry of `gid` (nil if there is none),
+  /// read with the thread-safe `getgrgid_r`.
+  private static func withGroup<T>(_ gid: gid_t, _ body: (group?) -> T) -> T {
+    var entry = group()
+    var found: UnsafeMutablePointer<group>?
+    var buffer = [CChar](repeating: 0, count: 16_384)
+    // The entry points into the buffer: use it while the buffer is pinned.
+    return buffer.withUnsafeMutableBufferPointer { bytes in
+      guard getgrgid_r(gid, &entry, bytes.baseAddress!, bytes.count, &found) == 0, found != nil else {
+        return body(nil)
+      }
+      return body(entry)
+    }
+  }
+
+  private static func userName() -> String? {
+    var entry = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16_384)
+    return buffer.withUnsafeMutableBufferPointer { bytes in
+      guard getpwuid_r(getuid(), &entry, bytes.baseAddress!, bytes.count, &found) == 0, found != nil else {
+        return nil
+      }
+      return String(cString: entry.pw_name)
+    }
   }
 
   private static func ownerProblem(_ what: String, _ path: String, _ info: stat) -> String? {

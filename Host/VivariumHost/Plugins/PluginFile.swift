@@ -15,8 +15,16 @@ struct PluginFile: Sendable {
   /// Its size in bytes.
   let size: Int
 
-  /// The path the dynamic loader opens: the descriptor itself.
+  /// The descriptor as a path: opening it opens this very file.
   var loadPath: String { "/proc/self/fd/\(descriptor)" }
+
+  /// Where the open file is now, every link resolved; nil if it was removed.
+  var realPath: String? {
+    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: loadPath), path.hasPrefix("/"),
+      !path.hasSuffix(" (deleted)")
+    else { return nil }
+    return path
+  }
 
   /// Opens `path` for checking: resolves it, checks every directory on its
   /// real path, opens the result without following a link, and checks the

@@ -210,14 +210,19 @@ public struct PluginLoader: Sendable {
   }
 
   private func open(_ file: PluginFile) throws(Rejection) -> UnsafeMutableRawPointer {
-    if let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL) { return handle }
-    let message = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
-      .replacingOccurrences(of: file.loadPath, with: file.path)
+    let message: String
+    switch PluginLinks.open(file) {
+    case .success(let handle): return handle
+    case .failure(let error): message = error.message
+    }
     var hint = "rebuild the plugin against this host's ViperKit (\(ViperKitVersion.current)) with the same toolchain"
     if message.contains("undefined symbol") {
       hint =
         "the plugin needs a symbol this host's libraries lack, so it was built against another ViperKit or toolchain; "
         + hint
+    } else if message.contains("cannot open shared object file") {
+      hint =
+        "a library it needs is not found: keep the libraries a plugin needs next to it (with $ORIGIN in its run path, as SwiftPM links) or in the system's library path"
     }
     throw Rejection(file.path, .dlopenFailed, "dlopen failed: \(message); \(hint)")
   }

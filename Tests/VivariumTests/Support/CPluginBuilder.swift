@@ -70,6 +70,30 @@ enum CPluginBuilder {
     return try compile(source, named: name, in: directory, flags: ["-shared", "-fPIC"])
   }
 
+  /// A plugin `libUser.so` that needs `libhelper.so` (no SONAME, as a plain
+  /// `cc -shared` makes it) from its own folder through `$ORIGIN`, as SwiftPM
+  /// links a product with the libraries it depends on. Its entry returns a
+  /// descriptor without a Swift type, so once loaded it is refused as
+  /// `foreign-sdk-copy`.
+  static func pluginNeedingALibrary(in directory: TemporaryDirectory) throws -> String {
+    _ = try compile(
+      "int helper_value(void) { return 42; }\n", named: "libhelper.so", in: directory, flags: ["-shared", "-fPIC"])
+    let source = """
+      #include "ViperKitABI.h"
+      int helper_value(void);
+      __attribute__((visibility("default"))) const VKPluginDescriptor *vivarium_plugin_entry(void) {
+        static VKPluginDescriptor d;
+        d.magic = VK_PLUGIN_MAGIC; d.abi_version = VK_PLUGIN_ABI_VERSION + helper_value() - 42;
+        d.sdk_major = VIPERKIT_VERSION_MAJOR; d.sdk_minor = VIPERKIT_VERSION_MINOR; d.sdk_patch = 0;
+        d.swift_compiler = \(cLiteral(swiftCompilerIdentity())); d.plugin_name = "c-plugin"; d.plugin_type = 0;
+        return &d;
+      }
+      """
+    return try compile(
+      source, named: "libUser.so", in: directory,
+      flags: ["-shared", "-fPIC", "-L", directory.path, "-lhelper", "-Wl,-rpath,$ORIGIN"])
+  }
+
   /// A shared library that does not export the entry symbol.
   static func libraryWithoutEntry(named name: String, in directory: TemporaryDirectory) throws -> String {
     try compile("int helper(void) { return 42; }\n", named: name, in: directory, flags: ["-shared", "-fPIC"])
