@@ -34,8 +34,8 @@ let mainHelp = """
 
 /// `unknown command 'WORD'`, with the closest command suggested, else the list.
 @MainActor func unknownCommand(_ word: String) -> String {
-  let names = commands.map { $0.name } + ["help"]
-  return "unknown command '\(word)'"
+  let names = commands.map { $0.name } + ["help"] + (word.hasPrefix("-") ? ["--help", "--version"] : [])
+  return "unknown \(word.hasPrefix("-") ? "option" : "command") '\(word)'"
     + Suggestion.didYouMean(word, among: names, otherwise: "; commands: \(names.joined(separator: ", "))")
 }
 
@@ -103,4 +103,16 @@ func sentence(_ message: String, then next: String) -> String {
   }
 }
 
+/// Loaded plugins keep their file open for good (PluginFile), so the soft
+/// limit on open files is raised to the hard one, as far as it allows.
+func raiseOpenFileLimit() {
+  var limit = rlimit()
+  guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else {
+    return
+  }
+  limit.rlim_cur = limit.rlim_max
+  _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+raiseOpenFileLimit()
 exit(runMain())

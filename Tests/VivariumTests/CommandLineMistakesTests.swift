@@ -22,6 +22,31 @@ struct CommandLineMistakesTests {
     #expect(result.stderr.contains("unknown option '--jsn'; did you mean '--json'?"), "\(result.stderr)")
   }
 
+  @Test func aCommandCutShortOrAMisspeltMainOptionGetsItsCompletion() throws {
+    let short = try ProcessRunner.vivarium(["rout"])
+    #expect(short.stderr.contains("did you mean 'routes'?"), "\(short.stderr)")
+    let option = try ProcessRunner.vivarium(["--verison"])
+    #expect(option.status == 2)
+    #expect(option.stderr.contains("unknown option '--verison'; did you mean '--version'?"), "\(option.stderr)")
+  }
+
+  @Test func routesFitsEightyColumnsWhenPiped() throws {
+    let result = try ProcessRunner.vivarium(["routes"])
+    #expect(result.status == 0)
+    let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+    #expect(wide.isEmpty, "\(wide)")
+  }
+
+  @Test func anEmptyPluginPathEntryIsNamedInItsRow() throws {
+    let result = try ProcessRunner.vivarium(
+      ["plugins"], environment: ["VIVARIUM_PLUGIN_PATH": BuildProducts.directory + ":"])
+    let row = result.stdout.split(separator: "\n").first {
+      $0.contains("(empty entry)") && $0.contains("relative-path")
+    }
+    #expect(row != nil, "\(result.stdout)")
+    #expect(!result.stdout.split(separator: "\n").contains { $0.allSatisfy(\.isWhitespace) })
+  }
+
   @Test func helpHelpPrintsTheMainHelp() throws {
     let main = try ProcessRunner.vivarium(["--help"])
     for arguments in [["help", "--help"], ["help", "help"], ["help"]] {

@@ -84,9 +84,11 @@ public struct PluginsReport: Encodable, Sendable {
   /// The report as terminal text, `width` columns wide. Paths, names, URNs
   /// and messages are shown on one line each, control characters escaped.
   public func text(style: TextStyle, width: Int = 80) -> String {
-    let shownDirectories = directories.map(\.oneLineVisible).joined(separator: ", ")
+    let shownDirectories = directories.map { $0.isEmpty ? "(empty entry)" : $0.oneLineVisible }.joined(separator: ", ")
     var lines = ["Plugins from \(shownDirectories) (\(source))"]
-    let names = plugins.map { ($0.path as NSString).lastPathComponent.oneLineVisible }
+    let names = plugins.map { row in
+      row.path.isEmpty ? "(empty entry)" : (row.path as NSString).lastPathComponent.oneLineVisible
+    }
     let nameWidth = min(names.map(\.count).max() ?? 0, 32)
     for (row, shownName) in zip(plugins, names) {
       let name = shownName.padding(toLength: max(nameWidth, shownName.count), withPad: " ", startingAt: 0)
@@ -102,7 +104,7 @@ public struct PluginsReport: Encodable, Sendable {
           let wrapped = TextRenderer.wrap(message.oneLineVisible, width: max(width - indent.count, 30))
           lines += wrapped.map { indent + $0 }
         }
-        if directories.count > 1 { lines.append(indent + style.dim(row.path.oneLineVisible)) }
+        if directories.count > 1, !row.path.isEmpty { lines.append(indent + style.dim(row.path.oneLineVisible)) }
       }
     }
     if !conflicts.isEmpty {

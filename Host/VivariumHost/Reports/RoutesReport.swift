@@ -47,24 +47,33 @@ public struct RoutesReport: Encodable, Sendable {
         let choices =
           argument.choices.isEmpty ? "" : ", one of \(argument.choices.map(\.description).joined(separator: ", "))"
         let requirement = (argument.defaultValue.map { "default \($0)" } ?? "required") + choices
-        lines.append(
-          "      \(argument.name): \(argument.type), \(requirement) — \(argument.description)".oneLineVisible)
+        lines += item("\(argument.name): \(argument.type), \(requirement) — \(argument.description)", width)
       }
-      lines += section("inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
-      lines += section("outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" })
+      lines += section(
+        "inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" }, width)
+      lines += section(
+        "outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" }, width)
       lines += section(
         "slots",
         contract.slots.map {
           "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
-        })
-      lines += section("services", contract.services)
+        }, width)
+      lines += section("services", contract.services, width)
     }
     lines.append(Plural.count(routes.count, "module"))
     return lines.joined(separator: "\n")
   }
 
-  private func section(_ title: String, _ items: [String]) -> [String] {
-    items.isEmpty ? [] : ["    \(title):"] + items.map { "      " + $0.oneLineVisible }
+  private func section(_ title: String, _ items: [String], _ width: Int) -> [String] {
+    items.isEmpty ? [] : ["    \(title):"] + items.flatMap { item($0, width) }
+  }
+
+  /// One entry of a section, wrapped to `width` with its continuation lines
+  /// indented under its first.
+  private func item(_ text: String, _ width: Int) -> [String] {
+    TextRenderer.wrap(text.oneLineVisible, width: max(width - 8, 20)).enumerated().map { index, line in
+      (index == 0 ? "      " : "        ") + line
+    }
   }
 
   private func fields(_ fields: [String: ArgumentType]) -> String {

@@ -1,9 +1,12 @@
 /// "Did you mean …?" for a misspelt command, option or check pattern: the
 /// closest candidate by edit distance, if it is close enough to be a typo.
 enum Suggestion {
-  /// The candidate closest to `word`, if no more than a third of its letters
-  /// (at least 2) must change; ties go to the earlier candidate.
+  /// The one candidate `word` begins (`rout` for `routes`), else the
+  /// candidate closest to `word`, if no more than a third of its letters (at
+  /// least 2) must change; ties go to the earlier candidate.
   static func closest(to word: String, among candidates: [String]) -> String? {
+    let completions = candidates.filter { word.count >= 2 && $0.lowercased().hasPrefix(word.lowercased()) }
+    if completions.count == 1 { return completions[0] }
     let limit = max(2, word.count / 3)
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {

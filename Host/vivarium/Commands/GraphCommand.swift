@@ -17,7 +17,8 @@ enum GraphCommand: Command {
     OptionSpec.value("urn", "LINK", "Build LINK (a URN or deep link) and draw its live module tree."),
     CommonOptions.plugins, RuntimeSetup.data, CommonOptions.inProcess,
   ]
-  static let exitCodes = "0 printed; 1 the URN could not be opened (reason on stderr); 2 usage error."
+  static let exitCodes =
+    "0 printed; 1 the URN could not be opened, or a --plugins path does not exist (reason on stderr); 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }

@@ -19,7 +19,7 @@ enum RenderCommand: Command {
     CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
-    0 rendered; 1 the URN, an argument or the module failed (the reason is on stderr); 2 usage error.
+    0 rendered; 1 the URN, an argument or the module failed, or a --plugins path does not exist (the reason is on stderr); 2 usage error.
     """
 
   /// What `--json` prints.

@@ -11,7 +11,7 @@ enum RoutesCommand: Command {
     Files that were rejected are named on stderr; 'vivarium plugins' says why.
     """
   static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
-  static let exitCodes = "0 the catalog was printed; 2 usage error."
+  static let exitCodes = "0 the catalog was printed; 1 a --plugins path does not exist; 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else {

@@ -22,7 +22,7 @@ enum RunCommand: Command {
     RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
-    0 the session ended with every command carried out; 1 a command or a module request failed, or the first screen could not be opened; 2 usage error.
+    0 the session ended with every command carried out; 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error.
     """
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
