@@ -112,7 +112,8 @@ struct PluginRejectionTests {
 
   @Test func pluginTypeFromAnotherSDKCopy() throws {
     try expect(
-      try cPlugin("foreign.so") { _ in }, .foreignSDKCopy, "own copy of ViperKit", "depend on the ViperKit product")
+      try cPlugin("foreign.so") { _ in }, .foreignSDKCopy, "own copy of ViperKit", "depend on the ViperKit product",
+      #"package: "SDK""#)
   }
 
   @Test func worldWritableFile() throws {

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The README's own `vivarium` examples work as written: every command in a
+/// code block or code span that names no placeholder (DIR, URN, …) and no
+/// file of the reader's own (a plugin they have yet to build). A command
+/// that needs arguments, named alone in prose (`vivarium check`), is a name,
+/// not an example.
+@Suite("README examples")
+struct ReadmeExampleTests {
+  static let commands: [String] = {
+    let readme = (try? String(contentsOfFile: BuildProducts.repository + "/README.md", encoding: .utf8)) ?? ""
+    var found: [String] = []
+    var inShell = false
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        inShell = line == "```sh"
+        continue
+      }
+      if inShell {
+        found.append(String(line.split(separator: "#", maxSplits: 1).first ?? ""))
+      } else {
+        found += line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      }
+    }
+    let names = ["vivarium check", "vivarium render", "vivarium new"]
+    return found.map { $0.trimmingCharacters(in: .whitespaces) }.filter { command in
+      command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
+        && !command.contains("path/to")
+        && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
+        && !command.split(separator: " ").dropFirst().contains { word in
+          word.contains { $0.isUppercase } || word.hasPrefix("[") || word == "new"
+        }
+    }
+  }()
+
+  @Test func theReadmeShowsRunnableExamples() {
+    #expect(Self.commands.contains("vivarium render items:list"), "\(Self.commands)")
+    #expect(Self.commands.count >= 4, "\(Self.commands)")
+  }
+
+  @Test(arguments: commands)
+  func exampleRunsAsWritten(command: String) throws {
+    let arguments = command.split(separator: " ").dropFirst().map { $0.trimmingCharacters(in: ["'"]) }
+    let dataDirectory = try TemporaryDirectory()
+    let result = try ProcessRunner.vivarium(arguments, environment: ["VIVARIUM_DATA_DIR": dataDirectory.path])
+    #expect(result.status == 0, "\(command): \(result.stderr)")
+  }
+}
