@@ -13,9 +13,7 @@ int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) 
   return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
-int vivarium_die_with_parent(void) {
-  pid_t parent = getppid();
+int vivarium_die_with_parent(pid_t parent) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  /* The parent may have ended before prctl: then we were reparented. */
-  return (getppid() != parent || parent == 1) ? -1 : 0;
+  return getppid() == parent ? 0 : -1;
 }

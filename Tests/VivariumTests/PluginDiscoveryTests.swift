@@ -50,4 +50,23 @@ struct PluginLibraryTests {
     // Refused only after dlopen and its entry ran: the library was found.
     #expect(rejection.kind == .foreignSDKCopy, "\(rejection)")
   }
+
+  @Test func aLibraryInASiblingFolderIsFoundThroughItsOwnRunPath() throws {
+    let dir = try TemporaryDirectory()
+    let plugin = try CPluginBuilder.pluginNeedingALibrary(in: dir, runPath: "$ORIGIN/../lib", libraryFolder: "lib")
+    let inPlugins = dir.path + "/plugins/libUser.so"
+    try FileManager.default.createDirectory(atPath: dir.path + "/plugins", withIntermediateDirectories: false)
+    try FileManager.default.moveItem(atPath: plugin, toPath: inPlugins)
+    guard case .rejected(let rejection) = PluginLoader().load(inPlugins) else { return }
+    #expect(rejection.kind == .foreignSDKCopy, "\(rejection)")
+  }
+
+  @Test func aRunPathClimbingOutOfTheLoadTreeIsRefused() throws {
+    let dir = try TemporaryDirectory()
+    let climb = "$ORIGIN" + String(repeating: "/..", count: 20) + "/lib"
+    let plugin = try CPluginBuilder.pluginNeedingALibrary(in: dir, runPath: climb)
+    guard case .rejected(let rejection) = PluginLoader().load(plugin) else { return }
+    #expect(rejection.kind == .dlopenFailed)
+    #expect(rejection.reasons[0].contains("climbs more than"), "\(rejection)")
+  }
 }

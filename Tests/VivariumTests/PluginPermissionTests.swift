@@ -138,4 +138,44 @@ struct ELFHeaderReadingTests {
     let elf = try ELFFile(fd: fd, size: 4 << 20)
     #expect(elf.bytesRead < 3 << 20, "read \(elf.bytesRead) bytes of a 4 MiB file")
   }
+
+  @Test func symbolNamesThatNeverEndAreNotReadToTheEndOfTheTable() throws {
+    let dir = try TemporaryDirectory()
+    let count = 20
+    var bytes = [UInt8](repeating: 0, count: 64 + 64 * 2 + 24 * count)
+    func put(_ value: UInt64, at offset: Int, size: Int) {
+      for index in 0..<size { bytes[offset + index] = UInt8((value >> (8 * UInt64(index))) & 0xFF) }
+    }
+    bytes.replaceSubrange(0..<6, with: [0x7F, 0x45, 0x4C, 0x46, 2, 1])
+    put(3, at: 16, size: 2)
+    put(UInt64(ELFFile.hostMachine), at: 18, size: 2)
+    put(64, at: 40, size: 8)
+    put(64, at: 58, size: 2)
+    put(2, at: 60, size: 2)
+    let symbols = 64 + 64 * 2
+    let names = 1 << 20
+    // Section 0: the symbol table, its names in section 1: 8 MiB with one NUL, at its end.
+    put(11, at: 64 + 4, size: 4)
+    put(UInt64(symbols), at: 64 + 24, size: 8)
+    put(UInt64(24 * count), at: 64 + 32, size: 8)
+    put(1, at: 64 + 40, size: 4)
+    put(24, at: 64 + 56, size: 8)
+    put(3, at: 128 + 4, size: 4)
+    put(UInt64(names), at: 128 + 24, size: 8)
+    put(8 << 20, at: 128 + 32, size: 8)
+    for index in 1..<count {
+      let base = symbols + 24 * index
+      put(UInt64(index), at: base, size: 4)  // a name starting inside the endless run
+      bytes[base + 4] = 0x12  // a global function…
+      put(1, at: base + 6, size: 2)  // …defined in a section
+    }
+    var file = Data(bytes)
+    file.append(Data(repeating: 0x41, count: names + (8 << 20) - bytes.count - 1))
+    file.append(0)  // the one NUL, at the very end
+    let path = try dir.write("endless.so", file)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    let elf = try ELFFile(fd: fd, size: file.count)
+    #expect(elf.exportedSymbols == [], "names longer than \(ELFFile.nameLimit) bytes are passed over")
+  }
 }

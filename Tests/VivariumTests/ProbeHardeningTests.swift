@@ -120,6 +120,39 @@ struct ProbeHardeningTests {
     #expect(reason.utf8.count < 1000)
   }
 
+  @Test func aProbeThatCrashesWhileLoadingLeavesNoLoadFolderBehind() throws {
+    let dir = try TemporaryDirectory()
+    let marker = dir.path + "/probe.pid"
+    _ = try CPluginBuilder.plugin(
+      constructor: "FILE *f = fopen(\"\(marker)\", \"w\"); fprintf(f, \"%d\", getpid()); fclose(f); raise(SIGSEGV);",
+      named: "crash.so", in: dir)
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path])
+    #expect(result.stdout.contains("crashed"), "\(result.stdout)")
+    let pid = try String(contentsOfFile: marker, encoding: .utf8)
+    let temporary = NSTemporaryDirectory()
+    let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
+      $0.hasPrefix("vivarium-load-\(pid)-")
+    }
+    #expect(left.isEmpty, "\(left) in \(temporary)")
+  }
+
+  @Test func aPluginCallingExitWhileLoadingInProcessFailsTheCommand() throws {
+    let dir = try TemporaryDirectory()
+    _ = try CPluginBuilder.plugin(constructor: "exit(0);", named: "quitter.so", in: dir)
+    let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--in-process"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("quitter.so ended the process while it was loading"), "\(result.stderr)")
+  }
+
+  @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))
+  func probesWorkWhenTheHostIsTheFirstProcessOfItsNamespace() throws {
+    // As a container's entry point: the host is pid 1, its probes' parent.
+    let result = try ProcessRunner.run(
+      "/usr/bin/unshare",
+      ["-pf", "--mount-proc", BuildProducts.vivarium, "plugins", "--plugins", BuildProducts.itemsList])
+    #expect(result.stdout.contains("loaded    libItemsList.so"), "\(result.stdout)\(result.stderr)")
+  }
+
   @Test func theChannelAcceptsOnlyOneWholeFrameWithTheNonce() {
     let payload = Data(#"{"rejection":null}"#.utf8)
     var frame = Data("VIVARIUM-REPLY n0nce \(payload.count)\n".utf8)

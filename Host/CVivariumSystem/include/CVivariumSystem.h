@@ -15,8 +15,8 @@ int vivarium_pipe_cloexec(int fds[2]);
 int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
 
 /* prctl(PR_SET_PDEATHSIG, SIGKILL): this process is killed when the thread
-   that started it ends; then, if the parent is already gone, exits at once.
-   Returns 0, or -1 when the parent was gone. */
-int vivarium_die_with_parent(void);
+   that started it ends. Returns 0, or -1 when the parent is no longer
+   `parent` (it ended before the call, and this process was reparented). */
+int vivarium_die_with_parent(pid_t parent);
 
 #endif

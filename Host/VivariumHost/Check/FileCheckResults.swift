@@ -39,7 +39,9 @@ extension PluginChecker {
   private func loadedResult(_ check: String, path: String, plugin: LoadedPlugin) -> CheckResult {
     switch check {
     case "descriptor.exports":
-      let exported = (PluginLoader.exportedSymbols(path) ?? []).subtracting([VK_PLUGIN_ENTRY_SYMBOL])
+      // From the file that was checked and loaded, not whatever is at the path now.
+      let symbols = plugin.fileDescriptor.flatMap { PluginLoader.exportedSymbols(descriptor: $0) }
+      let exported = (symbols ?? []).subtracting([VK_PLUGIN_ENTRY_SYMBOL])
       guard exported.isEmpty else {
         let sample = exported.sorted().prefix(2).map { $0.count > 40 ? $0.prefix(39) + "…" : $0 }.joined(
           separator: ", ")

@@ -20,13 +20,16 @@ public enum ChildChannel {
   public static let fileDescriptor: Int32 = 4
 
   private static let tag = "VIVARIUM-REPLY"
+  /// The environment variable carrying the parent's pid.
+  static let parentVariable = "VIVARIUM_PARENT_PID"
 
   /// Starts the child side: ties this process's life to its parent's (it
   /// runs in a process group of its own, so Ctrl-C or a kill of the host
   /// would otherwise leave it running), then returns the nonce the parent
   /// sent on stdin. Call it first, before any plugin code is loaded.
   public static func begin() -> String {
-    if vivarium_die_with_parent() != 0 { exit(1) }
+    let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap { pid_t($0) } ?? getppid()
+    if vivarium_die_with_parent(parent) != 0 { exit(1) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 256)
     while bytes.count < 256 {

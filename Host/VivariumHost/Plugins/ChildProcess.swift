@@ -74,8 +74,8 @@ enum ChildProcess {
     }
     // The child has ended but is not reaped yet, so its process group's
     // number cannot have been reused: kill what is left of the group (a
-    // background process the plugin started), then read what is left in the
-    // pipes, which no one can write to any more.
+    // background process the plugin started, unless it left the group with
+    // setsid: the probe is no sandbox), then read what is left in the pipes.
     kill(-pid, SIGKILL)
     collector.drain()
     let status = reap(pid)
@@ -145,6 +145,7 @@ enum ChildProcess {
 
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    environment[ChildChannel.parentVariable] = String(getpid())
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }

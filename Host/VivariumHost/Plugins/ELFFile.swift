@@ -52,6 +52,14 @@ struct ELFFile {
   /// from one file: far beyond any real plugin, small enough that a hostile
   /// file cannot make the host read gigabytes.
   static let tableLimit = 64 << 20
+  /// The most dynamic symbols read: libFoundation has 17,000.
+  static let symbolLimit = 200_000
+  /// The longest symbol or library name read; a longer one is passed over.
+  static let nameLimit = 4096
+  /// The most bytes of symbol names kept from one file.
+  static let namesLimit = 16 << 20
+  /// The most dynamic-section entries read: real libraries have dozens.
+  static let entryLimit = 4096
 
   /// Reads and checks the headers of the file open at `fd`, `size` bytes
   /// long, reading only the headers and the dynamic symbol table.
@@ -140,13 +148,22 @@ struct ELFFile {
       let strings = sections[table.link]
       let symbols = try budget.read(table, "dynamic symbol table")
       let text = try budget.read(strings, "dynamic symbol names")
-      for index in 1..<max(1, table.size / table.entrySize) {
+      let count = table.size / table.entrySize
+      guard count <= symbolLimit else {
+        throw .implausible("its dynamic symbol table lists \(count) symbols (at most \(symbolLimit) are read)")
+      }
+      var kept = 0
+      for index in 1..<max(1, count) {
         let base = index * table.entrySize
         let binding = symbols.u8(base + 4) >> 4
         let sectionIndex = symbols.u16(base + 6)
         guard sectionIndex != 0, binding == 1 || binding == 2 else { continue }
         let nameOffset = Int(symbols.u32(base))
         if nameOffset < strings.size, let name = text.cString(at: nameOffset, limit: strings.size) {
+          kept += name.utf8.count
+          guard kept <= namesLimit else {
+            throw .implausible("its dynamic symbols' names take over \(namesLimit) bytes")
+          }
           names.insert(name)
         }
       }
@@ -165,7 +182,7 @@ struct ELFFile {
     var needed: [String] = []
     var runPath: [String]?
     var rpath: [String] = []
-    for base in stride(from: 0, to: table.size - 15, by: 16) {
+    for base in stride(from: 0, to: min(table.size - 15, entryLimit * 16), by: 16) {
       let tag = entries.u64(base)
       guard tag != 0 else { break }  // DT_NULL
       guard tag == 1 || tag == 15 || tag == 29,
@@ -205,10 +222,16 @@ private struct ByteReader {
   func u64(_ at: Int) -> UInt64 { UInt64(u32(at)) | UInt64(u32(at + 4)) << 32 }
   /// A 64-bit file offset or size, clamped so that sums of a few cannot overflow.
   func offset(_ at: Int) -> Int { Int(min(u64(at), 1 << 40)) }
+  /// The NUL-terminated string at `start`, ending before `limit`; nil when
+  /// it does not end within ``ELFFile/nameLimit`` bytes.
   func cString(at start: Int, limit: Int) -> String? {
-    guard start < min(limit, bytes.count) else { return nil }
-    guard let end = bytes[start..<min(limit, bytes.count)].firstIndex(of: 0) else { return nil }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
+    let end = min(limit, bytes.count, start + ELFFile.nameLimit)
+    guard start >= 0, start < end else { return nil }
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let nul = memchr(buffer.baseAddress! + start, 0, end - start) else { return nil }
+      let length = UnsafeRawPointer(nul) - UnsafeRawPointer(buffer.baseAddress! + start)
+      return String(decoding: UnsafeBufferPointer(start: buffer.baseAddress! + start, count: length), as: UTF8.self)
+    }
   }
 }
 

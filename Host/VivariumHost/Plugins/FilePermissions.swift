@@ -7,8 +7,8 @@ import Glibc
 ///
 /// The rule, for the file and for every directory on its real path up to `/`:
 /// it belongs to you or to root, and other users cannot write it: not every
-/// user, and not a group, unless the group is your own primary group with no
-/// other members (a user private group). A directory others can write is
+/// user, and not a group, unless the group is your own private group (your
+/// primary group, named after you, with no other members). A directory others can write is
 /// accepted only with the sticky bit and owned by root or you (as `/tmp` is):
 /// there, others cannot rename or remove your entries.
 enum FilePermissions {
@@ -51,12 +51,14 @@ enum FilePermissions {
     return "the group \(groupName(info.st_gid) ?? String(info.st_gid))"
   }
 
-  /// Whether `gid` is this user's primary group with no other listed members.
+  /// Whether `gid` is this user's private group: the primary group, named
+  /// after the user (the convention Debian's `adduser` follows), with no
+  /// other listed members.
   private static func isPrivateGroup(_ gid: gid_t) -> Bool {
-    guard gid == getgid() else { return false }
+    guard gid == getgid(), let me = userName() else { return false }
     return withGroup(gid) { group in
-      guard let group, var member = group.gr_mem else { return group != nil }
-      let me = userName()
+      guard let group, String(cString: group.gr_name) == me else { return false }
+      guard var member = group.gr_mem else { return true }
       while let name = member.pointee {
         if String(cString: name) != me { return false }
         member += 1

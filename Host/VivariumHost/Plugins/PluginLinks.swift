@@ -3,51 +3,52 @@ import Glibc
 import Synchronization
 
 /// Loads a checked plugin file with `dlopen` so that the code that runs is the
-/// file that was checked, and the libraries it needs from its own folder
-/// (`$ORIGIN` in its run path, as SwiftPM builds them) are found.
+/// file that was checked, and the libraries it needs from beside it (through
+/// `$ORIGIN` in its run path, as SwiftPM links them) are found.
 ///
 /// `dlopen("/proc/self/fd/N")` alone loads the checked file, but then
-/// `$ORIGIN` is `/proc/self/fd`. So the host makes a private directory
-/// (mode 0700, named by its pid and a counter, so never reused in a process)
-/// holding a link named like the plugin to `/proc/self/fd/N`, and one link per
-/// library it needs from its folder, each to the descriptor of that library
-/// opened and checked like a plugin (``PluginFile``). `$ORIGIN` is then that
-/// directory. The directory is removed once `dlopen` returns: the loader does
-/// not open those files again.
+/// `$ORIGIN` is `/proc/self/fd`. So each load gets a private tree (in a root
+/// of this process's, mode 0700, in the temporary directory) holding a link
+/// named like the plugin to `/proc/self/fd/N`, deep enough that every
+/// `$ORIGIN`-relative run-path entry stays inside it, and, at the place each
+/// entry names, a link to every library the plugin (and, in turn, those
+/// libraries) needs from the matching real folder, opened and checked like a
+/// plugin (``PluginFile``). A run-path entry that would climb out of the tree
+/// is refused. The tree is removed once `dlopen` returns; trees of processes
+/// that died while loading are removed by the next process that loads.
 enum PluginLinks {
   /// The most libraries followed from one plugin.
   static let dependencyLimit = 64
+  /// How many folders deep the plugin's link sits in its tree: the most
+  /// `..` an `$ORIGIN` run-path entry may climb.
+  static let depth = 16
 
   /// Loads `file`; its descriptor and those of its libraries stay open for
-  /// good when it loads. On failure, the `dlerror` text with the link
-  /// directory's paths replaced by the real ones.
+  /// good when it loads. On failure, the `dlerror` text with the tree's paths
+  /// replaced by the real ones.
   static func open(_ file: PluginFile) -> Result<UnsafeMutableRawPointer, LoadError> {
-    let directory: String
+    let tree: String
     do {
-      directory = try makeDirectory()
+      tree = try LoadRoot.shared.makeTree()
     } catch {
       return .failure(error)
     }
-    var links: [String] = []
-    var libraries: [PluginFile] = []
-    defer {
-      for link in links { unlink(link) }
-      rmdir(directory)
-    }
+    defer { try? FileManager.default.removeItem(atPath: tree) }
+    let folder = tree + String(repeating: "/o", count: depth)
+    let realFolder = file.realPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
     let name = file.realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
-    let pluginLink = "\(directory)/\(name)"
-    guard symlink(file.loadPath, pluginLink) == 0 else { return .failure(LoadError(errnoText("link the plugin"))) }
-    links.append(pluginLink)
+    var libraries: [PluginFile] = []
     do {
-      try linkLibraries(of: file, named: name, into: directory, links: &links, opened: &libraries)
+      try makeDirectories(folder)
+      try link(file, as: "\(folder)/\(name)")
+      try linkLibraries(of: file, realFolder: realFolder, folder: folder, tree: tree, opened: &libraries)
     } catch {
       for library in libraries { library.close() }
       return .failure(error)
     }
-    if let handle = dlopen(pluginLink, RTLD_NOW | RTLD_LOCAL) { return .success(handle) }
+    if let handle = dlopen("\(folder)/\(name)", RTLD_NOW | RTLD_LOCAL) { return .success(handle) }
     let message = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
-      .replacingOccurrences(
-        of: directory + "/", with: file.realPath.map { ($0 as NSString).deletingLastPathComponent + "/" } ?? "")
+      .replacingOccurrences(of: folder + "/", with: realFolder + "/")
     for library in libraries { library.close() }
     return .failure(LoadError(message))
   }
@@ -58,42 +59,73 @@ enum PluginLinks {
     init(_ message: String) { self.message = message }
   }
 
-  /// Links, into `directory`, each library `file` (and each of those, in
-  /// turn) needs that is not loaded yet and that its run path finds in its
-  /// own folder.
+  /// Removes the load trees of processes of this user that have ended.
+  static func removeAbandonedTrees() { LoadRoot.removeAbandoned() }
+
+  /// Links, where `object`'s run path looks for them inside the tree, the
+  /// libraries it needs that are not loaded yet and that the same run path
+  /// finds beside the real file; then theirs, in turn.
   private static func linkLibraries(
-    of file: PluginFile, named name: String, into directory: String, links: inout [String],
-    opened: inout [PluginFile]
+    of object: PluginFile, realFolder: String, folder: String, tree: String, opened: inout [PluginFile]
   ) throws(LoadError) {
-    guard let folder = file.realPath.map({ ($0 as NSString).deletingLastPathComponent }) else { return }
-    var pending = [file]
-    var linked: Set<String> = [name]
-    while let next = pending.popLast() {
-      guard let elf = try? ELFFile(fd: next.descriptor, size: next.size),
-        elf.runPath.contains(where: { $0 == "$ORIGIN" || $0 == "${ORIGIN}" })
-      else { continue }
-      for library in elf.needed where !linked.contains(library) && !isLoaded(library) {
-        let path = "\(folder)/\(library)"
-        guard !library.contains("/"), FileManager.default.fileExists(atPath: path) else { continue }
-        guard opened.count < dependencyLimit else {
+    var pending = [(object, realFolder, folder)]
+    var linked: Set<String> = []
+    while let (next, realFolder, folder) = pending.popLast() {
+      guard let elf = try? ELFFile(fd: next.descriptor, size: next.size) else { continue }
+      // Each $ORIGIN entry, as (real folder, its place in the tree).
+      var places: [(real: String, link: String)] = []
+      for entry in elf.runPath {
+        guard let suffix = originSuffix(entry) else { continue }
+        let link = normalized(folder + suffix)
+        guard link.hasPrefix(tree + "/") else {
           throw LoadError(
-            "it needs over \(dependencyLimit) libraries from its folder; the host follows at most that many")
+            "its run path entry '\(entry)' climbs more than \(depth) folders above it; the host cannot follow it safely"
+          )
+        }
+        places.append((normalized(realFolder + suffix), link))
+      }
+      for library in elf.needed where !library.contains("/") && !isLoaded(library) {
+        guard let place = places.first(where: { FileManager.default.fileExists(atPath: "\($0.real)/\(library)") }),
+          linked.insert("\(place.link)/\(library)").inserted
+        else { continue }
+        guard opened.count < dependencyLimit else {
+          throw LoadError("it needs over \(dependencyLimit) libraries of its own; the host follows at most that many")
         }
         let checked: PluginFile
         do {
-          checked = try PluginFile.open(path)
+          checked = try PluginFile.open("\(place.real)/\(library)")
         } catch {
           throw LoadError(
-            "it needs \(library) from its folder, which the host refuses: \(error.reasons.joined(separator: "; "))")
+            "it needs \(place.real)/\(library), which the host refuses: \(error.reasons.joined(separator: "; "))")
         }
         opened.append(checked)
-        linked.insert(library)
-        let link = "\(directory)/\(library)"
-        guard symlink(checked.loadPath, link) == 0 else { throw LoadError(errnoText("link \(library)")) }
-        links.append(link)
-        pending.append(checked)
+        try makeDirectories(place.link)
+        try link(checked, as: "\(place.link)/\(library)")
+        pending.append((checked, place.real, place.link))
       }
     }
+  }
+
+  /// What follows `$ORIGIN` in a run-path entry that starts with it.
+  private static func originSuffix(_ entry: String) -> String? {
+    for prefix in ["$ORIGIN", "${ORIGIN}"] where entry.hasPrefix(prefix) {
+      let rest = entry.dropFirst(prefix.count)
+      if rest.isEmpty || rest.hasPrefix("/") { return String(rest) }
+    }
+    return nil
+  }
+
+  /// `path` with `.` and `..` folded away, as text.
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/") where part != "." {
+      if part == ".." {
+        _ = parts.popLast()
+      } else {
+        parts.append(part)
+      }
+    }
+    return "/" + parts.joined(separator: "/")
   }
 
   /// Whether a library of that name is loaded in this process already (the
@@ -102,31 +134,69 @@ enum PluginLinks {
     dlopen(name, RTLD_NOLOAD | RTLD_LAZY) != nil
   }
 
-  private static let counter = Counter()
-
-  private static func makeDirectory() throws(LoadError) -> String {
-    let base = NSTemporaryDirectory().hasSuffix("/") ? NSTemporaryDirectory() : NSTemporaryDirectory() + "/"
-    for _ in 0..<100 {
-      let path = "\(base)vivarium-load-\(getpid())-\(counter.next())"
-      if mkdir(path, 0o700) == 0 { return path }
-      guard errno == EEXIST else { throw LoadError(errnoText("create \(path)")) }
+  private static func link(_ file: PluginFile, as path: String) throws(LoadError) {
+    guard symlink(file.loadPath, path) == 0 else {
+      throw LoadError("cannot make the link \(path) to load from: \(String(cString: strerror(errno)))")
     }
-    throw LoadError("cannot create a private directory in \(base) to load plugins from")
   }
 
-  private static func errnoText(_ what: String) -> String {
-    "cannot \(what) in the host's private load directory: \(String(cString: strerror(errno)))"
+  private static func makeDirectories(_ path: String) throws(LoadError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw LoadError("cannot make the folder \(path) to load from: \(error.localizedDescription)")
+    }
   }
 }
 
-/// A number that only grows, shared by the threads that load plugins.
-private final class Counter: Sendable {
-  private let value = Mutex(0)
+/// This process's private root for load trees: `vivarium-load-PID-XXXXXX`
+/// in the temporary directory, mode 0700, made on first use.
+private final class LoadRoot: Sendable {
+  static let shared = LoadRoot()
+  private static let prefix = "vivarium-load-"
 
-  func next() -> Int {
-    value.withLock {
-      $0 += 1
-      return $0
+  private let state = Mutex<(root: String?, count: Int)>((nil, 0))
+
+  /// A new, empty tree in the root.
+  func makeTree() throws(PluginLinks.LoadError) -> String {
+    let result = state.withLock { state -> Result<String, PluginLinks.LoadError> in
+      if state.root == nil {
+        LoadRoot.removeAbandoned()
+        guard let made = LoadRoot.makeRoot() else {
+          return .failure(.init("cannot make a private folder to load plugins from in \(LoadRoot.base)"))
+        }
+        state.root = made
+      }
+      state.count += 1
+      return .success("\(state.root!)/\(state.count)")
+    }
+    return try result.get()
+  }
+
+  private static var base: String {
+    let directory = NSTemporaryDirectory()
+    return directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+  }
+
+  private static func makeRoot() -> String? {
+    var template = Array("\(base)/\(prefix)\(getpid())-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { return nil }
+    return String(cString: made)
+  }
+
+  /// Removes the roots of this user's processes that have ended.
+  static func removeAbandoned() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid()
+      else { continue }
+      var info = stat()
+      let path = "\(base)/\(name)"
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+        kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      try? FileManager.default.removeItem(atPath: path)
     }
   }
 }

@@ -59,6 +59,8 @@ public struct PluginLoader: Sendable {
         return probe.rejection(for: file, validatingContracts: validating)
       }
     }
+    // Probes that crashed while loading left their load trees behind.
+    if probe != nil, !paths.isEmpty { PluginLinks.removeAbandonedTrees() }
     return zip(files, probed).map { file, rejection in
       switch (file, rejection) {
       case (.failure(let rejection), _): return .rejected(rejection)
@@ -76,7 +78,8 @@ public struct PluginLoader: Sendable {
   func load(_ file: PluginFile) -> PluginOutcome {
     var opened = false
     do {
-      return .loaded(try loadChecked(file, opened: &opened))
+      return .loaded(
+        try LoadingGuard.during(file.path) { () throws(Rejection) in try loadChecked(file, opened: &opened) })
     } catch {
       if !opened { file.close() }
       return .rejected(error)
@@ -102,6 +105,12 @@ public struct PluginLoader: Sendable {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    return exportedSymbols(descriptor: fd)
+  }
+
+  /// The dynamic symbols the regular file open at `fd` exports; nil as for
+  /// ``exportedSymbols(_:)``.
+  static func exportedSymbols(descriptor fd: Int32) -> Set<String>? {
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     return (try? ELFFile(fd: fd, size: Int(info.st_size)))?.exportedSymbols ?? nil

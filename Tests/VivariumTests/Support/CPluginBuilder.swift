@@ -71,13 +71,19 @@ enum CPluginBuilder {
   }
 
   /// A plugin `libUser.so` that needs `libhelper.so` (no SONAME, as a plain
-  /// `cc -shared` makes it) from its own folder through `$ORIGIN`, as SwiftPM
-  /// links a product with the libraries it depends on. Its entry returns a
+  /// `cc -shared` makes it) from `libraryFolder` (relative to the directory),
+  /// found through `runPath` (`$ORIGIN`, as SwiftPM links a product with the
+  /// libraries it depends on, or `$ORIGIN/../lib`, a prefix layout). Its entry returns a
   /// descriptor without a Swift type, so once loaded it is refused as
   /// `foreign-sdk-copy`.
-  static func pluginNeedingALibrary(in directory: TemporaryDirectory) throws -> String {
-    _ = try compile(
+  static func pluginNeedingALibrary(
+    in directory: TemporaryDirectory, runPath: String = "$ORIGIN", libraryFolder: String = "."
+  ) throws -> String {
+    let folder = directory.path + "/" + libraryFolder
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let helper = try compile(
       "int helper_value(void) { return 42; }\n", named: "libhelper.so", in: directory, flags: ["-shared", "-fPIC"])
+    if libraryFolder != "." { try FileManager.default.moveItem(atPath: helper, toPath: folder + "/libhelper.so") }
     let source = """
       #include "ViperKitABI.h"
       int helper_value(void);
@@ -91,7 +97,7 @@ enum CPluginBuilder {
       """
     return try compile(
       source, named: "libUser.so", in: directory,
-      flags: ["-shared", "-fPIC", "-L", directory.path, "-lhelper", "-Wl,-rpath,$ORIGIN"])
+      flags: ["-shared", "-fPIC", "-L", folder, "-lhelper", "-Wl,-rpath,\(runPath)"])
   }
 
   /// A shared library that does not export the entry symbol.
