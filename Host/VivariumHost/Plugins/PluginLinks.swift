@@ -151,7 +151,8 @@ enum PluginLinks {
 }
 
 /// This process's private root for load trees: `vivarium-load-PID-XXXXXX`
-/// in the temporary directory, mode 0700, made on first use.
+/// in the temporary directory, mode 0700, made on first use and removed at
+/// exit.
 private final class LoadRoot: Sendable {
   static let shared = LoadRoot()
   private static let prefix = "vivarium-load-"
@@ -167,6 +168,11 @@ private final class LoadRoot: Sendable {
           return .failure(.init("cannot make a private folder to load plugins from in \(LoadRoot.base)"))
         }
         state.root = made
+        // Removed when the process ends normally; otherwise by the next
+        // process that loads plugins (removeAbandoned).
+        atexit {
+          if let root = LoadRoot.shared.state.withLock({ $0.root }) { try? FileManager.default.removeItem(atPath: root) }
+        }
       }
       state.count += 1
       return .success("\(state.root!)/\(state.count)")
