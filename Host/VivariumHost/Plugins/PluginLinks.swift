@@ -171,7 +171,8 @@ private final class LoadRoot: Sendable {
         // Removed when the process ends normally; otherwise by the next
         // process that loads plugins (removeAbandoned).
         atexit {
-          if let root = LoadRoot.shared.state.withLock({ $0.root }) { try? FileManager.default.removeItem(atPath: root) }
+          guard let root = LoadRoot.shared.state.withLock({ $0.root }) else { return }
+          try? FileManager.default.removeItem(atPath: root)
         }
       }
       state.count += 1
