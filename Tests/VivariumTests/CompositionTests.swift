@@ -118,6 +118,67 @@ struct CompositionTests {
       (error as? ViewEventError)?.message == "slot 'main' shows 2 children; address one as main.0/ to main.1/"
     }
   }
+
+  @Test func aRequestOfAModuleDetachedBeforeItRunsIsDroppedAndReported() throws {
+    try runtime.open("probe:parent")
+    let parent = try #require(runtime.top)
+    recorder.clear()
+    try asParent { router in
+      router.replace("probe:child:9")
+      router.embed("probe:child:1", in: "main")
+    }
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:child:9"]])
+    #expect(!recorder.log.contains("probe:child:1:attach"))
+    #expect(parent.isDetached && parent.allChildren.isEmpty)
+    #expect(
+      runtime.takeProblems() == [
+        HostProblem(
+          module: "probe:parent",
+          message:
+            "embed 'probe:child:1' in slot 'main' was dropped: the module was detached before its request ran")
+      ])
+  }
+
+  @Test func everyKindOfRequestOfADetachedModuleIsDropped() throws {
+    try runtime.open("probe:parent")
+    try asParent { $0.embed("probe:child:1", in: "main") }
+    let parent = try host.context("probe:parent")
+    let child = try host.context("probe:child:1")
+    recorder.clear()
+    // All queued in one call, before the first of them detaches the parent and its child.
+    parent.router.replace("probe:child:9")
+    parent.router.push("probe:child:2")
+    parent.router.present("probe:child:3")
+    parent.router.replace("probe:child:4")
+    parent.router.pop()
+    parent.router.popToRoot()
+    parent.router.dismiss()
+    parent.router.removeChildren(in: "main")
+    parent.router.showChild(at: 0, in: "tabs")
+    parent.messages.send(Message("ping"), toSlot: "main")
+    child.messages.emit(Message("done", ["code": .int(1)]))
+    runtime.drain()
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:child:9"]])
+    #expect(
+      recorder.log == [
+        "probe:child:9:attach", "probe:child:1:disappear", "probe:parent:disappear", "probe:child:9:appear",
+        "probe:child:1:detach", "probe:parent:detach",
+      ])
+    let dropped = " was dropped: the module was detached before its request ran"
+    #expect(
+      runtime.takeProblems().map(\.description) == [
+        "probe:parent: push 'probe:child:2'\(dropped)",
+        "probe:parent: present 'probe:child:3'\(dropped)",
+        "probe:parent: replace with 'probe:child:4'\(dropped)",
+        "probe:parent: pop\(dropped)",
+        "probe:parent: pop to root\(dropped)",
+        "probe:parent: dismiss\(dropped)",
+        "probe:parent: empty slot 'main'\(dropped)",
+        "probe:parent: show child 0 of slot 'tabs'\(dropped)",
+        "probe:parent: send 'ping' to slot 'main'\(dropped)",
+        "probe:child:1: emit 'done'\(dropped)",
+      ])
+  }
 }
 
 /// Outputs to the owner, inputs to children, each checked against contracts.

@@ -164,7 +164,9 @@ public final class HostRuntime {
     queue.append(request)
   }
 
-  /// Carries out queued requests in order, including those they cause.
+  /// Carries out queued requests in order, including those they cause. A
+  /// request whose module was detached before it ran (a parent that replaced
+  /// itself, then asked to embed a child) is dropped and reported.
   func drain() {
     guard !draining else { return }
     draining = true
@@ -186,7 +188,11 @@ public final class HostRuntime {
           ))
         return
       }
-      perform(request)
+      if request.node.isDetached {
+        report(request.node, "\(request.summary) was dropped: the module was detached before its request ran")
+      } else {
+        perform(request)
+      }
     }
   }
 
@@ -208,6 +214,35 @@ public final class HostRuntime {
     case .showChild(let node, let index, let slot): showChild(at: index, in: slot, of: node)
     case .emit(let node, let message): emit(message, from: node)
     case .send(let node, let message, let slot): send(message, toSlot: slot, of: node)
+    }
+  }
+}
+
+extension HostRuntime.Request {
+  /// The module that made the request.
+  var node: ModuleNode {
+    switch self {
+    case .push(let node, _), .present(let node, _), .replace(let node, _), .pop(let node), .popToRoot(let node),
+      .dismiss(let node), .embed(let node, _, _), .removeChildren(let node, _), .showChild(let node, _, _),
+      .emit(let node, _), .send(let node, _, _):
+      node
+    }
+  }
+
+  /// What was asked, for a report: `embed 'x' in slot 'y'`.
+  var summary: String {
+    switch self {
+    case .push(_, let urn): "push '\(urn)'"
+    case .present(_, let urn): "present '\(urn)'"
+    case .replace(_, let urn): "replace with '\(urn)'"
+    case .pop: "pop"
+    case .popToRoot: "pop to root"
+    case .dismiss: "dismiss"
+    case .embed(_, let urn, let slot): "embed '\(urn)' in slot '\(slot)'"
+    case .removeChildren(_, let slot): "empty slot '\(slot)'"
+    case .showChild(_, let index, let slot): "show child \(index) of slot '\(slot)'"
+    case .emit(_, let message): "emit '\(message.name)'"
+    case .send(_, let message, let slot): "send '\(message.name)' to slot '\(slot)'"
     }
   }
 }

@@ -1,4 +1,5 @@
-/// A typed argument value. Encodes as a bare JSON string, number or boolean.
+/// A typed argument value. Encodes as a bare JSON string, integer or boolean,
+/// and a double as `{"double": 1.5}`, so each comes back as the case it was.
 public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
   /// A ``ArgumentType/string`` value.
   case string(String)
@@ -73,9 +74,38 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+/// JSON cannot tell `1.0` from `1`, so a double is written tagged,
+/// `{"double": 1}`, and comes back a double; strings, ints and bools are
+/// written bare. Infinities and NaN, which JSON numbers cannot hold, are
+/// tagged strings: `{"double": "inf"}`, `"-inf"`, `"nan"`.
+///
+/// A bare number still reads, as earlier versions wrote every value bare: a
+/// double when it has a fraction, an int when it is whole (as a whole-number
+/// double was written then, so nothing tells it from an int).
 extension ArgumentValue: Codable {
-  /// Decodes a bare JSON string, integer, boolean or number.
+  private enum TagKey: String, CodingKey {
+    case double
+  }
+
+  /// Decodes a bare JSON string, integer, boolean or number, or a tagged
+  /// double.
   public init(from decoder: any Decoder) throws {
+    if let tagged = try? decoder.container(keyedBy: TagKey.self) {
+      if let value = try? tagged.decode(Double.self, forKey: .double) {
+        self = .double(value)
+        return
+      }
+      let text = try tagged.decode(String.self, forKey: .double)
+      switch text {
+      case "inf": self = .double(.infinity)
+      case "-inf": self = .double(-.infinity)
+      case "nan": self = .double(.nan)
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: .double, in: tagged, debugDescription: "a tagged double is a number, \"inf\", \"-inf\" or \"nan\"")
+      }
+      return
+    }
     let container = try decoder.singleValueContainer()
     if let value = try? container.decode(Bool.self) {
       self = .bool(value)
@@ -88,15 +118,25 @@ extension ArgumentValue: Codable {
     }
   }
 
-  /// Encodes the bare value.
+  /// Encodes the bare value, or a double tagged.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
     switch self {
-    case .string(let value): try container.encode(value)
-    case .int(let value): try container.encode(value)
-    case .bool(let value): try container.encode(value)
-    case .double(let value): try container.encode(value)
+    case .string(let value): try Self.encodeBare(value, to: encoder)
+    case .int(let value): try Self.encodeBare(value, to: encoder)
+    case .bool(let value): try Self.encodeBare(value, to: encoder)
+    case .double(let value):
+      var tagged = encoder.container(keyedBy: TagKey.self)
+      if value.isFinite {
+        try tagged.encode(value, forKey: .double)
+      } else {
+        try tagged.encode(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf", forKey: .double)
+      }
     }
+  }
+
+  private static func encodeBare(_ value: some Encodable, to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
   }
 }
 
