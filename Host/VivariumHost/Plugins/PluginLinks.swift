@@ -140,14 +140,21 @@ enum PluginLinks {
     }
   }
 
+  /// `mkdir -p` with mode 0700, with plain system calls: Foundation's
+  /// `createDirectory(attributes:)` makes dynamic casts whose cost grows with
+  /// every plugin loaded.
   private static func makeDirectories(_ path: String) throws(LoadError) {
-    do {
-      try FileManager.default.createDirectory(
-        atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw LoadError("cannot make the folder \(path) to load from: \(error.localizedDescription)")
+    var made = ""
+    for part in path.split(separator: "/") {
+      made += "/" + part
+      var info = stat()
+      if lstat(made, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
+      guard mkdir(made, 0o700) == 0 else {
+        throw LoadError("cannot make the folder \(made) to load from: \(String(cString: strerror(errno)))")
+      }
     }
   }
+
 }
 
 /// This process's private root for load trees: `vivarium-load-PID-XXXXXX`
