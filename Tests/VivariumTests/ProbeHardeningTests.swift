@@ -131,7 +131,7 @@ struct ProbeHardeningTests {
     let pid = try String(contentsOfFile: marker, encoding: .utf8)
     let temporary = NSTemporaryDirectory()
     let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter {
-      $0.hasPrefix("vivarium-load-\(pid)-")
+      $0.hasPrefix("vivarium-load-") && $0.split(separator: "-").dropFirst(3).first.map(String.init) == pid
     }
     #expect(left.isEmpty, "\(left) in \(temporary)")
   }

@@ -157,7 +157,7 @@ enum PluginLinks {
 
 }
 
-/// This process's private root for load trees: `vivarium-load-PID-XXXXXX`
+/// This process's private root for load trees: `vivarium-load-NS-PID-XXXXXX`
 /// in the temporary directory, mode 0700, made on first use and removed at
 /// exit.
 private final class LoadRoot: Sendable {
@@ -193,8 +193,16 @@ private final class LoadRoot: Sendable {
     return directory.hasSuffix("/") ? String(directory.dropLast()) : directory
   }
 
+  /// The pid namespace this process is in: a pid means something only there,
+  /// so a process judges only the roots made in its own (a container's first
+  /// process shares /tmp with processes it cannot see).
+  private static let namespace: String = {
+    var info = stat()
+    return stat("/proc/self/ns/pid", &info) == 0 ? String(info.st_ino) : "0"
+  }()
+
   private static func makeRoot() -> String? {
-    var template = Array("\(base)/\(prefix)\(getpid())-XXXXXX".utf8CString)
+    var template = Array("\(base)/\(prefix)\(namespace)-\(getpid())-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { return nil }
     return String(cString: made)
   }
@@ -202,9 +210,9 @@ private final class LoadRoot: Sendable {
   /// Removes the roots of this user's processes that have ended.
   static func removeAbandoned() {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-    for name in names where name.hasPrefix(prefix) {
-      guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid()
-      else { continue }
+    for name in names where name.hasPrefix("\(prefix)\(namespace)-") {
+      let fields = name.dropFirst(prefix.count).split(separator: "-")
+      guard fields.count == 3, let pid = Int32(fields[1]), pid != getpid() else { continue }
       var info = stat()
       let path = "\(base)/\(name)"
       guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
