@@ -44,3 +44,14 @@ let package = Package(
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
   ] + plugins.map { plugin($0, itemsPlugins.contains($0) ? ["ItemsCatalog"] : []) }
 )
+
+// The composition benchmark, a release build only Scripts/benchmark makes
+// (VIVARIUM_BENCHMARK=1, in a scratch folder of its own): `swift build` and
+// `swift test` never see it.
+if Context.environment["VIVARIUM_BENCHMARK"] != nil {
+  package.products.append(.executable(name: "composition-benchmark", targets: ["CompositionBenchmark"]))
+  package.targets.append(
+    .executableTarget(
+      name: "CompositionBenchmark", dependencies: ["VivariumHost", viperKit], path: "Scripts/bench/CompositionBenchmark"
+    ))
+}

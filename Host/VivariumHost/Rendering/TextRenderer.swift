@@ -9,9 +9,12 @@ public struct TextRenderer: Sendable {
   /// Colour or plain.
   public let style: TextStyle
 
-  /// A renderer for `width` columns.
+  /// The narrowest a renderer draws, in columns.
+  static let minimumWidth = 20
+
+  /// A renderer for `width` columns (at least ``minimumWidth``).
   public init(width: Int = 80, style: TextStyle = .plain) {
-    self.width = max(width, 20)
+    self.width = max(width, TextRenderer.minimumWidth)
     self.style = style
   }
 
@@ -19,9 +22,29 @@ public struct TextRenderer: Sendable {
   /// available, the lines, or nil to draw the slot as empty.
   public typealias SlotContent = (_ name: String, _ width: Int) -> [String]?
 
+  /// Draws in place of a slot: given the slot name, the width available and
+  /// the prefix every line starts with, appends its lines to `output`, each
+  /// after the prefix; returns false to draw the slot as empty.
+  typealias SlotDrawing = (_ name: String, _ width: Int, _ prefix: String, _ output: inout [String]) -> Bool
+
   /// The lines for `tree`; `slots` draws what is embedded in each slot.
   public func lines(_ tree: ViewNode, slots: SlotContent? = nil) -> [String] {
-    lines(tree.terminalSafe, width: width, slots: slots)
+    var output: [String] = []
+    draw(tree, prefix: "", into: &output) { name, width, prefix, output in
+      guard let lines = slots?(name, width) else { return false }
+      output += lines.map { prefix + $0 }
+      return true
+    }
+    return output
+  }
+
+  /// Appends the lines for `tree` to `output`, each after `prefix` (the
+  /// frames around it, already drawn once by the caller); `slots` draws what
+  /// is embedded in each slot. Nested modules pass their prefix down instead
+  /// of prefixing the lines they get back, so each line is built once however
+  /// deep it is.
+  func draw(_ tree: ViewNode, prefix: String, into output: inout [String], slots: SlotDrawing?) {
+    draw(tree.terminalSafe, width: width, prefix: prefix, into: &output, slots: slots)
   }
 
   /// `tree` as text ending in a newline.
@@ -29,7 +52,31 @@ public struct TextRenderer: Sendable {
     lines(tree).joined(separator: "\n") + "\n"
   }
 
-  private func lines(_ node: ViewNode, width: Int, slots: SlotContent?) -> [String] {
+  private func draw(_ node: ViewNode, width: Int, prefix: String, into output: inout [String], slots: SlotDrawing?) {
+    switch node {
+    case .slot(let name):
+      if slots?(name, width, prefix, &output) != true { output.append(prefix + style.dim("[slot \(name): empty]")) }
+    case .stack(.horizontal, let children):
+      let parts = children.map { child in
+        var lines: [String] = []
+        draw(child, width: width, prefix: "", into: &lines, slots: slots)
+        return lines
+      }
+      let joined = parts.map { $0.joined(separator: " ") }.joined(separator: "  ")
+      if parts.allSatisfy({ $0.count == 1 }), TextRenderer.visibleCount(joined) <= width {
+        output.append(prefix + joined)
+      } else {
+        for line in parts.joined() { output.append(prefix + line) }
+      }
+    case .stack(_, let children):
+      for child in children { draw(child, width: width, prefix: prefix, into: &output, slots: slots) }
+    default:
+      for line in lines(node, width: width) { output.append(prefix + line) }
+    }
+  }
+
+  /// The lines of an element that holds no slot.
+  private func lines(_ node: ViewNode, width: Int) -> [String] {
     switch node {
     case .heading(let text):
       let title = TextRenderer.truncate(text, to: width)
@@ -48,15 +95,10 @@ public struct TextRenderer: Sendable {
       return ["\(label): [\(shown)] " + style.dim("(\(id))")]
     case .list(let id, let rows):
       return [style.dim("list \(id):")] + rows.map { row($0, width: width) }
-    case .slot(let name):
-      return slots?(name, width) ?? [style.dim("[slot \(name): empty]")]
-    case .stack(.horizontal, let children):
-      let parts = children.map { lines($0, width: width, slots: slots) }
-      let joined = parts.map { $0.joined(separator: " ") }.joined(separator: "  ")
-      if parts.allSatisfy({ $0.count == 1 }), TextRenderer.visibleCount(joined) <= width { return [joined] }
-      return parts.flatMap { $0 }
-    case .stack(_, let children):
-      return children.flatMap { lines($0, width: width, slots: slots) }
+    case .slot, .stack:
+      var output: [String] = []
+      draw(node, width: width, prefix: "", into: &output, slots: nil)
+      return output
     @unknown default:
       return [style.dim("(an element this host cannot draw)")]
     }

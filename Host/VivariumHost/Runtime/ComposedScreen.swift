@@ -53,20 +53,69 @@ public struct ComposedScreen: Encodable, Sendable {
     count > 1 ? "\(slot).\(index)" : slot
   }
 
-  /// The screen as text: children drawn in a frame inside their slots.
+  /// The screen as text: children drawn in a frame inside their slots, each
+  /// level indented by two columns while at least
+  /// ``TextRenderer/minimumWidth`` columns are left inside; deeper levels are
+  /// drawn at that width without further indenting, which a line says once.
   public func lines(_ renderer: TextRenderer) -> [String] {
-    guard let tree else { return [renderer.style.dim("(\(urn) has not drawn)")] }
-    return renderer.lines(tree) { name, width in
-      guard let slot = self.slots.first(where: { $0.name == name }) else { return nil }
-      guard !slot.children.isEmpty else { return [renderer.style.dim("[slot \(name): empty]")] }
-      let inner = TextRenderer(width: width - 2, style: renderer.style)
-      return slot.children.flatMap { child in
-        let tabs = slot.selected.map { " (tab \($0 + 1) of \(slot.count))" } ?? ""
-        return [renderer.style.dim("┌ \(child.path.dropLast()) · \(child.urn)\(tabs)")]
-          + child.lines(inner).map { renderer.style.dim("│ ") + $0 } + [renderer.style.dim("└")]
+    var output: [String] = []
+    draw(renderer, prefix: "", indented: true, into: &output)
+    return output
+  }
+
+  /// Appends the screen's lines to `output`, each after `prefix` (the margins
+  /// of the frames around it). `indented` says whether this module's frame
+  /// took two columns from its parent's width.
+  private func draw(_ renderer: TextRenderer, prefix: String, indented: Bool, into output: inout [String]) {
+    let style = renderer.style
+    guard let tree else { return output.append(prefix + style.dim("(\(urn) has not drawn)")) }
+    renderer.draw(tree, prefix: prefix, into: &output) { name, width, prefix, output in
+      guard let slot = self.slots.first(where: { $0.name == name }) else { return false }
+      guard !slot.children.isEmpty else {
+        output.append(prefix + style.dim("[slot \(name): empty]"))
+        return true
       }
+      let indents = width - 2 >= TextRenderer.minimumWidth
+      let inner = TextRenderer(width: indents ? width - 2 : width, style: style)
+      let margin = indents ? prefix + style.dim("│ ") : prefix
+      if !indents, indented {
+        output += TextRenderer.wrap(ComposedScreen.flatNote, width: width).map { prefix + style.dim($0) }
+      }
+      for child in slot.children {
+        let tabs = slot.selected.map { " (tab \($0 + 1) of \(slot.count))" } ?? ""
+        output.append(
+          prefix + style.dim(ComposedScreen.frameTop(child.path.dropLastSlash, child.urn + tabs, width: width)))
+        child.draw(inner, prefix: margin, indented: indents, into: &output)
+        output.append(prefix + style.dim("└"))
+      }
+      return true
     }
   }
+
+  /// Said once where nesting is too deep to indent further.
+  static let flatNote = "(nested too deep to indent further: the modules below are drawn at this width)"
+
+  /// `┌ path · urn`, at most `width` columns: a path too long loses its
+  /// beginning (`┌ …slot/slot · urn`), which deep nesting makes long. Costs
+  /// what it draws, not the length of the path.
+  static func frameTop(_ path: Substring, _ urn: String, width: Int) -> String {
+    let tail = " · \(urn)"
+    let room = width - 2 - tail.count
+    // At most `room` characters: counted only up to `room`, past a quick look at its bytes.
+    if room >= 0,
+      path.utf8.count <= room
+        || path.index(path.startIndex, offsetBy: room, limitedBy: path.endIndex) ?? path.endIndex == path.endIndex
+    {
+      return "┌ \(path)\(tail)"
+    }
+    guard room > 1 else { return TextRenderer.truncate("┌ \(path)\(tail)", to: width) }
+    return "┌ …\(path.suffix(room - 1))\(tail)"
+  }
+}
+
+extension String {
+  /// This path without its final `/`, in constant time.
+  fileprivate var dropLastSlash: Substring { hasSuffix("/") ? self[..<index(before: endIndex)] : self[...] }
 }
 
 extension ViewNode {

@@ -29,7 +29,7 @@ extension HostRuntime {
     } catch {
       throw ResolveError(.invalidURN, error.description)
     }
-    let accepted = spec.accepts.compactMap { try? URNPattern(parsing: $0) }.contains { $0.match(parsed) != nil }
+    let accepted = parent.slots[index].accepts.contains { $0.match(parsed) != nil }
     guard accepted else {
       throw ResolveError(
         .notFound,

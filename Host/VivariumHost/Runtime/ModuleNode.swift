@@ -74,6 +74,14 @@ public struct SlotState {
   public internal(set) var children: [ModuleNode] = []
   /// The child shown, for a tabs slot.
   public internal(set) var selected = 0
+  /// The patterns of `spec.accepts` that parse, parsed once for every
+  /// child embedded (a fan of a thousand embeds a thousand times).
+  let accepts: [URNPattern]
+
+  init(spec: SlotSpec) {
+    self.spec = spec
+    accepts = spec.accepts.compactMap { try? URNPattern(parsing: $0) }
+  }
 
   /// The children drawn: all, or for tabs the selected one.
   public var visibleChildren: [ModuleNode] {

@@ -61,7 +61,10 @@ public final class RoleReference: @unchecked Sendable {
   /// Refers weakly to `object`.
   public init(_ role: Role, _ object: AnyObject) {
     self.role = role
-    self.typeName = String(describing: type(of: object))
+    // What `String(describing:)` prints for a type, without first asking the
+    // runtime whether a metatype conforms to the printing protocols (a tenth
+    // of building a module in the host).
+    self.typeName = _typeName(type(of: object), qualified: false)
     self.object = object
   }
 

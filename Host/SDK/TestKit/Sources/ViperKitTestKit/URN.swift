@@ -120,7 +120,11 @@ enum URNSyntax {
     return result
   }
 
-  static func percentDecode(_ raw: String, what: String, in text: String) throws(URNError) -> String {
+  /// `raw` decoded; `what` names it in the error, and is only made for one.
+  static func percentDecode(_ raw: String, what: @autoclosure () -> String, in text: String) throws(URNError) -> String
+  {
+    // Most segments have nothing to decode: they are their own text.
+    if raw.utf8.allSatisfy(isUnreserved) { return raw }
     var bytes: [UInt8] = []
     var iterator = Array(raw.utf8)[...]
     while let byte = iterator.popFirst() {
@@ -128,7 +132,7 @@ enum URNSyntax {
       if byte == UInt8(ascii: "%") {
         guard iterator.count >= 2, let high = hexValue(iterator.popFirst()!), let low = hexValue(iterator.popFirst()!)
         else {
-          throw URNError(text, "\(what) has a '%' not followed by two hex digits")
+          throw URNError(text, "\(what()) has a '%' not followed by two hex digits")
         }
         bytes.append(high << 4 | low)
       } else if isUnreserved(byte) {
@@ -139,12 +143,12 @@ enum URNSyntax {
         let shown = raw[raw.utf8.index(raw.utf8.startIndex, offsetBy: offset)...].prefix(1)
         throw URNError(
           text,
-          "\(what) contains '\(shown)'; only letters, digits, '-', '.', '_', '~' are allowed, anything else percent-encoded (%XX)"
+          "\(what()) contains '\(shown)'; only letters, digits, '-', '.', '_', '~' are allowed, anything else percent-encoded (%XX)"
         )
       }
     }
     guard let decoded = String(validating: bytes, as: UTF8.self) else {
-      throw URNError(text, "\(what) does not decode to valid UTF-8")
+      throw URNError(text, "\(what()) does not decode to valid UTF-8")
     }
     return decoded
   }

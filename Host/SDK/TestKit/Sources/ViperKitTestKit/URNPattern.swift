@@ -20,7 +20,7 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
     guard !text.isEmpty else {
       throw URNError(text, "the pattern is empty; write it as namespace:segment, e.g. items:list")
     }
-    guard !text.contains("?") else {
+    guard !text.utf8.contains(UInt8(ascii: "?")) else {
       throw URNError(text, "a pattern has no '?query'; declare optional arguments in the contract instead")
     }
     var segments: [Segment] = []
@@ -44,7 +44,7 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
         }
         segments.append(.placeholder(String(name)))
       } else {
-        if raw.contains("{") || raw.contains("}") {
+        if raw.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
           throw URNError(
             text, "segment \(position) ('\(raw)') mixes text and a placeholder; a placeholder must be a whole segment")
         }
