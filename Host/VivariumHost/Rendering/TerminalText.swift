@@ -52,6 +52,24 @@ public enum TerminalText {
     return String(result)
   }
 
+  /// JSON text with DEL, the C1 controls and the bidi controls written as
+  /// `\uNNNN` escapes: JSONEncoder escapes only U+0000–U+001F and leaves
+  /// these raw. Outside strings JSON holds none of them, so the result is the
+  /// same JSON, harmless on a terminal.
+  public static func json(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: true) }) else { return text }
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if scalar.value >= 0x20, needsEscape(scalar, keepingNewlines: true) {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+      } else {
+        result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
   /// Whether `scalar` is shown escaped.
   static func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool) -> Bool {
     switch scalar.value {

@@ -117,28 +117,45 @@ public final class HostServices {
   /// Appends a line to `vivarium.log` in the data directory and to ``recentLog``.
   public func logLine(_ level: LogLevel, module: String, _ message: String) {
     let time = Date(timeIntervalSince1970: clock.now()).formatted(.iso8601)
-    let line = "\(time) \(level.rawValue) \(module): \(message)"
+    // One line each, whatever the module wrote: a newline cannot forge a
+    // line of the host's, and no control character reaches `tail -f`.
+    let line = "\(time) \(level.rawValue) \(TerminalText.visible(module)): \(TerminalText.visible(message))"
     recentLog.append(line)
     if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
     appendToLogFile(line + "\n")
   }
 
   private func appendToLogFile(_ line: String) {
-    logFile?.write(Data(line.utf8))
+    guard let fd = logFile, !logFailed else { return }
+    let failure: Int32? = Array(line.utf8).withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return errno }
+        offset += written
+      }
+      return nil
+    }
+    if let failure {
+      // Said once; the lines stay in recentLog for the session's `log`.
+      logFailed = true
+      notifications.notice(
+        "\(dataDirectory)/vivarium.log could not be written (\(AtomicFile.errorText(failure))); the session goes on, and 'log' shows this session's lines",
+        tone: .warning)
+    }
   }
 
-  /// `vivarium.log`, opened for appending on the first line logged; nil when
-  /// it cannot be (the lines stay in ``recentLog``).
-  private lazy var logFile: FileHandle? = {
-    let path = dataDirectory + "/vivarium.log"
+  private var logFailed = false
+
+  /// `vivarium.log`, opened for appending (`O_APPEND`, so two sessions'
+  /// lines never overwrite each other) on the first line logged; nil when it
+  /// cannot be (the lines stay in ``recentLog``).
+  private lazy var logFile: Int32? = {
     try? FileManager.default.createDirectory(
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    if !FileManager.default.fileExists(atPath: path) {
-      _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-    }
-    let handle = FileHandle(forWritingAtPath: path)
-    handle?.seekToEndOfFile()
-    return handle
+    let fd = open(dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    return fd >= 0 ? fd : nil
   }()
 }
 

@@ -51,7 +51,10 @@ final class PersistentDictionary<Value: Codable & Equatable> {
       return
     }
     var index = 1
-    while FileContents.exists("\(path).unreadable-\(index)") { index += 1 }
+    // Only a name that is certainly taken is skipped: an lstat that fails for
+    // another reason than ENOENT would fail the rename too, which says so.
+    var info = stat()
+    while lstat("\(path).unreadable-\(index)", &info) == 0, index < 100_000 { index += 1 }
     let aside = "\(path).unreadable-\(index)"
     guard rename(path, aside) == 0 else {
       let code = errno

@@ -65,7 +65,7 @@ public enum SessionCommand: Equatable, Sendable {
   public static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
-    let words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let name = words[0]
     let rest = Array(words.dropFirst())
     func expect(_ count: Int, _ usage: String) throws(ParseError) {

@@ -7,7 +7,10 @@ import VivariumHost
 /// Text is made visible by ``TerminalText`` on its way out: the host's own
 /// colour codes pass, and any other control character (from a plugin, a URN,
 /// a file name, typed text) is shown escaped instead of reaching the
-/// terminal. JSON is written as the encoder made it: it escapes controls.
+/// terminal. In JSON the encoder escapes U+0000–U+001F, and DEL, the C1 and
+/// the bidi controls are written as `\uNNNN` (``TerminalText/json(_:)``).
+/// Everything goes out with write(2); a failed write to stdout ends the
+/// command with status 1 and a message.
 struct Console {
   let environment: [String: String]
   let style: TextStyle
@@ -57,7 +60,7 @@ struct Console {
 
   private func write(_ text: String, to handle: FileHandle, style: TextStyle) {
     let allowed = style.colour ? TextStyle.sequences : []
-    handle.write(Data(TerminalText.visible(text, keepingNewlines: true, allowing: allowed).utf8))
+    emit(TerminalText.visible(text, keepingNewlines: true, allowing: allowed), to: handle.fileDescriptor)
   }
 
   private func writeJSON<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) {
@@ -65,6 +68,25 @@ struct Console {
     encoder.outputFormatting = formatting
     // Encoding our own plain value types cannot fail.
     let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    emit(TerminalText.json(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
+  }
+
+  /// Writes `text` whole to `fd` with write(2): FileHandle.write traps on an
+  /// error. If standard output cannot be written (a full disk, a closed
+  /// pipe), says so on stderr and exits 1; a failing stderr is ignored.
+  private func emit(_ text: String, to fd: Int32) {
+    let failure: Int32? = Array(text.utf8).withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return errno }
+        offset += written
+      }
+      return nil
+    }
+    guard let failure, fd == STDOUT_FILENO else { return }
+    emit("vivarium: error: cannot write to standard output: \(String(cString: strerror(failure)))\n", to: STDERR_FILENO)
+    exit(ExitCode.failure)
   }
 }

@@ -26,7 +26,9 @@ final class Transcript {
       return
     }
     guard !step.output.isEmpty || !step.errors.isEmpty || step.quit else { return }
-    if echo, line != nil { console.out("> " + step.command) }
+    // The command is the person's text: escaped before the console lets the
+    // host's own colour codes through.
+    if echo, line != nil { console.out("> " + TerminalText.visible(step.command)) }
     for error in step.errors { console.error("run", (line.map { "line \($0): " } ?? "") + error) }
     if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
   }
