@@ -19,9 +19,12 @@ import Synchronization
 enum PluginLinks {
   /// The most libraries followed from one plugin.
   static let dependencyLimit = 64
-  /// How many folders deep the plugin's link sits in its tree: the most
-  /// `..` an `$ORIGIN` run-path entry may climb.
-  static let depth = 16
+  /// The deepest the plugin's link may sit in its tree: the most `..` an
+  /// `$ORIGIN` run-path entry may climb.
+  static let depthLimit = 16
+  /// Folders of room above what the plugin's own run path climbs, for the
+  /// run paths of the libraries it needs.
+  static let libraryRoom = 4
 
   /// Loads `file`; its descriptor and those of its libraries stay open for
   /// good when it loads. On failure, the `dlerror` text with the tree's paths
@@ -34,7 +37,12 @@ enum PluginLinks {
       return .failure(error)
     }
     defer { try? FileManager.default.removeItem(atPath: tree) }
-    let folder = tree + String(repeating: "/o", count: depth)
+    // As deep as the plugin's run path climbs, and a little more: each
+    // folder costs a mkdir on every load.
+    let climb =
+      (try? ELFFile(fd: file.descriptor, size: file.size))?.runPath.compactMap(originSuffix)
+      .map { $0.split(separator: "/").filter { $0 == ".." }.count }.max() ?? 0
+    let folder = tree + String(repeating: "/o", count: min(climb + libraryRoom, depthLimit))
     let realFolder = file.realPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
     let name = file.realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
     var libraries: [PluginFile] = []
@@ -79,7 +87,7 @@ enum PluginLinks {
         let link = normalized(folder + suffix)
         guard link.hasPrefix(tree + "/") else {
           throw LoadError(
-            "its run path entry '\(entry)' climbs more than \(depth) folders above it; the host cannot follow it safely"
+            "its run path entry '\(entry)' climbs more than \(depthLimit) folders above it; the host cannot follow it safely"
           )
         }
         places.append((normalized(realFolder + suffix), link))
