@@ -88,11 +88,6 @@ func sentence(_ message: String, then next: String) -> String {
       console.out(command.help)
       return ExitCode.success
     }
-    if command.name != PluginsCommand.name, let missing = PluginCatalogLoader.missingPaths(parsed).first {
-      // `plugins` reports a missing directory as a row of its own.
-      console.error(command.name, PluginCatalogLoader.missingMessage(missing))
-      return ExitCode.failure
-    }
     return try command.run(parsed, console)
   } catch let error as UsageError {
     console.error(command.name, sentence(error.message, then: "Run 'vivarium \(command.name) --help'."))

@@ -44,14 +44,8 @@ public enum ChildChannel {
   public static func reply(_ payload: Data, nonce: String) {
     var frame = Data("\(tag) \(nonce) \(payload.count)\n".utf8)
     frame.append(payload)
-    frame.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(replyDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
+    // A failed write leaves the parent without a reply, which it reports.
+    _ = frame.withUnsafeBytes { DescriptorOutput.write($0, to: replyDescriptor) }
   }
 
   /// A fresh random nonce.

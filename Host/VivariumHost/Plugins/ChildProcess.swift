@@ -48,7 +48,7 @@ enum ChildProcess {
     let (input, errors, replies) = (pipes[0], pipes[1], pipes[2])
     // The nonce waits in the pipe for the child; written before it starts, so
     // a child that never reads cannot make this write raise SIGPIPE.
-    _ = nonce.utf8CString.withUnsafeBufferPointer { write(input.write, $0.baseAddress, $0.count - 1) }
+    _ = DescriptorOutput.write(nonce, to: input.write)
     close(input.write)
     defer { [errors.read, replies.read].forEach { close($0) } }
     let passed = file.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1

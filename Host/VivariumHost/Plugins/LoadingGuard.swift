@@ -15,7 +15,7 @@ enum LoadingGuard {
       guard let path = LoadingGuard.loading.withLock({ $0 }) else { return }
       let message =
         "vivarium: error: the plugin \(TerminalText.visible(path)) ended the process while it was loading (it called exit); the host stopped. Remove it, or find where it calls exit\n"
-      _ = message.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+      _ = DescriptorOutput.write(message, to: STDERR_FILENO)
       _exit(1)
     }
     return true

@@ -37,19 +37,20 @@ enum PluginLinks {
       return .failure(error)
     }
     defer { try? FileManager.default.removeItem(atPath: tree) }
+    let elf = try? ELFFile(fd: file.descriptor, size: file.size)
     // As deep as the plugin's run path climbs, and a little more: each
     // folder costs a mkdir on every load.
     let climb =
-      (try? ELFFile(fd: file.descriptor, size: file.size))?.runPath.compactMap(originSuffix)
-      .map { $0.split(separator: "/").filter { $0 == ".." }.count }.max() ?? 0
+      elf?.runPath.compactMap(originSuffix).map { $0.split(separator: "/").filter { $0 == ".." }.count }.max() ?? 0
     let folder = tree + String(repeating: "/o", count: min(climb + libraryRoom, depthLimit))
-    let realFolder = file.realPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
-    let name = file.realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
+    let realPath = file.realPath
+    let realFolder = realPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
+    let name = realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
     var libraries: [PluginFile] = []
     do {
       try makeDirectories(folder)
       try link(file, as: "\(folder)/\(name)")
-      try linkLibraries(of: file, realFolder: realFolder, folder: folder, tree: tree, opened: &libraries)
+      try linkLibraries(of: elf, realFolder: realFolder, folder: folder, tree: tree, opened: &libraries)
     } catch {
       for library in libraries { library.close() }
       return .failure(error)
@@ -70,16 +71,16 @@ enum PluginLinks {
   /// Removes the load trees of processes of this user that have ended.
   static func removeAbandonedTrees() { LoadRoot.removeAbandoned() }
 
-  /// Links, where `object`'s run path looks for them inside the tree, the
-  /// libraries it needs that are not loaded yet and that the same run path
-  /// finds beside the real file; then theirs, in turn.
+  /// Links, where the plugin's run path (from its headers, `plugin`) looks
+  /// for them inside the tree, the libraries it needs that are not loaded yet
+  /// and that the same run path finds beside the real file; then theirs, in turn.
   private static func linkLibraries(
-    of object: PluginFile, realFolder: String, folder: String, tree: String, opened: inout [PluginFile]
+    of plugin: ELFFile?, realFolder: String, folder: String, tree: String, opened: inout [PluginFile]
   ) throws(LoadError) {
-    var pending = [(object, realFolder, folder)]
+    var pending = [(plugin, realFolder, folder)]
     var linked: Set<String> = []
-    while let (next, realFolder, folder) = pending.popLast() {
-      guard let elf = try? ELFFile(fd: next.descriptor, size: next.size) else { continue }
+    while let (headers, realFolder, folder) = pending.popLast() {
+      guard let elf = headers else { continue }
       // Each $ORIGIN entry, as (real folder, its place in the tree).
       var places: [(real: String, link: String)] = []
       for entry in elf.runPath {
@@ -109,7 +110,7 @@ enum PluginLinks {
         opened.append(checked)
         try makeDirectories(place.link)
         try link(checked, as: "\(place.link)/\(library)")
-        pending.append((checked, place.real, place.link))
+        pending.append((try? ELFFile(fd: checked.descriptor, size: checked.size), place.real, place.link))
       }
     }
   }
@@ -144,7 +145,9 @@ enum PluginLinks {
 
   private static func link(_ file: PluginFile, as path: String) throws(LoadError) {
     guard symlink(file.loadPath, path) == 0 else {
-      throw LoadError("cannot make the link \(path) to load from: \(String(cString: strerror(errno)))")
+      throw LoadError(
+        "cannot make the link \(path) to load it from: \(String(cString: strerror(errno))); TMPDIR must name a directory you can write"
+      )
     }
   }
 
@@ -158,7 +161,9 @@ enum PluginLinks {
       var info = stat()
       if lstat(made, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
       guard mkdir(made, 0o700) == 0 else {
-        throw LoadError("cannot make the folder \(made) to load from: \(String(cString: strerror(errno)))")
+        throw LoadError(
+          "cannot make the folder \(made) to load it from: \(String(cString: strerror(errno))); TMPDIR must name a directory you can write"
+        )
       }
     }
   }
@@ -180,7 +185,10 @@ private final class LoadRoot: Sendable {
       if state.root == nil {
         LoadRoot.removeAbandoned()
         guard let made = LoadRoot.makeRoot() else {
-          return .failure(.init("cannot make a private folder to load plugins from in \(LoadRoot.base)"))
+          return .failure(
+            .init(
+              "cannot make a private folder to load plugins from in \(LoadRoot.base) (\(String(cString: strerror(errno)))); set TMPDIR to a directory you can write"
+            ))
         }
         state.root = made
         // Removed when the process ends normally; otherwise by the next

@@ -60,9 +60,9 @@ public enum TerminalText {
     guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: true) }) else { return text }
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
+      // Above U+001F, `shown` writes the `\uNNNN` form JSON reads back.
       if scalar.value >= 0x20, needsEscape(scalar, keepingNewlines: true) {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        result.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+        result.append(contentsOf: shown(scalar).unicodeScalars)
       } else {
         result.append(scalar)
       }

@@ -45,7 +45,7 @@ extension HostRuntime {
       if let position {
         guard shown.indices.contains(position) else {
           throw ViewEventError(
-            "slot '\(name)' shows \(shown.count == 1 ? "1 child" : "\(shown.count) children"); '\(Self.clipped(String(part)))' is not one of them"
+            "slot '\(name)' shows \(Plural.count(shown.count, "child", plural: "children")); '\(Self.clipped(String(part)))' is not one of them"
               + (shown.count > 1 ? "; address one as \(name).0/ to \(name).\(shown.count - 1)/" : ""))
         }
         node = shown[position]
@@ -55,7 +55,7 @@ extension HostRuntime {
           throw ViewEventError(
             shown.isEmpty
               ? "slot '\(name)' is empty"
-              : "slot '\(name)' shows \(shown.count == 1 ? "1 child" : "\(shown.count) children"); address one as \(name).0/ to \(name).\(shown.count - 1)/"
+              : "slot '\(name)' shows \(Plural.count(shown.count, "child", plural: "children")); address one as \(name).0/ to \(name).\(shown.count - 1)/"
           )
         }
         node = shown[0]

@@ -73,26 +73,15 @@ enum AtomicFile {
     case failed(Int32)
   }
 
-  /// Writes every byte of `data` to `fd`, retrying short and interrupted
-  /// writes; a failure carries the `errno` read right after the call.
+  /// Writes every byte of `data` to `fd` (``DescriptorOutput``), or as much
+  /// of it as `fault` lets through, then fails as `fault` says.
   private static func writeAll(_ data: Data, to fd: Int32, fault: Fault?) -> WriteOutcome {
     let limit: Int
     switch fault {
     case .crash(let bytes), .writeError(let bytes, _): limit = min(bytes, data.count)
     case nil: limit = data.count
     }
-    var offset = 0
-    while offset < limit {
-      let written = data.withUnsafeBytes { buffer in
-        Glibc.write(fd, buffer.baseAddress! + offset, limit - offset)
-      }
-      if written < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        return .failed(code)
-      }
-      offset += written
-    }
+    if let code = data.prefix(limit).withUnsafeBytes({ DescriptorOutput.write($0, to: fd) }) { return .failed(code) }
     switch fault {
     case .crash: return .crashed
     case .writeError(_, let code): return .failed(code)

@@ -127,17 +127,7 @@ public final class HostServices {
 
   private func appendToLogFile(_ line: String) {
     guard let fd = logFile, !logFailed else { return }
-    let failure: Int32? = Array(line.utf8).withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return errno }
-        offset += written
-      }
-      return nil
-    }
-    if let failure {
+    if let failure = DescriptorOutput.write(line, to: fd) {
       // Said once; the lines stay in recentLog for the session's `log`.
       logFailed = true
       notifications.notice(

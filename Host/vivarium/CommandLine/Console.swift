@@ -26,7 +26,7 @@ struct Console {
   }
 
   func out(_ text: String, terminator: String = "\n") {
-    write(text + terminator, to: .standardOutput, style: style)
+    write(text + terminator, to: STDOUT_FILENO, style: style)
   }
 
   /// `message` on stderr as `vivarium COMMAND: error: MESSAGE`, on one line
@@ -55,12 +55,12 @@ struct Console {
     // (the host's colour) is added.
     let name = command.isEmpty ? "vivarium" : "vivarium \(TerminalText.visible(command))"
     let line = "\(name): \(prefix) \(TerminalText.visible(message))\n"
-    write(line, to: .standardError, style: errorStyle)
+    write(line, to: STDERR_FILENO, style: errorStyle)
   }
 
-  private func write(_ text: String, to handle: FileHandle, style: TextStyle) {
+  private func write(_ text: String, to fd: Int32, style: TextStyle) {
     let allowed = style.colour ? TextStyle.sequences : []
-    emit(TerminalText.visible(text, keepingNewlines: true, allowing: allowed), to: handle.fileDescriptor)
+    emit(TerminalText.visible(text, keepingNewlines: true, allowing: allowed), to: fd)
   }
 
   private func writeJSON<Value: Encodable>(_ value: Value, formatting: JSONEncoder.OutputFormatting) {
@@ -71,22 +71,13 @@ struct Console {
     emit(TerminalText.json(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO)
   }
 
-  /// Writes `text` whole to `fd` with write(2): FileHandle.write traps on an
-  /// error. If standard output cannot be written (a full disk, a closed
-  /// pipe), says so on stderr and exits 1; a failing stderr is ignored.
+  /// Writes `text` to `fd`. If standard output cannot be written (a full
+  /// disk, a closed pipe), says so on stderr and exits 1; a failing stderr
+  /// is ignored.
   private func emit(_ text: String, to fd: Int32) {
-    let failure: Int32? = Array(text.utf8).withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return errno }
-        offset += written
-      }
-      return nil
-    }
-    guard let failure, fd == STDOUT_FILENO else { return }
-    emit("vivarium: error: cannot write to standard output: \(String(cString: strerror(failure)))\n", to: STDERR_FILENO)
+    guard let failure = DescriptorOutput.write(text, to: fd), fd == STDOUT_FILENO else { return }
+    _ = DescriptorOutput.write(
+      "vivarium: error: cannot write to standard output: \(String(cString: strerror(failure)))\n", to: STDERR_FILENO)
     exit(ExitCode.failure)
   }
 }

@@ -22,7 +22,7 @@ enum GraphCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
-    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     guard let link = arguments.all("urn").last else {
       console.out(GraphvizReport.catalog(catalog))
       return ExitCode.success

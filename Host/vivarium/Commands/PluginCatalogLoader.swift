@@ -4,11 +4,14 @@ import VivariumHost
 /// Loads the plugins a command line asks for.
 enum PluginCatalogLoader {
   /// The directories chosen from `--plugins`, the environment or the bundled
-  /// plugins, and everything loaded from them. Unless `quiet`, each refused
-  /// file gets a one-line warning on stderr naming it.
-  static func load(_ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false)
+  /// plugins, and everything loaded from them. Unless `quiet` (the `plugins`
+  /// command, which reports every file and directory in its rows), a
+  /// `--plugins` path that does not exist fails the command before anything
+  /// is loaded, and each refused file gets a one-line warning on stderr.
+  static func load(_ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false) throws
     -> (PluginDiscovery, PluginCatalog)
   {
+    if !quiet, let missing = missingPaths(arguments).first { throw CommandFailure(missingMessage(missing)) }
     let discovery = PluginDiscovery(
       commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
     let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
@@ -39,4 +42,10 @@ enum PluginCatalogLoader {
   static var executablePath: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   }
+}
+
+/// A command that cannot go on: `main` prints the message on stderr and exits 1.
+struct CommandFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

@@ -22,7 +22,7 @@ enum PluginsCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(arguments.positionals[0])'; plugin directories go after --plugins")
     }
-    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name, quiet: true)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true)
     let report = PluginsReport(discovery: discovery, catalog: catalog)
     if arguments.has("json") {
       console.json(report)

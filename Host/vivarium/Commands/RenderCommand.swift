@@ -44,7 +44,7 @@ enum RenderCommand: Command {
       }
       extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     }
-    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
     do {

@@ -17,7 +17,7 @@ enum RoutesCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(arguments.positionals[0])'")
     }
-    let (_, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     let report = RoutesReport(catalog: catalog)
     if arguments.has("json") {
       console.json(report)

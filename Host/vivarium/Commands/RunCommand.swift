@@ -37,7 +37,7 @@ enum RunCommand: Command {
       input = .standardInput
     }
     let interactive = arguments.all("script").isEmpty && isatty(STDIN_FILENO) == 1
-    let (discovery, catalog) = PluginCatalogLoader.load(arguments, console, command: name)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     var manifest: AppManifest?
     switch AppManifest.find(in: discovery.directories) {
     case .success(let found)?: manifest = found
