@@ -20,25 +20,25 @@ public enum ArgumentValue: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// The string, if this is a ``string(_:)`` value. Since 1.1.
+  /// The string, if this is a ``string(_:)`` value.
   public var stringValue: String? {
     if case .string(let value) = self { return value }
     return nil
   }
 
-  /// The number, if this is an ``int(_:)`` value. Since 1.1.
+  /// The number, if this is an ``int(_:)`` value.
   public var intValue: Int? {
     if case .int(let value) = self { return value }
     return nil
   }
 
-  /// The flag, if this is a ``bool(_:)`` value. Since 1.1.
+  /// The flag, if this is a ``bool(_:)`` value.
   public var boolValue: Bool? {
     if case .bool(let value) = self { return value }
     return nil
   }
 
-  /// The number, if this is a ``double(_:)`` value. Since 1.1.
+  /// The number, if this is a ``double(_:)`` value.
   public var doubleValue: Double? {
     if case .double(let value) = self { return value }
     return nil
