@@ -7,6 +7,7 @@
 import PackageDescription
 
 let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")
+let hosting: Target.Dependency = .product(name: "ViperKitHosting", package: "Hosting")
 let testKit: Target.Dependency = .product(name: "ViperKitTestKit", package: "TestKit")
 
 /// A sample plugin: a dynamic library built from Plugins/NAME.
@@ -25,19 +26,26 @@ let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
 let package = Package(
   name: "Vivarium",
   products: [
-    .executable(name: "vivarium", targets: ["vivarium"])
+    .executable(name: "vivarium", targets: ["vivarium"]),
+    .executable(name: "vivarium-check", targets: ["vivarium-check"]),
   ] + plugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Host/SDK"),
+    .package(path: "Host/SDK/Hosting"),
     .package(path: "Host/SDK/TestKit"),
   ],
   targets: [
-    .target(name: "VivariumHost", dependencies: [viperKit, testKit, "CVivariumSystem"], path: "Host/VivariumHost"),
+    // The host links the rules (ViperKitHosting), never the test kit.
+    .target(name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem"], path: "Host/VivariumHost"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
-    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium"),
+    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, hosting], path: "Host/vivarium"),
+    // The conformance check runner `vivarium check` starts: the only
+    // executable linking the test kit.
+    .executableTarget(
+      name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
     .testTarget(
-      name: "VivariumTests", dependencies: ["VivariumHost", viperKit, testKit], path: "Tests/VivariumTests",
+      name: "VivariumTests", dependencies: ["VivariumHost", viperKit, hosting, testKit], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.

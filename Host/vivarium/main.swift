@@ -59,9 +59,6 @@ func sentence(_ message: String, then next: String) -> String {
   case PluginProbe.command:
     // The child side of PluginProbe: not for people, so not in --help.
     return PluginProbe.childMain(Array(arguments.dropFirst()))
-  case PluginChecker.command:
-    // The child side of an isolated check: not for people, so not in --help.
-    return PluginChecker.childMain(Array(arguments.dropFirst()))
   case "help":
     // `vivarium help`, `vivarium help --help` and `vivarium help help` all print the main help.
     guard let topic = arguments.dropFirst().first, !["--help", "-h", "help"].contains(topic) else {

@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
-// ViperKitTestKit: the contract rules (URN grammar, contract checks), a module
-// harness and the conformance checks, for plugin authors' own tests and for
-// the host's `vivarium check`. Its own package so that its dynamic library
-// links the one libViperKit.so instead of a private copy.
+// ViperKitTestKit: a module harness, fake services and the conformance checks,
+// for plugin authors' own tests and for `vivarium-check`, the child process
+// `vivarium check` runs. The rules it checks against (URN grammar, contract
+// and message rules) are ViperKitHosting's, shared with the host. Its own
+// package so that its dynamic library links the one libViperKit.so.
 import PackageDescription
 
 let package = Package(
@@ -11,12 +12,15 @@ let package = Package(
     .library(name: "ViperKitTestKit", type: .dynamic, targets: ["ViperKitTestKit"])
   ],
   dependencies: [
-    .package(path: "..")
+    .package(path: ".."),
+    .package(path: "../Hosting"),
   ],
   targets: [
     .target(
       name: "ViperKitTestKit",
-      dependencies: [.product(name: "ViperKit", package: "SDK")]
+      dependencies: [
+        .product(name: "ViperKit", package: "SDK"), .product(name: "ViperKitHosting", package: "Hosting"),
+      ]
     )
   ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 
 /// What `vivarium check` prints: every plugin's results, as text or JSON.
 public struct CheckReport: Encodable, Sendable {

@@ -1,11 +1,11 @@
 import CViperKit
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 
 extension PluginChecker {
   /// The file checks' results, read off how loading went.
   func fileResults(_ path: String, _ outcome: PluginOutcome) -> [CheckResult] {
-    let planned = Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.file])
+    let planned = ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.file])
     var failing: [String: [String]] = [:]
     var status = CheckStatus.failed
     if case .rejected(let rejection) = outcome {
@@ -48,7 +48,7 @@ extension PluginChecker {
         return CheckResult(
           check: check, status: .warning, module: nil,
           message:
-            "exports \(exported.count) symbols besides \(VK_PLUGIN_ENTRY_SYMBOL) (\(sample), …); \(Conformance.fixText(check))"
+            "exports \(exported.count) symbols besides \(VK_PLUGIN_ENTRY_SYMBOL) (\(sample), …); \(ConformanceCheck.fixText(check))"
         )
       }
       return CheckResult(check: check, status: .passed, module: nil, message: "exports only \(VK_PLUGIN_ENTRY_SYMBOL)")
@@ -59,7 +59,7 @@ extension PluginChecker {
       return time > PluginChecker.loadLimit
         ? CheckResult(
           check: check, status: .warning, module: nil,
-          message: "loading took \(shown), over 100 ms; \(Conformance.fixText(check))")
+          message: "loading took \(shown), over 100 ms; \(ConformanceCheck.fixText(check))")
         : CheckResult(check: check, status: .passed, module: nil, message: "loaded in \(shown)")
     default:
       let detail =

@@ -1,7 +1,7 @@
 import CViperKit
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// `vivarium check`: every conformance check of CHECKS.md on one plugin file.
 /// File checks come from loading it (in a probe process); each plugin and
@@ -15,40 +15,54 @@ public struct PluginChecker: Sendable {
   public let only: [String]
   /// `--skip` patterns.
   public let skip: [String]
-  /// The host executable to run checks in, and their time limit; nil runs
-  /// everything in this process (`--in-process`).
-  public let isolation: Isolation?
+  /// The `vivarium-check` executable the checks run in.
+  public let runner: String
+  /// The host executable, for the loading probe.
+  public let host: String
+  /// The time limit of each check, each in a process of its own; nil runs
+  /// every check in one `vivarium-check` process without a limit, and loads
+  /// the plugin here without a probe (`--in-process`).
+  public let timeout: Duration?
 
-  /// Where and how long isolated checks run.
-  public struct Isolation: Sendable {
-    /// The host executable, re-run as `__check`.
-    public let executable: String
-    /// The time limit of each check.
-    public let timeout: Duration
-
-    /// Checks run by `executable` with `timeout` each.
-    public init(executable: String, timeout: Duration) {
-      self.executable = executable
-      self.timeout = timeout
-    }
-  }
-
-  /// The hidden command a check's child process runs.
-  public static let command = "__check"
   /// Loading slower than this is a warning.
   static let loadLimit: Duration = .milliseconds(100)
 
   /// A checker with these settings.
-  public init(strictness: Int, only: [String] = [], skip: [String] = [], isolation: Isolation?) {
+  public init(
+    strictness: Int, only: [String] = [], skip: [String] = [], runner: String, host: String, timeout: Duration?
+  ) {
     self.strictness = max(1, min(strictness, 10))
     self.only = only
     self.skip = skip
-    self.isolation = isolation
+    self.runner = runner
+    self.host = host
+    self.timeout = timeout
+  }
+
+  /// The checks' executable's name.
+  public static let runnerName = "vivarium-check"
+
+  /// `vivarium-check` beside the `vivarium` at `host`, or an error saying
+  /// where it was looked for and what to do.
+  public static func runner(besides host: String) throws(RunnerMissing) -> String {
+    let path = (host as NSString).deletingLastPathComponent + "/" + runnerName
+    guard access(path, X_OK) == 0 else { throw RunnerMissing(path: path) }
+    return path
+  }
+
+  /// `vivarium-check` is not beside `vivarium`.
+  public struct RunnerMissing: Error, CustomStringConvertible {
+    /// Where it was looked for.
+    public let path: String
+    /// What is wrong and what to do.
+    public var description: String {
+      "the check runner '\(path)' is missing or not executable; it is built with vivarium ('swift build' builds both)"
+    }
   }
 
   /// Every check's result for the plugin at `path`.
   public func check(_ path: String) -> [CheckResult] {
-    let probe = isolation.map { PluginProbe(executable: $0.executable, timeout: $0.timeout) }
+    let probe = timeout.map { PluginProbe(executable: host, timeout: $0) }
     let outcome = PluginLoader(probe: probe, validatesContracts: false).load(path)
     var results = fileResults(path, outcome)
     guard case .loaded(let plugin) = outcome else {
@@ -59,7 +73,7 @@ public struct PluginChecker: Sendable {
     }
     var jobs: [Job] = []
     var skipped: [CheckResult] = []
-    for (check, reason) in Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
+    for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
       if let reason {
         skipped.append(CheckResult(check: check.name, status: .skipped, module: nil, message: reason))
       } else {
@@ -67,7 +81,8 @@ public struct PluginChecker: Sendable {
       }
     }
     for factory in plugin.factories {
-      for (check, reason) in Conformance.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
+      for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module])
+      {
         if let reason {
           skipped.append(
             CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))
@@ -76,95 +91,74 @@ public struct PluginChecker: Sendable {
         }
       }
     }
-    return results + run(jobs, path: path, file: plugin.fileDescriptor, factories: plugin.factories) + skipped
+    return results + run(jobs, path: path, file: plugin.fileDescriptor) + skipped
   }
 
-  /// Runs `jobs`, in child processes one per core, or here in order.
-  private func run(_ jobs: [Job], path: String, file: Int32?, factories: [any ModuleFactory])
-    -> [CheckResult]
-  {
-    guard let isolation else {
-      return jobs.map {
-        PluginChecker.runHere($0.check, module: $0.module, factories: factories, strictness: strictness)
-      }
+  /// Runs `jobs`, in child processes one per core, or all in one.
+  private func run(_ jobs: [Job], path: String, file: Int32?) -> [CheckResult] {
+    guard let timeout else {
+      // --in-process: one process for every check, no time limit.
+      return runChild(jobs, path: path, file: file, timeout: .seconds(86_400))
     }
-    return jobs.concurrentMap {
-      runIsolated($0.check, module: $0.module, path: path, file: file, isolation: isolation)
-    }
+    return jobs.concurrentMap { runChild([$0], path: path, file: file, timeout: timeout) }.flatMap { $0 }
   }
 
-  private func runIsolated(_ check: String, module: String?, path: String, file: Int32?, isolation: Isolation)
-    -> CheckResult
-  {
-    let arguments = [PluginChecker.command, path, check, String(strictness)] + (module.map { [$0] } ?? [])
-    let place = module.map { " on \($0)" } ?? ""
-    let debug = "debug it with 'vivarium check \(path) --only \(check) --in-process'"
-    switch ChildProcess.run(isolation.executable, arguments, timeout: isolation.timeout, passing: file) {
+  /// Runs `jobs` in one `vivarium-check` child: its results, or for each job
+  /// a result saying how the child ended.
+  private func runChild(_ jobs: [Job], path: String, file: Int32?, timeout: Duration) -> [CheckResult] {
+    let arguments = [path, String(strictness)] + jobs.map(\.argument)
+    func each(_ status: CheckStatus, _ message: (Job) -> String) -> [CheckResult] {
+      jobs.map { CheckResult(check: $0.check, status: status, module: $0.module, message: message($0)) }
+    }
+    func place(_ job: Job) -> String { job.module.map { " on \($0)" } ?? "" }
+    func debug(_ job: Job) -> String { "debug it with 'vivarium check \(path) --only \(job.check) --in-process'" }
+    switch ChildProcess.run(runner, arguments, timeout: timeout, passing: file) {
     case .exited(let status, let reply, let stderr):
-      if status == 0, let reply, let result = try? JSONDecoder().decode(CheckResult.self, from: reply) {
-        return result
+      if status == 0, let reply, let results = try? JSONDecoder().decode([CheckResult].self, from: reply),
+        results.count == jobs.count
+      {
+        return results
       }
-      return CheckResult(
-        check: check, status: .crashed, module: module,
-        message:
-          "the check\(place) ended with status \(status) without its result\(PluginProbe.said(stderr)): code in the plugin ended the process; \(debug)"
-      )
+      return each(.crashed) {
+        "the check\(place($0)) ended with status \(status) without its result\(PluginProbe.said(stderr)): code in the plugin ended the process; \(debug($0))"
+      }
     case .signaled(let signal, let stderr):
-      return CheckResult(
-        check: check, status: .crashed, module: module,
-        message:
-          "crashed (\(ChildProcess.describe(signal: signal)))\(PluginProbe.said(stderr)) while running \(check)\(place); \(debug)"
-      )
+      return each(.crashed) {
+        "crashed (\(ChildProcess.describe(signal: signal)))\(PluginProbe.said(stderr)) while running \($0.check)\(place($0)); \(debug($0))"
+      }
     case .flooded:
-      return CheckResult(
-        check: check, status: .crashed, module: module,
-        message: "wrote over \(ChildProcess.replyLimit) bytes into the check's result channel\(place); \(debug)")
+      return each(.crashed) {
+        "wrote over \(ChildProcess.replyLimit) bytes into the check's result channel\(place($0)); \(debug($0))"
+      }
     case .timedOut:
-      return CheckResult(
-        check: check, status: .timedOut, module: module,
-        message: "did not finish within \(isolation.timeout)\(place): something in the module loops or waits forever")
+      return each(.timedOut) {
+        "did not finish within \(timeout)\(place($0)): something in the module loops or waits forever"
+      }
     case .failedToStart(let reason):
-      return CheckResult(check: check, status: .failed, module: module, message: "could not start the check: \(reason)")
+      return each(.failed) { _ in "could not start the check runner \(runner): \(reason)" }
     }
-  }
-
-  /// Runs one plugin (`module` nil) or module check in this process.
-  public static func runHere(_ check: String, module: String?, factories: [any ModuleFactory], strictness: Int)
-    -> CheckResult
-  {
-    guard let module else { return Conformance.run(check, factories: factories, strictness: strictness) }
-    guard let factory = factories.first(where: { $0.contract.urn == module }) else {
-      return CheckResult(
-        check: check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
-    }
-    return Conformance.run(check, on: factory, strictness: strictness)
-  }
-
-  /// The child side of an isolated check, `__check FILE CHECK STRICTNESS
-  /// [MODULE]`: loads the file its parent handed it and replies with the
-  /// result (``ChildChannel``). Returns the exit status.
-  public static func childMain(_ arguments: [String]) -> Int32 {
-    let nonce = ChildChannel.begin()
-    let result: CheckResult
-    if arguments.count >= 3, let strictness = Int(arguments[2]),
-      let file = try? PluginFile.inherited(ChildChannel.fileDescriptor, path: arguments[0]),
-      case .loaded(let plugin) = PluginLoader(validatesContracts: false).load(file)
-    {
-      result = runHere(
-        arguments[1], module: arguments.count > 3 ? arguments[3] : nil, factories: plugin.factories,
-        strictness: strictness)
-    } else {
-      result = CheckResult(
-        check: arguments.dropFirst().first ?? "?", status: .failed, module: nil,
-        message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
-    }
-    ChildChannel.reply((try? JSONEncoder().encode(result)) ?? Data(), nonce: nonce)
-    return 0
   }
 }
 
 /// One check to run on one module (or, without a module, on the plugin).
-private struct Job: Sendable {
-  let check: String
-  let module: String?
+public struct Job: Sendable {
+  /// The check's name.
+  public let check: String
+  /// The module's URN pattern; nil for a plugin check.
+  public let module: String?
+
+  /// `CHECK` or `CHECK@MODULE`, as `vivarium-check` takes it.
+  var argument: String { check + (module.map { "@" + $0 } ?? "") }
+
+  /// Reads ``argument``.
+  public init(argument: String) {
+    let parts = argument.split(separator: "@", maxSplits: 1).map(String.init)
+    check = parts[0]
+    module = parts.count > 1 ? parts[1] : nil
+  }
+
+  init(check: String, module: String?) {
+    self.check = check
+    self.module = module
+  }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Checks the arguments given for a module against its contract: from URN
 /// placeholders, from the URN's `?query` and from `--arg NAME=VALUE`.

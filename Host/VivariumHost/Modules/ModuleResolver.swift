@@ -1,10 +1,10 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// A URN matched to a route, with arguments validated against its contract.
 public struct ResolvedModule: Sendable {
   /// The URN as given.
-  public let urn: URN
+  public let urn: ParsedURN
   /// The route that answers it.
   public let route: Route
   /// The validated arguments, defaults filled in.
@@ -17,9 +17,9 @@ extension PluginCatalog {
   public func resolve(_ text: String, arguments extra: [(name: String, value: String)] = []) throws(ResolveError)
     -> ResolvedModule
   {
-    let urn: URN
+    let urn: ParsedURN
     do {
-      urn = try URN(parsing: text)
+      urn = try ParsedURN(parsing: text)
     } catch {
       throw ResolveError(.invalidURN, error.description)
     }
@@ -41,7 +41,7 @@ extension PluginCatalog {
     }
   }
 
-  private func notFoundMessage(_ urn: URN) -> String {
+  private func notFoundMessage(_ urn: ParsedURN) -> String {
     let namespace = urn.segments[0]
     let nearby = routes.map(\.pattern).filter { $0.segments.first == .literal(namespace) }
     let hint =

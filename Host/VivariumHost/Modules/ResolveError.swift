@@ -1,4 +1,5 @@
-import ViperKitTestKit
+import ViperKit
+import ViperKitHosting
 
 /// Why a URN could not be turned into a module, naming the URN, the argument
 /// or the plugin concerned, and what to do.
@@ -14,16 +15,20 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     case duplicateArgument = "duplicate-argument"
     case buildFailed = "build-failed"
     case drewNothing = "drew-nothing"
+    case guarded
   }
 
   /// Which problem it is.
   public let kind: Kind
   /// The sentence for the person.
   public let message: String
+  /// For ``Kind/guarded``: the guard that refused the module.
+  public let refusedBy: RouteGuard?
 
-  init(_ kind: Kind, _ message: String) {
+  init(_ kind: Kind, _ message: String, refusedBy: RouteGuard? = nil) {
     self.kind = kind
     self.message = message
+    self.refusedBy = refusedBy
   }
 
   /// The message.

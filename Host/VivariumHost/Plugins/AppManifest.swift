@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 
 /// `vivarium-app.json` in a plugin directory: the application its plugins
 /// make up. `{"name": "…", "start": "URN or deep link", "scheme": "…"}`;

@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// A module the host can build: its contract, its factory and its plugin.
 public struct Route: Sendable {

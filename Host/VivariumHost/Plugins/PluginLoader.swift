@@ -2,7 +2,7 @@ import CViperKit
 import Foundation
 import Glibc
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Checks and loads plugin files into this process. A file is opened once,
 /// and that open file is what is checked, probed and loaded (``PluginFile``).
@@ -25,13 +25,13 @@ public struct PluginLoader: Sendable {
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
   public init(
-    knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil, validatesContracts: Bool = true
+    knownServices: Set<String> = Services.Name.all, probe: PluginProbe? = nil, validatesContracts: Bool = true
   ) {
     self.init(knownServices: knownServices, probe: probe, validatesContracts: validatesContracts, beforeLoading: nil)
   }
 
   init(
-    knownServices: Set<String> = HostServices.provided, probe: PluginProbe? = nil, validatesContracts: Bool = true,
+    knownServices: Set<String> = Services.Name.all, probe: PluginProbe? = nil, validatesContracts: Bool = true,
     beforeLoading: (@Sendable (String) -> Void)?
   ) {
     self.knownServices = knownServices

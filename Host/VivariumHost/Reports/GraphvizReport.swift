@@ -34,6 +34,7 @@ public enum GraphvizReport {
 
   /// The live modules: each layer's stack left to right (dashed: pushed on
   /// top of), children below their parents (labelled with the slot).
+  @MainActor
   public static func tree(_ runtime: HostRuntime) -> String {
     var lines = ["digraph modules {", "  node [shape=box, fontname=\"Helvetica\"];"]
     for node in runtime.nodes {

@@ -1,6 +1,6 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// What `vivarium plugins` prints: one row per file or directory, then the
 /// URN conflicts, as text or JSON.

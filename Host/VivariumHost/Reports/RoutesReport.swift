@@ -1,6 +1,6 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// What `vivarium routes` prints: the catalog of every module, the list a
 /// newcomer reads first to learn which screen is where.

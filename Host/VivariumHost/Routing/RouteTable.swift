@@ -1,4 +1,4 @@
-import ViperKitTestKit
+import ViperKitHosting
 
 /// URN patterns arranged as a trie of segments, so that resolving a URN costs
 /// one dictionary step per segment whatever the number of patterns.
@@ -83,7 +83,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   }
 
   /// Finds the pattern for `urn`, literals first.
-  public func resolve(_ urn: URN) -> Resolution {
+  public func resolve(_ urn: ParsedURN) -> Resolution {
     guard let leaf = RouteTable.find(urn.segments[...], in: root) else { return .notFound }
     if leaf.entries.count > 1 { return .conflict(leaf.entries) }
     let entry = leaf.entries[0]

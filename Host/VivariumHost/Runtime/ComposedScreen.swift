@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// What the person sees: the top module's tree with its visible children drawn
 /// in their slots, recursively. Element identifiers of children are qualified
@@ -32,6 +32,7 @@ public struct ComposedScreen: Encodable, Sendable {
   }
 
   /// Composes `node` and its visible children.
+  @MainActor
   public init(_ node: ModuleNode, path: String = "") {
     urn = node.urn
     plugin = node.pluginPath

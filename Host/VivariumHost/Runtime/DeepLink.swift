@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Deep links: several URNs joined by `/`, each opened inside or on top of the
 /// one before (README, "Deep links"), optionally behind the app's `scheme://`.
@@ -62,7 +62,9 @@ extension HostRuntime {
       let prefix =
         segments.count > 1
         ? "deep link segment \(position + 1) '\(HostRuntime.clipped(segments[position]))' failed: " : ""
-      throw ResolveError(error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"))
+      throw ResolveError(
+        error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"),
+        refusedBy: error.refusedBy)
     }
     shutdown()
     layers = [stack]
@@ -80,7 +82,7 @@ extension HostRuntime {
         }
       }
     }
-    if let parsed = try? URN(parsing: segment) {
+    if let parsed = try? ParsedURN(parsing: segment) {
       for node in deepest.reversed() {
         for slot in node.slots
         where slot.spec.accepts.compactMap({ try? URNPattern(parsing: $0) }).contains(where: { $0.match(parsed) != nil }

@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Composition: children in slots, and messages between modules.
 extension HostRuntime {
@@ -23,9 +23,9 @@ extension HostRuntime {
       )
     }
     let spec = parent.slots[index].spec
-    let parsed: URN
+    let parsed: ParsedURN
     do {
-      parsed = try URN(parsing: urn)
+      parsed = try ParsedURN(parsing: urn)
     } catch {
       throw ResolveError(.invalidURN, error.description)
     }
@@ -125,10 +125,10 @@ extension HostRuntime {
     guard let handler = receiver.module?.receiver else {
       return report(
         receiver,
-        "received '\(message.name)' from \(sender.urn) but takes no messages; pass receiver: to Module(...) to handle it"
+        "received '\(message.name)' from \(sender.urn) but takes no messages; make its presenter a MessageReceiver to handle it"
       )
     }
-    handler.receive(message, from: origin)
+    hostCall { handler.receive(message, from: origin) }
     drain()
   }
 }

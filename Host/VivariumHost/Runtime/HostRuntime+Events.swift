@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// A person's actions on the current screen. An element is addressed as it is
 /// drawn: the slot path of the module that drew it, then its identifier
@@ -22,7 +22,7 @@ extension HostRuntime {
       throw ViewEventError(problem)
     }
     guard let view = node.module?.view else { throw ViewEventError("\(node.urn) has been detached") }
-    view.handle(event.on(id))
+    hostCall { view.handle(event.on(id)) }
     drain()
   }
 
@@ -89,7 +89,7 @@ extension HostRuntime {
   }
 
   /// `text` cut to a length that reads in one line of an error message.
-  static func clipped(_ text: String) -> String { TextRenderer.truncate(text, to: 80) }
+  nonisolated static func clipped(_ text: String) -> String { TextRenderer.truncate(text, to: 80) }
 }
 
 extension ViewEvent {

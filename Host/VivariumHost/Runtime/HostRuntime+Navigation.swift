@@ -1,5 +1,5 @@
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Navigation: the person's own moves and the requests modules make.
 extension HostRuntime {
@@ -15,16 +15,48 @@ extension HostRuntime {
   /// `scheme://`) replaces everything shown; a single URN becomes the first
   /// screen, or is pushed on top of the current one. On failure nothing
   /// changes.
+  ///
+  /// When a route guard refuses a module of the link, its `otherwise` URN
+  /// replaces everything shown instead, a notice says why, and the link is
+  /// opened as soon as the guard's setting is set (``resumeGuardedLink()``).
   public func open(_ link: String, arguments: [(name: String, value: String)] = [], scheme: String? = nil)
     throws(ResolveError)
   {
-    let segments = try DeepLink.segments(of: link, scheme: scheme)
-    if segments.count > 1 || layers.isEmpty {
-      try openDeepLink(segments, arguments: arguments)
-      return
+    do {
+      let segments = try DeepLink.segments(of: link, scheme: scheme)
+      if segments.count > 1 || layers.isEmpty {
+        try openDeepLink(segments, arguments: arguments)
+        return
+      }
+      let node = try buildAttached(segments[0], arguments: arguments)
+      show(node, onLayer: layers.count - 1)
+    } catch where error.kind == .guarded && error.refusedBy != nil {
+      let refusing = error.refusedBy!
+      try openDeepLink([refusing.otherwise], arguments: [])
+      guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
+      services.notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
+      services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }
-    let node = try buildAttached(segments[0], arguments: arguments)
-    show(node, onLayer: layers.count - 1)
+  }
+
+  /// A link a route guard refused, opened once its setting is set.
+  struct GuardedLink {
+    let link: String
+    let arguments: [(name: String, value: String)]
+    let scheme: String?
+    let refusedBy: RouteGuard
+  }
+
+  /// Opens the link a guard refused, once the guard's setting is set
+  /// (after signing in); a failure then is reported.
+  func resumeGuardedLink() {
+    guard let pending = guardedLink, RouteGuard.holds(services.setting(pending.refusedBy.setting)) else { return }
+    guardedLink = nil
+    do {
+      try open(pending.link, arguments: pending.arguments, scheme: pending.scheme)
+    } catch {
+      problems.append(HostProblem(module: "host", message: "could not open '\(pending.link)' after all: \(error.message)"))
+    }
   }
 
   /// Goes back: pops the top screen, or closes the top modal presentation.

@@ -1,6 +1,6 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Something a module asked for that could not be done, for the person.
 public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +19,7 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 /// Lifecycle order (README, "Lifecycle"): a new module is attached, then the
 /// one it covers disappears, then it appears. Appear goes parent first, then
 /// visible children; disappear and detach go children first, then parent.
+@MainActor
 public final class HostRuntime {
   /// Where modules come from.
   public let catalog: PluginCatalog
@@ -29,8 +30,20 @@ public final class HostRuntime {
   /// Requests that failed since the last ``takeProblems()``, oldest first.
   public internal(set) var problems: [HostProblem] = []
 
+  /// Runs the work modules start; the session waits on it.
+  public let work: WorkScheduler
+  /// Called when something changed on screen outside a call the host made
+  /// (work that drew after an `await`, a timer): where a live session redraws.
+  public var onScreenChanged: () -> Void = {}
+
   private var queue: [Request] = []
   private var draining = false
+  /// Calls into modules under way; a module request or draw made outside
+  /// any (from its work) is carried out on the next turn.
+  var hostCalls = 0
+  private var drainScheduled = false
+  /// A link a route guard refused, waiting for its setting.
+  var guardedLink: GuardedLink?
   private var nextID = 1
   /// Stops a module that keeps asking for more in response to its own requests.
   static let requestLimit = 10_000
@@ -39,6 +52,38 @@ public final class HostRuntime {
   public init(catalog: PluginCatalog, services: HostServices) {
     self.catalog = catalog
     self.services = services
+    work = WorkScheduler(clock: services.clock)
+    work.onReport = { [weak self] report in self?.workEnded(report) }
+    work.onTurnEnded = { [weak self] in self?.afterWork() }
+  }
+
+  /// A module's work failed (a problem for the person) or was cancelled
+  /// (logged).
+  private func workEnded(_ report: WorkScheduler.Report) {
+    switch report.outcome {
+    case .failed:
+      problems.append(HostProblem(module: report.module, message: report.description))
+      services.logLine(.error, module: report.module, report.description)
+    case .cancelled:
+      services.logLine(.info, module: report.module, report.description)
+    }
+  }
+
+  /// After a turn of module work: carry out what it asked, and say the
+  /// screen may have changed.
+  private func afterWork() {
+    drain()
+    onScreenChanged()
+  }
+
+  /// A module asked for something, or drew, from its work: outside a host
+  /// call, the request waits for the next turn (counted as work in flight).
+  func moduleActedOutsideHostCall() {
+    guard hostCalls == 0, !drainScheduled else { return }
+    drainScheduled = true
+    work.perform { [weak self] in
+      self?.drainScheduled = false
+    }
   }
 
   /// The module on top: what the person sees and acts on.
@@ -61,16 +106,22 @@ public final class HostRuntime {
   /// Resolves and builds a module; it is not attached yet.
   func build(_ urn: String, arguments: [(name: String, value: String)] = []) throws(ResolveError) -> ModuleNode {
     let resolved = try catalog.resolve(urn, arguments: arguments)
+    if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
+      throw ResolveError(
+        .guarded, "\(resolved.urn) is guarded: \(refusing.reason) (it needs the setting '\(refusing.setting)')",
+        refusedBy: refusing)
+    }
     let link = NodeLink(runtime: self)
-    let canvas = NodeCanvas()
+    let canvas = NodeCanvas(runtime: self)
+    let scope = work.scope(for: resolved.urn.text)
     let context = ModuleContext(
-      urn: resolved.urn.text, arguments: resolved.arguments, router: link, canvas: canvas, messages: link,
+      urn: resolved.urn.text, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
       services: services.services(
         for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn.text)
     )
     let module: Module
     do {
-      module = try resolved.route.factory.build(context)
+      module = try hostCall { try resolved.route.factory.build(context) }
     } catch {
       let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
@@ -78,6 +129,7 @@ public final class HostRuntime {
     let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
     nextID += 1
     node.adapters = [link]
+    node.work = scope
     link.bind(node)
     return node
   }
@@ -101,7 +153,15 @@ public final class HostRuntime {
 
   private func send(_ event: LifecycleEvent, to node: ModuleNode) {
     node.lifecycle.append(event)
-    node.module?.view.lifecycle(event)
+    hostCall { node.module?.lifecycle(event) }
+  }
+
+  /// Runs `body`, a call into a module: what the module asks during it is
+  /// carried out by the caller's ``drain()``.
+  func hostCall<T>(_ body: () throws -> T) rethrows -> T {
+    hostCalls += 1
+    defer { hostCalls -= 1 }
+    return try body()
   }
 
   func attach(_ node: ModuleNode) {
@@ -130,6 +190,7 @@ public final class HostRuntime {
     for child in node.allChildren.reversed() { detach(child) }
     for index in node.slots.indices { node.slots[index].children.removeAll() }
     send(.detach, to: node)
+    node.work?.cancelAll()
     node.module = nil
     node.adapters.removeAll()
     drain()
@@ -174,6 +235,7 @@ public final class HostRuntime {
     defer {
       draining = false
       queue.removeAll()
+      resumeGuardedLink()
     }
     var count = 0
     while count < queue.count {

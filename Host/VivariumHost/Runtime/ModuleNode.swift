@@ -1,9 +1,10 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// A live module in the host: built from a resolved URN, placed in a
 /// navigation stack or in a parent's slot, and driven through its lifecycle.
+@MainActor
 public final class ModuleNode {
   /// Unique within one runtime, in build order.
   public let id: Int
@@ -24,6 +25,8 @@ public final class ModuleNode {
 
   var module: Module?
   let canvas: NodeCanvas
+  /// Its work, cancelled when it detaches.
+  var work: WorkScope?
   /// Kept alive by the node, so the module's context stays valid.
   var adapters: [AnyObject] = []
 
@@ -67,6 +70,7 @@ public final class ModuleNode {
 }
 
 /// A declared slot and the child modules in it.
+@MainActor
 public struct SlotState {
   /// The slot's declaration.
   public let spec: SlotSpec
@@ -90,15 +94,27 @@ public struct SlotState {
   }
 }
 
-/// Stores the last tree a module drew.
+/// Stores the last tree a module drew; a draw from the module's work tells
+/// the runtime, which redraws.
+@MainActor
 final class NodeCanvas: Canvas {
   var tree: ViewNode?
-  func draw(_ tree: ViewNode) { self.tree = tree }
+  private weak var runtime: HostRuntime?
+
+  init(runtime: HostRuntime) {
+    self.runtime = runtime
+  }
+
+  func draw(_ tree: ViewNode) {
+    self.tree = tree
+    runtime?.moduleActedOutsideHostCall()
+  }
 }
 
 /// One module's router and message port: every request is queued on the
 /// runtime with the node that made it, and carried out after the module's
 /// current call returns.
+@MainActor
 final class NodeLink: AppRouter, MessagePort {
   private weak var runtime: HostRuntime?
   private weak var node: ModuleNode?
@@ -112,6 +128,7 @@ final class NodeLink: AppRouter, MessagePort {
   private func request(_ make: (ModuleNode) -> HostRuntime.Request) {
     guard let runtime, let node, !node.isDetached else { return }
     runtime.enqueue(make(node))
+    runtime.moduleActedOutsideHostCall()
   }
 
   func push(_ urn: String) { request { .push($0, urn) } }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// The services container, built once when the host starts: storage and
 /// settings in the data directory, the log, notices and alerts for the person,
@@ -10,6 +10,7 @@ import ViperKitTestKit
 /// It locks the data directory for as long as it lives (``DataDirectoryLock``):
 /// a second container over the same directory, in this process or another,
 /// is read-only, and its saves fail with ``saveRefusal``.
+@MainActor
 public final class HostServices {
   /// The names of the services this host provides.
   public static let provided = Services.Name.all
@@ -21,19 +22,20 @@ public final class HostServices {
   /// Log lines written during this run, newest last.
   public private(set) var recentLog: [String] = []
 
-  private let clock: any WallClock
+  /// The clock every module gets: real, or virtual from `now`.
+  public let clock: ModuleClock
   private let lock: DataDirectoryLock
   private lazy var settings = FileSettingsStore(
     PersistentDictionary(path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: report))
   private var stores: [String: FileKeyValueStore] = [:]
 
-  /// Services keeping their files in `dataDirectory`, telling time by `now`
-  /// (seconds since 1970) when given, else by the system clock. Locks the
+  /// Services keeping their files in `dataDirectory`, telling virtual time
+  /// starting at `now` (seconds since 1970) when given, else real time. Locks the
   /// data directory and, when it gets the lock, removes the temporary files
   /// interrupted saves left there.
   public init(dataDirectory: String, now: Double? = nil) {
     self.dataDirectory = dataDirectory
-    clock = now.map(FixedClock.init) ?? SystemClock()
+    clock = ModuleClock(now.map { .virtual(start: $0) } ?? .real)
     lock = DataDirectoryLock(directory: dataDirectory)
     guard lock.access == .exclusive else { return }
     let leftovers = DataDirectoryLock.removeLeftovers(in: [dataDirectory, dataDirectory + "/storage"])
@@ -68,6 +70,9 @@ public final class HostServices {
     if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vivarium" }
     return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/vivarium"
   }
+
+  /// The app-wide setting `key`, for route guards.
+  func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
 
   /// The services `contract` lists, for a module of `plugin`.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
@@ -150,6 +155,7 @@ public final class HostServices {
 }
 
 /// Notices and alerts raised by modules, waiting to be drawn.
+@MainActor
 public final class HostNotifications: Notifier {
   /// A notice: a line of text with its tone.
   public struct Notice: Encodable, Equatable, Sendable {
@@ -205,14 +211,4 @@ private final class ModuleLog: ModuleLogger {
   func log(_ level: LogLevel, _ message: String) {
     services?.logLine(level, module: urn, message)
   }
-}
-
-private final class SystemClock: WallClock {
-  func now() -> Double { Date().timeIntervalSince1970 }
-}
-
-private final class FixedClock: WallClock {
-  let time: Double
-  init(_ time: Double) { self.time = time }
-  func now() -> Double { time }
 }

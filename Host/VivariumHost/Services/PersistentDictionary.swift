@@ -14,6 +14,7 @@ struct SaveRefused: Error, CustomStringConvertible {
 /// is reported through `onProblem`; if it cannot be moved aside, saves are
 /// refused so that it is never overwritten. Nothing a person saved is
 /// destroyed by the host.
+@MainActor
 final class PersistentDictionary<Value: Codable & Equatable> {
   let path: String
   private(set) var values: [String: Value] = [:]
@@ -25,7 +26,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
   /// `read` reads a whole file; tests pass failures of their own.
   init(
     path: String, refusal: String? = nil, read: (String) -> FileContents = FileContents.read,
-    onProblem: (String) -> Void
+    onProblem: @MainActor (String) -> Void
   ) {
     self.path = path
     self.refusal = refusal
@@ -45,7 +46,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
 
   /// Moves the file at `path` to the first free `path.unreadable-N`, or, when
   /// that fails or this session may not write, leaves it and refuses saves.
-  private func keepAside(reason: String, onProblem: (String) -> Void) {
+  private func keepAside(reason: String, onProblem: @MainActor (String) -> Void) {
     guard refusal == nil else {
       onProblem("\(path) could not be read (\(reason)); this read-only session leaves it as it is and starts empty")
       return

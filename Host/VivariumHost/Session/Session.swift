@@ -1,10 +1,11 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 
 /// An interactive session over a ``HostRuntime``: runs the person's commands
 /// and draws the screen after each one. The same object serves a terminal,
 /// a script file and a pipe; only the caller's echo and prompt differ.
+@MainActor
 public final class Session {
   /// What one command produced.
   public struct Step: Encodable, Sendable {
@@ -29,18 +30,26 @@ public final class Session {
   private let renderer: TextRenderer
   private let reports: (plugins: String, routes: String)
   private let scheme: String?
+  /// How long, in real seconds, a command waits for modules' work to settle
+  /// before the screen is drawn anyway, with an error naming the work.
+  public let settleLimit: Double
 
   /// A session over `runtime`; `plugins` and `routes` are the texts those
   /// commands print; `scheme` is the app's URL scheme for deep links.
-  public init(runtime: HostRuntime, renderer: TextRenderer, plugins: String, routes: String, scheme: String?) {
+  public init(
+    runtime: HostRuntime, renderer: TextRenderer, plugins: String, routes: String, scheme: String?,
+    settleLimit: Double = 10
+  ) {
     self.runtime = runtime
     self.renderer = renderer
     self.reports = (plugins, routes)
     self.scheme = scheme
+    self.settleLimit = settleLimit
   }
 
-  /// Runs one line.
-  public func execute(_ line: String) -> Step {
+  /// Runs one line, waits until no module has work in flight (or
+  /// ``settleLimit``), and returns what to show.
+  public func execute(_ line: String) async -> Step {
     let command: SessionCommand
     do {
       guard let parsed = try SessionCommand.parse(line) else {
@@ -50,7 +59,9 @@ public final class Session {
     } catch {
       return finish(line, errors: [error.message], draws: false)
     }
-    if runtime.services.notifications.alerts.first != nil, ![.ok, .quit, .help, .screen].contains(command) {
+    if runtime.services.notifications.alerts.first != nil,
+      ![.ok, .quit, .help, .screen].contains(command), !command.isWait
+    {
       return finish(line, errors: ["an alert is open; type 'ok' to close it"], draws: true)
     }
     var output: [String] = []
@@ -62,6 +73,7 @@ public final class Session {
       case .select(let address, let row): try runtime.send(.select(list: address, row: row))
       case .type(let address, let text): try runtime.send(.type(field: address, text: text))
       case .open(let link): try runtime.open(link, scheme: scheme)
+      case .wait(let seconds): await letTimePass(seconds)
       case .back: try runtime.back()
       case .dismiss: try runtime.dismissModal()
       case .ok:
@@ -83,7 +95,28 @@ public final class Session {
     } catch {
       errors.append("\(error)")
     }
+    errors += await settle()
     return finish(line, output: output, errors: errors, draws: draws)
+  }
+
+  /// Waits for modules' work to settle: nothing, or the error naming what
+  /// is still running at the limit.
+  public func settle() async -> [String] {
+    guard await !runtime.work.settle(limit: settleLimit) else { return [] }
+    return [
+      "still busy after \(SessionHeader.seconds(settleLimit)): \(runtime.work.inFlight.joined(separator: ", ")); the screen is drawn as it is"
+    ]
+  }
+
+  /// `wait`: moves a virtual clock, settling the work each step wakes; on a
+  /// real clock, really waits.
+  private func letTimePass(_ seconds: Double) async {
+    let clock = runtime.services.clock
+    if case .real = clock.mode {
+      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    } else {
+      await clock.advance(by: seconds) { _ = await runtime.work.settle(limit: settleLimit) }
+    }
   }
 
   /// The step for a line the reader skipped as longer than `limit` bytes

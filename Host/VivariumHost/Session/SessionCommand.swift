@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 
 /// One line a person types in `vivarium run`, or a script holds.
 public enum SessionCommand: Equatable, Sendable {
@@ -17,6 +17,8 @@ public enum SessionCommand: Equatable, Sendable {
   case dismiss
   /// `ok`: acknowledge the alert.
   case ok
+  /// `wait DURATION`: let time pass (seconds), then let work settle.
+  case wait(Double)
   /// `screen`: draw the screen again.
   case screen
   /// `tree`: the live module tree.
@@ -51,6 +53,7 @@ public enum SessionCommand: Equatable, Sendable {
       back                   pop the top screen, or close the top modal
       dismiss                close the top modal presentation
       ok                     acknowledge the alert on screen
+      wait DURATION          let time pass, e.g. wait 5s, wait 300ms, wait 2m
       screen                 draw the screen again
       tree                   the live module tree, with each module's plugin
       routes                 every module the plugins offer
@@ -85,6 +88,9 @@ public enum SessionCommand: Equatable, Sendable {
     case "open":
       try expect(1, "open URN")
       return .open(rest[0])
+    case "wait":
+      try expect(1, "wait DURATION")
+      return .wait(try duration(rest[0]))
     default:
       let simple: [String: SessionCommand] = [
         "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "tree": .tree, "routes": .routes,
@@ -96,6 +102,29 @@ public enum SessionCommand: Equatable, Sendable {
       try expect(0, name)
       return command
     }
+  }
+
+  /// The longest `wait`: a day.
+  static let longestWait: Double = 86_400
+
+  /// `5s`, `300ms`, `2m`, `1h` or a bare number of seconds, in seconds.
+  static func duration(_ text: String) throws(ParseError) -> Double {
+    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
+    for unit in units where text.hasSuffix(unit.suffix) {
+      guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite else { continue }
+      let seconds = number * unit.seconds
+      guard seconds > 0, seconds <= longestWait else {
+        throw ParseError(message: "wait '\(text)': give a time above 0 and at most 24h, e.g. wait 5s")
+      }
+      return seconds
+    }
+    throw ParseError(message: "wait '\(text)' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m")
+  }
+
+  /// Whether this is a `wait`.
+  var isWait: Bool {
+    if case .wait = self { return true }
+    return false
   }
 
   private static func unquote(_ text: String) -> String {

@@ -82,6 +82,12 @@ enum SessionHeader {
     return TextRenderer.truncate(text, to: room)
   }
 
+  /// `10 s`, `1.5 s`, `250 ms`: a duration for a message.
+  static func seconds(_ value: Double) -> String {
+    if value < 1 { return "\(Int((value * 1000).rounded())) ms" }
+    return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+  }
+
   /// `count` with a comma between thousands: 9,996.
   static func grouped(_ count: Int) -> String {
     let digits = String(count.magnitude)

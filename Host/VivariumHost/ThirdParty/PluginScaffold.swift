@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 
 /// Writes a new plugin package: one VIPER module with its contract, every
 /// role in a file of its own, the factory and entry point, a test using the

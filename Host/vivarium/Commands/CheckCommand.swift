@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium check`: conformance checks on plugin files.
@@ -26,7 +26,10 @@ enum CheckCommand: Command {
     OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
     OptionSpec.flag("list", "List the checks (those --only and --skip select): name, strictness, what each verifies."),
     CommonOptions.json,
-    OptionSpec.flag("in-process", "Run every check in this process, for debuggers; a crash then ends the run."),
+    OptionSpec.flag(
+      "in-process",
+      "Load the plugin in this process and run every check in one vivarium-check process without a time limit, for debuggers; a crash then ends the run."
+    ),
   ]
   static let exitCodes = "0 nothing failed, crashed or timed out (warnings allowed); 1 something did; 2 usage error."
 
@@ -84,11 +87,16 @@ enum CheckCommand: Command {
         files.append(path)
       }
     }
+    let host = PluginCatalogLoader.executablePath
+    let runner: String
+    do {
+      runner = try PluginChecker.runner(besides: host)
+    } catch {
+      throw CommandFailure(error.description)
+    }
     let checker = PluginChecker(
-      strictness: strictness, only: only, skip: skip,
-      isolation: arguments.has("in-process")
-        ? nil
-        : .init(executable: PluginCatalogLoader.executablePath, timeout: .seconds(timeout)))
+      strictness: strictness, only: only, skip: skip, runner: runner, host: host,
+      timeout: arguments.has("in-process") ? nil : .seconds(timeout))
     let report = CheckReport(
       strictness: strictness, plugins: files.map { CheckReport.Plugin(path: $0, results: checker.check($0)) })
     if arguments.has("json") {

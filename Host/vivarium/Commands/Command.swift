@@ -1,4 +1,4 @@
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// Exit codes, the same for every command (README, "Exit codes").

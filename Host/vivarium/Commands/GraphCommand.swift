@@ -1,4 +1,4 @@
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium graph`: the route catalog or a live module tree as Graphviz DOT.

@@ -1,6 +1,6 @@
 import Foundation
 import ViperKit
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium render URN`: build one module, present it once, print it.

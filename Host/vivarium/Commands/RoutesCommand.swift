@@ -1,4 +1,4 @@
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium routes`: the catalog of every module.

@@ -1,5 +1,5 @@
 import Foundation
-import ViperKitTestKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium run`: the interactive session, or the same driven by a script.

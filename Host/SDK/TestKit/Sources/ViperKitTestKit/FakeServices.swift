@@ -1,8 +1,9 @@
 import ViperKit
 
 /// In-memory services for tests: storage and settings in dictionaries, the
-/// log and notifications captured, the clock fixed. Records which services the
-/// module used.
+/// log and notifications captured, the clock virtual (it moves only with
+/// ``ModuleHarness/advance(by:)``). Records which services the module used.
+@MainActor
 public final class FakeServices {
   /// Storage values by key.
   public var stored: [String: String] = [:]
@@ -14,14 +15,15 @@ public final class FakeServices {
   public private(set) var notices: [String] = []
   /// Alerts raised, `title: message`.
   public private(set) var alerts: [String] = []
-  /// The fixed time, in seconds since 1970.
-  public var now: Double
+  /// The virtual clock the module gets.
+  public let clock: ModuleClock
   /// Names of the services the module touched.
   public private(set) var used: Set<String> = []
 
-  /// Fake services whose clock reads `now` (default 2026-01-01T00:00:00Z).
+  /// Fake services whose virtual clock starts at `now` (default
+  /// 2026-01-01T00:00:00Z).
   public init(now: Double = 1_767_225_600) {
-    self.now = now
+    clock = ModuleClock(.virtual(start: now))
   }
 
   /// The services `contract` declares, as the host would hand them out.
@@ -31,7 +33,7 @@ public final class FakeServices {
     return Services(
       storage: offer(Services.Name.storage, Store(self)), settings: offer(Services.Name.settings, Settings(self)),
       log: offer(Services.Name.log, Log(self)), notifications: offer(Services.Name.notifications, Notices(self)),
-      clock: offer(Services.Name.clock, Clock(self)))
+      clock: offer(Services.Name.clock, UsedClock(self)))
   }
 
   private final class Store: KeyValueStore {
@@ -83,12 +85,16 @@ public final class FakeServices {
     }
   }
 
-  private final class Clock: WallClock {
+  private final class UsedClock: WallClock {
     unowned let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func now() -> Double {
       fake.used.insert(Services.Name.clock)
-      return fake.now
+      return fake.clock.now()
+    }
+    func sleep(for seconds: Double) async throws {
+      fake.used.insert(Services.Name.clock)
+      try await fake.clock.sleep(for: seconds)
     }
   }
 }

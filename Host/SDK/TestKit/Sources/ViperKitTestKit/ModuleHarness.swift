@@ -1,4 +1,5 @@
 import ViperKit
+@_exported import ViperKitHosting
 
 /// A request a module made through its router or message port, captured by
 /// ``ModuleHarness`` instead of being carried out.
@@ -43,12 +44,19 @@ public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible 
 /// host is captured: the trees it draws, the navigation and composition it
 /// requests, the outputs it emits, the services it uses.
 ///
+/// Work the module starts runs on the main actor when the test awaits:
+/// ``settle()`` waits until none is in flight, and ``advance(by:)`` moves the
+/// virtual clock (nothing sleeps for real).
+///
 /// ```swift
-/// let harness = try ModuleHarness(ItemsListFactory())
-/// harness.present()
-/// try harness.send(.select(list: "items", row: "2"))
-/// #expect(harness.requests == [.push("items:detail:2")])
+/// @MainActor @Test func selectingARowOpensTheDetail() async throws {
+///   let harness = try ModuleHarness(ItemsListFactory())
+///   await harness.present()
+///   try harness.send(.select(list: "items", row: "2"))
+///   #expect(harness.requests == [.push("items:detail:2")])
+/// }
 /// ```
+@MainActor
 public final class ModuleHarness {
   /// The factory the module came from.
   public let factory: any ModuleFactory
@@ -68,9 +76,13 @@ public final class ModuleHarness {
   public private(set) var lifecycle: [LifecycleEvent] = []
   /// The module's role references, for leak checks.
   public let roles: [RoleReference]
+  /// Work that failed or was cancelled, `work 'NAME' failed: …`, in order.
+  public private(set) var workReports: [String] = []
 
   private var module: Module?
   private let link = CapturingLink()
+  private let scheduler: WorkScheduler
+  private let work: WorkScope
 
   /// Builds the module with `arguments` (not validated: pass what the contract
   /// requires) and fake `services`. `urn` defaults to the contract's pattern
@@ -84,27 +96,51 @@ public final class ModuleHarness {
     self.services = services
     let contract = factory.contract
     self.urn = urn ?? ModuleHarness.urn(contract.urn, arguments)
+    scheduler = WorkScheduler(clock: services.clock)
+    work = scheduler.scope(for: self.urn)
     let module = try factory.build(
       ModuleContext(
-        urn: self.urn, arguments: self.arguments, router: link, canvas: link, messages: link,
+        urn: self.urn, arguments: self.arguments, router: link, canvas: link, messages: link, work: work,
         services: services.services(for: contract)))
     self.module = module
     roles = module.roles
+    scheduler.onReport = { [weak self] report in self?.workReports.append(report.description) }
+  }
+
+  /// Waits until no work the module started is in flight (work sleeping on
+  /// the clock is not), or `limit` seconds of real time; false on the limit.
+  @discardableResult
+  public func settle(limit: Double = 10) async -> Bool {
+    await scheduler.settle(limit: limit)
+  }
+
+  /// Moves the virtual clock forward by `seconds`, running the work each
+  /// elapsed sleep wakes, then settles.
+  public func advance(by seconds: Double) async {
+    await services.clock.advance(by: seconds) { await settle() }
+    await settle()
   }
 
   /// The last tree the view drew.
   public var tree: ViewNode? { link.drawn.last }
 
-  /// Sends attach then appear: the first presentation cycle.
-  public func present() {
+  /// Sends attach then appear (the first presentation cycle), then waits for
+  /// the work they started to settle.
+  public func present() async {
+    presentNow()
+    await settle()
+  }
+
+  /// Sends attach then appear without waiting for work.
+  public func presentNow() {
     send(.attach)
     send(.appear)
   }
 
-  /// Sends one lifecycle event to the view.
+  /// Sends one lifecycle event to the view, then the presenter.
   public func send(_ event: LifecycleEvent) {
     lifecycle.append(event)
-    module?.view.lifecycle(event)
+    module?.lifecycle(event)
   }
 
   /// Delivers a view event, if the current tree has the element it names.
@@ -117,18 +153,22 @@ public final class ModuleHarness {
   /// Delivers a message to the module's receiver, as the host would.
   public func receive(_ message: Message, from origin: MessageOrigin) throws(HarnessError) {
     guard let receiver = module?.receiver else {
-      throw HarnessError(message: "the module takes no messages: Module(receiver:) is nil")
+      throw HarnessError(
+        message: "the module takes no messages: none of its presenter, interactor or view is a MessageReceiver")
     }
     receiver.receive(message, from: origin)
   }
 
-  /// Sends disappear (if it appeared) and detach, lets go of the module, and
-  /// returns its role objects still alive: leaks.
+  /// Sends disappear (if it appeared) and detach, cancels the module's work,
+  /// lets go of the module, and returns its role objects still alive: leaks.
+  /// Work that holds a role strongly keeps it alive until the work ends: await
+  /// ``settle()`` before judging.
   @discardableResult
   public func tearDown() -> [RoleReference] {
     guard module != nil else { return roles.filter(\.isAlive) }
     if lifecycle.last == .appear { send(.disappear) }
     send(.detach)
+    work.cancelAll()
     module = nil
     return roles.filter(\.isAlive)
   }
@@ -143,6 +183,7 @@ public final class ModuleHarness {
 }
 
 /// Captures everything a module asks of the host.
+@MainActor
 private final class CapturingLink: AppRouter, MessagePort, Canvas {
   var drawn: [ViewNode] = []
   var requests: [RouteRequest] = []

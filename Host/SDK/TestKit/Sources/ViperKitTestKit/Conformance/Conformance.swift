@@ -10,40 +10,21 @@ import ViperKit
 ///
 /// A check that traps takes the calling process down with it; the host's
 /// `vivarium check` runs each check in a child process instead.
+@MainActor
 public enum Conformance {
-  /// The checks that run at `strictness` and pass the `only`/`skip` patterns
-  /// (see ``ConformanceCheck/matches(_:pattern:)``), with the reason others
-  /// are skipped.
-  public static func plan(
-    strictness: Int, only: [String] = [], skip: [String] = [], scopes: Set<ConformanceCheck.Scope>
-  )
-    -> [(check: ConformanceCheck, skipReason: String?)]
-  {
-    ConformanceCheck.all.filter { scopes.contains($0.scope) }.map { check in
-      if !only.isEmpty, !only.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
-        return (check, "not selected by --only")
-      }
-      if skip.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
-        return (check, "skipped by --skip")
-      }
-      if check.level > strictness { return (check, "runs from strictness \(check.level)") }
-      return (check, nil)
-    }
-  }
-
   /// Runs every selected plugin and module check on `factories` (one
   /// plugin's modules) at `strictness` (1 to 10).
   public static func run(
     factories: [any ModuleFactory], strictness: Int = 10, only: [String] = [], skip: [String] = []
   ) -> ConformanceReport {
     var results: [CheckResult] = []
-    for (check, reason) in plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
+    for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
       results.append(
         reason.map { CheckResult(check: check.name, status: .skipped, module: nil, message: $0) }
           ?? run(check.name, factories: factories, strictness: strictness))
     }
     for factory in factories {
-      for (check, reason) in plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
+      for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         results.append(
           reason.map { CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: $0) }
             ?? run(check.name, on: factory, strictness: strictness))
@@ -63,7 +44,7 @@ public enum Conformance {
       if let other = seen[pattern.shape] {
         return CheckResult(
           check: name, status: .failed, module: pattern.text,
-          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(fixText(name))")
+          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(ConformanceCheck.fixText(name))")
       }
       seen[pattern.shape] = pattern.text
     }
@@ -80,12 +61,7 @@ public enum Conformance {
       return CheckResult(check: name, status: .skipped, module: urn, message: "not a module check")
     }
     var message = outcome.message
-    if outcome.status == .failed || outcome.status == .warning { message += "; " + fixText(name) }
+    if outcome.status == .failed || outcome.status == .warning { message += "; " + ConformanceCheck.fixText(name) }
     return CheckResult(check: name, status: outcome.status, module: urn, message: message)
-  }
-
-  /// `fix: …`, the catalog's advice for the check `name`.
-  public static func fixText(_ name: String) -> String {
-    ConformanceCheck.named(name).map { "fix: " + $0.fix } ?? ""
   }
 }

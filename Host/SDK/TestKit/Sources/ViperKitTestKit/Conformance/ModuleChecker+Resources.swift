@@ -5,7 +5,7 @@ import ViperKit
 extension ModuleChecker {
   func leaksAfterTeardown() -> Outcome {
     guard let module = try? harness() else { return .skipped("see build.minimal") }
-    module.present()
+    module.presentNow()
     let alive = module.tearDown()
     return alive.isEmpty
       ? .passed("every role was released") : .failed("still alive after detach: \(describe(alive)), a reference cycle")
@@ -17,7 +17,7 @@ extension ModuleChecker {
     let cycles = strictness * 10
     func cycle() -> Bool {
       guard let module = try? harness() else { return false }
-      module.present()
+      module.presentNow()
       module.tearDown()
       return true
     }
@@ -36,32 +36,19 @@ extension ModuleChecker {
 
   func concurrentBuilds() -> Outcome {
     guard let reference = try? harness() else { return .skipped("see build.minimal") }
-    reference.present()
+    reference.presentNow()
     let expected = reference.tree
     reference.tearDown()
-    let threads = strictness / 2 + 2
-    let results = ThreadResults(count: threads)
-    let group = DispatchGroup()
-    for index in 0..<threads {
-      let factory = self.factory
-      let arguments = SampleValues.arguments(contract)
-      group.enter()
-      Thread {
-        if let module = try? ModuleHarness(factory, arguments: arguments) {
-          module.present()
-          results.set(index, module.tree)
-          module.tearDown()
-        }
-        group.leave()
-      }.start()
-    }
-    group.wait()
-    for (index, tree) in results.all.enumerated() where tree != expected {
+    let count = strictness / 2 + 2
+    let modules = (0..<count).compactMap { _ in try? ModuleHarness(factory, arguments: SampleValues.arguments(contract)) }
+    for module in modules { module.presentNow() }
+    defer { for module in modules { module.tearDown() } }
+    for (index, module) in modules.enumerated() where module.tree != expected {
       return .failed(
-        "the module built on thread \(index) of \(threads) drew another tree than one built alone: instances share mutable state"
+        "instance \(index + 1) of \(count) built side by side drew another tree than one built alone: instances share mutable state"
       )
     }
-    return .passed("\(threads) modules built at once drew what one alone draws")
+    return .passed("\(count) instances built side by side drew what one alone draws")
   }
 
   func firstRenderSpeed() -> Outcome {
@@ -69,7 +56,7 @@ extension ModuleChecker {
     var module: ModuleHarness?
     let elapsed = clock.measure {
       module = try? harness()
-      module?.present()
+      module?.presentNow()
     }
     guard let module else { return .skipped("see build.minimal") }
     module.tearDown()
@@ -84,16 +71,6 @@ extension ModuleChecker {
   }
 }
 
-/// The trees threads drew, by thread index.
-private final class ThreadResults: @unchecked Sendable {
-  private let lock = NSLock()
-  private var trees: [ViewNode?]
-  init(count: Int) { trees = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ tree: ViewNode?) { lock.withLock { trees[index] = tree } }
-  var all: [ViewNode?] { lock.withLock { trees } }
-}
-
-/// The process's resident memory, from /proc (nil elsewhere).
 enum ResidentMemory {
   static func bytes() -> Int? {
     guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }

@@ -1,6 +1,7 @@
 import ViperKit
 
 /// The module checks, each on fresh modules built from one factory.
+@MainActor
 struct ModuleChecker {
   struct Outcome {
     let status: CheckStatus
@@ -37,7 +38,7 @@ struct ModuleChecker {
   func presented(_ body: (ModuleHarness) -> Outcome) -> Outcome {
     do {
       let module = try harness()
-      module.present()
+      module.presentNow()
       defer { module.tearDown() }
       return body(module)
     } catch {
@@ -132,13 +133,13 @@ struct ModuleChecker {
   /// Performs each action on a fresh module; returns the outputs emitted.
   func interact(fuzz: Bool) throws(HarnessError) -> (actions: Int, outputs: [Message]) {
     guard let first = try? harness() else { return (0, []) }
-    first.present()
+    first.presentNow()
     let events = actions(first.tree, fuzz: fuzz)
     var outputs = first.outputs
     first.tearDown()
     for event in events {
       guard let module = try? harness() else { continue }
-      module.present()
+      module.presentNow()
       try module.send(event)
       outputs += module.outputs
       module.tearDown()
@@ -168,7 +169,7 @@ struct ModuleChecker {
         }
         for accepted in slot.accepts {
           guard let pattern = try? URNPattern(parsing: accepted),
-            let probe = try? URN(parsing: accepted.replacingPlaceholders()),
+            let probe = try? ParsedURN(parsing: accepted.replacingPlaceholders()),
             pattern.match(probe) != nil
           else { return .failed("slot '\(slot.name)' accepts '\(accepted)', which is not a valid URN pattern") }
         }
@@ -177,7 +178,7 @@ struct ModuleChecker {
         guard let spec = contract.slots.first(where: { $0.name == slot }) else {
           return .failed("asked to embed '\(urn)' in '\(slot)', which the contract does not declare")
         }
-        let parsed = try? URN(parsing: urn)
+        let parsed = try? ParsedURN(parsing: urn)
         let accepted = spec.accepts.compactMap { try? URNPattern(parsing: $0) }.contains {
           parsed.flatMap($0.match) != nil
         }

@@ -1,3 +1,5 @@
+import ViperKit
+
 /// A parsed URN: `namespace:segment:…[?name=value&…]`.
 ///
 /// Grammar (README, "URN syntax"):
@@ -7,7 +9,7 @@
 /// query   = param *( "&" param ),  param = name "=" value
 /// ```
 /// Segments are compared case-sensitively after percent-decoding.
-public struct URN: Hashable, Sendable, CustomStringConvertible {
+public struct ParsedURN: Hashable, Sendable, CustomStringConvertible {
   /// The decoded segments, at least one.
   public let segments: [String]
   /// Decoded query arguments, in the order given.
@@ -23,10 +25,10 @@ public struct URN: Hashable, Sendable, CustomStringConvertible {
     guard !text.isEmpty else {
       throw URNError(text, "the URN is empty; write it as namespace:segment, e.g. items:list")
     }
-    guard text.utf8.count <= URN.maximumLength else {
-      throw URNError(text, "the URN is \(text.utf8.count) bytes long; the limit is \(URN.maximumLength)")
+    guard text.utf8.count <= ParsedURN.maximumLength else {
+      throw URNError(text, "the URN is \(text.utf8.count) bytes long; the limit is \(ParsedURN.maximumLength)")
     }
-    let (path, queryText) = URN.splitQuery(text)
+    let (path, queryText) = ParsedURN.splitQuery(text)
     var segments: [String] = []
     for (index, raw) in path.split(separator: ":", omittingEmptySubsequences: false).enumerated() {
       segments.append(try URNSyntax.decodeSegment(String(raw), position: index + 1, in: text))
@@ -44,7 +46,7 @@ public struct URN: Hashable, Sendable, CustomStringConvertible {
   public var description: String { text }
 
   /// Two URNs are equal when written the same.
-  public static func == (lhs: URN, rhs: URN) -> Bool { lhs.text == rhs.text }
+  public static func == (lhs: ParsedURN, rhs: ParsedURN) -> Bool { lhs.text == rhs.text }
   /// Hashes the text.
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
@@ -72,15 +74,8 @@ public struct URNError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Character rules shared by URNs and URN patterns.
 enum URNSyntax {
-  static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default: false
-    }
-  }
+  /// The URN builder's rule: letters, digits and `-._~` stand for themselves.
+  static func isUnreserved(_ byte: UInt8) -> Bool { URN.isUnreserved(byte) }
 
   static func isIdentifier(_ name: Substring) -> Bool {
     guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {

@@ -138,8 +138,8 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Release caches, observers and timers on detach."),
     .init(
       name: "concurrency.build", level: 8, scope: .module,
-      verifies: "Modules built and presented on several threads at once do not crash and draw what one alone draws.",
-      fix: "Keep factories stateless and module state per instance; guard shared data with a lock."),
+      verifies: "Several instances built side by side, then presented one after another, draw what one alone draws.",
+      fix: "Keep factories stateless and module state per instance; share data only through an owner made for it."),
     .init(
       name: "speed.load", level: 5, scope: .file,
       verifies: "Loading the plugin takes under 100 ms (a warning otherwise).",
@@ -189,10 +189,36 @@ public struct ConformanceCheck: Hashable, Sendable {
     "leaks.teardown":
       "A view and presenter holding each other strongly is the classic VIPER leak; every closed screen stays in memory.",
     "leaks.repeated": "Screens are opened and closed all day; memory kept per build grows until the app is killed.",
-    "concurrency.build": "Factories are called from any thread; instances that share mutable state corrupt each other.",
+    "concurrency.build":
+      "A screen is often open twice (a list under its own detail, two tabs); instances that share mutable state corrupt each other.",
     "speed.load": "Every plugin loads when the host starts; a slow one delays every session.",
     "speed.first-render": "The first cycle is between a tap and the next screen; slow work there is felt every time.",
   ]
+
+  /// The checks that run at `strictness` and pass the `only`/`skip` patterns
+  /// (see ``ConformanceCheck/matches(_:pattern:)``), with the reason others
+  /// are skipped.
+  public static func plan(
+    strictness: Int, only: [String] = [], skip: [String] = [], scopes: Set<ConformanceCheck.Scope>
+  )
+    -> [(check: ConformanceCheck, skipReason: String?)]
+  {
+    all.filter { scopes.contains($0.scope) }.map { check in
+      if !only.isEmpty, !only.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
+        return (check, "not selected by --only")
+      }
+      if skip.contains(where: { ConformanceCheck.matches(check.name, pattern: $0) }) {
+        return (check, "skipped by --skip")
+      }
+      if check.level > strictness { return (check, "runs from strictness \(check.level)") }
+      return (check, nil)
+    }
+  }
+
+  /// `fix: …`, the catalog's advice for the check `name`.
+  public static func fixText(_ name: String) -> String {
+    named(name).map { "fix: " + $0.fix } ?? ""
+  }
 
   /// The check named `name`.
   public static func named(_ name: String) -> ConformanceCheck? { all.first { $0.name == name } }

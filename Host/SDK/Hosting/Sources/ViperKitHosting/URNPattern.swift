@@ -67,7 +67,7 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Binds `urn`'s segments to placeholders if it matches, else nil.
-  public func match(_ urn: URN) -> [String: String]? {
+  public func match(_ urn: ParsedURN) -> [String: String]? {
     guard urn.segments.count == segments.count else { return nil }
     var bound: [String: String] = [:]
     for (segment, value) in zip(segments, urn.segments) {

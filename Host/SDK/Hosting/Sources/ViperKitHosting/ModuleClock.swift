@@ -1,0 +1,103 @@
+import Glibc
+import ViperKit
+
+/// The ``WallClock`` a host hands its modules: real time, or virtual time
+/// that stands still until ``advance(by:settle:)`` moves it (the idea of
+/// swift-clocks' test clock), so that modules which wait or refresh on a
+/// timer run in scripts and tests without real waiting and always the same.
+///
+/// It counts the sleepers, so that ``WorkScheduler`` can tell work that waits
+/// for time (idle) from work in flight.
+@MainActor
+public final class ModuleClock: WallClock {
+  /// Real time, or virtual time starting at a given instant.
+  public enum Mode: Sendable, Equatable {
+    /// The system clock; sleeping really waits.
+    case real
+    /// Virtual time, starting at `start` seconds since 1970.
+    case virtual(start: Double)
+  }
+
+  private struct Sleeper {
+    let id: Int
+    let deadline: Double
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  /// Whether time is real or virtual.
+  public let mode: Mode
+  private var virtualNow: Double
+  private var sleepers: [Sleeper] = []
+  private var nextID = 0
+  private var realSleepers = 0
+  /// Called when a sleep begins: work that sleeps is no longer in flight.
+  var sleepBegan: () -> Void = {}
+
+  /// A clock in `mode`.
+  public init(_ mode: Mode) {
+    self.mode = mode
+    if case .virtual(let start) = mode { virtualNow = start } else { virtualNow = 0 }
+  }
+
+  /// Now, in seconds since 1970.
+  public func now() -> Double {
+    switch mode {
+    case .real:
+      var time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    case .virtual: return virtualNow
+    }
+  }
+
+  /// How many sleeps are under way.
+  public var sleeping: Int { mode == .real ? realSleepers : sleepers.count }
+
+  /// Returns once `seconds` have passed; throws `CancellationError` if the
+  /// calling task is cancelled first.
+  public func sleep(for seconds: Double) async throws {
+    try Task.checkCancellation()
+    if case .real = mode {
+      realSleepers += 1
+      sleepBegan()
+      defer { realSleepers -= 1 }
+      try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+      return
+    }
+    let id = nextID
+    nextID += 1
+    let deadline = virtualNow + max(0, seconds)
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+        sleepBegan()
+      }
+    } onCancel: {
+      Task { @MainActor in self.wake(id, with: CancellationError()) }
+    }
+    // Cancelled while waking: the work must not go on as if time had passed.
+    try Task.checkCancellation()
+  }
+
+  /// Moves virtual time forward by `seconds`: each sleeper whose deadline
+  /// falls within is woken in deadline order (ties in the order they began),
+  /// with time set to its deadline, and `settle` runs after each so the work
+  /// it wakes finishes before time moves on. Does nothing on a real clock.
+  public func advance(by seconds: Double, settle: () async -> Void) async {
+    guard case .virtual = mode else { return }
+    let target = virtualNow + max(0, seconds)
+    while let next = sleepers.filter({ $0.deadline <= target }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
+    {
+      virtualNow = max(virtualNow, next.deadline)
+      wake(next.id, with: nil)
+      await settle()
+    }
+    virtualNow = target
+  }
+
+  private func wake(_ id: Int, with error: (any Error)?) {
+    guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
+    let sleeper = sleepers.remove(at: index)
+    if let error { sleeper.continuation.resume(throwing: error) } else { sleeper.continuation.resume() }
+  }
+}

@@ -1,0 +1,173 @@
+import ViperKit
+
+/// Runs the work modules start (``ModuleWork``) on the main actor: keeps
+/// count of what is in flight, cancels a module's work when it detaches,
+/// reports what failed or was cancelled, and lets a session wait until every
+/// module is idle. One per host or test harness.
+@MainActor
+public final class WorkScheduler {
+  /// How a piece of work ended, when it did not simply finish.
+  public struct Report: Sendable, Equatable, CustomStringConvertible {
+    /// How it ended.
+    public enum Outcome: Sendable, Equatable {
+      /// It threw this error (described).
+      case failed(String)
+      /// It was cancelled: by the module, or because the module detached.
+      case cancelled
+    }
+    /// The URN of the module whose work it was.
+    public let module: String
+    /// The name the module gave the work.
+    public let work: String
+    /// How it ended.
+    public let outcome: Outcome
+
+    /// `work 'NAME' failed: ERROR` or `work 'NAME' was cancelled`.
+    public var description: String {
+      switch outcome {
+      case .failed(let error): "work '\(work)' failed: \(error)"
+      case .cancelled: "work '\(work)' was cancelled"
+      }
+    }
+  }
+
+  private struct Entry {
+    let scope: ObjectIdentifier
+    let module: String
+    let name: String
+    let task: Task<Void, Never>
+  }
+
+  /// The clock whose sleepers count as idle.
+  public let clock: ModuleClock
+  /// Called when work fails or is cancelled.
+  public var onReport: (Report) -> Void = { _ in }
+  /// Called after each piece of work ends, and after each job of ``perform(_:)``:
+  /// where the host carries out the requests the work made and redraws.
+  public var onTurnEnded: () -> Void = {}
+
+  private var running: [Int: Entry] = [:]
+  private var nextID = 0
+  private var pendingJobs = 0
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// A scheduler whose work sleeps on `clock`.
+  public init(clock: ModuleClock) {
+    self.clock = clock
+    clock.sleepBegan = { [weak self] in self?.wakeWaitersIfIdle() }
+  }
+
+  /// The ``ModuleWork`` to give the module at `urn`.
+  public func scope(for urn: String) -> WorkScope { WorkScope(scheduler: self, module: urn) }
+
+  /// Whether nothing is in flight: every piece of work has ended or is
+  /// sleeping on the clock, and no job is pending.
+  public var isIdle: Bool { pendingJobs == 0 && running.count <= clock.sleeping }
+
+  /// `URN: 'work'` for each piece of work still running, sorted.
+  public var inFlight: [String] {
+    running.values.map { "\($0.module): '\($0.name)'" }.sorted()
+  }
+
+  /// Waits until ``isIdle`` or until `limit` seconds of real time have
+  /// passed; returns false on the time limit.
+  public func settle(limit: Double) async -> Bool {
+    guard !isIdle else { return true }
+    timedOut = false
+    let timer = Task { @MainActor [weak self] in
+      try? await Task.sleep(nanoseconds: UInt64(max(0, limit) * 1e9))
+      guard !Task.isCancelled, let self else { return }
+      self.timedOut = true
+      self.resumeWaiters()
+    }
+    defer { timer.cancel() }
+    while !isIdle, !timedOut {
+      await withCheckedContinuation { waiters.append($0) }
+    }
+    return isIdle
+  }
+
+  private var timedOut = false
+
+  private func resumeWaiters() {
+    let waiting = waiters
+    waiters.removeAll()
+    for waiter in waiting { waiter.resume() }
+  }
+
+  private func wakeWaitersIfIdle() {
+    if isIdle { resumeWaiters() }
+  }
+
+  /// Runs `job` on the main actor after the current turn, counting it as in
+  /// flight until it has run: how a request a module makes from its work is
+  /// carried out once the work reaches its next `await`.
+  public func perform(_ job: @escaping @MainActor () -> Void) {
+    pendingJobs += 1
+    Task { @MainActor in
+      job()
+      pendingJobs -= 1
+      onTurnEnded()
+      wakeWaitersIfIdle()
+    }
+  }
+
+  fileprivate func start(
+    _ scope: WorkScope, _ name: String, _ operation: @escaping @MainActor () async throws -> Void
+  ) -> WorkHandle {
+    let id = nextID
+    nextID += 1
+    let module = scope.module
+    let task = Task { @MainActor in
+      do {
+        try await operation()
+      } catch {
+        let cancelled = error is CancellationError || Task.isCancelled
+        onReport(Report(module: module, work: name, outcome: cancelled ? .cancelled : .failed("\(error)")))
+      }
+      running[id] = nil
+      onTurnEnded()
+      wakeWaitersIfIdle()
+    }
+    running[id] = Entry(scope: ObjectIdentifier(scope), module: module, name: name, task: task)
+    return WorkHandle(task)
+  }
+
+  fileprivate func cancelAll(of scope: WorkScope) {
+    for entry in running.values where entry.scope == ObjectIdentifier(scope) { entry.task.cancel() }
+  }
+}
+
+/// One module's ``ModuleWork``: starts its work on the scheduler, and cancels
+/// all of it at ``cancelAll()`` (the host calls it when the module detaches).
+@MainActor
+public final class WorkScope: ModuleWork {
+  private weak var scheduler: WorkScheduler?
+  /// The module's URN.
+  public let module: String
+
+  init(scheduler: WorkScheduler, module: String) {
+    self.scheduler = scheduler
+    self.module = module
+  }
+
+  /// Starts `operation` on the scheduler; after ``cancelAll()``, work starts
+  /// cancelled.
+  @discardableResult
+  public func start(_ name: String, _ operation: @escaping @MainActor () async throws -> Void) -> WorkHandle {
+    guard let scheduler, !ended else {
+      let task = Task<Void, Never> {}
+      task.cancel()
+      return WorkHandle(task)
+    }
+    return scheduler.start(self, name, operation)
+  }
+
+  private var ended = false
+
+  /// Cancels every piece of work the module started, and any it starts later.
+  public func cancelAll() {
+    ended = true
+    scheduler?.cancelAll(of: self)
+  }
+}

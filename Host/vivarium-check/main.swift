@@ -1,0 +1,56 @@
+// vivarium-check: runs conformance checks on one plugin and replies with the
+// results. `vivarium check` starts it, one process per check (or one for all
+// with --in-process); it is the only executable that links the test kit.
+import Foundation
+import ViperKit
+import ViperKitTestKit
+import VivariumHost
+
+let usage = """
+  vivarium-check: the conformance check runner 'vivarium check' starts; not for people.
+
+  Usage: vivarium-check FILE STRICTNESS CHECK[@MODULE]...
+
+  Loads the plugin FILE (handed over open as file descriptor 4 by 'vivarium check')
+  and runs each CHECK (on the module with URN pattern MODULE) at STRICTNESS,
+  replying with the results on file descriptor 3. Run 'vivarium check --help'
+  instead.
+
+  Exit codes: 0 the results were sent; 2 usage error.
+  """
+
+/// Runs one plugin (`module` nil) or module check in this process.
+@MainActor func run(_ job: Job, factories: [any ModuleFactory], strictness: Int) -> CheckResult {
+  guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
+  guard let factory = factories.first(where: { $0.contract.urn == module }) else {
+    return CheckResult(
+      check: job.check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
+  }
+  return Conformance.run(job.check, on: factory, strictness: strictness)
+}
+
+@MainActor func main() -> Int32 {
+  let arguments = Array(CommandLine.arguments.dropFirst())
+  guard arguments.count >= 3, let strictness = Int(arguments[1]) else {
+    FileHandle.standardError.write(Data((arguments.contains("--help") ? usage : "vivarium-check: " + usage).utf8))
+    return arguments.contains("--help") ? 0 : 2
+  }
+  let nonce = ChildChannel.begin()
+  let jobs = arguments.dropFirst(2).map(Job.init(argument:))
+  let results: [CheckResult]
+  if let file = try? PluginFile.inherited(ChildChannel.fileDescriptor, path: arguments[0]),
+    case .loaded(let plugin) = PluginLoader(validatesContracts: false).load(file)
+  {
+    results = jobs.map { run($0, factories: plugin.factories, strictness: strictness) }
+  } else {
+    results = jobs.map {
+      CheckResult(
+        check: $0.check, status: .failed, module: $0.module,
+        message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
+    }
+  }
+  ChildChannel.reply((try? JSONEncoder().encode(results)) ?? Data(), nonce: nonce)
+  return 0
+}
+
+exit(main())
