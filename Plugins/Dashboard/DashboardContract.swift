@@ -1,22 +1,37 @@
 import ViperKit
 
 // The Dashboard module's contract: a container of tabs, each an embedded
-// module from another plugin.
+// module from another plugin, open only to a signed-in person.
 
 /// View → Presenter.
+@MainActor
 protocol DashboardViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapTab(_ tab: DashboardTab)
   func didTapProfile()
   func didTapSignOut()
 }
 
 /// Presenter → View.
+@MainActor
 protocol DashboardViewInput: AnyObject {
   func display(_ screen: DashboardScreen)
 }
 
+/// Presenter → Interactor.
+@MainActor
+protocol DashboardInteractorInput: AnyObject {
+  func signOut()
+}
+
+/// Interactor → Presenter.
+@MainActor
+protocol DashboardInteractorOutput: AnyObject {
+  func presentSignedOut()
+  func presentSignOutFailed()
+}
+
 /// Presenter → Router.
+@MainActor
 protocol DashboardRouting: AnyObject {
   func embedTabs(_ tabs: [DashboardTab])
   func show(_ tab: DashboardTab)
@@ -30,7 +45,7 @@ enum DashboardTab: Int, CaseIterable {
   case search
   case feed
 
-  var urn: String { ["items:list", "products:search", "feed:home"][rawValue] }
+  var urn: URN { [URN("items", "list"), URN("products", "search"), URN("feed", "home")][rawValue] }
   var title: String { ["Items", "Search", "Feed"][rawValue] }
   var buttonID: String { "tab.\(["items", "search", "feed"][rawValue])" }
 }
@@ -38,19 +53,27 @@ enum DashboardTab: Int, CaseIterable {
 /// What the dashboard draws around its tabs.
 struct DashboardScreen: ViperViewModel {
   let greeting: String
+  let error: String?
 }
 
 enum DashboardContract {
   static let contract = Contract(
     urn: "dashboard:home",
+    version: 2,
     summary: "The home screen after sign-in: tabs with the items list, product search and the feed.",
     arguments: [.optional("user", .string, default: .string("ada"), "Who is signed in.")],
     slots: [
       SlotSpec(
-        name: "tabs", accepts: DashboardTab.allCases.map(\.urn), kind: .tabs,
+        name: "tabs", accepts: DashboardTab.allCases.map(\.urn.text), kind: .tabs,
         description: "One tab shown at a time; switch with the tab buttons.")
+    ],
+    services: [Services.Name.settings],
+    guards: [
+      RouteGuard(requires: sessionUserKey, otherwise: "login:form", reason: "Sign in to open your dashboard.")
     ])
 
+  /// The setting naming who is signed in; `login:form` sets it.
+  static let sessionUserKey = "session.user"
   static let profileID = "profile"
   static let signOutID = "signOut"
 }

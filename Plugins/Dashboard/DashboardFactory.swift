@@ -2,14 +2,17 @@ import ViperKit
 
 /// Builds and wires the Dashboard module.
 struct DashboardFactory: ModuleFactory {
-  var contract: Contract { DashboardContract.contract }
+  static let contract = DashboardContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
+    let interactor = DashboardInteractor(services: context.services)
     let router = DashboardRouter(appRouter: context.router)
-    let presenter = DashboardPresenter(user: context.arguments.string("user") ?? "ada", router: router)
+    let presenter = DashboardPresenter(
+      user: context.arguments.string("user") ?? "ada", interactor: interactor, router: router)
     let view = DashboardView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
-    return Module(view: view, presenter: presenter, router: router)
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }
 

@@ -13,6 +13,6 @@ final class DashboardRouter: ViperRouter, DashboardRouting {
   }
 
   func show(_ tab: DashboardTab) { appRouter.showChild(at: tab.rawValue, in: "tabs") }
-  func showProfile(user: String) { appRouter.push("profile:\(user)") }
-  func signOut() { appRouter.replace("login:form") }
+  func showProfile(user: String) { appRouter.push(URN("profile", user)) }
+  func signOut() { appRouter.replace(URN("login", "form")) }
 }

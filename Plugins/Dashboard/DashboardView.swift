@@ -10,10 +10,6 @@ final class DashboardView: ViperView, DashboardViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     guard case .tap(let id) = event else { return }
     if let tab = DashboardTab.allCases.first(where: { $0.buttonID == id }) {
@@ -26,19 +22,17 @@ final class DashboardView: ViperView, DashboardViewInput {
   }
 
   func display(_ screen: DashboardScreen) {
-    canvas.draw(
-      .stack(
-        .vertical,
-        [
-          .heading(screen.greeting),
-          .stack(.horizontal, DashboardTab.allCases.map { .button(id: $0.buttonID, title: $0.title) }),
-          .slot("tabs"),
-          .stack(
-            .horizontal,
-            [
-              .button(id: DashboardContract.profileID, title: "My profile"),
-              .button(id: DashboardContract.signOutID, title: "Sign out"),
-            ]),
-        ]))
+    canvas.draw {
+      ViewNode.heading(screen.greeting)
+      ViewNode.horizontal {
+        for tab in DashboardTab.allCases { ViewNode.button(id: tab.buttonID, title: tab.title) }
+      }
+      ViewNode.slot("tabs")
+      if let error = screen.error { ViewNode.notice(.negative, error) }
+      ViewNode.horizontal {
+        ViewNode.button(id: DashboardContract.profileID, title: "My profile")
+        ViewNode.button(id: DashboardContract.signOutID, title: "Sign out")
+      }
+    }
   }
 }

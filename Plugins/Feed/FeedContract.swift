@@ -5,28 +5,34 @@ import ViperKit
 // interactor, chosen by the `style` argument.
 
 /// View → Presenter.
+@MainActor
 protocol FeedViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapMask()
 }
 
 /// Presenter → View.
+@MainActor
 protocol FeedViewInput: AnyObject {
   func display(_ screen: FeedScreen)
 }
 
 /// Presenter → Interactor.
+@MainActor
 protocol FeedInteractorInput: AnyObject {
+  /// Loads the posts, then reloads them every 30 seconds.
   func loadPosts()
   func announceBalance(_ balance: Int)
 }
 
 /// Interactor → Presenter.
+@MainActor
 protocol FeedInteractorOutput: AnyObject {
+  /// The posts as loaded at `now`.
   func present(posts: [Post], now: Double)
 }
 
 /// Presenter → Router.
+@MainActor
 protocol FeedRouting: AnyObject {
   func embedWallet()
   func setWalletMasked(_ masked: Bool)
@@ -50,8 +56,21 @@ struct PostUI: ViperViewModel {
 /// What the feed shows.
 struct FeedScreen: ViperViewModel {
   let title: String
-  let posts: [PostUI]
+  /// Nil until the posts have loaded.
+  let posts: [PostUI]?
+  /// When the posts shown were loaded, such as `Updated 12:00:30`.
+  let updated: String
   let maskTitle: String
+}
+
+/// The wallet preview's input `setMasked`, sent to the `wallet` slot.
+struct SetMasked: ModuleMessage {
+  var masked: Bool
+}
+
+/// The wallet preview's output `balanceChanged`.
+struct BalanceChanged: ModuleMessage {
+  var balance: Int
 }
 
 enum FeedContract {
@@ -62,6 +81,8 @@ enum FeedContract {
     slots: [SlotSpec(name: "wallet", accepts: ["wallet:preview"], description: "The wallet balance.")],
     services: [Services.Name.clock, Services.Name.notifications])
 
+  /// Seconds between reloads of the posts.
+  static let refreshInterval = 30.0
   static let maskID = "mask"
   static let postsID = "posts"
 }

@@ -3,10 +3,10 @@ import ViperKit
 /// Builds the Feed module in the configuration its `style` argument names:
 /// one interactor, one of two presenters.
 struct FeedFactory: ModuleFactory {
-  var contract: Contract { FeedContract.contract }
+  static let contract = FeedContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = FeedInteractor(services: context.services)
+    let interactor = FeedInteractor(services: context.services, work: context.work)
     let router = FeedRouter(appRouter: context.router, messages: context.messages)
     let presenter: FeedPresenter =
       context.arguments.string("style") == "compact"
@@ -15,7 +15,7 @@ struct FeedFactory: ModuleFactory {
     let view = FeedView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter
-    return Module(view: view, presenter: presenter, interactor: interactor, router: router, receiver: presenter)
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }
 

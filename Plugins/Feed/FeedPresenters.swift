@@ -7,7 +7,8 @@ class FeedPresenter: ViperPresenter, FeedViewOutput, FeedInteractorOutput, Messa
   let interactor: any FeedInteractorInput
   let router: any FeedRouting
   private var masked = false
-  private var shown: (posts: [Post], now: Double) = ([], 0)
+  /// The posts shown and when they were loaded; nil while loading.
+  private var shown: (posts: [Post], now: Double)?
 
   init(interactor: any FeedInteractorInput, router: any FeedRouting) {
     self.interactor = interactor
@@ -20,28 +21,42 @@ class FeedPresenter: ViperPresenter, FeedViewOutput, FeedInteractorOutput, Messa
   /// The screen title; overridden by each configuration.
   var title: String { "Feed" }
 
-  func viewDidAttach() {
-    router.embedWallet()
-    interactor.loadPosts()
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach {
+      router.embedWallet()
+      show()
+      interactor.loadPosts()
+    }
   }
 
   func didTapMask() {
     masked.toggle()
     router.setWalletMasked(masked)
-    present(posts: shown.posts, now: shown.now)
+    show()
   }
 
   func present(posts: [Post], now: Double) {
     shown = (posts, now)
+    show()
+  }
+
+  private func show() {
     view?.display(
       FeedScreen(
-        title: title, posts: posts.map { ui($0, now: now) }, maskTitle: masked ? "Show balance" : "Hide balance"))
+        title: title, posts: shown.map { shown in shown.posts.map { ui($0, now: shown.now) } },
+        updated: shown.map { "Updated \(FeedPresenter.timeOfDay($0.now))" } ?? "",
+        maskTitle: masked ? "Show balance" : "Hide balance"))
   }
 
   func receive(_ message: Message, from origin: MessageOrigin) {
-    if message.name == "balanceChanged", let balance = message.fields["balance"]?.intValue {
-      interactor.announceBalance(balance)
-    }
+    if let change = BalanceChanged(message) { interactor.announceBalance(change.balance) }
+  }
+
+  /// `time` (seconds since 1970) as `HH:MM:SS` in UTC, whatever the locale.
+  static func timeOfDay(_ time: Double) -> String {
+    let seconds = Int(time.rounded(.down)) % 86400
+    let inDay = seconds < 0 ? seconds + 86400 : seconds
+    return [inDay / 3600, inDay / 60 % 60, inDay % 60].map { $0 < 10 ? "0\($0)" : String($0) }.joined(separator: ":")
   }
 }
 

@@ -10,24 +10,22 @@ final class FeedView: ViperView, FeedViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     if event == .tap(button: FeedContract.maskID) { presenter.didTapMask() }
   }
 
   func display(_ screen: FeedScreen) {
-    canvas.draw(
-      .stack(
-        .vertical,
-        [
-          .heading(screen.title),
-          .slot("wallet"),
-          .button(id: FeedContract.maskID, title: screen.maskTitle),
-          .list(
-            id: FeedContract.postsID, rows: screen.posts.map { ListRow(id: $0.id, title: $0.title, detail: $0.detail) }),
-        ]))
+    canvas.draw {
+      ViewNode.heading(screen.title)
+      ViewNode.slot("wallet")
+      ViewNode.button(id: FeedContract.maskID, title: screen.maskTitle)
+      if let posts = screen.posts {
+        ViewNode.list(
+          id: FeedContract.postsID, rows: posts.map { ListRow(id: $0.id, title: $0.title, detail: $0.detail) })
+        ViewNode.text(screen.updated, tone: .muted)
+      } else {
+        ViewNode.text("Loading posts…", tone: .muted)
+      }
+    }
   }
 }

@@ -34,3 +34,18 @@ public enum ItemDateFormat {
     return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970)"
   }
 }
+
+/// The message `items:detail` emits to the module that opened it when the
+/// person enables or disables the item (`itemChanged` in the contracts).
+public struct ItemChanged: ModuleMessage, Equatable {
+  /// The item's ``Item/id``.
+  public var itemID: Int
+  /// Whether the item is now enabled.
+  public var enabled: Bool
+
+  /// Creates the message.
+  public init(itemID: Int, enabled: Bool) {
+    self.itemID = itemID
+    self.enabled = enabled
+  }
+}

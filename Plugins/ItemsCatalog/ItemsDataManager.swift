@@ -1,11 +1,19 @@
 import Foundation
 
 /// The items data source shared by the items plugins: fixtures compiled in.
-/// Each module's interactor owns one instance and the changes it makes.
+///
+/// Modules use ``shared``, one per process, so a change one module makes is
+/// still there when another module (or the same one, reopened) reads the
+/// items. Each items plugin links its own copy of this library, and so has its
+/// own `shared` manager.
+@MainActor
 public final class ItemsDataManager {
+  /// The manager every module of this plugin works on.
+  public static let shared = ItemsDataManager()
+
   private var items: [Item]
 
-  /// A data manager holding the fixture items.
+  /// A data manager holding the fixture items; modules use ``shared``.
   public init() {
     items = ItemsDataManager.fixtures
   }

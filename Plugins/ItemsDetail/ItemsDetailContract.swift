@@ -5,24 +5,27 @@ import ViperKit
 // model, and the contract data the host routes by.
 
 /// View → Presenter.
+@MainActor
 protocol ItemsDetailViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapToggle()
   func didTapBack()
 }
 
 /// Presenter → View.
+@MainActor
 protocol ItemsDetailViewInput: AnyObject {
   func display(_ screen: ItemDetailScreen)
 }
 
 /// Presenter → Interactor.
+@MainActor
 protocol ItemsDetailInteractorInput: AnyObject {
   func fetchItem()
   func toggleEnabled()
 }
 
 /// Interactor → Presenter.
+@MainActor
 protocol ItemsDetailInteractorOutput: AnyObject {
   func present(item: Item)
   func presentChanged(item: Item)
@@ -30,6 +33,7 @@ protocol ItemsDetailInteractorOutput: AnyObject {
 }
 
 /// Presenter → Router.
+@MainActor
 protocol ItemsDetailRouting: AnyObject {
   func close()
 }
@@ -48,8 +52,7 @@ enum ItemsDetailContract {
     arguments: [.required("itemID", .int, "The id of the item to show, as listed by items:list.")],
     outputs: [
       MessageSpec(
-        name: "itemChanged", fields: ["itemID": .int, "enabled": .bool],
-        description: "The person enabled or disabled the item; sent to the module that opened the detail.")
+        ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
     ])
 
   static let toggleID = "toggle"

@@ -3,13 +3,13 @@ import ViperKit
 
 /// Builds and wires the ItemsDetail module.
 struct ItemsDetailFactory: ModuleFactory {
-  var contract: Contract { ItemsDetailContract.contract }
+  static let contract = ItemsDetailContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
     guard let itemID = context.arguments.int("itemID") else {
       throw ModuleBuildError("itemID is missing; open the module as items:detail:{itemID}")
     }
-    let interactor = ItemsDetailInteractor(itemID: itemID, data: ItemsDataManager())
+    let interactor = ItemsDetailInteractor(itemID: itemID, data: .shared)
     let router = ItemsDetailRouter(appRouter: context.router)
     let presenter = ItemsDetailPresenter(interactor: interactor, router: router, output: context.messages)
     let view = ItemsDetailView(canvas: context.canvas, presenter: presenter)

@@ -14,10 +14,13 @@ final class ItemsDetailPresenter: ViperPresenter {
     self.router = router
     self.output = output
   }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.fetchItem() }
+  }
 }
 
 extension ItemsDetailPresenter: ItemsDetailViewOutput {
-  func viewDidAttach() { interactor.fetchItem() }
   func didTapToggle() { interactor.toggleEnabled() }
   func didTapBack() { router.close() }
 }
@@ -25,7 +28,7 @@ extension ItemsDetailPresenter: ItemsDetailViewOutput {
 extension ItemsDetailPresenter: ItemsDetailInteractorOutput {
   func presentChanged(item: Item) {
     present(item: item)
-    output.emit(Message("itemChanged", ["itemID": .int(item.id), "enabled": .bool(item.enabled)]))
+    output.emit(ItemChanged(itemID: item.id, enabled: item.enabled))
   }
 
   func present(item: Item) {

@@ -10,10 +10,6 @@ final class ItemsDetailView: ViperView, ItemsDetailViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     switch event {
     case .tap(ItemsDetailContract.toggleID): presenter.didTapToggle()
@@ -26,17 +22,21 @@ final class ItemsDetailView: ViperView, ItemsDetailViewInput {
     let back = ViewNode.button(id: ItemsDetailContract.backID, title: "Back")
     switch screen {
     case .item(let name, let state, let date, let toggleTitle):
-      canvas.draw(
-        .stack(
-          .vertical,
-          [
-            .heading(name),
-            .text("State: \(state.label)", tone: state.tone),
-            .text("Created: \(date)"),
-            .stack(.horizontal, [.button(id: ItemsDetailContract.toggleID, title: toggleTitle), back]),
-          ]))
+      canvas.draw {
+        ViewNode.heading(name)
+        ViewNode.text("State: \(state.label)", tone: state.tone)
+        ViewNode.text("Created: \(date)")
+        ViewNode.horizontal {
+          ViewNode.button(id: ItemsDetailContract.toggleID, title: toggleTitle)
+          back
+        }
+      }
     case .missing(let message):
-      canvas.draw(.stack(.vertical, [.heading("Item not found"), .notice(.negative, message), back]))
+      canvas.draw {
+        ViewNode.heading("Item not found")
+        ViewNode.notice(.negative, message)
+        back
+      }
     }
   }
 }

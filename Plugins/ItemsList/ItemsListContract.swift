@@ -5,18 +5,20 @@ import ViperKit
 // models, and the contract data the host routes by.
 
 /// View → Presenter: what the person did.
+@MainActor
 protocol ItemsListViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapDeleteAll()
   func didSelectItem(id: Int)
 }
 
 /// Presenter → View: what to draw.
+@MainActor
 protocol ItemsListViewInput: AnyObject {
   func display(_ screen: ItemsListScreen)
 }
 
 /// Presenter → Interactor: what to do with the data.
+@MainActor
 protocol ItemsListInteractorInput: AnyObject {
   func fetchItems()
   func deleteAllItems()
@@ -24,12 +26,14 @@ protocol ItemsListInteractorInput: AnyObject {
 }
 
 /// Interactor → Presenter: what happened to the data.
+@MainActor
 protocol ItemsListInteractorOutput: AnyObject {
   func present(items: [Item])
   func presentDeleted(count: Int, remaining: [Item])
 }
 
 /// Presenter → Router: where to go.
+@MainActor
 protocol ItemsListRouting: AnyObject {
   func showDetail(itemID: Int)
 }

@@ -3,16 +3,16 @@ import ViperKit
 
 /// Builds and wires the ItemsList module.
 struct ItemsListFactory: ModuleFactory {
-  var contract: Contract { ItemsListContract.contract }
+  static let contract = ItemsListContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = ItemsListInteractor(data: ItemsDataManager())
+    let interactor = ItemsListInteractor(data: .shared)
     let router = ItemsListRouter(appRouter: context.router)
     let presenter = ItemsListPresenter(interactor: interactor, router: router)
     let view = ItemsListView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter
-    return Module(view: view, presenter: presenter, interactor: interactor, router: router, receiver: presenter)
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }
 

@@ -12,6 +12,10 @@ final class ItemsListPresenter: ViperPresenter {
     self.router = router
   }
 
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.fetchItems() }
+  }
+
   private func show(_ items: [Item], notice: String? = nil) {
     let enabled = items.filter(\.enabled).count
     let summary = "\(items.count) \(items.count == 1 ? "item" : "items"), \(enabled) enabled"
@@ -28,7 +32,6 @@ final class ItemsListPresenter: ViperPresenter {
 }
 
 extension ItemsListPresenter: ItemsListViewOutput {
-  func viewDidAttach() { interactor.fetchItems() }
   func didTapDeleteAll() { interactor.deleteAllItems() }
   func didSelectItem(id: Int) { router.showDetail(itemID: id) }
 }
@@ -36,10 +39,7 @@ extension ItemsListPresenter: ItemsListViewOutput {
 extension ItemsListPresenter: MessageReceiver {
   /// The detail this list opened reports a change: keep the list in step.
   func receive(_ message: Message, from origin: MessageOrigin) {
-    guard message.name == "itemChanged", let id = message.fields["itemID"]?.intValue,
-      let enabled = message.fields["enabled"]?.boolValue
-    else { return }
-    interactor.setEnabled(enabled, itemID: id)
+    if let change = ItemChanged(message) { interactor.setEnabled(change.enabled, itemID: change.itemID) }
   }
 }
 

@@ -9,6 +9,6 @@ final class ItemsListRouter: ViperRouter, ItemsListRouting {
   }
 
   func showDetail(itemID: Int) {
-    appRouter.push("items:detail:\(itemID)")
+    appRouter.push(URN("items", "detail", itemID))
   }
 }

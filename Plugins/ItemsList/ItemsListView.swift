@@ -10,10 +10,6 @@ final class ItemsListView: ViperView, ItemsListViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     switch event {
     case .tap(ItemsListContract.deleteAllID):
@@ -26,15 +22,18 @@ final class ItemsListView: ViperView, ItemsListViewInput {
   }
 
   func display(_ screen: ItemsListScreen) {
-    var children: [ViewNode] = [.heading(screen.title), .text(screen.summary, tone: .muted)]
-    if let notice = screen.notice { children.append(.notice(.positive, notice)) }
-    if screen.items.isEmpty {
-      children.append(.text("No items."))
-    } else {
-      let rows = screen.items.map { ListRow(id: $0.id, title: $0.name, detail: $0.date, marker: $0.marker) }
-      children.append(.list(id: ItemsListContract.listID, rows: rows))
-      children.append(.button(id: ItemsListContract.deleteAllID, title: "Delete all"))
+    canvas.draw {
+      ViewNode.heading(screen.title)
+      ViewNode.text(screen.summary, tone: .muted)
+      if let notice = screen.notice { ViewNode.notice(.positive, notice) }
+      if screen.items.isEmpty {
+        ViewNode.text("No items.")
+      } else {
+        ViewNode.list(
+          id: ItemsListContract.listID,
+          rows: screen.items.map { ListRow(id: $0.id, title: $0.name, detail: $0.date, marker: $0.marker) })
+        ViewNode.button(id: ItemsListContract.deleteAllID, title: "Delete all")
+      }
     }
-    canvas.draw(.stack(.vertical, children))
   }
 }

@@ -1,34 +1,44 @@
 import ViperKit
 
 // The Login module's contract (after the YML article): credentials checked by
-// the interactor, a failure shown by the view, success routed to the dashboard.
+// an authentication service inside the plugin, a failure shown by the view,
+// success routed to the dashboard.
 
 /// View → Presenter.
+@MainActor
 protocol LoginViewOutput: AnyObject {
-  func viewDidAttach()
   func didType(_ text: String, in field: LoginField)
   func didTapSignIn()
+  func didTapCancel()
 }
 
 /// Presenter → View.
+@MainActor
 protocol LoginViewInput: AnyObject {
   func display(_ screen: LoginScreen)
 }
 
 /// Presenter → Interactor.
+@MainActor
 protocol LoginInteractorInput: AnyObject {
   func loadLastUser()
+  /// Starts checking the credentials; the result comes back later.
   func signIn(user: String, password: String)
+  /// Stops the sign-in under way, if any; nothing comes back for it.
+  func cancelSignIn()
 }
 
 /// Interactor → Presenter.
+@MainActor
 protocol LoginInteractorOutput: AnyObject {
   func present(lastUser: String)
   func presentSignedIn(user: String)
   func presentRejected(user: String)
+  func presentSignInFailed(user: String)
 }
 
 /// Presenter → Router.
+@MainActor
 protocol LoginRouting: AnyObject {
   func showDashboard(user: String)
 }
@@ -43,14 +53,24 @@ enum LoginField: String {
 struct LoginScreen: ViperViewModel {
   let user: String
   let maskedPassword: String
-  let error: String?
+  let notice: Notice?
+  /// Whether a sign-in is under way: the form offers to cancel it.
+  let signingIn: Bool
+
+  /// A line for the person under the fields.
+  struct Notice: Equatable {
+    let tone: Tone
+    let text: String
+  }
 }
 
 enum LoginContract {
   static let contract = Contract(
     urn: "login:form",
+    version: 2,
     summary: "Sign in with a user name and password; on success the dashboard replaces this screen.",
-    services: [Services.Name.settings, Services.Name.log])
+    services: [Services.Name.settings, Services.Name.log, Services.Name.clock])
 
   static let signInID = "signIn"
+  static let cancelID = "cancel"
 }

@@ -2,10 +2,12 @@ import ViperKit
 
 /// Builds and wires the Login module.
 struct LoginFactory: ModuleFactory {
-  var contract: Contract { LoginContract.contract }
+  static let contract = LoginContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = LoginInteractor(services: context.services)
+    let interactor = LoginInteractor(
+      authenticator: DemoAuthenticator(clock: context.services.clock), services: context.services,
+      work: context.work)
     let router = LoginRouter(appRouter: context.router)
     let presenter = LoginPresenter(interactor: interactor, router: router)
     let view = LoginView(canvas: context.canvas, presenter: presenter)

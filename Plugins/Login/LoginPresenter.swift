@@ -8,21 +8,28 @@ final class LoginPresenter: ViperPresenter {
   let router: any LoginRouting
   private var user = ""
   private var password = ""
+  /// Who is being signed in, while the check is under way.
+  private var signingIn: String?
 
   init(interactor: any LoginInteractorInput, router: any LoginRouting) {
     self.interactor = interactor
     self.router = router
   }
 
-  private func show(error: String? = nil) {
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.loadLastUser() }
+  }
+
+  private func show(_ notice: LoginScreen.Notice? = nil) {
+    let waiting = signingIn.map { LoginScreen.Notice(tone: .info, text: "Signing in as '\($0)'…") }
     view?.display(
-      LoginScreen(user: user, maskedPassword: String(repeating: "•", count: password.count), error: error))
+      LoginScreen(
+        user: user, maskedPassword: String(repeating: "•", count: password.count), notice: waiting ?? notice,
+        signingIn: signingIn != nil))
   }
 }
 
 extension LoginPresenter: LoginViewOutput {
-  func viewDidAttach() { interactor.loadLastUser() }
-
   func didType(_ text: String, in field: LoginField) {
     switch field {
     case .user: user = text
@@ -32,10 +39,20 @@ extension LoginPresenter: LoginViewOutput {
   }
 
   func didTapSignIn() {
+    guard signingIn == nil else { return }
     guard !user.isEmpty, !password.isEmpty else {
-      return show(error: "Type a user name and a password.")
+      return show(LoginScreen.Notice(tone: .negative, text: "Type a user name and a password."))
     }
+    signingIn = user
+    show()
     interactor.signIn(user: user, password: password)
+  }
+
+  func didTapCancel() {
+    guard signingIn != nil else { return }
+    interactor.cancelSignIn()
+    signingIn = nil
+    show(LoginScreen.Notice(tone: .info, text: "Sign-in cancelled."))
   }
 }
 
@@ -45,10 +62,19 @@ extension LoginPresenter: LoginInteractorOutput {
     show()
   }
 
-  func presentSignedIn(user: String) { router.showDashboard(user: user) }
+  func presentSignedIn(user: String) {
+    signingIn = nil
+    router.showDashboard(user: user)
+  }
 
   func presentRejected(user: String) {
+    signingIn = nil
     password = ""
-    show(error: "Wrong user name or password for '\(user)'. Try again.")
+    show(LoginScreen.Notice(tone: .negative, text: "Wrong user name or password for '\(user)'. Try again."))
+  }
+
+  func presentSignInFailed(user: String) {
+    signingIn = nil
+    show(LoginScreen.Notice(tone: .negative, text: "Could not sign in '\(user)' on this device. Try again."))
   }
 }

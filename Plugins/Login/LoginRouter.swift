@@ -9,6 +9,6 @@ final class LoginRouter: ViperRouter, LoginRouting {
   }
 
   func showDashboard(user: String) {
-    appRouter.replace("dashboard:home?user=\(user)")
+    appRouter.replace(URN("dashboard", "home").query("user", user))
   }
 }

@@ -10,31 +10,32 @@ final class LoginView: ViperView, LoginViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     switch event {
     case .type(let field, let text):
       if let field = LoginField(rawValue: field) { presenter.didType(text, in: field) }
     case .tap(LoginContract.signInID):
       presenter.didTapSignIn()
+    case .tap(LoginContract.cancelID):
+      presenter.didTapCancel()
     default:
       break
     }
   }
 
   func display(_ screen: LoginScreen) {
-    var children: [ViewNode] = [
-      .heading("Sign in"),
-      .text("Demo accounts: ada / lovelace, grace / hopper", tone: .muted),
-      .field(id: LoginField.user.rawValue, label: "User", value: screen.user, placeholder: "user name"),
-      .field(
-        id: LoginField.password.rawValue, label: "Password", value: screen.maskedPassword, placeholder: "password"),
-    ]
-    if let error = screen.error { children.append(.notice(.negative, error)) }
-    children.append(.button(id: LoginContract.signInID, title: "Sign in"))
-    canvas.draw(.stack(.vertical, children))
+    canvas.draw {
+      ViewNode.heading("Sign in")
+      ViewNode.text("Demo accounts: ada / lovelace, grace / hopper", tone: .muted)
+      ViewNode.field(id: LoginField.user.rawValue, label: "User", value: screen.user, placeholder: "user name")
+      ViewNode.field(
+        id: LoginField.password.rawValue, label: "Password", value: screen.maskedPassword, placeholder: "password")
+      if let notice = screen.notice { ViewNode.notice(notice.tone, notice.text) }
+      if screen.signingIn {
+        ViewNode.button(id: LoginContract.cancelID, title: "Cancel")
+      } else {
+        ViewNode.button(id: LoginContract.signInID, title: "Sign in")
+      }
+    }
   }
 }

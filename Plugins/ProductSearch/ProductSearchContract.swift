@@ -4,8 +4,8 @@ import ViperKit
 // search, pagination, and favourites saved through the storage service.
 
 /// View → Presenter.
+@MainActor
 protocol ProductSearchViewOutput: AnyObject {
-  func viewDidAttach()
   func didTypeQuery(_ text: String)
   func didTapSearch()
   func didTapPage(forward: Bool)
@@ -14,17 +14,24 @@ protocol ProductSearchViewOutput: AnyObject {
 }
 
 /// Presenter → View.
+@MainActor
 protocol ProductSearchViewInput: AnyObject {
   func display(_ screen: ProductSearchScreen)
 }
 
 /// Presenter → Interactor.
+@MainActor
 protocol ProductSearchInteractorInput: AnyObject {
+  /// Searches now, dropping a search waiting for typing to pause.
   func search(_ query: String, onlyFavourites: Bool, page: Int)
+  /// Searches for `query` once typing pauses: a later call before then
+  /// replaces this one.
+  func searchWhenTypingPauses(_ query: String, onlyFavourites: Bool)
   func toggleFavourite(id: Int)
 }
 
 /// Interactor → Presenter.
+@MainActor
 protocol ProductSearchInteractorOutput: AnyObject {
   func present(_ results: ProductPage)
 }
@@ -68,8 +75,12 @@ struct ProductSearchScreen: ViperViewModel {
 enum ProductSearchContract {
   static let contract = Contract(
     urn: "products:search",
+    version: 2,
     summary: "Search products by name, five to a page; select one to add or remove it from your favourites.",
-    services: [Services.Name.storage, Services.Name.notifications])
+    services: [Services.Name.storage, Services.Name.notifications, Services.Name.clock])
+
+  /// Seconds typing must pause before the typed query is searched.
+  static let typingPause = 0.3
 
   static let pageSize = 5
   static let queryID = "query"

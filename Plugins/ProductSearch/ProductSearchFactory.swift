@@ -3,10 +3,10 @@ import ViperKit
 /// Builds and wires the ProductSearch module. Selecting a product stays on
 /// this screen, so the module has no router.
 struct ProductSearchFactory: ModuleFactory {
-  var contract: Contract { ProductSearchContract.contract }
+  static let contract = ProductSearchContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = ProductSearchInteractor(services: context.services)
+    let interactor = ProductSearchInteractor(services: context.services, work: context.work)
     let presenter = ProductSearchPresenter(interactor: interactor)
     let view = ProductSearchView(canvas: context.canvas, presenter: presenter)
     presenter.view = view

@@ -5,11 +5,15 @@ import ViperKit
 final class ProductSearchInteractor: ViperInteractor, ProductSearchInteractorInput {
   weak var presenter: (any ProductSearchInteractorOutput)?
   private let services: Services
+  private let work: any ModuleWork
   private var last = (query: "", onlyFavourites: false, page: 0)
+  /// The search waiting for typing to pause.
+  private var pending: WorkHandle?
   private static let favouritesKey = "favourites"
 
-  init(services: Services) {
+  init(services: Services, work: any ModuleWork) {
     self.services = services
+    self.work = work
   }
 
   private var favourites: Set<Int> {
@@ -17,7 +21,25 @@ final class ProductSearchInteractor: ViperInteractor, ProductSearchInteractorInp
     return Set(stored.split(separator: ",").compactMap { Int($0) })
   }
 
+  func searchWhenTypingPauses(_ query: String, onlyFavourites: Bool) {
+    pending?.cancel()
+    guard let clock = services.clock else { return search(query, onlyFavourites: onlyFavourites, page: 0) }
+    pending = work.start("search") { [weak self] in
+      try await clock.sleep(for: ProductSearchContract.typingPause)
+      // A keystroke that came while the pause was ending still wins.
+      try Task.checkCancellation()
+      self?.pending = nil
+      self?.run(query, onlyFavourites: onlyFavourites, page: 0)
+    }
+  }
+
   func search(_ query: String, onlyFavourites: Bool, page: Int) {
+    pending?.cancel()
+    pending = nil
+    run(query, onlyFavourites: onlyFavourites, page: page)
+  }
+
+  private func run(_ query: String, onlyFavourites: Bool, page: Int) {
     let favourites = self.favourites
     let matches = ProductCatalogue.products.filter { product in
       (query.isEmpty || product.name.localizedCaseInsensitiveContains(query))
@@ -47,7 +69,8 @@ final class ProductSearchInteractor: ViperInteractor, ProductSearchInteractorInp
     } catch {
       services.notifications?.alert(title: "Favourite not saved", message: "\(error)")
     }
-    search(last.query, onlyFavourites: last.onlyFavourites, page: last.page)
+    // Shows the change; a search waiting for typing to pause still runs.
+    run(last.query, onlyFavourites: last.onlyFavourites, page: last.page)
   }
 }
 

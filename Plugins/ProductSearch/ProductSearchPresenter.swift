@@ -6,11 +6,17 @@ final class ProductSearchPresenter: ViperPresenter {
   weak var view: (any ProductSearchViewInput)?
   let interactor: any ProductSearchInteractorInput
   private var typed = ""
+  /// Whether a search waits for typing to pause.
+  private var searching = false
   private var shown = ProductPage(
     query: "", onlyFavourites: false, products: [], favourites: [], page: 0, pageCount: 1, total: 0)
 
   init(interactor: any ProductSearchInteractorInput) {
     self.interactor = interactor
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.search("", onlyFavourites: false, page: 0) }
   }
 
   static func price(_ cents: Int) -> String {
@@ -19,11 +25,11 @@ final class ProductSearchPresenter: ViperPresenter {
 }
 
 extension ProductSearchPresenter: ProductSearchViewOutput {
-  func viewDidAttach() { interactor.search("", onlyFavourites: false, page: 0) }
-
   func didTypeQuery(_ text: String) {
     typed = text
-    present(shown)
+    searching = true
+    show(shown)
+    interactor.searchWhenTypingPauses(text, onlyFavourites: shown.onlyFavourites)
   }
 
   func didTapSearch() { interactor.search(typed, onlyFavourites: shown.onlyFavourites, page: 0) }
@@ -39,6 +45,11 @@ extension ProductSearchPresenter: ProductSearchViewOutput {
 
 extension ProductSearchPresenter: ProductSearchInteractorOutput {
   func present(_ results: ProductPage) {
+    searching = false
+    show(results)
+  }
+
+  private func show(_ results: ProductPage) {
     shown = results
     let noun = results.onlyFavourites ? "favourite" : "product"
     let scope = results.total == 1 ? noun : noun + "s"
@@ -46,7 +57,8 @@ extension ProductSearchPresenter: ProductSearchInteractorOutput {
     view?.display(
       ProductSearchScreen(
         query: typed,
-        summary: "\(results.total) \(scope)\(matching) · page \(results.page + 1) of \(results.pageCount)",
+        summary: searching
+          ? "Searching…" : "\(results.total) \(scope)\(matching) · page \(results.page + 1) of \(results.pageCount)",
         products: results.products.map {
           ProductUI(
             id: String($0.id), name: $0.name, price: ProductSearchPresenter.price($0.cents),

@@ -11,10 +11,6 @@ final class ProductSearchView: ViperView, ProductSearchViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     switch event {
     case .type(IDs.queryID, let text): presenter.didTypeQuery(text)
@@ -28,27 +24,27 @@ final class ProductSearchView: ViperView, ProductSearchViewInput {
   }
 
   func display(_ screen: ProductSearchScreen) {
-    var paging: [ViewNode] = []
-    if screen.hasPrevious { paging.append(.button(id: IDs.previousID, title: "‹ Previous")) }
-    if screen.hasNext { paging.append(.button(id: IDs.nextID, title: "Next ›")) }
-    paging.append(.button(id: IDs.filterID, title: screen.filterTitle))
-    let rows = screen.products.map {
-      ListRow(id: $0.id, title: $0.name, detail: $0.price, marker: $0.favourite ? Marker(.warning, "★") : nil)
+    canvas.draw {
+      ViewNode.heading("Products")
+      ViewNode.horizontal {
+        ViewNode.field(id: IDs.queryID, label: "Search", value: screen.query, placeholder: "any name")
+        ViewNode.button(id: IDs.searchID, title: "Search")
+      }
+      ViewNode.text(screen.summary, tone: .muted)
+      if screen.products.isEmpty {
+        ViewNode.text("Nothing found.")
+      } else {
+        ViewNode.list(
+          id: IDs.resultsID,
+          rows: screen.products.map {
+            ListRow(id: $0.id, title: $0.name, detail: $0.price, marker: $0.favourite ? Marker(.warning, "★") : nil)
+          })
+      }
+      ViewNode.horizontal {
+        if screen.hasPrevious { ViewNode.button(id: IDs.previousID, title: "‹ Previous") }
+        if screen.hasNext { ViewNode.button(id: IDs.nextID, title: "Next ›") }
+        ViewNode.button(id: IDs.filterID, title: screen.filterTitle)
+      }
     }
-    canvas.draw(
-      .stack(
-        .vertical,
-        [
-          .heading("Products"),
-          .stack(
-            .horizontal,
-            [
-              .field(id: IDs.queryID, label: "Search", value: screen.query, placeholder: "any name"),
-              .button(id: IDs.searchID, title: "Search"),
-            ]),
-          .text(screen.summary, tone: .muted),
-          rows.isEmpty ? .text("Nothing found.") : .list(id: IDs.resultsID, rows: rows),
-          .stack(.horizontal, paging),
-        ]))
   }
 }

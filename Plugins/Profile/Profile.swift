@@ -4,28 +4,32 @@ import ViperKit
 // name, handle and how long they have been a member.
 
 /// View → Presenter.
+@MainActor
 protocol ProfileViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapBack()
 }
 
 /// Presenter → View.
+@MainActor
 protocol ProfileViewInput: AnyObject {
   func display(_ screen: ProfileScreen)
 }
 
 /// Presenter → Interactor.
+@MainActor
 protocol ProfileInteractorInput: AnyObject {
   func loadUser()
 }
 
 /// Interactor → Presenter.
+@MainActor
 protocol ProfileInteractorOutput: AnyObject {
   func present(user: User, now: Double)
   func presentMissing(userID: String)
 }
 
 /// Presenter → Router.
+@MainActor
 protocol ProfileRouting: AnyObject {
   func close()
 }

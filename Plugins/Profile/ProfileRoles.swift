@@ -10,10 +10,6 @@ final class ProfileView: ViperView, ProfileViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     if event == .tap(button: ProfileContract.backID) { presenter.didTapBack() }
   }
@@ -22,10 +18,19 @@ final class ProfileView: ViperView, ProfileViewInput {
     let back = ViewNode.button(id: ProfileContract.backID, title: "Back")
     switch screen {
     case .user(let name, let handle, let membership, let bio):
-      canvas.draw(
-        .stack(.vertical, [.heading(name), .text(handle, tone: .muted), .text(membership), .text(bio), back]))
+      canvas.draw {
+        ViewNode.heading(name)
+        ViewNode.text(handle, tone: .muted)
+        ViewNode.text(membership)
+        ViewNode.text(bio)
+        back
+      }
     case .missing(let message):
-      canvas.draw(.stack(.vertical, [.heading("Profile"), .notice(.negative, message), back]))
+      canvas.draw {
+        ViewNode.heading("Profile")
+        ViewNode.notice(.negative, message)
+        back
+      }
     }
   }
 }
@@ -41,7 +46,10 @@ final class ProfilePresenter: ViperPresenter, ProfileViewOutput, ProfileInteract
     self.router = router
   }
 
-  func viewDidAttach() { interactor.loadUser() }
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.loadUser() }
+  }
+
   func didTapBack() { router.close() }
 
   func present(user: User, now: Double) {
@@ -93,7 +101,7 @@ final class ProfileRouter: ViperRouter, ProfileRouting {
 
 /// Builds and wires the Profile module.
 struct ProfileFactory: ModuleFactory {
-  var contract: Contract { ProfileContract.contract }
+  static let contract = ProfileContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
     let interactor = ProfileInteractor(userID: context.arguments.string("userID") ?? "", services: context.services)

@@ -10,10 +10,6 @@ final class TopUpView: ViperView, TopUpViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     switch event {
     case .select(WalletContract.amountsID, let row): if let amount = Int(row) { presenter.didPick(amount: amount) }
@@ -23,15 +19,12 @@ final class TopUpView: ViperView, TopUpViewInput {
   }
 
   func display(amounts: [Int]) {
-    canvas.draw(
-      .stack(
-        .vertical,
-        [
-          .heading("Top up"),
-          .text("Pick an amount to add to your wallet."),
-          .list(id: WalletContract.amountsID, rows: amounts.map { ListRow(id: String($0), title: "€\($0)") }),
-          .button(id: WalletContract.cancelID, title: "Cancel"),
-        ]))
+    canvas.draw {
+      ViewNode.heading("Top up")
+      ViewNode.text("Pick an amount to add to your wallet.")
+      ViewNode.list(id: WalletContract.amountsID, rows: amounts.map { ListRow(id: String($0), title: "€\($0)") })
+      ViewNode.button(id: WalletContract.cancelID, title: "Cancel")
+    }
   }
 }
 
@@ -47,10 +40,12 @@ final class TopUpPresenter: ViperPresenter, TopUpViewOutput {
     self.output = output
   }
 
-  func viewDidAttach() { view?.display(amounts: WalletContract.amounts) }
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { view?.display(amounts: WalletContract.amounts) }
+  }
 
   func didPick(amount: Int) {
-    output.emit(Message("picked", ["amount": .int(amount)]))
+    output.emit(Picked(amount: amount))
     router.close()
   }
 

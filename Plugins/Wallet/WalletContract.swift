@@ -4,28 +4,32 @@ import ViperKit
 // and a top-up picker it presents modally, which returns the picked amount.
 
 /// Preview: View → Presenter.
+@MainActor
 protocol WalletPreviewViewOutput: AnyObject {
-  func viewDidAttach()
   func didTapTopUp()
 }
 
 /// Preview: Presenter → View.
+@MainActor
 protocol WalletPreviewViewInput: AnyObject {
   func display(_ screen: WalletPreviewScreen)
 }
 
 /// Preview: Presenter → Interactor.
+@MainActor
 protocol WalletInteractorInput: AnyObject {
   func loadBalance()
   func add(_ amount: Int)
 }
 
 /// Preview: Interactor → Presenter.
+@MainActor
 protocol WalletInteractorOutput: AnyObject {
   func present(balance: Int, changed: Bool)
 }
 
 /// Preview: Presenter → Router.
+@MainActor
 protocol WalletPreviewRouting: AnyObject {
   func showTopUp()
 }
@@ -36,38 +40,51 @@ struct WalletPreviewScreen: ViperViewModel {
 }
 
 /// Top-up: View → Presenter.
+@MainActor
 protocol TopUpViewOutput: AnyObject {
-  func viewDidAttach()
   func didPick(amount: Int)
   func didCancel()
 }
 
 /// Top-up: Presenter → View.
+@MainActor
 protocol TopUpViewInput: AnyObject {
   func display(amounts: [Int])
 }
 
 /// Top-up: Presenter → Router.
+@MainActor
 protocol TopUpRouting: AnyObject {
   func close()
+}
+
+/// Preview input `setMasked`: hide or show the amount.
+struct SetMasked: ModuleMessage {
+  var masked: Bool
+}
+
+/// Preview output `balanceChanged`: the balance after a top-up.
+struct BalanceChanged: ModuleMessage {
+  var balance: Int
+}
+
+/// Top-up output `picked`: the amount the person picked.
+struct Picked: ModuleMessage {
+  var amount: Int
 }
 
 enum WalletContract {
   static let preview = Contract(
     urn: "wallet:preview",
     summary: "The wallet balance, with a button to top it up; meant to be embedded in other screens.",
-    inputs: [
-      MessageSpec(name: "setMasked", fields: ["masked": .bool], description: "Hide or show the amount.")
-    ],
-    outputs: [
-      MessageSpec(name: "balanceChanged", fields: ["balance": .int], description: "The balance after a top-up.")
-    ],
+    inputs: [MessageSpec(SetMasked.self, "Hide or show the amount.")],
+    outputs: [MessageSpec(BalanceChanged.self, "The balance after a top-up.")],
     services: [Services.Name.storage])
 
   static let topUp = Contract(
     urn: "wallet:topup",
     summary: "Pick an amount to add to the wallet; presented modally, it returns the amount to its opener.",
-    outputs: [MessageSpec(name: "picked", fields: ["amount": .int], description: "The amount the person picked.")])
+    outputs: [MessageSpec(Picked.self, "The amount the person picked.")])
 
   static let topUpID = "topUp"
   static let amountsID = "amounts"

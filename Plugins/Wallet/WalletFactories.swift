@@ -2,7 +2,7 @@ import ViperKit
 
 /// Builds and wires `wallet:preview`.
 struct WalletPreviewFactory: ModuleFactory {
-  var contract: Contract { WalletContract.preview }
+  static let contract = WalletContract.preview
 
   func build(_ context: ModuleContext) throws -> Module {
     let interactor = WalletInteractor(services: context.services)
@@ -11,13 +11,13 @@ struct WalletPreviewFactory: ModuleFactory {
     let view = WalletPreviewView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter
-    return Module(view: view, presenter: presenter, interactor: interactor, router: router, receiver: presenter)
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }
 
 /// Builds and wires `wallet:topup`.
 struct TopUpFactory: ModuleFactory {
-  var contract: Contract { WalletContract.topUp }
+  static let contract = WalletContract.topUp
 
   func build(_ context: ModuleContext) throws -> Module {
     let router = TopUpRouter(appRouter: context.router)

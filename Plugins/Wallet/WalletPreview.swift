@@ -10,18 +10,16 @@ final class WalletPreviewView: ViperView, WalletPreviewViewInput {
     self.presenter = presenter
   }
 
-  func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { presenter.viewDidAttach() }
-  }
-
   func handle(_ event: ViewEvent) {
     if event == .tap(button: WalletContract.topUpID) { presenter.didTapTopUp() }
   }
 
   func display(_ screen: WalletPreviewScreen) {
     canvas.draw(
-      .stack(
-        .horizontal, [.text("Wallet: \(screen.balance)"), .button(id: WalletContract.topUpID, title: "Top up")]))
+      .horizontal {
+        ViewNode.text("Wallet: \(screen.balance)")
+        ViewNode.button(id: WalletContract.topUpID, title: "Top up")
+      })
   }
 }
 
@@ -41,13 +39,16 @@ final class WalletPreviewPresenter: ViperPresenter {
     self.output = output
   }
 
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.loadBalance() }
+  }
+
   private func show() {
     view?.display(WalletPreviewScreen(balance: masked ? "€ ••" : "€\(balance)"))
   }
 }
 
 extension WalletPreviewPresenter: WalletPreviewViewOutput {
-  func viewDidAttach() { interactor.loadBalance() }
   func didTapTopUp() { router.showTopUp() }
 }
 
@@ -55,20 +56,20 @@ extension WalletPreviewPresenter: WalletInteractorOutput {
   func present(balance: Int, changed: Bool) {
     self.balance = balance
     show()
-    if changed { output.emit(Message("balanceChanged", ["balance": .int(balance)])) }
+    if changed { output.emit(BalanceChanged(balance: balance)) }
   }
 }
 
 extension WalletPreviewPresenter: MessageReceiver {
   func receive(_ message: Message, from origin: MessageOrigin) {
-    switch (message.name, origin) {
-    case ("setMasked", .parent):
-      if let masked = message.fields["masked"]?.boolValue {
-        self.masked = masked
+    switch origin {
+    case .parent:
+      if let input = SetMasked(message) {
+        masked = input.masked
         show()
       }
-    case ("picked", .opened):
-      if let amount = message.fields["amount"]?.intValue { interactor.add(amount) }
+    case .opened:
+      if let picked = Picked(message) { interactor.add(picked.amount) }
     default:
       break
     }
@@ -107,5 +108,5 @@ final class WalletPreviewRouter: ViperRouter, WalletPreviewRouting {
     self.appRouter = appRouter
   }
 
-  func showTopUp() { appRouter.present("wallet:topup") }
+  func showTopUp() { appRouter.present(URN("wallet", "topup")) }
 }
