@@ -38,8 +38,8 @@ let usage = """
   let nonce = ChildChannel.begin()
   let jobs = arguments.dropFirst(2).map(Job.init(argument:))
   let results: [CheckResult]
-  if let file = try? PluginFile.inherited(ChildChannel.fileDescriptor, path: arguments[0]),
-    case .loaded(let plugin) = PluginLoader(validatesContracts: false).load(file)
+  if case .loaded(let plugin) = PluginLoader(validatesContracts: false).loadInherited(
+    ChildChannel.fileDescriptor, path: arguments[0])
   {
     results = jobs.map { run($0, factories: plugin.factories, strictness: strictness) }
   } else {

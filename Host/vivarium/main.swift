@@ -44,7 +44,7 @@ func sentence(_ message: String, then next: String) -> String {
   message + (message.hasSuffix("?") || message.hasSuffix(".") ? " " : ". ") + next
 }
 
-@MainActor func runMain() -> Int32 {
+@MainActor func runMain() async -> Int32 {
   guard let first = arguments.first else {
     console.out(mainHelp)
     return ExitCode.usage
@@ -85,7 +85,7 @@ func sentence(_ message: String, then next: String) -> String {
       console.out(command.help)
       return ExitCode.success
     }
-    return try command.run(parsed, console)
+    return try await command.run(parsed, console)
   } catch let error as UsageError {
     console.error(command.name, sentence(error.message, then: "Run 'vivarium \(command.name) --help'."))
     return ExitCode.usage
@@ -107,4 +107,4 @@ func raiseOpenFileLimit() {
 }
 
 raiseOpenFileLimit()
-exit(runMain())
+exit(await runMain())

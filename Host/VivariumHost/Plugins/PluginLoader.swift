@@ -72,6 +72,16 @@ public struct PluginLoader: Sendable {
     }
   }
 
+  /// Loads the plugin file a parent process handed this one, open as
+  /// `descriptor` (``ChildChannel/fileDescriptor``), named `path` in reports.
+  public func loadInherited(_ descriptor: Int32, path: String) -> PluginOutcome {
+    do {
+      return load(try PluginFile.inherited(descriptor, path: path))
+    } catch {
+      return .rejected(error)
+    }
+  }
+
   /// Loads a file already opened and checked by ``openChecked(_:)``. The
   /// descriptor is closed if the file was not loaded, and kept for good if
   /// it was (``PluginFile/descriptor``).
@@ -239,13 +249,15 @@ public struct PluginLoader: Sendable {
 
 /// The SDK's own libraries, recognised by the Swift symbols they define.
 private enum SDKLibrary: CustomStringConvertible {
-  case viperKit, testKit
+  case viperKit, testKit, hosting
 
   init?(exporting symbols: Set<String>) {
     if symbols.contains("viperkit_library_version") {
       self = .viperKit
     } else if symbols.contains(where: { $0.hasPrefix("$s012ViperKitTestB0") }) {  // the module ViperKitTestKit, mangled
       self = .testKit
+    } else if symbols.contains(where: { $0.hasPrefix("$s15ViperKitHosting") }) {  // the module ViperKitHosting
+      self = .hosting
     } else {
       return nil
     }
@@ -255,6 +267,7 @@ private enum SDKLibrary: CustomStringConvertible {
     switch self {
     case .viperKit: "the ViperKit SDK library"
     case .testKit: "the ViperKit test kit library (ViperKitTestKit, for plugin tests)"
+    case .hosting: "the ViperKit hosting library (ViperKitHosting: the rules host and test kit share)"
     }
   }
 }

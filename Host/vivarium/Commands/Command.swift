@@ -11,7 +11,8 @@ enum ExitCode {
   static let usage: Int32 = 2
 }
 
-/// A `vivarium` subcommand.
+/// A `vivarium` subcommand. It runs on the main actor, where modules live.
+@MainActor
 protocol Command {
   static var name: String { get }
   /// One line for `vivarium --help`.
@@ -24,7 +25,7 @@ protocol Command {
   static var options: [OptionSpec] { get }
   /// What each exit code means for this command.
   static var exitCodes: String { get }
-  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32
+  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32
 }
 
 /// `--help`, which every command accepts.

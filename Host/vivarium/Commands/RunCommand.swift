@@ -11,9 +11,11 @@ enum RunCommand: Command {
     Opens the first screen (--start, else the app manifest vivarium-app.json in a plugin
     directory, else nothing: the catalog is shown) and reads commands: tap, select, type,
     open, back, dismiss, ok, screen, tree, routes, plugins, log, help, quit. On a terminal
-    it prompts; from --script FILE or a pipe it echoes each command and the screen after
-    it, so a session can be recorded and replayed. Errors go to stderr and the session
-    goes on. Set VIVARIUM_NOW (ISO 8601) to fix the clock for repeatable sessions.
+    it prompts, and redraws the screen whenever a module's work draws; from --script
+    FILE or a pipe it echoes each command and the screen after it, once no module has
+    work in flight, so a session can be recorded and replayed. Errors go to stderr and
+    the session goes on. Set VIVARIUM_NOW (ISO 8601) to make the clock virtual for
+    repeatable sessions: it starts there and moves only with 'wait DURATION'.
     """
   static let options = [
     CommonOptions.plugins,
@@ -25,7 +27,7 @@ enum RunCommand: Command {
     0 the session ended with every command carried out; 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error.
     """
 
-  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
     let input: FileHandle
     if let script = arguments.all("script").last {
@@ -58,24 +60,38 @@ enum RunCommand: Command {
     if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
     if interactive { console.out(console.style.dim("Type 'help' for the commands, 'quit' to leave.")) }
     let first = arguments.all("start").last ?? manifest?.start
-    transcript.show(session.execute(first.map { "open \($0)" } ?? "routes"), line: nil)
+    transcript.show(await session.execute(first.map { "open \($0)" } ?? "routes"), line: nil)
     if let first, runtime.top == nil {
       console.error(name, "could not open the first screen '\(first)'; fix it or give another with --start")
       return ExitCode.failure
     }
-    let lines = SessionLineReader(input)
+    let events = SessionEvents(input: input)
+    if interactive {
+      // A module that draws after an `await` (or on a timer) is on screen at once.
+      runtime.onScreenChanged = { events.screenChanged() }
+    }
     var number = 0
-    while true {
-      if interactive { console.out("vivarium> ", terminator: "") }
-      guard let line = lines.next() else { break }
-      number += 1
-      let step: Session.Step
-      switch line {
-      case .text(let text): step = session.execute(text)
-      case .tooLong(let bytes): step = session.skippedLine(bytes: bytes, limit: lines.limit)
+    if interactive { console.out("vivarium> ", terminator: "") }
+    loop: for await event in events.stream where events.wanted(event) {
+      switch event {
+      case .end:
+        break loop
+      case .screenChanged:
+        let step = await session.execute("screen")
+        console.out("")
+        transcript.show(step, line: nil)
+      case .line(let line):
+        number += 1
+        let step: Session.Step
+        switch line {
+        case .text(let text): step = await session.execute(text)
+        case .tooLong(let bytes): step = session.skippedLine(bytes: bytes, limit: SessionLineReader.defaultLimit)
+        }
+        events.drawn()
+        transcript.show(step, line: interactive ? nil : number)
+        if step.quit { break loop }
       }
-      transcript.show(step, line: interactive ? nil : number)
-      if step.quit { break }
+      if interactive { console.out("vivarium> ", terminator: "") }
     }
     if interactive { console.out("") }
     return transcript.failures == 0 ? ExitCode.success : ExitCode.failure

@@ -2,7 +2,8 @@ import Foundation
 import VivariumHost
 
 /// Builds the runtime a command runs modules in: the services container over
-/// the data directory, with the clock fixed when `VIVARIUM_NOW` is set.
+/// the data directory, with the clock virtual when `VIVARIUM_NOW` is set.
+@MainActor
 enum RuntimeSetup {
   static let data = OptionSpec.value(
     "data", "DIR",
