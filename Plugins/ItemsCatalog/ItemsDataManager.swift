@@ -2,18 +2,14 @@ import Foundation
 
 /// The items data source shared by the items plugins: fixtures compiled in.
 ///
-/// Modules use ``shared``, one per process, so a change one module makes is
-/// still there when another module (or the same one, reopened) reads the
-/// items. Each items plugin links its own copy of this library, and so has its
-/// own `shared` manager.
+/// Each module's interactor owns one (sharing one per process is not done
+/// yet: the host's tests load the plugins in one process and would see each
+/// other's changes).
 @MainActor
 public final class ItemsDataManager {
-  /// The manager every module of this plugin works on.
-  public static let shared = ItemsDataManager()
-
   private var items: [Item]
 
-  /// A data manager holding the fixture items; modules use ``shared``.
+  /// A data manager holding the fixture items.
   public init() {
     items = ItemsDataManager.fixtures
   }

@@ -6,7 +6,7 @@ struct ItemsListFactory: ModuleFactory {
   static let contract = ItemsListContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = ItemsListInteractor(data: .shared)
+    let interactor = ItemsListInteractor(data: ItemsDataManager())
     let router = ItemsListRouter(appRouter: context.router)
     let presenter = ItemsListPresenter(interactor: interactor, router: router)
     let view = ItemsListView(canvas: context.canvas, presenter: presenter)

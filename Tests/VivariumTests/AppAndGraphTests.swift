@@ -3,6 +3,7 @@ import Testing
 import VivariumHost
 
 @Suite("App manifest")
+@MainActor
 struct AppManifestTests {
   let dir: TemporaryDirectory
 
@@ -62,6 +63,7 @@ struct AppManifestTests {
 }
 
 @Suite("Graphviz output")
+@MainActor
 struct GraphTests {
   @Test func catalogShowsWhichModuleEmbedsWhich() {
     let dot = GraphvizReport.catalog(BuildProducts.demoCatalog)
@@ -86,6 +88,7 @@ struct GraphTests {
 
 /// Every demo module, opened and closed, leaves none of its roles alive.
 @Suite("Leaks in the demo modules")
+@MainActor
 struct DemoLeakTests {
   @Test(
     arguments: [

@@ -1,9 +1,11 @@
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 @Suite("Resolving URNs and their arguments")
+@MainActor
 struct ArgumentResolutionTests {
   let catalog = BuildProducts.sampleCatalog
 
@@ -55,6 +57,7 @@ struct ArgumentResolutionTests {
 }
 
 @Suite("Binding arguments against a contract")
+@MainActor
 struct ArgumentBindingTests {
   @Test func missingRequiredArgumentSaysHowToPassIt() throws {
     let route = try ProbeRoutes.catalog().resolveError("probe:args")

@@ -7,8 +7,9 @@ import ViperKit
 /// `ArgumentValue` through JSON: every case comes back as the case it was,
 /// and what earlier hosts wrote still reads.
 @Suite("Argument values in JSON")
+@MainActor
 struct ArgumentValueCodingTests {
-  static let values: [ArgumentValue] = [
+  nonisolated static let values: [ArgumentValue] = [
     .string(""), .string("ada"), .string("1"), .string("1.0"), .string("true"), .string("{\"double\": 1}"),
     .int(0), .int(1), .int(-42), .int(.max), .int(.min),
     .bool(true), .bool(false),
@@ -65,6 +66,7 @@ struct ArgumentValueCodingTests {
 
 /// The settings file across a restart of the host.
 @Suite("Settings file")
+@MainActor
 struct SettingsFileTests {
   let data: TemporaryDirectory
 

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 
 /// `vivarium check` on the sample plugins (which must pass) and on plugins
 /// broken on purpose (each must fail exactly its check, by name and message).
 @Suite("vivarium check")
+@MainActor
 struct CheckCommandTests {
   struct Report: Decodable {
     struct Plugin: Decodable {

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 /// Mistakes a newcomer makes get a message and a non-zero exit, and output
 /// fits the terminal it is read on.
 @Suite("vivarium command-line mistakes and widths")
+@MainActor
 struct CommandLineMistakesTests {
   @Test func aMisspeltCommandGetsTheClosestOne() throws {
     let result = try ProcessRunner.vivarium(["rnder", "items:list"])

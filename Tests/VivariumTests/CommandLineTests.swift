@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import ViperKitHosting
 import ViperKitTestKit
 
 /// The `vivarium` executable, run as a person or a script would run it.
 @Suite("vivarium command line")
+@MainActor
 struct CommandLineTests {
   /// A plugin directory with the two sample plugins and a handful of bad files.
   private func mixedDirectory() throws -> TemporaryDirectory {

@@ -5,6 +5,7 @@ import ViperKit
 
 /// Children in slots: embedding, slot rules, tabs and stacks, lifecycle order.
 @Suite("Composing modules")
+@MainActor
 struct CompositionTests {
   let host: ProbeHost
   var recorder: ProbeRecorder { host.recorder }
@@ -183,6 +184,7 @@ struct CompositionTests {
 
 /// Outputs to the owner, inputs to children, each checked against contracts.
 @Suite("Messages between modules")
+@MainActor
 struct MessageTests {
   let host: ProbeHost
   var recorder: ProbeRecorder { host.recorder }

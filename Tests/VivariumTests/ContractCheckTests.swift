@@ -1,9 +1,11 @@
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 @Suite("Contract checks")
+@MainActor
 struct ContractCheckTests {
   private func problems(_ contract: Contract, services: Set<String> = []) -> [String] {
     ContractCheck.problems(contract, knownServices: services)

@@ -8,6 +8,7 @@ import ViperKit
 /// One session at a time saves in a data directory; a second one reads, says
 /// it is read-only, and refuses every save instead of losing the first's.
 @Suite("Data directory lock")
+@MainActor
 struct DataDirectoryLockTests {
   let data: TemporaryDirectory
   let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage", "settings"])

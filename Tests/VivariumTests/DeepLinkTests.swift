@@ -3,6 +3,7 @@ import ViperKit
 import VivariumHost
 
 @Suite("Deep links")
+@MainActor
 struct DeepLinkTests {
   let runtime: HostRuntime
 

@@ -7,6 +7,7 @@ import Testing
 /// Reading a file's ELF headers costs a bounded number of bytes and of steps,
 /// whatever the headers claim.
 @Suite("Reading ELF headers")
+@MainActor
 struct ELFHeaderReadingTests {
   /// A little-endian x86-64 shared object's ELF header followed by
   /// `sections` empty section headers, to fill in with ``put(_:at:size:)``.

@@ -8,6 +8,7 @@ import Testing
 /// probe) and its loading is not what the host loads. Each test replaces the
 /// file at the worst moment, just before the host's own `dlopen`.
 @Suite("Replacing a plugin while it loads")
+@MainActor
 struct LoadingRaceTests {
   @Test func aFileReplacedAfterItsProbeIsNotWhatTheHostLoads() throws {
     let dir = try TemporaryDirectory()

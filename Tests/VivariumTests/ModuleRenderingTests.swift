@@ -3,6 +3,7 @@ import ViperKit
 import VivariumHost
 
 @Suite("Rendering the sample modules")
+@MainActor
 struct ModuleRenderingTests {
   private func presented(_ urn: String) throws -> HostRuntime {
     let runtime = HostRuntime(catalog: BuildProducts.sampleCatalog, services: try TestServices.make())
@@ -125,6 +126,7 @@ struct ModuleRenderingTests {
 }
 
 @Suite("Modules that misbehave")
+@MainActor
 struct MisbehavingModuleTests {
   private func runtime() throws -> HostRuntime {
     HostRuntime(catalog: ProbeRoutes.catalog(), services: try TestServices.make())

@@ -6,6 +6,7 @@ import ViperKit
 /// Push, present, pop, pop to root, dismiss and replace, with the releases and
 /// lifecycle events they imply.
 @Suite("Navigation")
+@MainActor
 struct NavigationTests {
   let host: ProbeHost
   var recorder: ProbeRecorder { host.recorder }
@@ -88,6 +89,7 @@ struct NavigationTests {
 
 /// The demo app's modules, composed across plugins.
 @Suite("Demo app composition")
+@MainActor
 struct DemoCompositionTests {
   let runtime: HostRuntime
 

@@ -6,9 +6,10 @@ import ViperKit
 /// Draws `tree(urn)` when attached, then asks to embed what `embeds(urn)`
 /// names: modules that compose themselves, as plugins do.
 private struct SelfEmbeddingFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
-  let tree: @Sendable (String) -> ViewNode
-  let embeds: @Sendable (ModuleContext) -> [(urn: String, slot: String)]
+  let tree: @MainActor @Sendable (String) -> ViewNode
+  let embeds: @MainActor @Sendable (ModuleContext) -> [(urn: String, slot: String)]
 
   func build(_ context: ModuleContext) throws -> Module {
     let view = SelfEmbeddingView(context: context, tree: tree(context.urn), embeds: embeds(context))
@@ -42,6 +43,7 @@ private final class SelfEmbeddingPresenter: ViperPresenter {}
 /// Nested composition drawn as text: a chain `chain:link:{left}` (each link
 /// embeds the next in its single slot until 1), and `mix:root`, which holds
 /// two stacked children beside a button, and a tab bar of chains.
+@MainActor
 private func nestedRuntime() throws -> HostRuntime {
   let link = Contract(
     urn: "chain:link:{left}", summary: "A link.", arguments: [.required("left", .int, "Links left.")],
@@ -81,6 +83,7 @@ private func nestedRuntime() throws -> HostRuntime {
 
 /// The screen as the host drew it before it passed prefixes down: each level
 /// drawn whole, then every line of it prefixed once per level above.
+@MainActor
 private func redrawnLevelByLevel(_ screen: ComposedScreen, _ renderer: TextRenderer) -> [String] {
   let style = renderer.style
   guard let tree = screen.tree else { return [style.dim("(\(screen.urn) has not drawn)")] }
@@ -113,6 +116,7 @@ private func withoutEscapes(_ line: String) -> String {
 }
 
 @Suite("Drawing nested modules")
+@MainActor
 struct NestedRenderingTests {
   /// Where drawing level by level fitted the width, the lines are byte for
   /// byte what it gave, in colour and plain: stacks, tabs, a slot beside a
@@ -193,9 +197,9 @@ struct NestedRenderingTests {
   /// A role's type name is what `String(describing:)` gives, for the kinds of
   /// classes plugins write.
   @Test func roleTypeNamesReadAsBefore() {
-    final class Nested {}
-    final class Generic<T> {}
-    let objects: [AnyObject] = [SelfEmbeddingPresenter(), Nested(), Generic<Int>(), Generic<[String]>()]
+    final class Nested: Sendable {}
+    final class Generic<T>: Sendable {}
+    let objects: [any AnyObject & Sendable] = [SelfEmbeddingPresenter(), Nested(), Generic<Int>(), Generic<[String]>()]
     for object in objects {
       #expect(RoleReference(.view, object).typeName == String(describing: type(of: object)))
     }

@@ -8,6 +8,7 @@ import ViperKit
 /// Writing can fail (a full disk, a log that is not a file) and text can carry
 /// controls: the host says so or escapes them, and never traps or hangs.
 @Suite("Output and log failures")
+@MainActor
 struct OutputFailureTests {
   let data: TemporaryDirectory
 

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import ViperKitHosting
 import ViperKitTestKit
 
 /// Escape sequences from plugins, URNs, file names and typed text reach the
 /// terminal shown, not obeyed, in every command and on stderr.
 @Suite("vivarium output safety")
+@MainActor
 struct OutputSafetyTests {
   private func expectNoRawControls(_ text: String, _ comment: Comment? = nil) {
     #expect(

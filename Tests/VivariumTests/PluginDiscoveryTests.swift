@@ -5,6 +5,7 @@ import VivariumHost
 /// Which files of a plugin directory get a row, and how the SDK's own
 /// libraries are told apart from broken plugins.
 @Suite("Finding plugins")
+@MainActor
 struct PluginDiscoveryTests {
   @Test func theBundledFolderPassesOverOtherLibrariesButNotJunk() throws {
     let dir = try TemporaryDirectory()
@@ -30,13 +31,17 @@ struct PluginDiscoveryTests {
     for case .rejected(let rejection) in outcomes {
       kinds[(rejection.path as NSString).lastPathComponent] = rejection.kind
     }
-    #expect(kinds == ["libViperKit.so": .sdkLibrary, "libViperKitTestKit.so": .sdkLibrary])
+    #expect(
+      kinds == [
+        "libViperKit.so": .sdkLibrary, "libViperKitHosting.so": .sdkLibrary, "libViperKitTestKit.so": .sdkLibrary,
+      ])
   }
 }
 
 /// A plugin is loaded from the file that was checked, and still finds the
 /// libraries it needs next to it.
 @Suite("Plugins with libraries of their own")
+@MainActor
 struct PluginLibraryTests {
   @Test(arguments: [false, true])
   func aLibraryInThePluginsFolderIsFound(probed: Bool) throws {

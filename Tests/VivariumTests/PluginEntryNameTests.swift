@@ -8,6 +8,7 @@ import ViperKit
 /// The name a descriptor declares keys the plugin's storage (README, "Data"),
 /// so it must stay the plugin type's name as `String(describing:)` gives it.
 @Suite("Plugin names in descriptors")
+@MainActor
 struct PluginEntryNameTests {
   /// `plugin_name` and `plugin_type` of `library`'s descriptor.
   private func descriptor(of library: String) throws -> (name: String, type: any ViperPlugin.Type) {

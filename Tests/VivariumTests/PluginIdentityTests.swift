@@ -6,6 +6,7 @@ import ViperKit
 
 /// Storage belongs to the name a plugin declares, not to its file name.
 @Suite("Plugin identity")
+@MainActor
 struct PluginIdentityTests {
   let data: TemporaryDirectory
 

@@ -5,6 +5,7 @@ import VivariumHost
 /// A plugin that crashes or hangs while loading is named and skipped; the host
 /// and the other plugins go on.
 @Suite("Loading plugins in a probe process")
+@MainActor
 struct PluginIsolationTests {
   /// Generous: a crash must be reported as a crash even on a loaded machine.
   private let probe = PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(60))

@@ -4,6 +4,7 @@ import ViperKit
 import VivariumHost
 
 @Suite("Loading the sample plugins")
+@MainActor
 struct PluginLoadingTests {
   @Test func bothSamplePluginsLoadWithTheirURNs() throws {
     let catalog = BuildProducts.sampleCatalog

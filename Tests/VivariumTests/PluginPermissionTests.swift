@@ -8,6 +8,7 @@ import Testing
 /// and every directory on its real path (ssh's StrictModes), whatever path or
 /// link leads there.
 @Suite("Where plugins may be loaded from")
+@MainActor
 struct PluginPermissionTests {
   let dir: TemporaryDirectory
 

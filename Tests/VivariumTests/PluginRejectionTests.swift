@@ -5,6 +5,7 @@ import VivariumHost
 
 /// Every way a file can be refused, each with a bad file the test makes.
 @Suite("Rejecting bad plugin files")
+@MainActor
 struct PluginRejectionTests {
   /// A fresh directory per test: Swift Testing makes a new suite value for each.
   let dir: TemporaryDirectory

@@ -7,6 +7,7 @@ import Testing
 /// Plugin code that runs in the probe process cannot stall the host, flood
 /// it, or forge the probe's verdict into a pass.
 @Suite("Probes that plugin code cannot stall or fool")
+@MainActor
 struct ProbeHardeningTests {
   /// Generous: none of these tests is about the limit itself.
   private let probe = PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(30))

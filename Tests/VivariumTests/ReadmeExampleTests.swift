@@ -7,8 +7,9 @@ import Testing
 /// that needs arguments, named alone in prose (`vivarium check`), is a name,
 /// not an example.
 @Suite("README examples")
+@MainActor
 struct ReadmeExampleTests {
-  static let commands: [String] = {
+  nonisolated static let commands: [String] = {
     let readme = (try? String(contentsOfFile: BuildProducts.repository + "/README.md", encoding: .utf8)) ?? ""
     var found: [String] = []
     var inShell = false

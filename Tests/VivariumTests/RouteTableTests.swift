@@ -1,8 +1,10 @@
 import Testing
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 @Suite("Route table")
+@MainActor
 struct RouteTableTests {
   private func table(_ patterns: [String]) throws -> RouteTable<String> {
     var table = RouteTable<String>()
@@ -11,7 +13,7 @@ struct RouteTableTests {
   }
 
   private func resolved(_ table: RouteTable<String>, _ urn: String) throws -> String? {
-    if case .matched(let entry, _) = table.resolve(try URN(parsing: urn)) { return entry.value }
+    if case .matched(let entry, _) = table.resolve(try ParsedURN(parsing: urn)) { return entry.value }
     return nil
   }
 
@@ -31,7 +33,7 @@ struct RouteTableTests {
 
   @Test func bindsPlaceholders() throws {
     let table = try table(["profile:{userID}"])
-    guard case .matched(_, let bindings) = table.resolve(try URN(parsing: "profile:ada")) else {
+    guard case .matched(_, let bindings) = table.resolve(try ParsedURN(parsing: "profile:ada")) else {
       Issue.record("profile:ada did not match")
       return
     }
@@ -41,7 +43,7 @@ struct RouteTableTests {
   @Test func unknownURNIsNotFound() throws {
     let table = try table(["items:list"])
     for urn in ["items", "items:list:extra", "other:list"] {
-      guard case .notFound = table.resolve(try URN(parsing: urn)) else {
+      guard case .notFound = table.resolve(try ParsedURN(parsing: urn)) else {
         Issue.record("\(urn) should not resolve")
         continue
       }
@@ -51,7 +53,7 @@ struct RouteTableTests {
   @Test func samePatternShapeIsAConflictNotAChoice() throws {
     let table = try table(["items:detail:{id}", "items:detail:{itemID}", "items:list"])
     #expect(table.conflicts.map { $0.map(\.value) } == [["items:detail:{id}", "items:detail:{itemID}"]])
-    guard case .conflict(let entries) = table.resolve(try URN(parsing: "items:detail:3")) else {
+    guard case .conflict(let entries) = table.resolve(try ParsedURN(parsing: "items:detail:3")) else {
       Issue.record("expected a conflict")
       return
     }
@@ -64,7 +66,7 @@ struct RouteTableTests {
     for index in 0..<5_000 {
       table.insert(try URNPattern(parsing: "ns\(index):screen:{id}"), index)
     }
-    guard case .matched(let entry, let bindings) = table.resolve(try URN(parsing: "ns4321:screen:9")) else {
+    guard case .matched(let entry, let bindings) = table.resolve(try ParsedURN(parsing: "ns4321:screen:9")) else {
       Issue.record("no match")
       return
     }

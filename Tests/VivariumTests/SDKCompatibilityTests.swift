@@ -1,19 +1,21 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 /// A plugin built last month against the previous SDK minor keeps loading; one
 /// built against a newer SDK is refused, saying what to rebuild.
 @Suite("SDK compatibility")
+@MainActor
 struct SDKCompatibilityTests {
-  /// ViperKit 1.0 (Fixtures/SDK-1.0) built into a directory of its own, with
+  /// ViperKit 1.0 (Fixtures/SDK-2.0) built into a directory of its own, with
   /// `minor` written into its header, and a plugin made by `vivarium new`
   /// compiled against it.
   static func pluginAgainstOldSDK(minor: Int, name: String) throws -> (plugin: String, directory: TemporaryDirectory) {
     let directory = try TemporaryDirectory()
-    let fixture = BuildProducts.repository + "/Tests/VivariumTests/Fixtures/SDK-1.0"
+    let fixture = BuildProducts.repository + "/Tests/VivariumTests/Fixtures/SDK-2.0"
     let sdk = directory.path + "/sdk"
     try FileManager.default.createDirectory(atPath: sdk, withIntermediateDirectories: true)
     let header = try String(contentsOfFile: fixture + "/CViperKit/ViperKitABI.h", encoding: .utf8)
@@ -44,11 +46,11 @@ struct SDKCompatibilityTests {
     let (plugin, directory) = try Self.pluginAgainstOldSDK(minor: 0, name: "Legacy")
     _ = directory
     guard case .loaded(let loaded) = PluginLoader().load(plugin) else {
-      Issue.record("a plugin built against ViperKit 1.0 must load in a \(ViperKitVersion.current) host")
+      Issue.record("a plugin built against ViperKit 2.0 must load in a \(ViperKitVersion.current) host")
       return
     }
-    #expect(loaded.sdkVersion == ViperKitVersion(major: 1, minor: 0, patch: 0))
-    #expect(ViperKitVersion.current > loaded.sdkVersion)
+    #expect(loaded.sdkVersion == ViperKitVersion(major: 2, minor: 0, patch: 0))
+    #expect(ViperKitVersion.current >= loaded.sdkVersion)
     let runtime = HostRuntime(
       catalog: PluginCatalog(outcomes: [.loaded(loaded)]), services: try TestServices.make())
     try runtime.open("legacy:note:7")

@@ -1,5 +1,6 @@
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
@@ -7,6 +8,7 @@ import VivariumHost
 /// would: each module built by ModuleHarness with fake services, driven by view
 /// events, and checked by what it draws, requests, emits and stores.
 @Suite("Sample plugins, through the test kit")
+@MainActor
 struct SamplePluginTests {
   /// The factory for `pattern`, from the plugin the host loaded.
   private func factory(_ pattern: String) throws -> any ModuleFactory {
@@ -16,10 +18,10 @@ struct SamplePluginTests {
   private func presented(
     _ pattern: String, _ arguments: [String: ArgumentValue] = [:], services: FakeServices = FakeServices()
   )
-    throws -> ModuleHarness
+    async throws -> ModuleHarness
   {
     let harness = try ModuleHarness(try factory(pattern), arguments: arguments, services: services)
-    harness.present()
+    await harness.present()
     return harness
   }
 
@@ -34,15 +36,15 @@ struct SamplePluginTests {
     #expect(report.results.filter { $0.status == .passed }.count >= factories.count * 10)
   }
 
-  @Test func itemsListAsksForTheDetailOfTheSelectedRow() throws {
-    let list = try presented("items:list")
+  @Test func itemsListAsksForTheDetailOfTheSelectedRow() async throws {
+    let list = try await presented("items:list")
     try list.send(.select(list: "items", row: "2"))
     #expect(list.requests == [.push("items:detail:2")])
     #expect(list.roles.count == 4)
   }
 
-  @Test func itemsDetailTellsItsOpenerWhatChanged() throws {
-    let detail = try presented("items:detail:{itemID}", ["itemID": .int(3)])
+  @Test func itemsDetailTellsItsOpenerWhatChanged() async throws {
+    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(3)])
     #expect(detail.urn == "items:detail:3")
     try detail.send(.tap(button: "toggle"))
     #expect(detail.outputs == [Message("itemChanged", ["itemID": .int(3), "enabled": .bool(true)])])
@@ -50,23 +52,26 @@ struct SamplePluginTests {
     #expect(detail.requests == [.pop])
   }
 
-  @Test func loginRemembersTheUserAndReplacesItselfWithTheDashboard() throws {
+  @Test func loginRemembersTheUserAndReplacesItselfWithTheDashboard() async throws {
     let services = FakeServices()
-    let login = try presented("login:form", services: services)
+    let login = try await presented("login:form", services: services)
     try login.send(.type(field: "user", text: "grace"))
     try login.send(.type(field: "password", text: "hopper"))
     try login.send(.tap(button: "signIn"))
+    #expect(login.requests.isEmpty, "signing in takes 1.5 s on the module's clock")
+    await login.advance(by: 1.5)
     #expect(login.requests == [.replace("dashboard:home?user=grace")])
     #expect(services.settings["login.lastUser"] == .string("grace"))
+    #expect(services.settings["session.user"] == .string("grace"))
     #expect(services.logLines == ["info: 'grace' signed in"])
-    let again = try presented("login:form", services: services)
+    let again = try await presented("login:form", services: services)
     guard case .stack(_, let children)? = again.tree else { throw HarnessError(message: "no tree") }
     #expect(children.contains(.field(id: "user", label: "User", value: "grace", placeholder: "user name")))
   }
 
-  @Test func productSearchKeepsFavouritesInStorageAndSaysSo() throws {
+  @Test func productSearchKeepsFavouritesInStorageAndSaysSo() async throws {
     let services = FakeServices()
-    let search = try presented("products:search", services: services)
+    let search = try await presented("products:search", services: services)
     try search.send(.select(list: "results", row: "3"))
     #expect(services.stored["favourites"] == "3")
     #expect(services.notices == ["positive: ★ Teapot is now a favourite."])
@@ -76,8 +81,8 @@ struct SamplePluginTests {
     #expect(children.contains(.text("14 products · page 2 of 3", tone: .muted)))
   }
 
-  @Test func dashboardEmbedsItsThreeTabsAndSwitches() throws {
-    let dashboard = try presented("dashboard:home")
+  @Test func dashboardEmbedsItsThreeTabsAndSwitches() async throws {
+    let dashboard = try await presented("dashboard:home")
     #expect(
       dashboard.requests == [
         .embed("items:list", slot: "tabs"), .embed("products:search", slot: "tabs"), .embed("feed:home", slot: "tabs"),
@@ -86,8 +91,8 @@ struct SamplePluginTests {
     #expect(dashboard.requests.last == .showChild(2, slot: "tabs"))
   }
 
-  @Test func feedEmbedsTheWalletAndMasksIt() throws {
-    let feed = try presented("feed:home", ["style": .string("compact")])
+  @Test func feedEmbedsTheWalletAndMasksIt() async throws {
+    let feed = try await presented("feed:home", ["style": .string("compact")])
     #expect(feed.requests == [.embed("wallet:preview", slot: "wallet")])
     try feed.send(.tap(button: "mask"))
     #expect(feed.requests.last == .send(Message("setMasked", ["masked": .bool(true)]), slot: "wallet"))
@@ -96,33 +101,37 @@ struct SamplePluginTests {
     #expect(feed.services.notices == ["positive: Wallet balance is now €80."])
   }
 
-  @Test func walletAddsThePickedAmountAndReportsTheBalance() throws {
-    let wallet = try presented("wallet:preview")
+  @Test func walletAddsThePickedAmountAndReportsTheBalance() async throws {
+    let wallet = try await presented("wallet:preview")
     try wallet.send(.tap(button: "topUp"))
     #expect(wallet.requests == [.present("wallet:topup")])
     try wallet.receive(Message("picked", ["amount": .int(20)]), from: .opened(urn: "wallet:topup"))
     #expect(wallet.outputs == [Message("balanceChanged", ["balance": .int(70)])])
     #expect(wallet.services.stored["balance"] == "70")
-    let picker = try presented("wallet:topup")
+    let picker = try await presented("wallet:topup")
     try picker.send(.select(list: "amounts", row: "50"))
     #expect(picker.outputs == [Message("picked", ["amount": .int(50)])])
     #expect(picker.requests == [.dismiss])
   }
 
-  @Test func profileReadsMembershipOffTheClock() throws {
-    let profile = try presented("profile:{userID}", ["userID": .string("grace")])
+  @Test func profileReadsMembershipOffTheClock() async throws {
+    let profile = try await presented("profile:{userID}", ["userID": .string("grace")])
     guard case .stack(_, let children)? = profile.tree else { throw HarnessError(message: "no tree") }
     #expect(children.contains(.text("Member for 83 days")))
     #expect(profile.services.used == [Services.Name.clock])
   }
 
-  @Test func harnessRefusesWhatTheScreenDoesNotOffer() throws {
-    let list = try presented("items:list")
+  @Test func harnessRefusesWhatTheScreenDoesNotOffer() async throws {
+    let list = try await presented("items:list")
     #expect(throws: HarnessError(message: "there is no button 'nope' on this screen; buttons: deleteAll")) {
       try list.send(.tap(button: "nope"))
     }
-    #expect(throws: HarnessError(message: "the module takes no messages: Module(receiver:) is nil")) {
-      try presented("items:detail:{itemID}", ["itemID": .int(1)]).receive(Message("x"), from: .parent(urn: "p"))
+    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(1)])
+    #expect(
+      throws: HarnessError(
+        message: "the module takes no messages: none of its presenter, interactor or view is a MessageReceiver")
+    ) {
+      try detail.receive(Message("x"), from: .parent(urn: "p"))
     }
     #expect(list.tearDown().isEmpty)
     #expect(list.lifecycle == [.attach, .appear, .disappear, .detach])

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 
 @testable import VivariumHost
 
 @Suite("Services")
+@MainActor
 struct ServicesTests {
   let data: TemporaryDirectory
 

@@ -7,6 +7,7 @@ import ViperKit
 /// lookup and whole sessions over composed screens: none may trap, and every
 /// refusal must say what is wrong.
 @Suite("Fuzzing session lines")
+@MainActor
 struct SessionFuzzTests {
   /// Lines parsed, and looked up where they hold an address.
   static let lineCount = 100_000
@@ -45,6 +46,7 @@ struct SessionFuzzTests {
   }
 
   /// What the lookups found, and what went wrong; a test expects `problems` empty.
+  @MainActor
   private struct Tally {
     var located = 0
     var refusedEmpty = 0
@@ -79,7 +81,7 @@ struct SessionFuzzTests {
     }
   }
 
-  @Test func generatedLinesNeverTrapAndRefusalsSayWhy() throws {
+  @Test func generatedLinesNeverTrapAndRefusalsSayWhy() async throws {
     var grammar = SessionLineGrammar(seed: 0x5EED_0008)
     let demo = try Self.demoSession()
     let probes = try ProbeHost()
@@ -100,7 +102,7 @@ struct SessionFuzzTests {
       }
       guard number % Self.executeEvery == 0 else { continue }
       let session = number % (2 * Self.executeEvery) == 0 ? demo : probeSession
-      let step = session.execute(line)
+      let step = await session.execute(line)
       tally.executed += 1
       if step.errors.contains(where: \.isEmpty) { tally.note("'\(line.prefix(80))' failed without a reason") }
       if step.screen != nil, let header = step.output.first, header.count > 80 {

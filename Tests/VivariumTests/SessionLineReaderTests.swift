@@ -4,6 +4,7 @@ import Testing
 @testable import VivariumHost
 
 @Suite("Reading session lines")
+@MainActor
 struct SessionLineReaderTests {
   /// Hands out `bytes` in chunks of `size`, recording the most the reader held.
   private final class Chunks {

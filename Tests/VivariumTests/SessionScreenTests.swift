@@ -5,6 +5,7 @@ import Testing
 /// What a session draws is what the person types: headers that fit the
 /// line, and identifiers and hints that work as drawn.
 @Suite("Session screens")
+@MainActor
 struct SessionScreenTests {
   private func demoSession() throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
@@ -57,52 +58,52 @@ struct SessionScreenTests {
   }
 
   /// Every header repeated the whole stack: 10,000 pushes printed 957 MB.
-  @Test func manyPushesPrintABoundedHeaderEachTime() throws {
+  @Test func manyPushesPrintABoundedHeaderEachTime() async throws {
     let probes = try ProbeHost()
     let session = Session(
       runtime: probes.runtime, renderer: TextRenderer(width: 80), plugins: "", routes: "", scheme: nil)
-    _ = session.execute("open probe:parent")
+    _ = await session.execute("open probe:parent")
     var printed = 0
     for number in 1...1_000 {
-      let step = session.execute("open probe:child:\(number)")
+      let step = await session.execute("open probe:child:\(number)")
       #expect(step.errors.isEmpty)
       printed += step.output.reduce(0) { $0 + $1.utf8.count }
     }
     #expect(probes.runtime.layers.map(\.count) == [1_001])
-    let header = try #require(session.execute("screen").output.first)
+    let header = try #require(await session.execute("screen").output.first)
     #expect(header.count == 80)
     #expect(header.hasPrefix("── probe:parent › … 998 more … › probe:child:999 › probe:child:1000 ─"))
     #expect(printed < 1_000 * 400, "each step prints a header and a short screen")
   }
 
   /// The hint listed `next` for `tap tabs/nxt`, and `tap next` then failed.
-  @Test func aHintNamesElementsByTheirFullAddress() throws {
+  @Test func aHintNamesElementsByTheirFullAddress() async throws {
     let session = try demoSession()
     try session.runtime.open("dashboard:home?user=ada/products:search")
-    let step = session.execute("tap tabs/nxt")
+    let step = await session.execute("tap tabs/nxt")
     let error = try #require(step.errors.first)
     #expect(error.hasPrefix("there is no button 'tabs/nxt' on this screen; buttons: tabs/"))
     let suggested = try #require(error.split(separator: "buttons: ").last).split(separator: ", ").map(String.init)
     #expect(suggested.contains("tabs/next"))
     #expect(suggested.allSatisfy { $0.hasPrefix("tabs/") })
-    #expect(session.execute("tap \(suggested[0])").errors.isEmpty)
-    let rows = session.execute("select tabs/results 999").errors.first ?? ""
+    #expect(await session.execute("tap \(suggested[0])").errors.isEmpty)
+    let rows = await session.execute("select tabs/results 999").errors.first ?? ""
     #expect(rows.hasPrefix("list 'tabs/results' has no row '999'; rows: "))
   }
 
   /// Rows were drawn as `2. Red mug`, so `select results 1` looked right and failed.
-  @Test func theRowIdentifiersDrawnAreTheOnesSelectTakes() throws {
+  @Test func theRowIdentifiersDrawnAreTheOnesSelectTakes() async throws {
     let session = try demoSession()
     try session.runtime.open("dashboard:home?user=ada/products:search")
-    _ = session.execute("type tabs/query mug")
-    let screen = session.execute("tap tabs/search").output
+    _ = await session.execute("type tabs/query mug")
+    let screen = await session.execute("tap tabs/search").output
     let drawn = screen.compactMap { line -> String? in
       guard line.hasPrefix("│   ("), let close = line.firstIndex(of: ")") else { return nil }
       return String(line[line.index(line.startIndex, offsetBy: 5)..<close])
     }
     #expect(!drawn.isEmpty, "\(screen.joined(separator: "\n"))")
     for id in drawn {
-      #expect(session.execute("select tabs/results \(id)").errors.isEmpty, "row (\(id))")
+      #expect(await session.execute("select tabs/results \(id)").errors.isEmpty, "row (\(id))")
     }
   }
 }

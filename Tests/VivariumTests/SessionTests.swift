@@ -3,6 +3,7 @@ import Testing
 import VivariumHost
 
 @Suite("Session commands")
+@MainActor
 struct SessionCommandTests {
   @Test(
     arguments: [
@@ -42,6 +43,7 @@ struct SessionCommandTests {
 /// Whole sessions from script files, compared with the expected screens, and
 /// the things a person must be able to do without reading code.
 @Suite("Recorded sessions")
+@MainActor
 struct RecordedSessionTests {
   /// Expected transcripts live here, as NAME.expected (stdout) and NAME.stderr.
   private static let sessions = BuildProducts.repository + "/Tests/VivariumTests/Sessions"
@@ -106,39 +108,40 @@ struct RecordedSessionTests {
 }
 
 @Suite("Session behaviour")
+@MainActor
 struct SessionBehaviourTests {
   private func session() throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     return Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
   }
 
-  @Test func anAlertMustBeAcknowledgedBeforeAnythingElse() throws {
+  @Test func anAlertMustBeAcknowledgedBeforeAnythingElse() async throws {
     let session = try session()
-    _ = session.execute("open items:list")
+    _ = await session.execute("open items:list")
     session.runtime.services.notifications.alert(title: "Save failed", message: "The disk is full.")
-    let blocked = session.execute("tap deleteAll")
+    let blocked = await session.execute("tap deleteAll")
     #expect(blocked.errors == ["an alert is open; type 'ok' to close it"])
     #expect(blocked.output.contains("║ The disk is full."))
     #expect(session.runtime.top?.tree.map { "\($0)" }?.contains("Deleted") == false)
-    let acknowledged = session.execute("ok")
+    let acknowledged = await session.execute("ok")
     #expect(acknowledged.errors.isEmpty)
     #expect(acknowledged.alert == nil)
-    #expect(session.execute("tap deleteAll").errors.isEmpty)
-    #expect(session.execute("ok").errors == ["there is no alert to acknowledge"])
+    #expect(await session.execute("tap deleteAll").errors.isEmpty)
+    #expect(await session.execute("ok").errors == ["there is no alert to acknowledge"])
   }
 
-  @Test func noticesShowOnceAfterTheScreen() throws {
+  @Test func noticesShowOnceAfterTheScreen() async throws {
     let session = try session()
-    _ = session.execute("open products:search")
-    let step = session.execute("select results 2")
+    _ = await session.execute("open products:search")
+    let step = await session.execute("select results 2")
     #expect(step.output.last == "✓ ★ Red mug is now a favourite.")
-    #expect(session.execute("screen").notices.isEmpty)
+    #expect(await session.execute("screen").notices.isEmpty)
   }
 
-  @Test func moduleProblemsAreReportedAsErrors() throws {
+  @Test func moduleProblemsAreReportedAsErrors() async throws {
     let session = try session()
-    _ = session.execute("open items:detail:1")
-    let step = session.execute("tap back")
+    _ = await session.execute("open items:detail:1")
+    let step = await session.execute("tap back")
     #expect(step.errors == ["items:detail:1: cannot pop the first screen; offer another way out, such as replace(_:)"])
   }
 }

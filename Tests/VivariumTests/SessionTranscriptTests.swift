@@ -4,6 +4,7 @@ import Testing
 /// `vivarium run` from a script, as a person piping it would read it: stdout
 /// and stderr in one stream.
 @Suite("Session transcripts")
+@MainActor
 struct SessionTranscriptTests {
   /// Runs `script` with stderr sent to stdout, so the order of the two shows.
   private func runMerged(_ script: Data) throws -> ProcessResult {

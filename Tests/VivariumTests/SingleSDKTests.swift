@@ -2,12 +2,14 @@ import CViperKit
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import VivariumHost
 
 /// Host, plugins and this test bundle must share one libViperKit.so, or
 /// casts across dlopen fail and SDK globals are duplicated: a type from one
 /// copy of ViperKit is a different type from the same one in another copy.
 @Suite("One ViperKit per process")
+@MainActor
 struct SingleSDKTests {
   @Test func pluginFactoryCastsToTheHostsProtocol() throws {
     let handle = try #require(dlopen(BuildProducts.itemsList, RTLD_NOW | RTLD_LOCAL))
@@ -21,9 +23,11 @@ struct SingleSDKTests {
 
   @Test func roleObjectsBuiltByAPluginAreInTheHostsCensus() throws {
     let factory = try #require(BuildProducts.sampleCatalog.loaded.first?.factories.first)
+    let scheduler = WorkScheduler(clock: ModuleClock(.real))
     let module = try factory.build(
       ModuleContext(
-        urn: "items:list", arguments: Arguments(), router: NullRouter(), canvas: NullCanvas(), messages: NullRouter()))
+        urn: "items:list", arguments: Arguments(), router: NullRouter(), canvas: NullCanvas(), messages: NullRouter(),
+        work: scheduler.scope(for: "items:list")))
     let census = ModuleCensus.liveRoles()
     for role in module.roles {
       #expect(census.contains { $0 === role }, "\(role.typeName) built by the plugin is missing from the host's census")

@@ -9,6 +9,7 @@ import ViperKit
 /// saved is overwritten, nothing half-written is left behind, and the person
 /// is told.
 @Suite("Storage safety")
+@MainActor
 struct StorageSafetyTests {
   let data: TemporaryDirectory
 

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 /// Text a plugin, a URN, a file name or a person gave reaches the terminal
 /// visible, never obeyed.
 @Suite("Making control characters visible")
+@MainActor
 struct TerminalTextTests {
   @Test(
     arguments: [

@@ -4,6 +4,7 @@ import ViperKit
 import VivariumHost
 
 @Suite("Drawing view trees as text")
+@MainActor
 struct TextRendererTests {
   let tree = ViewNode.stack(
     .vertical,

@@ -3,6 +3,7 @@ import Testing
 import VivariumHost
 
 @Suite("Plugins of your own")
+@MainActor
 struct ThirdPartyTests {
   @Test(
     arguments: [
@@ -97,7 +98,7 @@ struct ThirdPartyTests {
     let info = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(info["packagePath"] as? String == BuildProducts.repository + "/Host/SDK")
     #expect(info["testKitPath"] as? String == BuildProducts.repository + "/Host/SDK/TestKit")
-    #expect((info["compatibility"] as? String)?.hasPrefix("loads plugins built against ViperKit 1.0 to 1.") == true)
+    #expect((info["compatibility"] as? String)?.hasPrefix("loads plugins built against ViperKit 2.0 to 2.") == true)
     let moved = try ProcessRunner.vivarium(["sdk", "--path"], environment: ["VIVARIUM_SDK": "/nowhere/SDK"])
     #expect(moved.stdout == "/nowhere/SDK\n")
     #expect(moved.status == 1)

@@ -1,18 +1,20 @@
 import Testing
+import ViperKitHosting
 import ViperKitTestKit
 import VivariumHost
 
 @Suite("URN parsing")
+@MainActor
 struct URNTests {
   @Test func parsesSegmentsAndQuery() throws {
-    let urn = try URN(parsing: "profile:42?tab=posts&compact=true")
+    let urn = try ParsedURN(parsing: "profile:42?tab=posts&compact=true")
     #expect(urn.segments == ["profile", "42"])
     #expect(urn.query.map(\.name) == ["tab", "compact"])
     #expect(urn.query.map(\.value) == ["posts", "true"])
   }
 
   @Test func percentDecodesSegmentsAndValues() throws {
-    let urn = try URN(parsing: "search:caf%C3%A9%3Ano?q=a%20b")
+    let urn = try ParsedURN(parsing: "search:caf%C3%A9%3Ano?q=a%20b")
     #expect(urn.segments == ["search", "café:no"])
     #expect(urn.query.first?.value == "a b")
   }
@@ -36,19 +38,20 @@ struct URNTests {
     ])
   func malformed(text: String, reason: String) {
     #expect {
-      try URN(parsing: text)
+      try ParsedURN(parsing: text)
     } throws: { error in
       (error as? URNError)?.reason.contains(reason) == true
     }
   }
 
   @Test func refusesOverlongURN() {
-    let text = "a:" + String(repeating: "b", count: URN.maximumLength)
-    #expect(throws: URNError.self) { try URN(parsing: text) }
+    let text = "a:" + String(repeating: "b", count: ParsedURN.maximumLength)
+    #expect(throws: URNError.self) { try ParsedURN(parsing: text) }
   }
 }
 
 @Suite("URN patterns")
+@MainActor
 struct URNPatternTests {
   @Test func parsesLiteralsAndPlaceholders() throws {
     let pattern = try URNPattern(parsing: "items:detail:{itemID}")
@@ -58,9 +61,9 @@ struct URNPatternTests {
 
   @Test func matchesAndBindsPlaceholders() throws {
     let pattern = try URNPattern(parsing: "users:{userID}:posts:{postID}")
-    #expect(pattern.match(try URN(parsing: "users:7:posts:99")) == ["userID": "7", "postID": "99"])
-    #expect(pattern.match(try URN(parsing: "users:7:likes:99")) == nil)
-    #expect(pattern.match(try URN(parsing: "users:7:posts")) == nil)
+    #expect(pattern.match(try ParsedURN(parsing: "users:7:posts:99")) == ["userID": "7", "postID": "99"])
+    #expect(pattern.match(try ParsedURN(parsing: "users:7:likes:99")) == nil)
+    #expect(pattern.match(try ParsedURN(parsing: "users:7:posts")) == nil)
   }
 
   @Test func sameShapeRegardlessOfPlaceholderNames() throws {

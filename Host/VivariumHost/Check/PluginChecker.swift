@@ -81,8 +81,7 @@ public struct PluginChecker: Sendable {
       }
     }
     for factory in plugin.factories {
-      for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module])
-      {
+      for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         if let reason {
           skipped.append(
             CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))

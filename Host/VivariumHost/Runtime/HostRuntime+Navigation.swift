@@ -30,7 +30,7 @@ extension HostRuntime {
       }
       let node = try buildAttached(segments[0], arguments: arguments)
       show(node, onLayer: layers.count - 1)
-    } catch where error.kind == .guarded && error.refusedBy != nil {
+    } catch  where error.kind == .guarded && error.refusedBy != nil {
       let refusing = error.refusedBy!
       try openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
@@ -55,7 +55,8 @@ extension HostRuntime {
     do {
       try open(pending.link, arguments: pending.arguments, scheme: pending.scheme)
     } catch {
-      problems.append(HostProblem(module: "host", message: "could not open '\(pending.link)' after all: \(error.message)"))
+      problems.append(
+        HostProblem(module: "host", message: "could not open '\(pending.link)' after all: \(error.message)"))
     }
   }
 

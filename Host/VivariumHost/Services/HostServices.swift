@@ -74,6 +74,10 @@ public final class HostServices {
   /// The app-wide setting `key`, for route guards.
   func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
 
+  /// Sets the app-wide setting `key`, as a module with the settings service
+  /// would (for tests).
+  func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
+
   /// The services `contract` lists, for a module of `plugin`.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let wanted = Set(contract.services)

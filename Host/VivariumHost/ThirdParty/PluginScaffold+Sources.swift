@@ -13,28 +13,32 @@ extension PluginScaffold {
     // entity and view model, and the contract data the host routes by.
 
     /// View → Presenter: what the person did.
+    @MainActor
     protocol \(name)ViewOutput: AnyObject {
-      func viewDidAttach()
       func didTapRefresh()
       func didTapBack()
     }
 
     /// Presenter → View: what to draw.
+    @MainActor
     protocol \(name)ViewInput: AnyObject {
       func display(_ screen: \(name)Screen)
     }
 
     /// Presenter → Interactor: what to do with the data.
+    @MainActor
     protocol \(name)InteractorInput: AnyObject {
       func load()
     }
 
     /// Interactor → Presenter: what the data is.
+    @MainActor
     protocol \(name)InteractorOutput: AnyObject {
       func present(entries: [\(name)Entry], loads: Int)
     }
 
     /// Presenter → Router: where to go.
+    @MainActor
     protocol \(name)Routing: AnyObject {
       func close()
     }
@@ -84,10 +88,6 @@ extension PluginScaffold {
         self.presenter = presenter
       }
 
-      func lifecycle(_ event: LifecycleEvent) {
-        if event == .attach { presenter.viewDidAttach() }
-      }
-
       func handle(_ event: ViewEvent) {
         switch event {
         case .tap(\(name)Contract.refreshID): presenter.didTapRefresh()
@@ -131,10 +131,13 @@ extension PluginScaffold {
         self.interactor = interactor
         self.router = router
       }
+
+      func lifecycle(_ event: LifecycleEvent) {
+        if event == .attach { interactor.load() }
+      }
     }
 
     extension \(name)Presenter: \(name)ViewOutput {
-      func viewDidAttach() { interactor.load() }
       func didTapRefresh() { interactor.load() }
       func didTapBack() { router.close() }
     }
@@ -221,7 +224,7 @@ extension PluginScaffold {
 
       /// Builds and wires the \(name) module.
       struct \(name)Factory: ModuleFactory {
-        var contract: Contract { \(name)Contract.contract }
+        static var contract: Contract { \(name)Contract.contract }
 
         func build(_ context: ModuleContext) throws -> Module {
       \(reads)    let interactor = \(name)Interactor(services: context.services)
@@ -260,15 +263,16 @@ extension PluginScaffold {
       @testable import \(name)
 
       @Suite("\(name)")
+      @MainActor
       struct \(name)Tests {
-        private func presented() throws -> ModuleHarness {
+        private func presented() async throws -> ModuleHarness {
           let harness = try ModuleHarness(\(name)Factory(), arguments: [\(arguments.isEmpty ? ":" : arguments)])
-          harness.present()
+          await harness.present()
           return harness
         }
 
-        @Test func firstScreenListsTheEntries() throws {
-          let harness = try presented()
+        @Test func firstScreenListsTheEntries() async throws {
+          let harness = try await presented()
           guard case .stack(_, let children)? = harness.tree else {
             Issue.record("the view drew nothing")
             return
@@ -277,8 +281,8 @@ extension PluginScaffold {
           #expect(children.contains { if case .list(_, let rows) = $0 { rows.count == 3 } else { false } })
         }
 
-        @Test func refreshSaysSoAndBackPops() throws {
-          let harness = try presented()
+        @Test func refreshSaysSoAndBackPops() async throws {
+          let harness = try await presented()
           try harness.send(.tap(button: "refresh"))
           guard case .stack(_, let children)? = harness.tree else {
             Issue.record("the view drew nothing")

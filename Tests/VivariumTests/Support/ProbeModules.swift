@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import ViperKitTestKit
 
 @testable import VivariumHost
@@ -8,7 +9,8 @@ import ViperKitTestKit
 /// Records what probe modules go through, across one test: lifecycle events
 /// and messages in order, and each module's context so the test can make the
 /// requests a module's router would.
-final class ProbeRecorder: @unchecked Sendable {
+@MainActor
+final class ProbeRecorder {
   private let lock = NSLock()
   private var events: [String] = []
   private var contexts: [String: ModuleContext] = [:]
@@ -29,6 +31,7 @@ final class ProbeRecorder: @unchecked Sendable {
 /// A module with any contract: it draws its URN and its slots, records its
 /// lifecycle and the messages it receives, and does nothing else.
 struct ProbeFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
   let recorder: ProbeRecorder
 
@@ -36,7 +39,7 @@ struct ProbeFactory: ModuleFactory {
     recorder.keep(context)
     let presenter = ProbePresenter(urn: context.urn, recorder: recorder)
     let view = ProbeView(presenter: presenter, canvas: context.canvas, urn: context.urn, slots: contract.slots)
-    return Module(view: view, presenter: presenter, receiver: presenter)
+    return Module(view: view, presenter: presenter)
   }
 }
 
@@ -80,6 +83,7 @@ final class ProbePresenter: ViperPresenter, MessageReceiver {
 /// A catalog of probe modules: `probe:parent` with a stack slot `main` and a
 /// tabs slot `tabs` (both accepting `probe:child:{n}`), and `probe:child:{n}`
 /// with an input `ping` and an output `done(code: int)`.
+@MainActor
 enum ProbeApp {
   static func catalog(_ recorder: ProbeRecorder) -> PluginCatalog {
     let parent = Contract(
@@ -100,6 +104,7 @@ enum ProbeApp {
 
 /// A runtime over ``ProbeApp`` and its recorder, with a way to make the
 /// requests a probe module's router or message port would make.
+@MainActor
 struct ProbeHost {
   let recorder = ProbeRecorder()
   let runtime: HostRuntime

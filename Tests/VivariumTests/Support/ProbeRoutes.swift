@@ -5,6 +5,7 @@ import VivariumHost
 enum ProbeRoutes {
   /// `probe:args` takes a required string, and an optional int, double and bool.
   struct ArgumentsFactory: ModuleFactory {
+    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
     var contract: Contract {
       Contract(
         urn: "probe:args", summary: "Takes one argument of each type.",
@@ -24,6 +25,7 @@ enum ProbeRoutes {
   /// `probe:leaky`: its view and presenter hold each other strongly, the
   /// classic VIPER leak. `probe:blank` never draws. `probe:broken` fails to build.
   struct MisbehavingFactory: ModuleFactory {
+    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
     let urn: String
     var contract: Contract { Contract(urn: urn, summary: "Misbehaves on purpose.") }
 

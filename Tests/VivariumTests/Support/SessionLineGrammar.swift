@@ -1,3 +1,5 @@
+import ViperKitHosting
+
 @testable import ViperKitTestKit
 
 /// Generates session lines a person could type, mostly wrong: commands with

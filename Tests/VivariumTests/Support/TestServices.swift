@@ -1,21 +1,26 @@
 import Foundation
-import VivariumHost
+
+@testable import VivariumHost
 
 /// Services over a fresh data directory, with the clock fixed at
 /// 2026-11-21T12:00:00Z so that screens showing time are repeatable.
+@MainActor
 enum TestServices {
   static let now: Double = 1_795_262_400
 
-  /// Services keeping their files in `directory`.
-  static func make(in directory: TemporaryDirectory) -> HostServices {
-    HostServices(dataDirectory: directory.path, now: now)
+  /// Services keeping their files in `directory`; `signedIn` sets the
+  /// setting the demo's route guards ask for (`session.user`).
+  static func make(in directory: TemporaryDirectory, signedIn: Bool = true) -> HostServices {
+    let services = HostServices(dataDirectory: directory.path, now: now)
+    if signedIn { try? services.setSetting(.string("ada"), forKey: "session.user") }
+    return services
   }
 
   /// Services in a directory of their own, removed when the test process ends.
-  static func make() throws -> HostServices {
+  static func make(signedIn: Bool = true) throws -> HostServices {
     let directory = try TemporaryDirectory()
     Scratch.keep(directory)
-    return make(in: directory)
+    return make(in: directory, signedIn: signedIn)
   }
 }
 

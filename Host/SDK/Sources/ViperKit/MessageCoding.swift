@@ -106,7 +106,9 @@ struct FieldsEncoder: Encoder {
   private struct Single: SingleValueEncodingContainer {
     let box: Box
     var codingPath: [any CodingKey]
-    mutating func encodeNil() throws { throw EncodingError.invalidValue((), .init(codingPath: codingPath, debugDescription: "nil")) }
+    mutating func encodeNil() throws {
+      throw EncodingError.invalidValue((), .init(codingPath: codingPath, debugDescription: "nil"))
+    }
     mutating func encode<T: Encodable>(_ value: T) throws {
       guard let primitive = argumentValue(value) else {
         throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "not a primitive"))
@@ -176,7 +178,9 @@ struct FieldsDecoder: Decoder {
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { decoder.fields.keys.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { decoder.recording != nil || decoder.fields[key.stringValue] != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { decoder.recording == nil && decoder.fields[key.stringValue] == nil }
+    func decodeNil(forKey key: Key) throws -> Bool {
+      decoder.recording == nil && decoder.fields[key.stringValue] == nil
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
       if let record = decoder.recording {

@@ -5,6 +5,7 @@ import ViperKit
 
 /// A minimal module whose behaviour is switched by `flaw`.
 struct BrokenFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "broken:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
   let flaw: Flaw
 
@@ -29,11 +30,18 @@ struct BrokenFactory: ModuleFactory {
     let view = BrokenView(canvas: context.canvas, presenter: presenter, flaw: flaw, slots: contract.slots.map(\.name))
     presenter.view = view
     if flaw == .retainCycle { presenter.strongView = view }
-    return Module(view: view, presenter: presenter, receiver: flaw == .noReceiver ? nil : presenter)
+    guard flaw == .noReceiver else { return Module(view: view, presenter: presenter) }
+    // A presenter that is no MessageReceiver, kept alive by the view.
+    let deaf = DeafPresenter()
+    view.kept = deaf
+    return Module(view: view, presenter: deaf)
   }
 }
 
+final class DeafPresenter: ViperPresenter {}
+
 final class BrokenView: ViperView {
+  var kept: AnyObject?
   let canvas: any Canvas
   let presenter: BrokenPresenter
   let flaw: BrokenFactory.Flaw

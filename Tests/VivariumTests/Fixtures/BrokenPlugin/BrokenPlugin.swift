@@ -5,6 +5,7 @@ import Foundation
 import ViperKit
 
 struct TwinFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "twin:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
 
   func build(_ context: ModuleContext) throws -> Module {

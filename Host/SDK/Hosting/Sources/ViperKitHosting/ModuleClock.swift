@@ -85,6 +85,8 @@ public final class ModuleClock: WallClock {
   /// it wakes finishes before time moves on. Does nothing on a real clock.
   public func advance(by seconds: Double, settle: () async -> Void) async {
     guard case .virtual = mode else { return }
+    // Work started just before must reach its sleep first.
+    await settle()
     let target = virtualNow + max(0, seconds)
     while let next = sleepers.filter({ $0.deadline <= target }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
     {

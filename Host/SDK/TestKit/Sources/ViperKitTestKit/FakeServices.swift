@@ -37,7 +37,7 @@ public final class FakeServices {
   }
 
   private final class Store: KeyValueStore {
-    unowned let fake: FakeServices
+    let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func value(forKey key: String) -> String? {
       fake.used.insert(Services.Name.storage)
@@ -51,7 +51,7 @@ public final class FakeServices {
   }
 
   private final class Settings: SettingsStore {
-    unowned let fake: FakeServices
+    let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func value(forKey key: String) -> ArgumentValue? {
       fake.used.insert(Services.Name.settings)
@@ -64,7 +64,7 @@ public final class FakeServices {
   }
 
   private final class Log: ModuleLogger {
-    unowned let fake: FakeServices
+    let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func log(_ level: LogLevel, _ message: String) {
       fake.used.insert(Services.Name.log)
@@ -73,7 +73,7 @@ public final class FakeServices {
   }
 
   private final class Notices: Notifier {
-    unowned let fake: FakeServices
+    let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func notice(_ text: String, tone: Tone) {
       fake.used.insert(Services.Name.notifications)
@@ -86,7 +86,7 @@ public final class FakeServices {
   }
 
   private final class UsedClock: WallClock {
-    unowned let fake: FakeServices
+    let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func now() -> Double {
       fake.used.insert(Services.Name.clock)

@@ -44,7 +44,9 @@ public enum Conformance {
       if let other = seen[pattern.shape] {
         return CheckResult(
           check: name, status: .failed, module: pattern.text,
-          message: "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(ConformanceCheck.fixText(name))")
+          message:
+            "\(pattern.text) and \(other) match the same URNs, so the host cannot route them; \(ConformanceCheck.fixText(name))"
+        )
       }
       seen[pattern.shape] = pattern.text
     }

@@ -40,7 +40,8 @@ extension ModuleChecker {
     let expected = reference.tree
     reference.tearDown()
     let count = strictness / 2 + 2
-    let modules = (0..<count).compactMap { _ in try? ModuleHarness(factory, arguments: SampleValues.arguments(contract)) }
+    let modules = (0..<count).compactMap { _ in try? ModuleHarness(factory, arguments: SampleValues.arguments(contract))
+    }
     for module in modules { module.presentNow() }
     defer { for module in modules { module.tearDown() } }
     for (index, module) in modules.enumerated() where module.tree != expected {

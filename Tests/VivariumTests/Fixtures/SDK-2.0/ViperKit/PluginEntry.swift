@@ -27,7 +27,7 @@ public protocol ViperPlugin {
 
 extension ViperPlugin {
   /// The conforming type's name, for example `ItemsListPlugin`.
-  public static var name: String { String(describing: Self.self) }
+  public static var name: String { _typeName(Self.self, qualified: false) }
 }
 
 /// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.
@@ -52,7 +52,10 @@ public enum PluginEntry {
         sdk_patch: UInt32(VIPERKIT_VERSION_PATCH),
         reserved: 0,
         swift_compiler: _permanentCString(swiftCompilerIdentity()),
-        plugin_name: _permanentCString(String(describing: plugin)),
+        // The name String(describing:) gives a type, without its search of every
+        // loaded image for a conformance to CustomStringConvertible and the like,
+        // which no metatype has: with many plugins that search was most of loading.
+        plugin_name: _permanentCString(_typeName(plugin, qualified: false)),
         plugin_type: unsafeBitCast(plugin as Any.Type, to: UnsafeRawPointer.self)))
     return UnsafeRawPointer(descriptor)
   }

@@ -23,12 +23,15 @@ public struct Contract: Codable, Hashable, Sendable {
   public var slots: [SlotSpec]
   /// Names of the host services the module's interactor requires.
   public var services: [String]
+  /// Conditions the host checks before it builds the module; the first that
+  /// fails sends the person elsewhere.
+  public var guards: [RouteGuard]
 
   /// Creates a contract; everything but the URN pattern and summary is optional.
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = []
+    services: [String] = [], guards: [RouteGuard] = []
   ) {
     self.urn = urn
     self.version = version
@@ -38,6 +41,7 @@ public struct Contract: Codable, Hashable, Sendable {
     self.outputs = outputs
     self.slots = slots
     self.services = services
+    self.guards = guards
   }
 
   /// The argument named `name`, if the contract declares one.
@@ -124,6 +128,49 @@ public struct MessageSpec: Codable, Hashable, Sendable {
     self.name = name
     self.fields = fields
     self.description = description
+  }
+
+  /// Declares the ``ModuleMessage`` type `type`: its name and its fields
+  /// read from the type itself. A type with a field messages cannot carry is
+  /// declared with the field `(unsupported)`, which the contract checks
+  /// report.
+  public init<M: ModuleMessage>(_ type: M.Type, _ description: String) {
+    self.init(
+      name: M.name, fields: FieldsDecoder.declaredFields(of: type) ?? ["(unsupported)": .string],
+      description: description)
+  }
+}
+
+/// A condition a module requires before the host builds it, and where the
+/// person goes instead: `RouteGuard(requires: "session.user", otherwise:
+/// "login:form", reason: "Sign in to see your dashboard.")`.
+///
+/// The condition is an app-wide setting (``SettingsStore``): it holds when
+/// the setting is set to anything but `false` or the empty string. When it
+/// does not, the host opens ``otherwise`` in place of the whole link the
+/// person asked for, says ``reason``, and opens the link once the setting is
+/// set (after signing in, say).
+public struct RouteGuard: Codable, Hashable, Sendable {
+  /// The setting that must be set.
+  public var setting: String
+  /// The URN opened instead while it is not.
+  public var otherwise: String
+  /// Why, for the person.
+  public var reason: String
+
+  /// A guard requiring the setting `setting`.
+  public init(requires setting: String, otherwise: String, reason: String) {
+    self.setting = setting
+    self.otherwise = otherwise
+    self.reason = reason
+  }
+
+  /// Whether `value`, the setting's value, lets the module open.
+  public static func holds(_ value: ArgumentValue?) -> Bool {
+    switch value {
+    case nil, .bool(false), .string(""): false
+    default: true
+    }
   }
 }
 

@@ -2,20 +2,38 @@
 /// ``ViperPlugin/factories()``.
 ///
 /// A conformer must:
-/// - return the same ``contract`` every time; it is read before any module
-///   is built and decides which URNs and arguments reach ``build(_:)``;
+/// - declare its ``contract`` as a static value; it is read before any module
+///   is built, from any thread, and decides which URNs and arguments reach
+///   ``build(_:)``;
 /// - in ``build(_:)``, create the module's role objects, wire them (view →
 ///   presenter strongly; presenter → interactor and router strongly; every
 ///   back reference weak) and return them as a ``Module``, without drawing
 ///   and without doing work that belongs in the first lifecycle event;
 /// - throw ``ModuleBuildError`` rather than trap when the arguments, though
 ///   valid for the contract, name something that does not exist;
-/// - be safe to call from any thread: it keeps no mutable state.
+/// - keep no mutable state (a factory is a value the host shares).
+///
+/// ```swift
+/// struct NotesFactory: ModuleFactory {
+///   static let contract = Contract(urn: "notes:list", summary: "Your notes.")
+///   func build(_ context: ModuleContext) throws -> Module { … }
+/// }
+/// ```
 public protocol ModuleFactory: Sendable {
-  /// The module's contract.
+  /// The module's contract. Declare it as a `static let`.
+  static var contract: Contract { get }
+  /// The contract the host reads. The default is ``contract-swift.type.property``;
+  /// do not implement it, unless the factory describes modules made at run
+  /// time (a host's own tests).
   var contract: Contract { get }
-  /// Builds a new module from validated arguments and the host's context.
-  func build(_ context: ModuleContext) throws -> Module
+  /// Builds a new module from validated arguments and the host's context, on
+  /// the main actor where its role objects live.
+  @MainActor func build(_ context: ModuleContext) throws -> Module
+}
+
+extension ModuleFactory {
+  /// The type's static contract.
+  public var contract: Contract { Self.contract }
 }
 
 /// Why a factory could not build a module from arguments the contract accepts.
@@ -33,6 +51,7 @@ public struct ModuleBuildError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// What the host hands a factory to build a module.
+@MainActor
 public struct ModuleContext {
   /// The URN the module was opened with.
   public let urn: String
@@ -47,12 +66,15 @@ public struct ModuleContext {
   public let messages: any MessagePort
   /// The services the contract lists, for the module's interactor only.
   public let services: Services
+  /// Work that takes time, cancelled when the module detaches.
+  public let work: any ModuleWork
 
   /// Creates a context. Called by the host and test harnesses.
   public init(
     urn: String, arguments: Arguments, router: any AppRouter, canvas: any Canvas, messages: any MessagePort,
-    services: Services = Services()
+    work: any ModuleWork, services: Services = Services()
   ) {
+    self.work = work
     self.urn = urn
     self.arguments = arguments
     self.router = router

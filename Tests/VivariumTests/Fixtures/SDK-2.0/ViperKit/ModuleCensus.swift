@@ -10,6 +10,10 @@ public enum ModuleCensus {
   private struct State {
     var built = 0
     var roles: [RoleReference] = []
+    /// Dead references are dropped when `roles` reaches this count: twice
+    /// what survived the last time, so recording stays linear overall
+    /// however many modules are alive at once.
+    var pruneAt = 64
   }
 
   private static let state = Mutex(State())
@@ -25,8 +29,11 @@ public enum ModuleCensus {
   static func record(_ roles: [RoleReference]) {
     state.withLock { state in
       state.built += 1
-      state.roles.removeAll { !$0.isAlive }
       state.roles.append(contentsOf: roles)
+      if state.roles.count >= state.pruneAt {
+        state.roles.removeAll { !$0.isAlive }
+        state.pruneAt = max(64, 2 * state.roles.count)
+      }
     }
   }
 }

@@ -23,7 +23,7 @@
 #define VK_PLUGIN_ABI_VERSION 1u
 
 /* The SDK version a plugin is compiled against (see README, "Compatibility"). */
-#define VIPERKIT_VERSION_MAJOR 1
+#define VIPERKIT_VERSION_MAJOR 2
 #define VIPERKIT_VERSION_MINOR 0
 #define VIPERKIT_VERSION_PATCH 0
 

@@ -4,7 +4,9 @@
 /// interactor only, the one role that touches services.
 ///
 /// A service the contract does not list is `nil`, so a module cannot depend on
-/// something it did not declare.
+/// something it did not declare. Every service lives on the main actor, with
+/// the role objects.
+@MainActor
 public struct Services {
   /// Names to list in ``Contract/services``.
   public enum Name {
@@ -30,7 +32,8 @@ public struct Services {
   public let log: (any ModuleLogger)?
   /// Notices and alerts the host draws for the person.
   public let notifications: (any Notifier)?
-  /// The current time, fixed by the host in tests and recorded sessions.
+  /// The current time, sleeping and timers; virtual in tests and recorded
+  /// sessions.
   public let clock: (any WallClock)?
 
   /// Creates a container; the host and test harnesses do.
@@ -48,6 +51,7 @@ public struct Services {
 
 /// Persistent string values by key, private to one plugin. Conformers are the
 /// host and test harnesses; writes are durable when ``set(_:forKey:)`` returns.
+@MainActor
 public protocol KeyValueStore: AnyObject {
   /// The value stored under `key`, if any.
   func value(forKey key: String) -> String?
@@ -60,6 +64,7 @@ public protocol KeyValueStore: AnyObject {
 
 /// App-wide typed settings, shared by every plugin. Conformers are the host
 /// and test harnesses.
+@MainActor
 public protocol SettingsStore: AnyObject {
   /// The setting `key`, if set.
   func value(forKey key: String) -> ArgumentValue?
@@ -87,6 +92,7 @@ public enum LogLevel: String, Codable, Hashable, Sendable, Comparable {
 
 /// The host's log; each line is tagged with the module's URN. Conformers are
 /// the host and test harnesses.
+@MainActor
 public protocol ModuleLogger: AnyObject {
   /// Records `message` at `level`.
   func log(_ level: LogLevel, _ message: String)
@@ -94,6 +100,7 @@ public protocol ModuleLogger: AnyObject {
 
 /// Messages for the person, drawn by the host above the current screen.
 /// Conformers are the host and test harnesses.
+@MainActor
 public protocol Notifier: AnyObject {
   /// A one-line notice shown until the person's next action.
   func notice(_ text: String, tone: Tone)
@@ -101,10 +108,20 @@ public protocol Notifier: AnyObject {
   func alert(title: String, message: String)
 }
 
-/// The current time. Conformers are the host (real or fixed time) and test
-/// harnesses. ViperKit does not depend on Foundation: make a `Date` with
-/// `Date(timeIntervalSince1970: clock.now())`.
+/// The current time, and waiting for time to pass. Conformers are the host
+/// and test harnesses. ViperKit does not depend on Foundation: make a `Date`
+/// with `Date(timeIntervalSince1970: clock.now())`.
+///
+/// In a recorded session (`VIVARIUM_NOW` set) and in the test kit the clock
+/// is virtual: it stands still until the script says time passes (`wait 5s`),
+/// so a module that refreshes every 30 seconds is tested without waiting.
+/// Sleep with this clock, never with `Task.sleep`, for that to work.
+@MainActor
 public protocol WallClock: AnyObject {
   /// Now, in seconds since 1970-01-01 00:00:00 UTC.
   func now() -> Double
+  /// Returns once `seconds` have passed on this clock. Throws
+  /// `CancellationError` if the work it runs in is cancelled first (when the
+  /// module detaches, say).
+  func sleep(for seconds: Double) async throws
 }
