@@ -75,6 +75,7 @@ struct GraphTests {
 
   @Test func liveTreeFromTheCommandLine() throws {
     let data = try TemporaryDirectory()
+    _ = TestServices.make(in: data, signedIn: true)  // the dashboard's guard wants a user
     let result = try ProcessRunner.vivarium(
       ["graph", "--urn", "dashboard:home/feed:home/profile:ada", "--data", data.path])
     #expect(result.status == 0, "\(result.stderr)")

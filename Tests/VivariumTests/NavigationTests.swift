@@ -129,18 +129,39 @@ struct DemoCompositionTests {
     #expect(runtime.top?.roles.first { $0.role == .presenter }?.typeName == "ExtendedFeedPresenter")
   }
 
-  @Test func loginChecksCredentialsAndReplacesItselfWithTheDashboard() throws {
+  @Test func loginChecksCredentialsAndReplacesItselfWithTheDashboard() async throws {
     try runtime.open("login:form")
     try runtime.send(.type(field: "user", text: "ada"))
     try runtime.send(.type(field: "password", text: "nope"))
     try runtime.send(.tap(button: "signIn"))
-    guard case .stack(_, let children)? = runtime.top?.tree else {
-      Issue.record("login drew nothing")
-      return
-    }
-    #expect(children.contains(.notice(.negative, "Wrong user name or password for 'ada'. Try again.")))
+    #expect(runtime.top?.tree?.contains(.notice(.info, "Signing in as 'ada'…")) == true)
+    await passTime(2)
+    #expect(
+      runtime.top?.tree?.contains(.notice(.negative, "Wrong user name or password for 'ada'. Try again.")) == true)
     try runtime.send(.type(field: "password", text: "lovelace"))
     try runtime.send(.tap(button: "signIn"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["login:form"]], "signing in takes time on the clock")
+    await passTime(2)
     #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home?user=ada"]])
+    #expect(runtime.services.setting("session.user") == .string("ada"))
   }
+
+  @Test func cancellingTheSignInStopsItsWork() async throws {
+    try runtime.open("login:form")
+    try runtime.send(.type(field: "user", text: "ada"))
+    try runtime.send(.type(field: "password", text: "lovelace"))
+    try runtime.send(.tap(button: "signIn"))
+    #expect(!runtime.work.inFlight.isEmpty)
+    try runtime.send(.tap(button: "cancel"))
+    await passTime(2)
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["login:form"]])
+    #expect(runtime.work.inFlight.isEmpty)
+    #expect(runtime.top?.tree?.contains(.button(id: "signIn", title: "Sign in")) == true)
+  }
+
+  /// Moves the virtual clock, letting the work it wakes finish.
+  private func passTime(_ seconds: Double) async {
+    await runtime.services.clock.advance(by: seconds) { _ = await runtime.work.settle(limit: 10) }
+  }
+
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 @testable import VivariumHost
 
@@ -26,17 +27,14 @@ enum TestServices {
 
 /// Temporary directories that live until the test process ends, then go.
 private enum Scratch {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var directories: [TemporaryDirectory] = []
+  private static let directories = Mutex<[TemporaryDirectory]>([])
 
   static func keep(_ directory: TemporaryDirectory) {
-    lock.withLock {
-      if directories.isEmpty {
-        atexit {
-          Scratch.lock.withLock { Scratch.directories.removeAll() }
-        }
+    directories.withLock {
+      if $0.isEmpty {
+        atexit { Scratch.directories.withLock { $0.removeAll() } }
       }
-      directories.append(directory)
+      $0.append(directory)
     }
   }
 }

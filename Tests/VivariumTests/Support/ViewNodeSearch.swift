@@ -1,0 +1,10 @@
+import ViperKit
+
+extension ViewNode {
+  /// Whether `node` is this node or drawn anywhere inside it.
+  func contains(_ node: ViewNode) -> Bool {
+    if self == node { return true }
+    guard case .stack(_, let children) = self else { return false }
+    return children.contains { $0.contains(node) }
+  }
+}
