@@ -14,6 +14,10 @@ struct SessionCommandTests {
       ("open a:b/c:d", .open("a:b/c:d")),
       ("  back  ", .back),
       ("exit", .quit),
+      ("wait 5s", .wait(5)),
+      ("wait 300ms", .wait(0.3)),
+      ("wait 2m", .wait(120)),
+      ("wait 1.5", .wait(1.5)),
     ])
   func parses(line: String, command: SessionCommand) throws {
     #expect(try SessionCommand.parse(line) == command)
@@ -30,6 +34,11 @@ struct SessionCommandTests {
       ("tap", "usage: tap ADDRESS"),
       ("select items", "usage: select ADDRESS ROW"),
       ("back now", "usage: back"),
+      ("wait", "usage: wait DURATION"),
+      ("wait 25h", "wait '25h': give a time above 0 and at most 24h, e.g. wait 5s"),
+      ("wait -1s", "wait '-1s': give a time above 0 and at most 24h, e.g. wait 5s"),
+      ("wait soon", "wait 'soon' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m"),
+      ("wait nan", "wait 'nan' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m"),
     ])
   func refusesWithUsage(line: String, message: String) {
     #expect {
@@ -143,5 +152,26 @@ struct SessionBehaviourTests {
     _ = await session.execute("open items:detail:1")
     let step = await session.execute("tap back")
     #expect(step.errors == ["items:detail:1: cannot pop the first screen; offer another way out, such as replace(_:)"])
+  }
+
+  @Test func waitMovesTheVirtualClockAndTheFeedRefreshes() async throws {
+    let session = try session()
+    _ = await session.execute("open feed:home")
+    let feed = try #require(session.runtime.top)
+    #expect(feed.tree?.contains(.text("Loading posts…", tone: .muted)) == true, "loading takes time on the clock")
+    #expect(await session.execute("wait 1s").errors.isEmpty)
+    #expect(feed.tree?.contains(.text("Updated 12:00:00", tone: .muted)) == true)
+    #expect(await session.execute("wait 30s").errors.isEmpty)
+    #expect(feed.tree?.contains(.text("Updated 12:00:30", tone: .muted)) == true)
+  }
+
+  @Test func workStillBusyAtTheLimitIsNamedAndTheScreenDrawnAnyway() async throws {
+    let runtime = HostRuntime(catalog: WorkerModule.catalog(), services: try TestServices.make())
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(), plugins: "", routes: "", scheme: nil, settleLimit: 0.05)
+    _ = await session.execute("open probe:worker")
+    let step = await session.execute("tap hang")
+    #expect(step.errors == ["still busy after 50 ms: probe:worker: 'hang'; the screen is drawn as it is"])
+    #expect(step.screen != nil)
   }
 }

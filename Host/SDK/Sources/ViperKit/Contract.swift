@@ -130,13 +130,17 @@ public struct MessageSpec: Codable, Hashable, Sendable {
     self.description = description
   }
 
+  /// The field name ``init(_:_:)`` declares for a type with a field
+  /// messages cannot carry; the contract checks report it.
+  public static let unsupportedField = "(unsupported)"
+
   /// Declares the ``ModuleMessage`` type `type`: its name and its fields
   /// read from the type itself. A type with a field messages cannot carry is
-  /// declared with the field `(unsupported)`, which the contract checks
-  /// report.
+  /// declared with the single field ``unsupportedField``, which the contract
+  /// checks report.
   public init<M: ModuleMessage>(_ type: M.Type, _ description: String) {
     self.init(
-      name: M.name, fields: FieldsDecoder.declaredFields(of: type) ?? ["(unsupported)": .string],
+      name: M.name, fields: FieldsDecoder.declaredFields(of: type) ?? [MessageSpec.unsupportedField: .string],
       description: description)
   }
 }

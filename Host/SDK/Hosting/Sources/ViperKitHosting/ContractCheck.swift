@@ -45,6 +45,8 @@ public enum ContractCheck {
     }
     problems += duplicates(contract.inputs.map(\.name), "input", urn)
     problems += duplicates(contract.outputs.map(\.name), "output", urn)
+    problems += contract.inputs.flatMap { self.problems($0, "input", in: urn) }
+    problems += contract.outputs.flatMap { self.problems($0, "output", in: urn) }
     problems += duplicates(contract.slots.map(\.name), "slot", urn)
     for slot in contract.slots {
       if slot.accepts.isEmpty {
@@ -83,6 +85,22 @@ public enum ContractCheck {
       }
     }
     return []
+  }
+
+  private static func problems(_ message: MessageSpec, _ what: String, in urn: String) -> [String] {
+    guard URNSyntax.isIdentifier(Substring(message.name)) else {
+      return [
+        "\(urn): \(what) name '\(message.name)' is not a name (letters, digits and '_', not starting with a digit)"
+      ]
+    }
+    if message.fields.keys.contains(MessageSpec.unsupportedField) {
+      return [
+        "\(urn): \(what) '\(message.name)' has a field messages cannot carry; a message's fields are String, Int, Bool or Double, not lists or nested values"
+      ]
+    }
+    return message.fields.keys.sorted().filter { !URNSyntax.isIdentifier(Substring($0)) }.map {
+      "\(urn): \(what) '\(message.name)' has a field '\($0)' that is not a name (letters, digits and '_', not starting with a digit)"
+    }
   }
 
   private static func duplicates(_ names: [String], _ what: String, _ urn: String) -> [String] {

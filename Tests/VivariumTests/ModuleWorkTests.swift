@@ -1,0 +1,179 @@
+import Testing
+import ViperKit
+import ViperKitHosting
+
+@testable import VivariumHost
+
+/// Work a module starts is tied to its life: what it draws or asks for after
+/// an `await` reaches the screen without input, detaching cancels it, and a
+/// failure or cancellation is reported naming the module.
+@Suite("Module work")
+@MainActor
+struct ModuleWorkTests {
+  let runtime: HostRuntime
+  var worker: ModuleNode? { runtime.nodes.first { $0.urn == "probe:worker" } }
+
+  init() throws {
+    runtime = HostRuntime(catalog: WorkerModule.catalog(), services: try TestServices.make())
+  }
+
+  /// Moves the virtual clock, letting the work it wakes finish.
+  private func passTime(_ seconds: Double) async {
+    await runtime.services.clock.advance(by: seconds) { _ = await runtime.work.settle(limit: 10) }
+  }
+
+  @Test func aDrawAfterAnAwaitReachesTheScreenWithoutInput() async throws {
+    var redraws = 0
+    runtime.onScreenChanged = { redraws += 1 }
+    try runtime.open("probe:worker")
+    try runtime.send(.tap(button: "load"))
+    #expect(worker?.tree?.contains(.text("loading")) == true)
+    let before = redraws
+    await passTime(1)
+    #expect(worker?.tree?.contains(.text("loaded")) == true)
+    #expect(redraws > before, "the host must be told to redraw when work draws")
+  }
+
+  @Test func aRequestAfterAnAwaitIsCarriedOut() async throws {
+    try runtime.open("probe:worker")
+    try runtime.send(.tap(button: "pushLater"))
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:worker"]])
+    await passTime(1)
+    #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:worker", "probe:other"]])
+  }
+
+  @Test func detachingCancelsTheModulesWorkAndLogsIt() async throws {
+    try runtime.open("probe:other")
+    try runtime.open("probe:other/probe:worker")
+    try runtime.send(.tap(button: "load"))
+    #expect(await runtime.work.settle(limit: 10), "work sleeping on the clock does not keep a session waiting")
+    #expect(runtime.work.inFlight == ["probe:worker: 'load'"])
+    try runtime.back()
+    await passTime(5)
+    #expect(runtime.nodes.allSatisfy { $0.tree?.contains(.text("loaded")) != true })
+    #expect(runtime.takeProblems().isEmpty, "a cancellation is not a problem for the person")
+    #expect(runtime.services.recentLog.contains { $0.contains("probe:worker") && $0.contains("'load' was cancelled") })
+  }
+
+  @Test func aFailureIsAProblemNamingTheModuleAndTheWork() async throws {
+    try runtime.open("probe:worker")
+    try runtime.send(.tap(button: "fail"))
+    _ = await runtime.work.settle(limit: 10)
+    let problems = runtime.takeProblems()
+    #expect(problems.map(\.module) == ["probe:worker"])
+    #expect(problems.first?.message == "work 'fetch' failed: the server said no")
+  }
+
+  @Test func aTimerTicksEachTimeItsPeriodPasses() async throws {
+    try runtime.open("probe:worker")
+    try runtime.send(.tap(button: "tick"))
+    await passTime(3.5)
+    #expect(worker?.tree?.contains(.text("ticks: 3")) == true)
+    try runtime.send(.tap(button: "stop"))
+    await passTime(10)
+    #expect(worker?.tree?.contains(.text("ticks: 3")) == true, "a cancelled timer stops ticking")
+  }
+
+  @Test func settlingGivesUpAtItsLimitNamingTheBusyWork() async throws {
+    try runtime.open("probe:other/probe:worker")
+    try runtime.send(.tap(button: "hang"))
+    #expect(await runtime.work.settle(limit: 0.05) == false)
+    #expect(runtime.work.inFlight == ["probe:worker: 'hang'"])
+    try runtime.back()
+    #expect(await runtime.work.settle(limit: 10), "detaching ends work that waits on anything cancellable")
+  }
+}
+
+/// `probe:worker`: buttons that start work of each kind; `probe:other` draws
+/// its name.
+@MainActor
+enum WorkerModule {
+  struct Failure: Error, CustomStringConvertible {
+    var description: String { "the server said no" }
+  }
+
+  struct Factory: ModuleFactory {
+    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+    let urn: String
+    var contract: Contract { Contract(urn: urn, summary: "Starts work.", services: [Services.Name.clock]) }
+
+    func build(_ context: ModuleContext) throws -> Module {
+      if urn == "probe:other" {
+        return Module(view: StaticView(canvas: context.canvas, text: urn), presenter: Presenter())
+      }
+      return Module(view: View(context: context), presenter: Presenter())
+    }
+  }
+
+  final class Presenter: ViperPresenter {}
+
+  final class StaticView: ViperView {
+    let canvas: any Canvas
+    let text: String
+    init(canvas: any Canvas, text: String) {
+      self.canvas = canvas
+      self.text = text
+    }
+    func lifecycle(_ event: LifecycleEvent) {
+      if event == .attach { canvas.draw(.text(text)) }
+    }
+    func handle(_ event: ViewEvent) {}
+  }
+
+  final class View: ViperView {
+    let context: ModuleContext
+    var timer: WorkHandle?
+    var ticks = 0
+    init(context: ModuleContext) { self.context = context }
+
+    func lifecycle(_ event: LifecycleEvent) {
+      if event == .attach { show("idle") }
+    }
+
+    func show(_ status: String) {
+      context.canvas.draw(
+        .stack(
+          .vertical,
+          [.text(status)] + ["load", "pushLater", "fail", "tick", "stop", "hang"].map { .button(id: $0, title: $0) }))
+    }
+
+    func handle(_ event: ViewEvent) {
+      guard case .tap(let button) = event, let clock = context.services.clock else { return }
+      let work = context.work
+      switch button {
+      case "load":
+        show("loading")
+        work.start("load") { [weak self] in
+          try await clock.sleep(for: 1)
+          self?.show("loaded")
+        }
+      case "pushLater":
+        work.start("push") { [weak self] in
+          try await clock.sleep(for: 1)
+          self?.context.router.push("probe:other")
+        }
+      case "fail":
+        work.start("fetch") { throw Failure() }
+      case "tick":
+        timer = work.every(1, on: clock, "tick") { [weak self] in
+          guard let self else { return }
+          ticks += 1
+          show("ticks: \(ticks)")
+        }
+      case "stop":
+        timer?.cancel()
+      case "hang":
+        work.start("hang") {
+          let (never, _) = AsyncStream<Void>.makeStream()
+          for await _ in never {}
+        }
+      default: break
+      }
+    }
+  }
+
+  static func catalog() -> PluginCatalog {
+    let factories: [any ModuleFactory] = ["probe:worker", "probe:other"].map { Factory(urn: $0) }
+    return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "worker.so", name: "Worker", factories: factories))])
+  }
+}
