@@ -1,36 +1,65 @@
 import Foundation
+import ViperKit
 
-/// The items data source shared by the items plugins: fixtures compiled in.
+/// The items data source shared by the items plugins: fixtures compiled in,
+/// and what the person changed kept in the app-wide settings
+/// (`items.ID.enabled`, `items.ID.deleted`).
 ///
-/// Each module's interactor owns one (sharing one per process is not done
-/// yet: the host's tests load the plugins in one process and would see each
-/// other's changes).
+/// The changes live in the host, not in a module or a plugin image: every
+/// data manager over the same settings sees them, whichever plugin or process
+/// it is in, so an item changed in the detail is changed in the list and when
+/// the detail is opened again, and after a restart.
 @MainActor
 public final class ItemsDataManager {
-  private var items: [Item]
+  private let settings: (any SettingsStore)?
+  /// Changes, when there is no settings store to keep them in.
+  private var unsaved: [String: ArgumentValue] = [:]
 
-  /// A data manager holding the fixture items.
-  public init() {
-    items = ItemsDataManager.fixtures
+  /// A data manager keeping changes in `settings` (in memory when nil).
+  public init(settings: (any SettingsStore)?) {
+    self.settings = settings
   }
 
-  /// Every item, in creation order.
-  public func allItems() -> [Item] { items }
+  /// Every item not deleted, in creation order.
+  public func allItems() -> [Item] {
+    ItemsDataManager.fixtures.filter { !flag("deleted", of: $0.id, default: false) }.map { item in
+      var item = item
+      item.enabled = flag("enabled", of: item.id, default: item.enabled)
+      return item
+    }
+  }
 
   /// The item with `id`, if there is one.
-  public func item(id: Int) -> Item? { items.first { $0.id == id } }
+  public func item(id: Int) -> Item? { allItems().first { $0.id == id } }
 
-  /// Removes every item and returns how many there were.
-  public func deleteAll() -> Int {
-    defer { items.removeAll() }
+  /// Removes every item and returns how many there were; throws when the
+  /// settings cannot be saved.
+  public func deleteAll() throws -> Int {
+    let items = allItems()
+    for item in items { try set("deleted", of: item.id, true) }
     return items.count
   }
 
-  /// Flips the enabled flag of item `id`; returns the updated item.
-  public func toggle(id: Int) -> Item? {
-    guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
-    items[index].enabled.toggle()
-    return items[index]
+  /// Flips the enabled flag of item `id`; returns the updated item. Throws
+  /// when the settings cannot be saved.
+  public func toggle(id: Int) throws -> Item? {
+    guard var item = item(id: id) else { return nil }
+    item.enabled.toggle()
+    try set("enabled", of: id, item.enabled)
+    return item
+  }
+
+  private func key(_ name: String, of id: Int) -> String { "items.\(id).\(name)" }
+
+  private func flag(_ name: String, of id: Int, default value: Bool) -> Bool {
+    let key = key(name, of: id)
+    guard case .bool(let saved)? = settings.map({ $0.value(forKey: key) }) ?? unsaved[key] else { return value }
+    return saved
+  }
+
+  private func set(_ name: String, of id: Int, _ value: Bool) throws {
+    let key = key(name, of: id)
+    if let settings { try settings.set(.bool(value), forKey: key) } else { unsaved[key] = .bool(value) }
   }
 
   private static let fixtures: [Item] = [

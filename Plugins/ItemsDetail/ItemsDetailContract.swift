@@ -53,7 +53,8 @@ enum ItemsDetailContract {
     outputs: [
       MessageSpec(
         ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
-    ])
+    ],
+    services: [Services.Name.settings, Services.Name.notifications])
 
   static let toggleID = "toggle"
   static let backID = "back"

@@ -9,7 +9,9 @@ struct ItemsDetailFactory: ModuleFactory {
     guard let itemID = context.arguments.int("itemID") else {
       throw ModuleBuildError("itemID is missing; open the module as items:detail:{itemID}")
     }
-    let interactor = ItemsDetailInteractor(itemID: itemID, data: ItemsDataManager())
+    let interactor = ItemsDetailInteractor(
+      itemID: itemID, data: ItemsDataManager(settings: context.services.settings),
+      notifier: context.services.notifications)
     let router = ItemsDetailRouter(appRouter: context.router)
     let presenter = ItemsDetailPresenter(interactor: interactor, router: router, output: context.messages)
     let view = ItemsDetailView(canvas: context.canvas, presenter: presenter)

@@ -6,10 +6,12 @@ final class ItemsDetailInteractor: ViperInteractor, ItemsDetailInteractorInput {
   weak var presenter: (any ItemsDetailInteractorOutput)?
   private let data: ItemsDataManager
   private let itemID: Int
+  private let notifier: (any Notifier)?
 
-  init(itemID: Int, data: ItemsDataManager) {
+  init(itemID: Int, data: ItemsDataManager, notifier: (any Notifier)?) {
     self.itemID = itemID
     self.data = data
+    self.notifier = notifier
   }
 
   func fetchItem() {
@@ -21,6 +23,10 @@ final class ItemsDetailInteractor: ViperInteractor, ItemsDetailInteractorInput {
   }
 
   func toggleEnabled() {
-    if let item = data.toggle(id: itemID) { presenter?.presentChanged(item: item) }
+    do {
+      if let item = try data.toggle(id: itemID) { presenter?.presentChanged(item: item) }
+    } catch {
+      notifier?.alert(title: "Item not changed", message: "\(error)")
+    }
   }
 }

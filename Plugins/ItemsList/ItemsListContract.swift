@@ -22,7 +22,6 @@ protocol ItemsListViewInput: AnyObject {
 protocol ItemsListInteractorInput: AnyObject {
   func fetchItems()
   func deleteAllItems()
-  func setEnabled(_ enabled: Bool, itemID: Int)
 }
 
 /// Interactor → Presenter: what happened to the data.
@@ -58,7 +57,8 @@ enum ItemsListContract {
   static let contract = Contract(
     urn: "items:list",
     version: 1,
-    summary: "All items with their state and date; select one for its detail, or delete them all.")
+    summary: "All items with their state and date; select one for its detail, or delete them all.",
+    services: [Services.Name.settings, Services.Name.notifications])
 
   /// The list element and button identifiers the view draws.
   static let listID = "items"

@@ -6,7 +6,8 @@ struct ItemsListFactory: ModuleFactory {
   static let contract = ItemsListContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = ItemsListInteractor(data: ItemsDataManager())
+    let interactor = ItemsListInteractor(
+      data: ItemsDataManager(settings: context.services.settings), notifier: context.services.notifications)
     let router = ItemsListRouter(appRouter: context.router)
     let presenter = ItemsListPresenter(interactor: interactor, router: router)
     let view = ItemsListView(canvas: context.canvas, presenter: presenter)

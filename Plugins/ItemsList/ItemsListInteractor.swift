@@ -5,22 +5,24 @@ import ViperKit
 final class ItemsListInteractor: ViperInteractor, ItemsListInteractorInput {
   weak var presenter: (any ItemsListInteractorOutput)?
   private let data: ItemsDataManager
+  private let notifier: (any Notifier)?
 
-  init(data: ItemsDataManager) {
+  init(data: ItemsDataManager, notifier: (any Notifier)?) {
     self.data = data
+    self.notifier = notifier
   }
 
   func fetchItems() {
     presenter?.present(items: data.allItems())
   }
 
-  func setEnabled(_ enabled: Bool, itemID: Int) {
-    if data.item(id: itemID)?.enabled != enabled { _ = data.toggle(id: itemID) }
-    presenter?.present(items: data.allItems())
-  }
-
   func deleteAllItems() {
-    let count = data.deleteAll()
-    presenter?.presentDeleted(count: count, remaining: data.allItems())
+    do {
+      let count = try data.deleteAll()
+      presenter?.presentDeleted(count: count, remaining: data.allItems())
+    } catch {
+      notifier?.alert(title: "Items not deleted", message: "\(error)")
+      presenter?.present(items: data.allItems())
+    }
   }
 }

@@ -39,7 +39,8 @@ extension ItemsListPresenter: ItemsListViewOutput {
 extension ItemsListPresenter: MessageReceiver {
   /// The detail this list opened reports a change: keep the list in step.
   func receive(_ message: Message, from origin: MessageOrigin) {
-    if let change = ItemChanged(message) { interactor.setEnabled(change.enabled, itemID: change.itemID) }
+    // The change is saved where both modules read: show the list as it is now.
+    if ItemChanged(message) != nil { interactor.fetchItems() }
   }
 }
 

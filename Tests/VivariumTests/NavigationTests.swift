@@ -121,6 +121,29 @@ struct DemoCompositionTests {
     #expect(runtime.takeProblems().isEmpty)
   }
 
+  @Test func anItemChangedInTheDetailStaysChangedWhenReopenedAndAfterARestart() throws {
+    let data = try TemporaryDirectory()
+    do {
+      let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+      try toggleTheFirstItemAndReopenIt(runtime)
+    }
+    let restarted = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+    try restarted.open("items:detail:1")
+    #expect(restarted.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
+    try restarted.open("items:list")
+    #expect(restarted.takeProblems().isEmpty)
+  }
+
+  private func toggleTheFirstItemAndReopenIt(_ runtime: HostRuntime) throws {
+    try runtime.open("items:list")
+    try runtime.send(.select(list: "items", row: "1"))
+    #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Disable")) == true)
+    try runtime.send(.tap(button: "toggle"))
+    try runtime.back()
+    try runtime.send(.select(list: "items", row: "1"))
+    #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
+  }
+
   @Test func feedConfigurationsUseDifferentPresenters() throws {
     try runtime.open("feed:home?style=compact")
     let compact = try #require(runtime.top)
