@@ -53,13 +53,17 @@ let package = Package(
   ] + plugins.map { plugin($0, itemsPlugins.contains($0) ? ["ItemsCatalog"] : []) }
 )
 
-// The composition benchmark, a release build only Scripts/benchmark makes
+// The benchmarks, release builds only Scripts/benchmark makes
 // (VIVARIUM_BENCHMARK=1, in a scratch folder of its own): `swift build` and
-// `swift test` never see it.
+// `swift test` never see them.
 if Context.environment["VIVARIUM_BENCHMARK"] != nil {
-  package.products.append(.executable(name: "composition-benchmark", targets: ["CompositionBenchmark"]))
-  package.targets.append(
-    .executableTarget(
-      name: "CompositionBenchmark", dependencies: ["VivariumHost", viperKit], path: "Scripts/bench/CompositionBenchmark"
-    ))
+  for (product, target) in [
+    ("composition-benchmark", "CompositionBenchmark"), ("redraw-benchmark", "RedrawBenchmark"),
+    ("route-benchmark", "RouteBenchmark"),
+  ] {
+    package.products.append(.executable(name: product, targets: [target]))
+    package.targets.append(
+      .executableTarget(
+        name: target, dependencies: ["VivariumHost", viperKit, hosting], path: "Scripts/bench/\(target)"))
+  }
 }

@@ -40,6 +40,7 @@ final class BenchPresenter: ViperPresenter {}
 /// `bench:fan` (N children in stack slot `items`), `bench:leaf:{i}`, and
 /// `bench:chain:{left}` (embeds `bench:chain:{left - 1}` in slot `next` until 1).
 struct BenchFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "bench:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
   let fanSize: Int
 
@@ -59,6 +60,7 @@ struct BenchFactory: ModuleFactory {
     return Module(view: view, presenter: view.presenter)
   }
 
+  @MainActor
   static func catalog(fanSize: Int) -> PluginCatalog {
     let contracts = [
       Contract(
@@ -87,6 +89,7 @@ func milliseconds(_ duration: Duration) -> Double {
 }
 
 /// Opens `urn`, draws it at 80 columns, shuts it down; checks it drew `modules` frames.
+@MainActor
 func run(_ urn: String, fanSize: Int, modules: Int, services: HostServices) throws -> Phases {
   let runtime = HostRuntime(catalog: BenchFactory.catalog(fanSize: fanSize), services: services)
   let clock = ContinuousClock()
