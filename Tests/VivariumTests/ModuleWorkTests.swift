@@ -34,6 +34,28 @@ struct ModuleWorkTests {
     #expect(redraws > before, "the host must be told to redraw when work draws")
   }
 
+  @Test func aModuleLoadingBeforeItsFirstDrawShowsThatItIsLoading() async throws {
+    try runtime.open("probe:lazy")
+    #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["(probe:lazy: loading…)"])
+    await passTime(1)
+    #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["fetched"])
+    #expect(runtime.takeProblems().isEmpty)
+  }
+
+  @Test func aModuleWhoseWorkEndsWithoutDrawingIsAProblem() async throws {
+    try runtime.open("probe:blank")
+    await passTime(1)
+    #expect(
+      runtime.takeProblems() == [
+        HostProblem(
+          module: "probe:blank",
+          message:
+            "its work ended and it has drawn nothing; its view must call context.canvas.draw(_:), a loading state first"
+        )
+      ])
+    #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["(probe:blank has not drawn)"])
+  }
+
   @Test func aRequestAfterAnAwaitIsCarriedOut() async throws {
     try runtime.open("probe:worker")
     try runtime.send(.tap(button: "pushLater"))
@@ -98,8 +120,10 @@ enum WorkerModule {
     var contract: Contract { Contract(urn: urn, summary: "Starts work.", services: [Services.Name.clock]) }
 
     func build(_ context: ModuleContext) throws -> Module {
-      if urn == "probe:other" {
-        return Module(view: StaticView(canvas: context.canvas, text: urn), presenter: Presenter())
+      switch urn {
+      case "probe:other": return Module(view: StaticView(canvas: context.canvas, text: urn), presenter: Presenter())
+      case "probe:lazy", "probe:blank": return Module(view: LazyView(context: context), presenter: Presenter())
+      default: break
       }
       return Module(view: View(context: context), presenter: Presenter())
     }
@@ -116,6 +140,22 @@ enum WorkerModule {
     }
     func lifecycle(_ event: LifecycleEvent) {
       if event == .attach { canvas.draw(.text(text)) }
+    }
+    func handle(_ event: ViewEvent) {}
+  }
+
+  /// Draws nothing at attach; its work draws after a second (`probe:lazy`)
+  /// or never (`probe:blank`).
+  final class LazyView: ViperView {
+    let context: ModuleContext
+    init(context: ModuleContext) { self.context = context }
+    func lifecycle(_ event: LifecycleEvent) {
+      guard event == .attach, let clock = context.services.clock else { return }
+      let draws = context.urn == "probe:lazy"
+      context.work.start("fetch") { [weak self] in
+        try await clock.sleep(for: 1)
+        if draws { self?.context.canvas.draw(.text("fetched")) }
+      }
     }
     func handle(_ event: ViewEvent) {}
   }
@@ -173,7 +213,9 @@ enum WorkerModule {
   }
 
   static func catalog() -> PluginCatalog {
-    let factories: [any ModuleFactory] = ["probe:worker", "probe:other"].map { Factory(urn: $0) }
+    let factories: [any ModuleFactory] = ["probe:worker", "probe:other", "probe:lazy", "probe:blank"].map {
+      Factory(urn: $0)
+    }
     return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "worker.so", name: "Worker", factories: factories))])
   }
 }

@@ -174,4 +174,15 @@ struct SessionBehaviourTests {
     #expect(step.errors == ["still busy after 50 ms: probe:worker: 'hang'; the screen is drawn as it is"])
     #expect(step.screen != nil)
   }
+
+  @Test func aSessionAtATerminalDrawsAtOnceAndDoesNotWaitForWork() async throws {
+    let runtime = HostRuntime(catalog: WorkerModule.catalog(), services: try TestServices.make())
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(width: 40), plugins: "", routes: "", scheme: nil, settles: false)
+    #expect(await session.execute("open probe:lazy").output.contains("(probe:lazy: loading…)"))
+    let step = await session.execute("open probe:worker")
+    #expect(await session.execute("tap hang").errors.isEmpty, "work that never ends does not hold the prompt")
+    #expect(runtime.work.inFlight == ["probe:lazy: 'fetch'", "probe:worker: 'hang'"])
+    #expect(step.errors.isEmpty)
+  }
 }

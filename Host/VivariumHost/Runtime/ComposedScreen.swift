@@ -14,6 +14,8 @@ public struct ComposedScreen: Encodable, Sendable {
   public let path: String
   /// Its own tree, identifiers qualified; nil if it has not drawn.
   public let tree: ViewNode?
+  /// Whether it has work under way (it may not have drawn yet).
+  public let isLoading: Bool
   /// Its slots with the children shown in them.
   public let slots: [Slot]
 
@@ -38,6 +40,7 @@ public struct ComposedScreen: Encodable, Sendable {
     plugin = node.pluginPath
     self.path = path
     tree = node.tree.map { $0.qualified(path) }
+    isLoading = node.work?.isBusy == true
     slots = node.slots.map { state in
       let shown = state.visibleChildren
       let children = shown.enumerated().map { index, child in
@@ -69,7 +72,9 @@ public struct ComposedScreen: Encodable, Sendable {
   /// took two columns from its parent's width.
   private func draw(_ renderer: TextRenderer, prefix: String, indented: Bool, into output: inout [String]) {
     let style = renderer.style
-    guard let tree else { return output.append(prefix + style.dim("(\(urn) has not drawn)")) }
+    guard let tree else {
+      return output.append(prefix + style.dim(isLoading ? "(\(urn): loading…)" : "(\(urn) has not drawn)"))
+    }
     renderer.draw(tree, prefix: prefix, into: &output) { name, width, prefix, output in
       guard let slot = self.slots.first(where: { $0.name == name }) else { return false }
       guard !slot.children.isEmpty else {

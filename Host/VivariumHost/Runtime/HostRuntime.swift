@@ -73,6 +73,15 @@ public final class HostRuntime {
   /// screen may have changed.
   private func afterWork() {
     drain()
+    for node in nodes where node.tree == nil && node.work?.isBusy != true && !node.reportedBlank {
+      node.reportedBlank = true
+      problems.append(
+        HostProblem(
+          module: node.urn,
+          message:
+            "its work ended and it has drawn nothing; its view must call context.canvas.draw(_:), a loading state first"
+        ))
+    }
     onScreenChanged()
   }
 
@@ -139,7 +148,10 @@ public final class HostRuntime {
   {
     let node = try build(urn, arguments: arguments)
     attach(node)
-    guard node.tree != nil else {
+    // A module whose work is under way may draw when it finishes; until
+    // then the screen says it is loading (``afterWork()`` reports one that
+    // never draws).
+    guard node.tree != nil || node.work?.isBusy == true else {
       detach(node)
       throw ResolveError(
         .drewNothing,

@@ -27,6 +27,8 @@ public final class ModuleNode {
   let canvas: NodeCanvas
   /// Its work, cancelled when it detaches.
   var work: WorkScope?
+  /// Whether the host has said it drew nothing after its work ended.
+  var reportedBlank = false
   /// Kept alive by the node, so the module's context stays valid.
   var adapters: [AnyObject] = []
 

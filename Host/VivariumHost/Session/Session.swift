@@ -33,21 +33,27 @@ public final class Session {
   /// How long, in real seconds, a command waits for modules' work to settle
   /// before the screen is drawn anyway, with an error naming the work.
   public let settleLimit: Double
+  /// Whether each command waits for work to settle before the screen is
+  /// drawn: scripts and pipes do, so their transcripts repeat exactly; a
+  /// person at a terminal does not, and sees the screen redrawn when the work
+  /// draws.
+  public let settles: Bool
 
   /// A session over `runtime`; `plugins` and `routes` are the texts those
   /// commands print; `scheme` is the app's URL scheme for deep links.
   public init(
     runtime: HostRuntime, renderer: TextRenderer, plugins: String, routes: String, scheme: String?,
-    settleLimit: Double = 10
+    settleLimit: Double = 10, settles: Bool = true
   ) {
     self.runtime = runtime
     self.renderer = renderer
     self.reports = (plugins, routes)
     self.scheme = scheme
     self.settleLimit = settleLimit
+    self.settles = settles
   }
 
-  /// Runs one line, waits until no module has work in flight (or
+  /// Runs one line, waits (when ``settles``) until no module has work in flight (or
   /// ``settleLimit``), and returns what to show.
   public func execute(_ line: String) async -> Step {
     let command: SessionCommand
@@ -95,7 +101,7 @@ public final class Session {
     } catch {
       errors.append("\(error)")
     }
-    errors += await settle()
+    if settles { errors += await settle() }
     return finish(line, output: output, errors: errors, draws: draws)
   }
 

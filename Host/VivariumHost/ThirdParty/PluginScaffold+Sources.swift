@@ -97,18 +97,16 @@ extension PluginScaffold {
       }
 
       func display(_ screen: \(name)Screen) {
-        var children: [ViewNode] = [.heading(screen.title)]
-        children += screen.details.map { ViewNode.text($0, tone: .muted) }
-        if let notice = screen.notice { children.append(.notice(.info, notice)) }
-        children.append(.list(id: \(name)Contract.listID, rows: screen.rows))
-        children.append(
-          .stack(
-            .horizontal,
-            [
-              .button(id: \(name)Contract.refreshID, title: "Refresh"),
-              .button(id: \(name)Contract.backID, title: "Back"),
-            ]))
-        canvas.draw(.stack(.vertical, children))
+        canvas.draw {
+          ViewNode.heading(screen.title)
+          for detail in screen.details { ViewNode.text(detail, tone: .muted) }
+          if let notice = screen.notice { ViewNode.notice(.info, notice) }
+          ViewNode.list(id: \(name)Contract.listID, rows: screen.rows)
+          ViewNode.horizontal {
+            ViewNode.button(id: \(name)Contract.refreshID, title: "Refresh")
+            ViewNode.button(id: \(name)Contract.backID, title: "Back")
+          }
+        }
       }
     }
 

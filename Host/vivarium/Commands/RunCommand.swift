@@ -53,7 +53,7 @@ enum RunCommand: Command {
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),
       routes: RoutesReport(catalog: catalog).text(style: console.style, width: console.width),
-      scheme: manifest?.scheme)
+      scheme: manifest?.scheme, settles: !interactive)
     let transcript = Transcript(console: console, json: arguments.has("json"), echo: !interactive)
     defer { runtime.shutdown() }
 

@@ -133,6 +133,10 @@ public final class WorkScheduler {
     return WorkHandle(task)
   }
 
+  fileprivate func hasWork(of scope: WorkScope) -> Bool {
+    running.values.contains { $0.scope == ObjectIdentifier(scope) }
+  }
+
   fileprivate func cancelAll(of scope: WorkScope) {
     for entry in running.values where entry.scope == ObjectIdentifier(scope) { entry.task.cancel() }
   }
@@ -164,6 +168,9 @@ public final class WorkScope: ModuleWork {
   }
 
   private var ended = false
+
+  /// Whether work the module started is still running (or sleeping).
+  public var isBusy: Bool { scheduler?.hasWork(of: self) ?? false }
 
   /// Cancels every piece of work the module started, and any it starts later.
   public func cancelAll() {

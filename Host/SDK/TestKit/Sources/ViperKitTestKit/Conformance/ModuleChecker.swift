@@ -105,7 +105,9 @@ struct ModuleChecker {
   func firstCycle() -> Outcome {
     presented { module in
       guard let tree = module.tree else {
-        return .failed("attach and appear drew nothing; the view must call canvas.draw(_:)")
+        return .failed(
+          "attach and appear drew nothing; the view must call canvas.draw(_:), a loading state first when it starts work"
+        )
       }
       let elements = ViewElements(tree)
       return .passed(
