@@ -27,10 +27,21 @@ public struct RouteTable<Value: Sendable>: Sendable {
     case notFound
   }
 
-  private final class Node: @unchecked Sendable {
-    var literals: [String: Node] = [:]
-    var placeholder: Node?
+  /// A step down the trie: a literal segment, or any segment.
+  private enum Step: Hashable, Sendable {
+    case literal(String)
+    case placeholder
+  }
+
+  /// A trie node: a value, copied on write like any other.
+  private struct Node: Sendable {
+    var children: [Step: Node] = [:]
     var entries: [Entry] = []
+
+    mutating func insert(_ steps: ArraySlice<Step>, _ entry: Entry) {
+      guard let first = steps.first else { return entries.append(entry) }
+      children[first, default: Node()].insert(steps.dropFirst(), entry)
+    }
   }
 
   private var root = Node()
@@ -43,30 +54,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Adds `pattern`. A pattern of the same shape as an existing one is kept
   /// beside it, and both are reported by ``conflicts``.
   public mutating func insert(_ pattern: URNPattern, _ value: Value) {
-    if !isKnownUniquelyReferenced(&root) { root = copy(root) }
-    var node = root
-    for segment in pattern.segments {
+    let steps = pattern.segments.map { segment -> Step in
       switch segment {
-      case .literal(let text):
-        if let next = node.literals[text] {
-          node = next
-        } else {
-          let next = Node()
-          node.literals[text] = next
-          node = next
-        }
-      case .placeholder:
-        if let next = node.placeholder {
-          node = next
-        } else {
-          let next = Node()
-          node.placeholder = next
-          node = next
-        }
+      case .literal(let text): .literal(text)
+      case .placeholder: .placeholder
       }
     }
     let entry = Entry(pattern: pattern, value: value)
-    node.entries.append(entry)
+    root.insert(steps[...], entry)
     entries.append(entry)
   }
 
@@ -93,16 +88,8 @@ public struct RouteTable<Value: Sendable>: Sendable {
   private static func find(_ segments: ArraySlice<String>, in node: Node) -> Node? {
     guard let first = segments.first else { return node.entries.isEmpty ? nil : node }
     let rest = segments.dropFirst()
-    if let literal = node.literals[first], let found = find(rest, in: literal) { return found }
-    if let placeholder = node.placeholder { return find(rest, in: placeholder) }
+    if let literal = node.children[.literal(first)], let found = find(rest, in: literal) { return found }
+    if let placeholder = node.children[.placeholder] { return find(rest, in: placeholder) }
     return nil
-  }
-
-  private func copy(_ node: Node) -> Node {
-    let clone = Node()
-    clone.literals = node.literals.mapValues(copy)
-    clone.placeholder = node.placeholder.map(copy)
-    clone.entries = node.entries
-    return clone
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The outcome of running a program to completion.
 struct ProcessResult {
@@ -46,16 +47,18 @@ extension Data {
   static func readingAll(_ handle: FileHandle, concurrentlyWith other: FileHandle) -> (this: Data, other: Data) {
     let box = DataBox()
     let thread = Thread {
-      box.data = other.readDataToEndOfFile(); box.done.signal()
+      let data = other.readDataToEndOfFile()
+      box.data.withLock { $0 = data }
+      box.done.signal()
     }
     thread.start()
     let this = handle.readDataToEndOfFile()
     box.done.wait()
-    return (this, box.data)
+    return (this, box.data.withLock { $0 })
   }
 }
 
-private final class DataBox: @unchecked Sendable {
-  var data = Data()
+private final class DataBox: Sendable {
+  let data = Mutex(Data())
   let done = DispatchSemaphore(value: 0)
 }
