@@ -4,35 +4,30 @@ import ViperKit
 // module from another plugin, open only to a signed-in person.
 
 /// View → Presenter.
-@MainActor
-protocol DashboardViewOutput: AnyObject {
+protocol DashboardViewOutput: ViperPresenter {
   func didTapTab(_ tab: DashboardTab)
   func didTapProfile()
   func didTapSignOut()
 }
 
 /// Presenter → View.
-@MainActor
-protocol DashboardViewInput: AnyObject {
+protocol DashboardViewInput: ViperView {
   func display(_ screen: DashboardScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol DashboardInteractorInput: AnyObject {
+protocol DashboardInteractorInput: ViperInteractor {
   func signOut()
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol DashboardInteractorOutput: AnyObject {
+protocol DashboardInteractorOutput: ViperPresenter {
   func presentSignedOut()
   func presentSignOutFailed()
 }
 
 /// Presenter → Router.
-@MainActor
-protocol DashboardRouting: AnyObject {
+protocol DashboardRouting: ViperRouter {
   func embedTabs(_ tabs: [DashboardTab])
   func show(_ tab: DashboardTab)
   func showProfile(user: String)

@@ -5,35 +5,30 @@ import ViperKit
 // interactor, chosen by the `style` argument.
 
 /// View → Presenter.
-@MainActor
-protocol FeedViewOutput: AnyObject {
+protocol FeedViewOutput: ViperPresenter {
   func didTapMask()
 }
 
 /// Presenter → View.
-@MainActor
-protocol FeedViewInput: AnyObject {
+protocol FeedViewInput: ViperView {
   func display(_ screen: FeedScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol FeedInteractorInput: AnyObject {
+protocol FeedInteractorInput: ViperInteractor {
   /// Loads the posts, then reloads them every 30 seconds.
   func loadPosts()
   func announceBalance(_ balance: Int)
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol FeedInteractorOutput: AnyObject {
+protocol FeedInteractorOutput: ViperPresenter {
   /// The posts as loaded at `now`.
   func present(posts: [Post], now: Double)
 }
 
 /// Presenter → Router.
-@MainActor
-protocol FeedRouting: AnyObject {
+protocol FeedRouting: ViperRouter {
   func embedWallet()
   func setWalletMasked(_ masked: Bool)
 }

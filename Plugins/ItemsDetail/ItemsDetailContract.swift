@@ -5,36 +5,31 @@ import ViperKit
 // model, and the contract data the host routes by.
 
 /// View → Presenter.
-@MainActor
-protocol ItemsDetailViewOutput: AnyObject {
+protocol ItemsDetailViewOutput: ViperPresenter {
   func didTapToggle()
   func didTapBack()
 }
 
 /// Presenter → View.
-@MainActor
-protocol ItemsDetailViewInput: AnyObject {
+protocol ItemsDetailViewInput: ViperView {
   func display(_ screen: ItemDetailScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol ItemsDetailInteractorInput: AnyObject {
+protocol ItemsDetailInteractorInput: ViperInteractor {
   func fetchItem()
   func toggleEnabled()
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol ItemsDetailInteractorOutput: AnyObject {
+protocol ItemsDetailInteractorOutput: ViperPresenter {
   func present(item: Item)
   func presentChanged(item: Item)
   func presentMissing(itemID: Int, known: [Int])
 }
 
 /// Presenter → Router.
-@MainActor
-protocol ItemsDetailRouting: AnyObject {
+protocol ItemsDetailRouting: ViperRouter {
   func close()
 }
 

@@ -5,35 +5,30 @@ import ViperKit
 // models, and the contract data the host routes by.
 
 /// View → Presenter: what the person did.
-@MainActor
-protocol ItemsListViewOutput: AnyObject {
+protocol ItemsListViewOutput: ViperPresenter {
   func didTapDeleteAll()
   func didSelectItem(id: Int)
 }
 
 /// Presenter → View: what to draw.
-@MainActor
-protocol ItemsListViewInput: AnyObject {
+protocol ItemsListViewInput: ViperView {
   func display(_ screen: ItemsListScreen)
 }
 
 /// Presenter → Interactor: what to do with the data.
-@MainActor
-protocol ItemsListInteractorInput: AnyObject {
+protocol ItemsListInteractorInput: ViperInteractor {
   func fetchItems()
   func deleteAllItems()
 }
 
 /// Interactor → Presenter: what happened to the data.
-@MainActor
-protocol ItemsListInteractorOutput: AnyObject {
+protocol ItemsListInteractorOutput: ViperPresenter {
   func present(items: [Item])
   func presentDeleted(count: Int, remaining: [Item])
 }
 
 /// Presenter → Router: where to go.
-@MainActor
-protocol ItemsListRouting: AnyObject {
+protocol ItemsListRouting: ViperRouter {
   func showDetail(itemID: Int)
 }
 

@@ -5,22 +5,19 @@ import ViperKit
 // success routed to the dashboard.
 
 /// View → Presenter.
-@MainActor
-protocol LoginViewOutput: AnyObject {
+protocol LoginViewOutput: ViperPresenter {
   func didType(_ text: String, in field: LoginField)
   func didTapSignIn()
   func didTapCancel()
 }
 
 /// Presenter → View.
-@MainActor
-protocol LoginViewInput: AnyObject {
+protocol LoginViewInput: ViperView {
   func display(_ screen: LoginScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol LoginInteractorInput: AnyObject {
+protocol LoginInteractorInput: ViperInteractor {
   func loadLastUser()
   /// Starts checking the credentials; the result comes back later.
   func signIn(user: String, password: String)
@@ -29,8 +26,7 @@ protocol LoginInteractorInput: AnyObject {
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol LoginInteractorOutput: AnyObject {
+protocol LoginInteractorOutput: ViperPresenter {
   func present(lastUser: String)
   func presentSignedIn(user: String)
   func presentRejected(user: String)
@@ -38,8 +34,7 @@ protocol LoginInteractorOutput: AnyObject {
 }
 
 /// Presenter → Router.
-@MainActor
-protocol LoginRouting: AnyObject {
+protocol LoginRouting: ViperRouter {
   func showDashboard(user: String)
 }
 

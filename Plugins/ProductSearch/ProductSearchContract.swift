@@ -4,8 +4,7 @@ import ViperKit
 // search, pagination, and favourites saved through the storage service.
 
 /// View → Presenter.
-@MainActor
-protocol ProductSearchViewOutput: AnyObject {
+protocol ProductSearchViewOutput: ViperPresenter {
   func didTypeQuery(_ text: String)
   func didTapSearch()
   func didTapPage(forward: Bool)
@@ -14,14 +13,12 @@ protocol ProductSearchViewOutput: AnyObject {
 }
 
 /// Presenter → View.
-@MainActor
-protocol ProductSearchViewInput: AnyObject {
+protocol ProductSearchViewInput: ViperView {
   func display(_ screen: ProductSearchScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol ProductSearchInteractorInput: AnyObject {
+protocol ProductSearchInteractorInput: ViperInteractor {
   /// Searches now, dropping a search waiting for typing to pause.
   func search(_ query: String, onlyFavourites: Bool, page: Int)
   /// Searches for `query` once typing pauses: a later call before then
@@ -31,8 +28,7 @@ protocol ProductSearchInteractorInput: AnyObject {
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol ProductSearchInteractorOutput: AnyObject {
+protocol ProductSearchInteractorOutput: ViperPresenter {
   func present(_ results: ProductPage)
 }
 

@@ -4,33 +4,28 @@ import ViperKit
 // name, handle and how long they have been a member.
 
 /// View → Presenter.
-@MainActor
-protocol ProfileViewOutput: AnyObject {
+protocol ProfileViewOutput: ViperPresenter {
   func didTapBack()
 }
 
 /// Presenter → View.
-@MainActor
-protocol ProfileViewInput: AnyObject {
+protocol ProfileViewInput: ViperView {
   func display(_ screen: ProfileScreen)
 }
 
 /// Presenter → Interactor.
-@MainActor
-protocol ProfileInteractorInput: AnyObject {
+protocol ProfileInteractorInput: ViperInteractor {
   func loadUser()
 }
 
 /// Interactor → Presenter.
-@MainActor
-protocol ProfileInteractorOutput: AnyObject {
+protocol ProfileInteractorOutput: ViperPresenter {
   func present(user: User, now: Double)
   func presentMissing(userID: String)
 }
 
 /// Presenter → Router.
-@MainActor
-protocol ProfileRouting: AnyObject {
+protocol ProfileRouting: ViperRouter {
   func close()
 }
 

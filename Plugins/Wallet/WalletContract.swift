@@ -4,33 +4,28 @@ import ViperKit
 // and a top-up picker it presents modally, which returns the picked amount.
 
 /// Preview: View → Presenter.
-@MainActor
-protocol WalletPreviewViewOutput: AnyObject {
+protocol WalletPreviewViewOutput: ViperPresenter {
   func didTapTopUp()
 }
 
 /// Preview: Presenter → View.
-@MainActor
-protocol WalletPreviewViewInput: AnyObject {
+protocol WalletPreviewViewInput: ViperView {
   func display(_ screen: WalletPreviewScreen)
 }
 
 /// Preview: Presenter → Interactor.
-@MainActor
-protocol WalletInteractorInput: AnyObject {
+protocol WalletInteractorInput: ViperInteractor {
   func loadBalance()
   func add(_ amount: Int)
 }
 
 /// Preview: Interactor → Presenter.
-@MainActor
-protocol WalletInteractorOutput: AnyObject {
+protocol WalletInteractorOutput: ViperPresenter {
   func present(balance: Int, changed: Bool)
 }
 
 /// Preview: Presenter → Router.
-@MainActor
-protocol WalletPreviewRouting: AnyObject {
+protocol WalletPreviewRouting: ViperRouter {
   func showTopUp()
 }
 
@@ -40,21 +35,18 @@ struct WalletPreviewScreen: ViperViewModel {
 }
 
 /// Top-up: View → Presenter.
-@MainActor
-protocol TopUpViewOutput: AnyObject {
+protocol TopUpViewOutput: ViperPresenter {
   func didPick(amount: Int)
   func didCancel()
 }
 
 /// Top-up: Presenter → View.
-@MainActor
-protocol TopUpViewInput: AnyObject {
+protocol TopUpViewInput: ViperView {
   func display(amounts: [Int])
 }
 
 /// Top-up: Presenter → Router.
-@MainActor
-protocol TopUpRouting: AnyObject {
+protocol TopUpRouting: ViperRouter {
   func close()
 }
 

@@ -13,33 +13,28 @@ extension PluginScaffold {
     // entity and view model, and the contract data the host routes by.
 
     /// View → Presenter: what the person did.
-    @MainActor
-    protocol \(name)ViewOutput: AnyObject {
+    protocol \(name)ViewOutput: ViperPresenter {
       func didTapRefresh()
       func didTapBack()
     }
 
     /// Presenter → View: what to draw.
-    @MainActor
-    protocol \(name)ViewInput: AnyObject {
+    protocol \(name)ViewInput: ViperView {
       func display(_ screen: \(name)Screen)
     }
 
     /// Presenter → Interactor: what to do with the data.
-    @MainActor
-    protocol \(name)InteractorInput: AnyObject {
+    protocol \(name)InteractorInput: ViperInteractor {
       func load()
     }
 
     /// Interactor → Presenter: what the data is.
-    @MainActor
-    protocol \(name)InteractorOutput: AnyObject {
+    protocol \(name)InteractorOutput: ViperPresenter {
       func present(entries: [\(name)Entry], loads: Int)
     }
 
     /// Presenter → Router: where to go.
-    @MainActor
-    protocol \(name)Routing: AnyObject {
+    protocol \(name)Routing: ViperRouter {
       func close()
     }
 
