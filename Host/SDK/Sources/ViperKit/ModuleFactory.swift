@@ -2,7 +2,7 @@
 /// ``ViperPlugin/factories()``.
 ///
 /// A conformer must:
-/// - declare its ``contract`` as a static value; it is read before any module
+/// - declare its ``contract-swift.type.property`` as a static value; it is read before any module
 ///   is built, from any thread, and decides which URNs and arguments reach
 ///   ``build(_:)``;
 /// - in ``build(_:)``, create the module's role objects, wire them (view →
