@@ -2,9 +2,9 @@
 /// ``ViperPlugin/factories()``.
 ///
 /// A conformer must:
-/// - declare its ``contract`` as a static value; it is read before any module
-///   is built, from any thread, and decides which URNs and arguments reach
-///   ``build(_:)``;
+/// - declare its ``contract-swift.type.property`` as a static value; it is
+///   read before any module is built, from any thread, and decides which
+///   URNs and arguments reach ``build(_:)``;
 /// - in ``build(_:)``, create the module's role objects, wire them (view →
 ///   presenter strongly; presenter → interactor and router strongly; every
 ///   back reference weak) and return them as a ``Module``, without drawing
