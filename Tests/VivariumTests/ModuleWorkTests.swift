@@ -17,11 +17,6 @@ struct ModuleWorkTests {
     runtime = HostRuntime(catalog: WorkerModule.catalog(), services: try TestServices.make())
   }
 
-  /// Moves the virtual clock, letting the work it wakes finish.
-  private func passTime(_ seconds: Double) async {
-    await runtime.services.clock.advance(by: seconds) { _ = await runtime.work.settle(limit: 10) }
-  }
-
   @Test func aDrawAfterAnAwaitReachesTheScreenWithoutInput() async throws {
     var redraws = 0
     runtime.onScreenChanged = { redraws += 1 }
@@ -29,7 +24,7 @@ struct ModuleWorkTests {
     try runtime.send(.tap(button: "load"))
     #expect(worker?.tree?.contains(.text("loading")) == true)
     let before = redraws
-    await passTime(1)
+    await runtime.letTimePass(1)
     #expect(worker?.tree?.contains(.text("loaded")) == true)
     #expect(redraws > before, "the host must be told to redraw when work draws")
   }
@@ -37,14 +32,14 @@ struct ModuleWorkTests {
   @Test func aModuleLoadingBeforeItsFirstDrawShowsThatItIsLoading() async throws {
     try runtime.open("probe:lazy")
     #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["(probe:lazy: loading…)"])
-    await passTime(1)
+    await runtime.letTimePass(1)
     #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["fetched"])
     #expect(runtime.takeProblems().isEmpty)
   }
 
   @Test func aModuleWhoseWorkEndsWithoutDrawingIsAProblem() async throws {
     try runtime.open("probe:blank")
-    await passTime(1)
+    await runtime.letTimePass(1)
     #expect(
       runtime.takeProblems() == [
         HostProblem(
@@ -60,7 +55,7 @@ struct ModuleWorkTests {
     try runtime.open("probe:worker")
     try runtime.send(.tap(button: "pushLater"))
     #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:worker"]])
-    await passTime(1)
+    await runtime.letTimePass(1)
     #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:worker", "probe:other"]])
   }
 
@@ -71,7 +66,7 @@ struct ModuleWorkTests {
     #expect(await runtime.work.settle(limit: 10), "work sleeping on the clock does not keep a session waiting")
     #expect(runtime.work.inFlight == ["probe:worker: 'load'"])
     try runtime.back()
-    await passTime(5)
+    await runtime.letTimePass(5)
     #expect(runtime.nodes.allSatisfy { $0.tree?.contains(.text("loaded")) != true })
     #expect(runtime.takeProblems().isEmpty, "a cancellation is not a problem for the person")
     #expect(runtime.services.recentLog.contains { $0.contains("probe:worker") && $0.contains("'load' was cancelled") })
@@ -89,10 +84,10 @@ struct ModuleWorkTests {
   @Test func aTimerTicksEachTimeItsPeriodPasses() async throws {
     try runtime.open("probe:worker")
     try runtime.send(.tap(button: "tick"))
-    await passTime(3.5)
+    await runtime.letTimePass(3.5)
     #expect(worker?.tree?.contains(.text("ticks: 3")) == true)
     try runtime.send(.tap(button: "stop"))
-    await passTime(10)
+    await runtime.letTimePass(10)
     #expect(worker?.tree?.contains(.text("ticks: 3")) == true, "a cancelled timer stops ticking")
   }
 

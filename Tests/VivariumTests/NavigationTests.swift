@@ -158,13 +158,13 @@ struct DemoCompositionTests {
     try runtime.send(.type(field: "password", text: "nope"))
     try runtime.send(.tap(button: "signIn"))
     #expect(runtime.top?.tree?.contains(.notice(.info, "Signing in as 'ada'…")) == true)
-    await passTime(2)
+    await runtime.letTimePass(2)
     #expect(
       runtime.top?.tree?.contains(.notice(.negative, "Wrong user name or password for 'ada'. Try again.")) == true)
     try runtime.send(.type(field: "password", text: "lovelace"))
     try runtime.send(.tap(button: "signIn"))
     #expect(runtime.layers.map { $0.map(\.urn) } == [["login:form"]], "signing in takes time on the clock")
-    await passTime(2)
+    await runtime.letTimePass(2)
     #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home?user=ada"]])
     #expect(runtime.services.setting("session.user") == .string("ada"))
   }
@@ -176,15 +176,10 @@ struct DemoCompositionTests {
     try runtime.send(.tap(button: "signIn"))
     #expect(!runtime.work.inFlight.isEmpty)
     try runtime.send(.tap(button: "cancel"))
-    await passTime(2)
+    await runtime.letTimePass(2)
     #expect(runtime.layers.map { $0.map(\.urn) } == [["login:form"]])
     #expect(runtime.work.inFlight.isEmpty)
     #expect(runtime.top?.tree?.contains(.button(id: "signIn", title: "Sign in")) == true)
-  }
-
-  /// Moves the virtual clock, letting the work it wakes finish.
-  private func passTime(_ seconds: Double) async {
-    await runtime.services.clock.advance(by: seconds) { _ = await runtime.work.settle(limit: 10) }
   }
 
 }

@@ -20,7 +20,7 @@ struct RouteGuardTests {
     try runtime.send(.type(field: "user", text: "grace"))
     try runtime.send(.type(field: "password", text: "hopper"))
     try runtime.send(.tap(button: "signIn"))
-    await runtime.services.clock.advance(by: 2) { _ = await runtime.work.settle(limit: 10) }
+    await runtime.letTimePass(2)
   }
 
   @Test func aGuardedLinkOpensTheLoginAndResumesAfterSigningIn() async throws {

@@ -30,8 +30,8 @@ extension HostRuntime {
       }
       let node = try buildAttached(segments[0], arguments: arguments)
       show(node, onLayer: layers.count - 1)
-    } catch  where error.kind == .guarded && error.refusedBy != nil {
-      let refusing = error.refusedBy!
+    } catch {
+      guard let refusing = error.refusedBy else { throw error }
       try openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
       services.notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)

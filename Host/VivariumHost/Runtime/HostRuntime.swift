@@ -95,6 +95,18 @@ public final class HostRuntime {
     }
   }
 
+  /// Lets `seconds` pass: a virtual clock moves, and the work each step
+  /// wakes settles (within `settleLimit` real seconds) before time moves on;
+  /// on a real clock, this really waits.
+  public func letTimePass(_ seconds: Double, settleLimit: Double = 10) async {
+    let clock = services.clock
+    if case .real = clock.mode {
+      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    } else {
+      await clock.advance(by: seconds) { _ = await work.settle(limit: settleLimit) }
+    }
+  }
+
   /// The module on top: what the person sees and acts on.
   public var top: ModuleNode? { layers.last?.last }
 

@@ -79,7 +79,7 @@ public final class Session {
       case .select(let address, let row): try runtime.send(.select(list: address, row: row))
       case .type(let address, let text): try runtime.send(.type(field: address, text: text))
       case .open(let link): try runtime.open(link, scheme: scheme)
-      case .wait(let seconds): await letTimePass(seconds)
+      case .wait(let seconds): await runtime.letTimePass(seconds, settleLimit: settleLimit)
       case .back: try runtime.back()
       case .dismiss: try runtime.dismissModal()
       case .ok:
@@ -112,17 +112,6 @@ public final class Session {
     return [
       "still busy after \(SessionHeader.seconds(settleLimit)): \(runtime.work.inFlight.joined(separator: ", ")); the screen is drawn as it is"
     ]
-  }
-
-  /// `wait`: moves a virtual clock, settling the work each step wakes; on a
-  /// real clock, really waits.
-  private func letTimePass(_ seconds: Double) async {
-    let clock = runtime.services.clock
-    if case .real = clock.mode {
-      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-    } else {
-      await clock.advance(by: seconds) { _ = await runtime.work.settle(limit: settleLimit) }
-    }
   }
 
   /// The step for a line the reader skipped as longer than `limit` bytes
