@@ -37,6 +37,9 @@ let package = Package(
   targets: [
     // The host links the rules (ViperKitHosting), never the test kit.
     .target(name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem"], path: "Host/VivariumHost"),
+    // The terminal as cells: grids, their difference as bytes, keys parsed
+    // from bytes, raw mode always restored. Knows nothing of modules.
+    .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
     .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, hosting], path: "Host/vivarium"),
@@ -45,7 +48,7 @@ let package = Package(
     .executableTarget(
       name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
     .testTarget(
-      name: "VivariumTests", dependencies: ["VivariumHost", viperKit, hosting, testKit], path: "Tests/VivariumTests",
+      name: "VivariumTests", dependencies: ["VivariumHost", "VivariumTerminal", viperKit, hosting, testKit], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.
