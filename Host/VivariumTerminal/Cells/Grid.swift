@@ -61,6 +61,8 @@ public struct Grid: Equatable, Sendable {
       if column >= 0 {
         set(Cell(shown, style: style), x: column, y: y)
         if columns == 2 { set(Cell("", style: style), x: column + 1, y: y) }
+      } else if columns == 2, column == -1 {
+        set(Cell(" ", style: style), x: 0, y: y)
       }
       column += columns
     }
@@ -92,26 +94,29 @@ public struct Grid: Equatable, Sendable {
   public var lines: [String] { (0..<height).map(line) }
 
   /// Puts `cell` at `x`, `y`, blanking the other half of any wide character
-  /// it overwrites half of.
+  /// it overwrites half of. A continuation is put right after its wide
+  /// character, whose left half is then already in place.
   private mutating func set(_ cell: Cell, x: Int, y: Int) {
     let index = y * width + x
-    if cells[index].isContinuation, x > 0 {
+    if cells[index].isContinuation, x > 0, !cell.isContinuation {
       cells[index - 1].text = " "
-    } else if x + 1 < width, cells[index + 1].isContinuation, !cell.isContinuation {
+    }
+    if x + 1 < width, cells[index + 1].isContinuation {
       cells[index + 1].text = " "
     }
     cells[index] = cell
   }
 
-  /// What is drawn for `character` and the columns it takes: control and
-  /// bidi override characters become U+FFFD; a combining mark with nothing
-  /// to combine with is drawn on a dotted circle.
+  /// What is drawn for `character` and the columns it takes: control, bidi
+  /// override and format characters (zero width: ZWJ, ZWSP, BOM, soft
+  /// hyphen, which terminals disagree on) become U+FFFD; a combining mark
+  /// with nothing to combine with is drawn on a dotted circle.
   static func safe(_ character: Character) -> (String, Int) {
     guard let first = character.unicodeScalars.first else { return ("\u{FFFD}", 1) }
     for scalar in character.unicodeScalars where isUnsafe(scalar) { return ("\u{FFFD}", 1) }
     switch first.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .spacingMark: return ("\u{25CC}" + String(character), 1)
-    case .format where first.value == 0x200D: return ("\u{FFFD}", 1)
+    case .format: return ("\u{FFFD}", 1)
     default: return (String(character), DisplayWidth.of(character))
     }
   }
