@@ -40,15 +40,20 @@ let package = Package(
     // The terminal as cells: grids, their difference as bytes, keys parsed
     // from bytes, raw mode always restored. Knows nothing of modules.
     .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
+    // The full-screen app: a session's screens laid out on a grid, focus,
+    // editing, the command line; and the loop joining it to a terminal.
+    .target(
+      name: "VivariumApp", dependencies: ["VivariumHost", "VivariumTerminal", viperKit, hosting],
+      path: "Host/VivariumApp"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
-    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", viperKit, hosting], path: "Host/vivarium"),
+    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", "VivariumApp", viperKit, hosting], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
     .executableTarget(
       name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
     .testTarget(
-      name: "VivariumTests", dependencies: ["VivariumHost", "VivariumTerminal", viperKit, hosting, testKit], path: "Tests/VivariumTests",
+      name: "VivariumTests", dependencies: ["VivariumHost", "VivariumTerminal", "VivariumApp", viperKit, hosting, testKit], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.

@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <spawn.h>
 #include <unistd.h>
@@ -16,4 +19,113 @@ int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) 
 int vivarium_die_with_parent(pid_t parent) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   return getppid() == parent ? 0 : -1;
+}
+
+/* The terminal guard's state: written once before the handlers are
+   installed, read only by them. */
+static volatile sig_atomic_t guard_active = 0;
+static int guard_fd = -1;
+static struct termios guard_saved;
+static char guard_restore[256];
+static size_t guard_length = 0;
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT};
+#define FATAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction previous_fatal[FATAL_COUNT];
+static int fatal_installed = 0;
+
+void vivarium_terminal_guard_restore(void) {
+  if (!guard_active) return;
+  size_t written = 0;
+  while (written < guard_length) {
+    ssize_t n = write(guard_fd, guard_restore + written, guard_length - written);
+    if (n <= 0) break;
+    written += (size_t)n;
+  }
+  tcsetattr(guard_fd, TCSADRAIN, &guard_saved);
+}
+
+static void fatal_handler(int signal, siginfo_t *info, void *context) {
+  vivarium_terminal_guard_restore();
+  guard_active = 0;
+  for (size_t i = 0; i < FATAL_COUNT; i++) {
+    if (fatal_signals[i] != signal) continue;
+    struct sigaction *previous = &previous_fatal[i];
+    sigaction(signal, previous, NULL);
+    if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction) {
+      previous->sa_sigaction(signal, info, context);
+      return;
+    }
+    if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+      previous->sa_handler(signal);
+      return;
+    }
+  }
+  /* The default action, now: the disposition is back to what it was, and
+     SA_NODEFER lets the signal through at once. */
+  raise(signal);
+}
+
+int vivarium_terminal_guard_set(int fd, const struct termios *saved, const char *restore, size_t length) {
+  if (length > sizeof guard_restore) return -1;
+  guard_active = 0;
+  guard_fd = fd;
+  guard_saved = *saved;
+  memcpy(guard_restore, restore, length);
+  guard_length = length;
+  if (!fatal_installed) {
+    atexit(vivarium_terminal_guard_restore);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = fatal_handler;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < FATAL_COUNT; i++) sigaction(fatal_signals[i], &action, &previous_fatal[i]);
+    fatal_installed = 1;
+  }
+  guard_active = 1;
+  return 0;
+}
+
+void vivarium_terminal_guard_clear(void) { guard_active = 0; }
+
+static int signal_write_fd = -1;
+
+static void pipe_handler(int signal) {
+  int saved = errno;
+  unsigned char byte = (unsigned char)signal;
+  ssize_t ignored = write(signal_write_fd, &byte, 1);
+  (void)ignored;
+  errno = saved;
+}
+
+static void install_pipe_handler(int signal) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = pipe_handler;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, NULL);
+}
+
+int vivarium_signal_pipe(const int *signals, int count) {
+  if (signal_write_fd >= 0) return -1;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+  /* The read end blocks (a reader thread waits on it); the write end never
+     does (a full pipe drops a signal rather than stalling the handler). */
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) & ~O_NONBLOCK);
+  signal_write_fd = fds[1];
+  for (int i = 0; i < count; i++) install_pipe_handler(signals[i]);
+  return fds[0];
+}
+
+void vivarium_suspend_self(void) {
+  struct sigaction action, previous;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTSTP, &action, &previous);
+  raise(SIGTSTP);
+  sigaction(SIGTSTP, &previous, NULL);
 }

@@ -6,6 +6,8 @@
 #define CVIVARIUM_SYSTEM_H
 
 #include <spawn.h>
+#include <stddef.h>
+#include <termios.h>
 
 /* pipe2(fds, O_CLOEXEC): a pipe no other thread's child can inherit. */
 int vivarium_pipe_cloexec(int fds[2]);
@@ -18,5 +20,30 @@ int vivarium_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
    that started it ends. Returns 0, or -1 when the parent is no longer
    `parent` (it ended before the call, and this process was reparented). */
 int vivarium_die_with_parent(pid_t parent);
+
+/* The terminal guard: remembers how to put the terminal back (`saved`
+   settings for `fd`, and the `restore` bytes that leave the alternate screen,
+   show the cursor and stop mouse reporting) and does it when the process dies
+   of a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT: a
+   module's trap), before the handler that was there runs (Swift's
+   backtracer) or the signal's default action, and at exit(). At most 256 restore bytes.
+   Returns 0, or -1 if the bytes are too many. */
+int vivarium_terminal_guard_set(int fd, const struct termios *saved, const char *restore, size_t length);
+
+/* Puts the terminal back now (async-signal-safe), if the guard is set; the
+   guard stays set. */
+void vivarium_terminal_guard_restore(void);
+
+/* Forgets the terminal: a fatal signal no longer touches it. */
+void vivarium_terminal_guard_clear(void);
+
+/* Delivers `signals` (count of them) to a pipe instead of their default
+   action: each arrival writes its number as one byte to the pipe, whose
+   read end is returned (close-on-exec), or -1. Only one such pipe per process. */
+int vivarium_signal_pipe(const int *signals, int count);
+
+/* Stops this process as a terminal stop would (SIGTSTP's default action)
+   and returns once it is continued; SIGTSTP goes back to the pipe after. */
+void vivarium_suspend_self(void);
 
 #endif

@@ -16,6 +16,9 @@ public struct ComposedScreen: Encodable, Sendable {
   public let tree: ViewNode?
   /// Whether it has work under way (it may not have drawn yet).
   public let isLoading: Bool
+  /// Whether work of its is running rather than waiting for time: where a
+  /// spinner turns.
+  public let isWorking: Bool
   /// Its slots with the children shown in them.
   public let slots: [Slot]
 
@@ -31,6 +34,8 @@ public struct ComposedScreen: Encodable, Sendable {
     public let count: Int
     /// For tabs, the index of the child shown.
     public let selected: Int?
+    /// For tabs, every child's title (its first heading, else its URN), in order.
+    public let tabs: [String]?
   }
 
   /// Composes `node` and its visible children.
@@ -41,6 +46,7 @@ public struct ComposedScreen: Encodable, Sendable {
     self.path = path
     tree = node.tree.map { $0.qualified(path) }
     isLoading = node.work?.isBusy == true
+    isWorking = node.work?.isActive == true
     slots = node.slots.map { state in
       let shown = state.visibleChildren
       let children = shown.enumerated().map { index, child in
@@ -48,7 +54,8 @@ public struct ComposedScreen: Encodable, Sendable {
       }
       return Slot(
         name: state.spec.name, kind: state.spec.kind, children: children, count: state.children.count,
-        selected: state.spec.kind == .tabs ? state.selected : nil)
+        selected: state.spec.kind == .tabs ? state.selected : nil,
+        tabs: state.spec.kind == .tabs ? state.children.map(\.title) : nil)
     }
   }
 
@@ -135,6 +142,22 @@ extension ViewNode {
       return .field(id: path + id, label: label, value: value, placeholder: placeholder)
     case .stack(let axis, let children): return .stack(axis, children.map { $0.qualified(path) })
     default: return self
+    }
+  }
+}
+
+extension ModuleNode {
+  /// What a person calls this module: its first heading, else its URN.
+  public var title: String { tree?.firstHeading ?? urn }
+}
+
+extension ViewNode {
+  /// The text of the first heading in this tree, depth first.
+  public var firstHeading: String? {
+    switch self {
+    case .heading(let text): text
+    case .stack(_, let children): children.lazy.compactMap(\.firstHeading).first
+    default: nil
     }
   }
 }

@@ -6,14 +6,18 @@ import VivariumHost
 enum RunCommand: Command {
   static let name = "run"
   static let summary = "Start the app: an interactive session, or one driven by a script."
-  static let synopsis = "vivarium run [--plugins DIR]... [--start URN] [--script FILE] [--data DIR] [--json]"
+  static let synopsis =
+    "vivarium run [--plugins DIR]... [--start URN] [--script FILE] [--line] [--data DIR] [--json]"
   static let details = """
     Opens the first screen (--start, else the app manifest vivarium-app.json in a plugin
-    directory, else nothing: the catalog is shown) and reads commands: tap, select, type,
-    open, back, dismiss, ok, screen, tree, routes, plugins, log, help, quit. On a terminal
-    it prompts, and redraws the screen whenever a module's work draws; from --script
-    FILE or a pipe it echoes each command and the screen after it, once no module has
-    work in flight, so a session can be recorded and replayed. Errors go to stderr and
+    directory, else nothing: the catalog is shown). On a terminal (stdin and stdout) it is
+    a full-screen app driven by the keyboard and the mouse: Tab and the arrows move the
+    focus, Enter acts, Esc goes back, ':' opens a command line, '?' lists the keys, 'q'
+    quits. With --line, from --script FILE or from a pipe it reads commands instead: tap,
+    select, type, open, back, dismiss, ok, screen, tree, routes, plugins, log, help, quit;
+    on a terminal it prompts and redraws when a module's work draws; from a script or a
+    pipe it echoes each command and the screen after it, once no module has work in
+    flight, so a session can be recorded and replayed. Errors go to stderr and
     the session goes on. Set VIVARIUM_NOW (ISO 8601) to make the clock virtual for
     repeatable sessions: it starts there and moves only with 'wait DURATION'.
     """
@@ -21,6 +25,7 @@ enum RunCommand: Command {
     CommonOptions.plugins,
     OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
     OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
+    OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
     RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
@@ -39,6 +44,9 @@ enum RunCommand: Command {
       input = .standardInput
     }
     let interactive = arguments.all("script").isEmpty && isatty(STDIN_FILENO) == 1
+    let fullScreen =
+      interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has("line") && !arguments.has("json")
+      && console.environment["TERM"] != "dumb"
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     var manifest: AppManifest?
     switch AppManifest.find(in: discovery.directories) {
@@ -49,6 +57,10 @@ enum RunCommand: Command {
     case nil: break
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
+    if fullScreen {
+      return try await FullScreen.run(
+        runtime: runtime, discovery: discovery, manifest: manifest, first: arguments.all("start").last, console)
+    }
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),

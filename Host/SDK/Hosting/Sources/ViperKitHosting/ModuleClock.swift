@@ -32,6 +32,12 @@ public final class ModuleClock: WallClock {
   private var realSleepers = 0
   /// Called when a sleep begins: work that sleeps is no longer in flight.
   var sleepBegan: () -> Void = {}
+  /// Sleeps under way per work scope (see ``scope``).
+  private var sleepersByScope: [ObjectIdentifier: Int] = [:]
+
+  /// The work scope the current task runs for, set by ``WorkScheduler``
+  /// around each piece of work, so sleeps are counted per module.
+  @TaskLocal static var scope: ObjectIdentifier?
 
   /// A clock in `mode`.
   public init(_ mode: Mode) {
@@ -50,6 +56,9 @@ public final class ModuleClock: WallClock {
     }
   }
 
+  /// How many sleeps the work of `scope` has under way.
+  func sleeping(in scope: ObjectIdentifier) -> Int { sleepersByScope[scope] ?? 0 }
+
   /// How many sleeps are under way.
   public var sleeping: Int { mode == .real ? realSleepers : sleepers.count }
 
@@ -57,6 +66,11 @@ public final class ModuleClock: WallClock {
   /// calling task is cancelled first.
   public func sleep(for seconds: Double) async throws {
     try Task.checkCancellation()
+    let scope = ModuleClock.scope
+    if let scope { sleepersByScope[scope, default: 0] += 1 }
+    defer {
+      if let scope { sleepersByScope[scope] = sleepersByScope[scope].map { $0 > 1 ? $0 - 1 : nil } ?? nil }
+    }
     if case .real = mode {
       realSleepers += 1
       sleepBegan()

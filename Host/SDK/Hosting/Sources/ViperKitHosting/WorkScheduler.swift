@@ -120,7 +120,7 @@ public final class WorkScheduler {
     let module = scope.module
     let task = Task { @MainActor in
       do {
-        try await operation()
+        try await ModuleClock.$scope.withValue(ObjectIdentifier(scope)) { try await operation() }
       } catch {
         let cancelled = error is CancellationError || Task.isCancelled
         onReport(Report(module: module, work: name, outcome: cancelled ? .cancelled : .failed("\(error)")))
@@ -135,6 +135,11 @@ public final class WorkScheduler {
 
   fileprivate func hasWork(of scope: WorkScope) -> Bool {
     running.values.contains { $0.scope == ObjectIdentifier(scope) }
+  }
+
+  fileprivate func isActive(_ scope: WorkScope) -> Bool {
+    let id = ObjectIdentifier(scope)
+    return running.values.count(where: { $0.scope == id }) > clock.sleeping(in: id)
   }
 
   fileprivate func cancelAll(of scope: WorkScope) {
@@ -171,6 +176,10 @@ public final class WorkScope: ModuleWork {
 
   /// Whether work the module started is still running (or sleeping).
   public var isBusy: Bool { scheduler?.hasWork(of: self) ?? false }
+
+  /// Whether work the module started is running and not sleeping on the
+  /// clock: what a spinner shows. A timer between its ticks is not active.
+  public var isActive: Bool { scheduler?.isActive(self) ?? false }
 
   /// Cancels every piece of work the module started, and any it starts later.
   public func cancelAll() {

@@ -1,0 +1,112 @@
+import ViperKit
+import VivariumHost
+import VivariumTerminal
+
+extension TerminalApp {
+  /// Checks the focus against the hotspots just laid out for `node`'s pane;
+  /// true if the focus or the field editor changed (lay out again). A new
+  /// screen gets the focus it had when it was left, else its first element;
+  /// an element that went gives its place to the one now there.
+  func resolveFocus(node: ObjectIdentifier, hotspots: [Hotspot]) -> Bool {
+    let before = (focus, editor)
+    if focusOwner != node {
+      if let owner = focusOwner, let focus { focusMemory[owner] = focus }
+      focusOwner = node
+      focus = focusMemory[node]
+      focusIndex = 0
+      focusMoved = true
+    }
+    if let index = hotspots.firstIndex(where: { $0.key == focus }) {
+      focusIndex = index
+    } else {
+      focus = hotspots.isEmpty ? nil : hotspots[min(focusIndex, hotspots.count - 1)].key
+      focusMoved = true
+    }
+    syncEditor(hotspots.first { $0.key == focus })
+    return before.0 != focus || before.1 != editor
+  }
+
+  /// The focused field's editor: made when focus arrives on a field, and
+  /// given the module's text when the module changes what it draws there.
+  private func syncEditor(_ spot: Hotspot?) {
+    guard let spot, case .field(let value, let secretLength) = spot.kind else {
+      (editor, editorDrawn) = (nil, nil)
+      return
+    }
+    let drawn = secretLength.map { String(repeating: "•", count: $0) } ?? value
+    if let editor, editorDrawn != nil {
+      guard drawn != editorDrawn else { return }
+      editorDrawn = drawn
+      // The module changed the field itself (cleared it, say): show that.
+      let typed = secretLength == nil ? editor.text : String(repeating: "•", count: editor.text.count)
+      if drawn != typed { self.editor = FieldEditor(secretLength == nil ? value : "") }
+      return
+    }
+    editorDrawn = drawn
+    if let secretLength {
+      let remembered = secrets[spot.key.address] ?? ""
+      editor = FieldEditor(remembered.count == secretLength ? remembered : "")
+    } else {
+      editor = FieldEditor(value)
+    }
+  }
+
+  /// The hotspot focused, as drawn last.
+  var focusedSpot: Hotspot? { drawnHotspots.first { $0.key == focus } }
+
+  /// The line above the status line: the command line while it is open,
+  /// else the message.
+  func messageLine(_ grid: inout Grid) {
+    let row = height - 2
+    if commandActive {
+      let column = grid.put(":", x: 0, y: row, style: Palette.key)
+      let text = commandLine.editor.text
+      let characters = Array(text)
+      let first = max(0, commandLine.editor.cursor - (width - 3))
+      grid.put(String(characters[first...]), x: column, y: row)
+      let before = String(characters[first..<commandLine.editor.cursor])
+      grid.cursor = Grid.Point(x: column + DisplayWidth.of(before), y: row)
+      return
+    }
+    guard let message else { return }
+    let text = Palette.mark(message.tone) + " " + message.text
+    grid.put(TextWrap.truncate(text.oneLine, to: width - 1), x: 0, y: row, style: Palette.tone(message.tone))
+  }
+
+  /// The last row: the focused element's address and the keys that apply,
+  /// or the completions the command line found.
+  func statusLine(_ grid: inout Grid) {
+    let row = height - 1
+    grid.clear(x: 0, y: row, width: width, style: Palette.bar)
+    if commandActive {
+      let text = commandLine.candidates.isEmpty
+        ? "Enter run · ↑↓ history · Tab complete · Esc cancel" : commandLine.candidates.joined(separator: "  ")
+      grid.put(" " + TextWrap.truncate(text, to: width - 2), x: 0, y: row, style: Palette.bar)
+      return
+    }
+    let spot = focusedSpot
+    var place = ""
+    if let spot {
+      switch spot.kind {
+      case .button: place = spot.key.address
+      case .row(let index, let count): place = "\(spot.key.address) · row \(index + 1) of \(count)"
+      case .field: place = spot.key.address
+      }
+    }
+    if let pane = activePane, pane.height > pane.rows {
+      let first = (offsets[pane.id] ?? 0) + 1
+      place += (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
+    }
+    let hints = overlay != nil ? "Esc close · ↑↓ PgUp PgDn scroll" : HelpText.hints(for: spot?.kind)
+    // Where the person is comes first; the hints get the rest.
+    let shown = TextWrap.truncate(place, to: max(width - 2, 0))
+    let column = grid.put(" " + shown + " ", x: 0, y: row, style: CellStyle(bold: true, reverse: true))
+    let hintsText = TextWrap.truncate(hints, to: max(width - column - 2, 0))
+    grid.put(hintsText, x: width - 1 - DisplayWidth.of(hintsText), y: row, style: Palette.bar)
+  }
+}
+
+extension String {
+  /// This text on one line: line breaks and tabs as spaces.
+  var oneLine: String { String(map { $0.isNewline || $0 == "\t" ? " " : $0 }) }
+}

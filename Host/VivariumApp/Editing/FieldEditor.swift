@@ -1,0 +1,75 @@
+import VivariumTerminal
+
+/// Text being edited in place: the characters and a cursor between them.
+/// Left/Right, Home/End, Backspace/Delete, typing and paste.
+struct FieldEditor: Equatable {
+  private(set) var characters: [Character]
+  /// The cursor: how many characters are before it.
+  private(set) var cursor: Int
+
+  /// Editing `text`, the cursor at its end.
+  init(_ text: String) {
+    characters = Array(text)
+    cursor = characters.count
+  }
+
+  var text: String { String(characters) }
+
+  /// Applies `key`; true if the text changed. Keys that are not editing
+  /// keys change nothing.
+  mutating func apply(_ key: KeyEvent) -> Bool {
+    switch key {
+    case .character(let character):
+      insert(String(character))
+      return true
+    case .paste(let text):
+      // A field is one line: a pasted newline or tab becomes a space.
+      insert(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+      return !text.isEmpty
+    case .backspace:
+      guard cursor > 0 else { return false }
+      cursor -= 1
+      characters.remove(at: cursor)
+      return true
+    case .delete:
+      guard cursor < characters.count else { return false }
+      characters.remove(at: cursor)
+      return true
+    case .left: cursor = max(cursor - 1, 0)
+    case .right: cursor = min(cursor + 1, characters.count)
+    case .home: cursor = 0
+    case .end: cursor = characters.count
+    case .control("a"): cursor = 0
+    case .control("e"): cursor = characters.count
+    case .control("u"):
+      guard cursor > 0 else { return false }
+      characters.removeSubrange(0..<cursor)
+      cursor = 0
+      return true
+    default: break
+    }
+    return false
+  }
+
+  /// Puts `text` at the cursor, which moves past it.
+  mutating func insert(_ text: String) {
+    let new = Array(text)
+    characters.insert(contentsOf: new, at: cursor)
+    cursor += new.count
+  }
+
+  /// Replaces the whole text, the cursor at its end.
+  mutating func replace(with text: String) {
+    self = FieldEditor(text)
+  }
+
+  /// Whether `key` is one an editor uses (so it is not a shortcut while editing).
+  static func handles(_ key: KeyEvent) -> Bool {
+    switch key {
+    case .character, .paste, .backspace, .delete, .left, .right, .home, .end, .control("a"), .control("e"),
+      .control("u"):
+      true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import VivariumTerminal
+
+/// Text cut into lines of at most a number of columns, at spaces; a word
+/// wider than a line is split. Columns are display columns: a CJK character
+/// or an emoji counts two.
+enum TextWrap {
+  static func lines(_ text: String, width: Int) -> [String] {
+    let width = max(width, 2)
+    var lines: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = ""
+      var used = 0
+      for word in paragraph.split(separator: " ") {
+        var piece = Substring(word)
+        var columns = DisplayWidth.of(piece)
+        while columns > width {
+          if used > 0 {
+            lines.append(line)
+            (line, used) = ("", 0)
+          }
+          let (head, headColumns) = prefix(piece, columns: width)
+          lines.append(String(head))
+          piece = piece[head.endIndex...]
+          columns -= headColumns
+        }
+        if used == 0 {
+          (line, used) = (String(piece), columns)
+        } else if used + 1 + columns <= width {
+          (line, used) = (line + " " + piece, used + 1 + columns)
+        } else {
+          lines.append(line)
+          (line, used) = (String(piece), columns)
+        }
+      }
+      lines.append(line)
+    }
+    return lines
+  }
+
+  /// The longest start of `text` at most `columns` wide, and its width.
+  static func prefix(_ text: Substring, columns: Int) -> (Substring, Int) {
+    var used = 0
+    var end = text.startIndex
+    while end < text.endIndex {
+      let next = DisplayWidth.of(text[end])
+      guard used + next <= columns else { break }
+      used += next
+      end = text.index(after: end)
+    }
+    return (text[..<end], used)
+  }
+
+  /// `text` cut to `columns` with an ellipsis if wider.
+  static func truncate(_ text: String, to columns: Int) -> String {
+    guard DisplayWidth.of(text) > columns else { return text }
+    guard columns > 1 else { return columns == 1 ? "…" : "" }
+    return String(prefix(text[...], columns: columns - 1).0) + "…"
+  }
+}

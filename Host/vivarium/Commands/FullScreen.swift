@@ -1,0 +1,45 @@
+import Foundation
+import VivariumApp
+import VivariumHost
+import VivariumTerminal
+
+/// `vivarium run` on a terminal: the full-screen app.
+enum FullScreen {
+  /// Opens the first screen, then runs the app until the person quits;
+  /// the terminal is put back whatever happens.
+  @MainActor
+  static func run(
+    runtime: HostRuntime, discovery: PluginDiscovery, manifest: AppManifest?, first start: String?, _ console: Console
+  ) async throws -> Int32 {
+    defer { runtime.shutdown() }
+    // Reports drawn for the command line's boxes: plain, the grid styles them.
+    let width = 100
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(width: width, style: .plain),
+      plugins: PluginsReport(discovery: discovery, catalog: runtime.catalog).text(style: .plain, width: width),
+      routes: RoutesReport(catalog: runtime.catalog).text(style: .plain, width: width),
+      scheme: manifest?.scheme, settles: false)
+    let first = start ?? manifest?.start
+    let opened = await session.execute(first.map { "open \($0)" } ?? "screen")
+    if let first, runtime.top == nil {
+      for error in opened.errors { console.error(RunCommand.name, error) }
+      console.error(RunCommand.name, "could not open the first screen '\(first)'; fix it or give another with --start")
+      return ExitCode.failure
+    }
+    let mode: TerminalMode
+    do {
+      mode = try TerminalMode(
+        descriptor: STDOUT_FILENO, mouse: TerminalMode.supportsMouse(term: console.environment["TERM"]))
+    } catch {
+      console.error(RunCommand.name, "\(error.description); use --line for the line-by-line session")
+      return ExitCode.failure
+    }
+    let size = mode.size() ?? (80, 24)
+    let app = TerminalApp(session: session, name: manifest?.name ?? "vivarium", width: size.width, height: size.height)
+    for error in opened.errors { app.say(error, tone: .negative) }
+    if let notice = opened.notices.last { app.say(notice.text, tone: notice.tone) }
+    let status = await AppLoop(app: app, terminal: mode, colour: console.style.colour).run(input: STDIN_FILENO)
+    mode.close()
+    return status
+  }
+}

@@ -1,0 +1,201 @@
+import Testing
+import VivariumApp
+import VivariumTerminal
+
+@testable import VivariumHost
+
+/// The full-screen app driven by keys only, read off its grid: the demo's
+/// walk a person takes without typing an identifier.
+@Suite("Terminal app")
+@MainActor
+struct TerminalAppTests {
+  /// The dashboard, signed in as ada, its first data loaded.
+  private func signedIn() async throws -> Pilot {
+    let pilot = try await Pilot(start: "dashboard:home?user=ada", signedIn: true)
+    await pilot.wait(1)
+    return pilot
+  }
+
+  @Test func signingInTakesKeysOnlyAndNeverShowsThePassword() async throws {
+    let pilot = try await Pilot()
+    #expect(pilot.text.contains("Sign in"))
+    await pilot.type("ada")
+    #expect(pilot.screen.contains { $0.contains("User: [ada") })
+    await pilot.press(.tab)
+    await pilot.type("lovelace")
+    let field = try #require(pilot.row(containing: "Password:"))
+    #expect(pilot.screen[field].contains("[••••••••  "), "\(pilot.text)")
+    #expect(!pilot.screen[field].contains("lovelace"))
+    await pilot.press(.enter, .enter)
+    #expect(pilot.text.contains("Signing in as 'ada'"))
+    await pilot.wait(2)
+    #expect(pilot.text.contains("Hello, Ada"), "\(pilot.text)")
+  }
+
+  @Test func theTabStripMarksTheShownTabAndTheButtonsSwitchIt() async throws {
+    let pilot = try await signedIn()
+    #expect(pilot.text.contains("[Items]"))
+    #expect(!pilot.text.contains("[Products]"))
+    // The focus starts on the first element, the Items button; the next is Search.
+    await pilot.press(.tab, .enter)
+    #expect(pilot.text.contains("[Products]"), "\(pilot.text)")
+    #expect(!pilot.text.contains("[Items]"))
+  }
+
+  @Test func enterOnARowOpensItAndEscComesBackToTheSameRow() async throws {
+    let pilot = try await signedIn()
+    // Items, Search, Feed, then the rows of the items list.
+    await pilot.press(.tab, .tab, .tab, .down)
+    let focused = try #require(pilot.row(containing: "▶"))
+    #expect(pilot.screen[focused].contains("Write the contract"))
+    #expect(pilot.screen.last?.contains("row 2 of 4") == true, "\(pilot.screen.last ?? "")")
+    await pilot.press(.enter)
+    #expect(pilot.text.contains("State: enabled"))
+    #expect(pilot.screen[0].contains("Hello, Ada › Write the contract"))
+    await pilot.press(.escape)
+    let back = try #require(pilot.row(containing: "▶"))
+    #expect(pilot.screen[back].contains("Write the contract"))
+  }
+
+  @Test func theWalletIsToppedUpInAModalBoxAndEscClosesIt() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.tab, .tab, .enter)  // the Feed tab
+    await pilot.wait(1)
+    #expect(pilot.text.contains("Wallet: €50"))
+    // Focus the Top up button by moving forward until it is focused.
+    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Top up") } ?? false) {
+      await pilot.press(.tab)
+    }
+    await pilot.press(.enter)
+    #expect(pilot.screen.contains { $0.contains("╭") && $0.contains("Top up") }, "\(pilot.text)")
+    #expect(pilot.screen[0].contains("▸ Top up"))
+    await pilot.press(.escape)
+    #expect(!pilot.text.contains("╭"))
+    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Top up") } ?? false) {
+      await pilot.press(.tab)
+    }
+    await pilot.press(.enter, .down, .enter)  // the second amount
+    #expect(!pilot.text.contains("╭"))
+    #expect(!pilot.text.contains("Wallet: €50"), "\(pilot.text)")
+  }
+
+  @Test func aFieldEditsInPlace() async throws {
+    let pilot = try await Pilot()
+    await pilot.type("grce")
+    await pilot.press(.left, .left)
+    await pilot.type("a")
+    await pilot.press(.home, .delete, .end, .backspace)
+    await pilot.press(.paste("ce\nx"))
+    #expect(pilot.screen.contains { $0.contains("User: [racce x") }, "\(pilot.text)")
+    let login = try #require(pilot.runtime.top?.tree)
+    #expect(login.contains(.field(id: "user", label: "User", value: "racce x", placeholder: "user name")))
+  }
+
+  @Test func questionMarkShowsTheKeysAndAnyKeyClosesThem() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.character("?"))
+    #expect(pilot.text.contains("Shift-Tab"))
+    await pilot.press(.escape)
+    #expect(!pilot.text.contains("Shift-Tab"))
+    #expect(pilot.text.contains("Hello, Ada"))
+  }
+
+  @Test func theCommandLineCompletesRunsAndRemembers() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.character(":"))
+    await pilot.type("tr")
+    await pilot.press(.tab)
+    #expect(pilot.screen[pilot.screen.count - 2] == ":tree")
+    await pilot.press(.enter)
+    #expect(pilot.text.contains("navigation stack"))
+    await pilot.press(.escape)
+    await pilot.press(.character(":"), .up)
+    #expect(pilot.screen[pilot.screen.count - 2] == ":tree")
+    await pilot.press(.escape)
+    await pilot.press(.character(":"))
+    await pilot.type("open items:det")
+    await pilot.press(.tab)
+    #expect(pilot.screen[pilot.screen.count - 2] == ":open items:detail:")
+    await pilot.type("3")
+    await pilot.press(.enter)
+    #expect(pilot.text.contains("Water the plants"))
+  }
+
+  @Test func aCommandThatFailsSaysWhyOnTheMessageLine() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.character(":"))
+    await pilot.type("open nowhere:at-all")
+    await pilot.press(.enter)
+    #expect(pilot.screen[pilot.screen.count - 2].contains("✗"), "\(pilot.text)")
+  }
+
+  @Test func noticesShowOnOneLineAndGoAway() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.tab, .enter)  // Search
+    await pilot.wait(1)
+    // Search, then the rows of the results; Enter marks a favourite.
+    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Blue mug") } ?? false) {
+      await pilot.press(.tab)
+    }
+    await pilot.press(.enter)
+    let line = pilot.screen[pilot.screen.count - 2]
+    #expect(line.contains("is now a favourite"), "\(pilot.text)")
+    await pilot.wait(6)
+    #expect(!pilot.screen[pilot.screen.count - 2].contains("favourite"))
+  }
+
+  @Test func aSmallWindowScrollsToTheFocusAndSaysWhereItIs() async throws {
+    let pilot = try await Pilot(signedIn: true, width: 60, height: 12)
+    await pilot.wait(1)
+    await pilot.press(.end)
+    let focused = try #require(pilot.row(containing: "▶"))
+    #expect(pilot.screen[focused].contains("Sign out"), "\(pilot.text)")
+    #expect(pilot.screen.last?.contains("lines") == true)
+    #expect(!pilot.screen.dropFirst().contains { $0.contains("Hello, Ada") })
+    await pilot.press(.home)
+    #expect(pilot.screen.dropFirst().contains { $0.contains("Hello, Ada") })
+  }
+
+  @Test func aClickFocusesAndActivates() async throws {
+    let pilot = try await signedIn()
+    let row = try #require(pilot.row(containing: "[ Search ]"))
+    let column = try #require(pilot.screen[row].range(of: "[ Search ]")).lowerBound
+    let x = pilot.screen[row].distance(from: pilot.screen[row].startIndex, to: column) + 2
+    await pilot.press(.mouse(MouseEvent(kind: .press(button: 0), x: x, y: row)))
+    #expect(pilot.text.contains("[Products]"))
+  }
+
+  @Test func theFocusIsMarkedWithoutColour() async throws {
+    let pilot = try await signedIn()
+    let grid = pilot.app.frame()
+    let row = try #require(grid.lines.firstIndex { $0.contains("▶") })
+    #expect(grid.lines[row].contains("[ Items ]"))
+    let x = try #require((0..<grid.width).first { grid[x: $0, y: row].text == "[" })
+    #expect(grid[x: x, y: row].style.reverse)
+  }
+
+  @Test func escOnTheFirstScreenSaysThereIsNothingToGoBackTo() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.escape)
+    #expect(pilot.screen[pilot.screen.count - 2].contains("nothing to go back to"))
+    #expect(pilot.text.contains("Hello, Ada"))
+  }
+
+  @Test func aResizedWindowIsDrawnAtItsNewSize() async throws {
+    let pilot = try await signedIn()
+    pilot.app.resize(width: 50, height: 14)
+    let grid = pilot.app.frame()
+    #expect(grid.width == 50 && grid.height == 14)
+    #expect(grid.lines.contains { $0.contains("Hello, Ada") })
+    pilot.app.resize(width: 20, height: 5)
+    #expect(pilot.text.contains("Window too small"))
+  }
+
+  @Test func quitKeysEndTheApp() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.character("q"))
+    #expect(pilot.lastAction == .quit)
+    await pilot.press(.control("z"))
+    #expect(pilot.lastAction == .suspend)
+  }
+}
