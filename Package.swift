@@ -53,7 +53,9 @@ let package = Package(
     .executableTarget(
       name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
     .testTarget(
-      name: "VivariumTests", dependencies: ["VivariumHost", "VivariumTerminal", "VivariumApp", viperKit, hosting, testKit], path: "Tests/VivariumTests",
+      name: "VivariumTests", dependencies: [
+        "VivariumHost", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
+      ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.

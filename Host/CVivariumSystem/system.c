@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pty.h>
 #include <fcntl.h>
 #include <string.h>
 #include <signal.h>
@@ -128,4 +129,15 @@ void vivarium_suspend_self(void) {
   sigaction(SIGTSTP, &action, &previous);
   raise(SIGTSTP);
   sigaction(SIGTSTP, &previous, NULL);
+}
+
+int vivarium_openpty(int *controller, int *device, unsigned short columns, unsigned short rows) {
+  struct winsize size = {.ws_row = rows, .ws_col = columns};
+  return openpty(controller, device, NULL, NULL, &size);
+}
+
+int vivarium_spawn_set_session(posix_spawnattr_t *attributes) {
+  short flags = 0;
+  posix_spawnattr_getflags(attributes, &flags);
+  return posix_spawnattr_setflags(attributes, flags | POSIX_SPAWN_SETSID);
 }

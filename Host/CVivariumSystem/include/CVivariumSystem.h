@@ -46,4 +46,11 @@ int vivarium_signal_pipe(const int *signals, int count);
    and returns once it is continued; SIGTSTP goes back to the pipe after. */
 void vivarium_suspend_self(void);
 
+/* openpty(3) with the given size: a pseudo-terminal pair. Returns 0, or -1. */
+int vivarium_openpty(int *controller, int *device, unsigned short columns, unsigned short rows);
+
+/* posix_spawnattr_setflags with POSIX_SPAWN_SETSID added: the child starts a
+   session of its own (as a program started in a terminal window does). */
+int vivarium_spawn_set_session(posix_spawnattr_t *attributes);
+
 #endif
