@@ -47,7 +47,9 @@ enum LoginField: String {
 /// What the sign-in screen shows.
 struct LoginScreen: ViperViewModel {
   let user: String
-  let maskedPassword: String
+  /// How many characters of the password have been typed: the view draws a
+  /// secret field, and the password itself stays in the presenter.
+  let passwordLength: Int
   let notice: Notice?
   /// Whether a sign-in is under way: the form offers to cancel it.
   let signingIn: Bool

@@ -1,7 +1,7 @@
 import ViperKit
 
-/// Holds what the person typed, shows it masked, and decides what a sign-in
-/// attempt leads to.
+/// Holds what the person typed, shows how long the password is (never the
+/// password), and decides what a sign-in attempt leads to.
 final class LoginPresenter: ViperPresenter {
   weak var view: (any LoginViewInput)?
   let interactor: any LoginInteractorInput
@@ -24,7 +24,7 @@ final class LoginPresenter: ViperPresenter {
     let waiting = signingIn.map { LoginScreen.Notice(tone: .info, text: "Signing in as '\($0)'…") }
     view?.display(
       LoginScreen(
-        user: user, maskedPassword: String(repeating: "•", count: password.count), notice: waiting ?? notice,
+        user: user, passwordLength: password.count, notice: waiting ?? notice,
         signingIn: signingIn != nil))
   }
 }

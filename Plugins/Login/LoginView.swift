@@ -28,8 +28,8 @@ final class LoginView: ViperView, LoginViewInput {
       ViewNode.heading("Sign in")
       ViewNode.text("Demo accounts: ada / lovelace, grace / hopper", tone: .muted)
       ViewNode.field(id: LoginField.user.rawValue, label: "User", value: screen.user, placeholder: "user name")
-      ViewNode.field(
-        id: LoginField.password.rawValue, label: "Password", value: screen.maskedPassword, placeholder: "password")
+      ViewNode.secretField(
+        id: LoginField.password.rawValue, label: "Password", length: screen.passwordLength, placeholder: "password")
       if let notice = screen.notice { ViewNode.notice(notice.tone, notice.text) }
       if screen.signingIn {
         ViewNode.button(id: LoginContract.cancelID, title: "Cancel")

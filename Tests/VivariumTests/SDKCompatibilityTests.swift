@@ -10,7 +10,7 @@ import VivariumHost
 @Suite("SDK compatibility")
 @MainActor
 struct SDKCompatibilityTests {
-  /// ViperKit 1.0 (Fixtures/SDK-2.0) built into a directory of its own, with
+  /// ViperKit 2.0 (Fixtures/SDK-2.0) built into a directory of its own, with
   /// `minor` written into its header, and a plugin made by `vivarium new`
   /// compiled against it.
   static func pluginAgainstOldSDK(minor: Int, name: String) throws -> (plugin: String, directory: TemporaryDirectory) {

@@ -57,6 +57,8 @@ struct SamplePluginTests {
     let login = try await presented("login:form", services: services)
     try login.send(.type(field: "user", text: "grace"))
     try login.send(.type(field: "password", text: "hopper"))
+    guard case .stack(_, let typed)? = login.tree else { throw HarnessError(message: "no tree") }
+    #expect(typed.contains(.secretField(id: "password", label: "Password", length: 6, placeholder: "password")))
     try login.send(.tap(button: "signIn"))
     #expect(login.requests.isEmpty, "signing in takes 1.5 s on the module's clock")
     await login.advance(by: 1.5)

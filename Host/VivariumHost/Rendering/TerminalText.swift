@@ -115,6 +115,8 @@ extension ViewNode {
     case .button(let id, let title): return .button(id: line(id), title: line(title))
     case .field(let id, let label, let value, let placeholder):
       return .field(id: line(id), label: line(label), value: line(value), placeholder: line(placeholder))
+    case .secretField(let id, let label, let length, let placeholder):
+      return .secretField(id: line(id), label: line(label), length: length, placeholder: line(placeholder))
     case .list(let id, let rows):
       return .list(
         id: line(id),

@@ -91,8 +91,10 @@ public struct TextRenderer: Sendable {
     case .button(let id, let title):
       return [button(id, title)]
     case .field(let id, let label, let value, let placeholder):
-      let shown = value.isEmpty ? style.dim(placeholder.isEmpty ? "…" : placeholder) : value
-      return ["\(label): [\(shown)] " + style.dim("(\(id))")]
+      return [field(id, label, value, placeholder)]
+    case .secretField(let id, let label, let length, let placeholder):
+      let dots = min(max(length, 0), TextRenderer.longestSecret)
+      return [field(id, label, String(repeating: "•", count: dots), placeholder)]
     case .list(let id, let rows):
       return [style.dim("list \(id):")] + rows.map { row($0, width: width) }
     case .slot, .stack:
@@ -102,6 +104,16 @@ public struct TextRenderer: Sendable {
     @unknown default:
       return [style.dim("(an element this host cannot draw)")]
     }
+  }
+
+  /// The most dots a secret field draws: a longer length is a plugin's
+  /// mistake, not allowed to fill memory with dots (a negative one draws none).
+  static let longestSecret = 1_000
+
+  /// `Label: [value] (id)`, the placeholder dimmed when the value is empty.
+  private func field(_ id: String, _ label: String, _ value: String, _ placeholder: String) -> String {
+    let shown = value.isEmpty ? style.dim(placeholder.isEmpty ? "…" : placeholder) : value
+    return "\(label): [\(shown)] " + style.dim("(\(id))")
   }
 
   private func button(_ id: String, _ title: String) -> String {

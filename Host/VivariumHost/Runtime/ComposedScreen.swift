@@ -140,6 +140,8 @@ extension ViewNode {
     case .button(let id, let title): return .button(id: path + id, title: title)
     case .field(let id, let label, let value, let placeholder):
       return .field(id: path + id, label: label, value: value, placeholder: placeholder)
+    case .secretField(let id, let label, let length, let placeholder):
+      return .secretField(id: path + id, label: label, length: length, placeholder: placeholder)
     case .stack(let axis, let children): return .stack(axis, children.map { $0.qualified(path) })
     default: return self
     }

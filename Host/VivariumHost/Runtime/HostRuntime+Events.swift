@@ -26,6 +26,14 @@ extension HostRuntime {
     drain()
   }
 
+  /// Whether `address` names a secret field on the current screen, whose
+  /// text must never be shown or recorded; false for any other address, or
+  /// one that names nothing.
+  public func isSecretField(_ address: String) -> Bool {
+    guard let (node, id, path) = try? element(at: address) else { return false }
+    return ViewElements(node.tree?.qualified(path)).secretFields.contains(path + id)
+  }
+
   /// The module an address names, its local element id, and the slot path
   /// before that id as the screen draws it (`tabs/`, `main.1/`; empty for
   /// the top module), which prefixes every identifier that module draws.

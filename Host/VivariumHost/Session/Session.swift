@@ -9,7 +9,9 @@ import ViperKitHosting
 public final class Session {
   /// What one command produced.
   public struct Step: Encodable, Sendable {
-    /// The command line as given.
+    /// The command line as given, except that the text of a `type` into a
+    /// secret field is replaced by a dot per character: safe to show and to
+    /// record (``SessionCommand/secretType(_:length:)``).
     public let command: String
     /// Text for stdout: the screen or the report asked for.
     public let output: [String]
@@ -55,15 +57,20 @@ public final class Session {
 
   /// Runs one line, waits (when ``settles``) until no module has work in flight (or
   /// ``settleLimit``), and returns what to show.
-  public func execute(_ line: String) async -> Step {
+  public func execute(_ given: String) async -> Step {
     let command: SessionCommand
     do {
-      guard let parsed = try SessionCommand.parse(line) else {
-        return Step(command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: false)
+      guard let parsed = try SessionCommand.parse(given) else {
+        return Step(command: given, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: false)
       }
       command = parsed
     } catch {
-      return finish(line, errors: [error.message], draws: false)
+      return finish(given, errors: [error.message], draws: false)
+    }
+    // What is typed into a secret field is never shown or recorded, not even as the command.
+    var line = given
+    if case .type(let address, let text) = command, runtime.isSecretField(address) {
+      line = SessionCommand.secretType(address, length: text.count)
     }
     if runtime.services.notifications.alerts.first != nil,
       ![.ok, .quit, .help, .screen].contains(command), !command.isWait

@@ -104,6 +104,12 @@ public enum SessionCommand: Equatable, Sendable {
     }
   }
 
+  /// The line shown and recorded in place of `type ADDRESS TEXT` into a
+  /// secret field: the text as a dot per character, as the field draws it.
+  public static func secretType(_ address: String, length: Int) -> String {
+    (["type", address] + (length > 0 ? [String(repeating: "•", count: length)] : [])).joined(separator: " ")
+  }
+
   /// The longest `wait`: a day.
   static let longestWait: Double = 86_400
 

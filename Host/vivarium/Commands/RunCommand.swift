@@ -95,12 +95,15 @@ enum RunCommand: Command {
       case .line(let line):
         number += 1
         let step: Session.Step
+        var given: String?
         switch line {
-        case .text(let text): step = await session.execute(text)
+        case .text(let text):
+          step = await session.execute(text)
+          given = text
         case .tooLong(let bytes): step = session.skippedLine(bytes: bytes, limit: SessionLineReader.defaultLimit)
         }
         events.drawn()
-        transcript.show(step, line: interactive ? nil : number)
+        transcript.show(step, line: interactive ? nil : number, given: given)
         if step.quit { break loop }
       }
       if interactive { console.out("vivarium> ", terminator: "") }

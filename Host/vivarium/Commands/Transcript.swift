@@ -18,7 +18,10 @@ final class Transcript {
   }
 
   /// Shows `step`; `line` is its line number in a script or pipe, for errors.
-  func show(_ step: Session.Step, line: Int?) {
+  /// `given` is that line as read, which the echo repeats: the script or pipe
+  /// holds it already, text typed into a secret field included, which
+  /// `step.command` (and so the JSON) has as dots.
+  func show(_ step: Session.Step, line: Int?, given: String? = nil) {
     failures += step.errors.count
     if json {
       guard !step.command.trimmingCharacters(in: .whitespaces).isEmpty else { return }
@@ -28,7 +31,7 @@ final class Transcript {
     guard !step.output.isEmpty || !step.errors.isEmpty || step.quit else { return }
     // The command is the person's text: escaped before the console lets the
     // host's own colour codes through.
-    if echo, line != nil { console.out("> " + TerminalText.visible(step.command)) }
+    if echo, line != nil { console.out("> " + TerminalText.visible(given ?? step.command)) }
     for error in step.errors { console.error("run", (line.map { "line \($0): " } ?? "") + error) }
     if !step.output.isEmpty { console.out(step.output.joined(separator: "\n")) }
   }

@@ -1,7 +1,7 @@
 /// One element of a rendered screen. A view draws a tree of these values; the
 /// host lays them out in the terminal or prints them as JSON.
 ///
-/// Element identifiers (`id` of lists, buttons and fields) must be unique
+/// Element identifiers (`id` of lists, buttons, fields and secret fields) must be unique
 /// within one module's tree: events come back to the view carrying them.
 public indirect enum ViewNode: Hashable, Sendable {
   /// A line of body text.
@@ -14,6 +14,18 @@ public indirect enum ViewNode: Hashable, Sendable {
   case button(id: String, title: String)
   /// A single-line text field the person can type into.
   case field(id: String, label: String, value: String, placeholder: String = "")
+  /// A single-line text field for a secret, such as a password, that the
+  /// host never shows or echoes.
+  ///
+  /// The view never puts the secret in the tree: it gives only `length`, how
+  /// many characters have been typed, and the host draws that many dots (the
+  /// `placeholder` while `length` is 0). What the person types comes back in
+  /// full as ``ViewEvent/type(field:text:)`` with this `id`, as for a
+  /// ``field(id:label:value:placeholder:)``; keep the text in the presenter or
+  /// interactor and draw its `count` here.
+  ///
+  /// New in ViperKit 2.1.
+  case secretField(id: String, label: String, length: Int, placeholder: String = "")
   /// Children laid out one below the other or side by side.
   case stack(Axis, [ViewNode])
   /// Where the child module embedded in the named slot is drawn.

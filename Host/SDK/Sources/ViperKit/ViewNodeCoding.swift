@@ -1,8 +1,9 @@
 /// JSON form: an object with a `kind` field (`text`, `heading`, `list`,
-/// `button`, `field`, `stack`, `slot`, `notice`) and that kind's fields.
+/// `button`, `field`, `secretField`, `stack`, `slot`, `notice`) and that
+/// kind's fields. A `secretField` has `length`, never a value.
 extension ViewNode: Codable {
   private enum Key: String, CodingKey {
-    case kind, text, tone, id, rows, title, label, value, placeholder, axis, children, name
+    case kind, text, tone, id, rows, title, label, value, length, placeholder, axis, children, name
   }
 
   /// Decodes the `kind`-tagged JSON form.
@@ -24,6 +25,11 @@ extension ViewNode: Codable {
         id: try c.decode(String.self, forKey: .id), label: try c.decode(String.self, forKey: .label),
         value: try c.decode(String.self, forKey: .value),
         placeholder: try c.decodeIfPresent(String.self, forKey: .placeholder) ?? "")
+    case "secretField":
+      self = .secretField(
+        id: try c.decode(String.self, forKey: .id), label: try c.decode(String.self, forKey: .label),
+        length: try Self.length(c),
+        placeholder: try c.decodeIfPresent(String.self, forKey: .placeholder) ?? "")
     case "stack":
       self = .stack(try c.decode(Axis.self, forKey: .axis), try c.decode([ViewNode].self, forKey: .children))
     case "slot": self = .slot(try c.decode(String.self, forKey: .name))
@@ -33,6 +39,16 @@ extension ViewNode: Codable {
       throw DecodingError.dataCorruptedError(
         forKey: .kind, in: c, debugDescription: "unknown view node kind '\(kind)'")
     }
+  }
+
+  /// A secret field's `length`: how many characters were typed, never negative.
+  private static func length(_ c: KeyedDecodingContainer<Key>) throws -> Int {
+    let length = try c.decode(Int.self, forKey: .length)
+    guard length >= 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .length, in: c, debugDescription: "a secret field's length is a count of characters, not \(length)")
+    }
+    return length
   }
 
   /// Encodes the `kind`-tagged JSON form.
@@ -59,6 +75,12 @@ extension ViewNode: Codable {
       try c.encode(id, forKey: .id)
       try c.encode(label, forKey: .label)
       try c.encode(value, forKey: .value)
+      try c.encode(placeholder, forKey: .placeholder)
+    case .secretField(let id, let label, let length, let placeholder):
+      try c.encode("secretField", forKey: .kind)
+      try c.encode(id, forKey: .id)
+      try c.encode(label, forKey: .label)
+      try c.encode(length, forKey: .length)
       try c.encode(placeholder, forKey: .placeholder)
     case .stack(let axis, let children):
       try c.encode("stack", forKey: .kind)

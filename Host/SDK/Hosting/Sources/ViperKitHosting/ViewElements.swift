@@ -6,8 +6,12 @@ public struct ViewElements: Equatable, Sendable {
   public private(set) var buttons: [String] = []
   /// List identifiers with their row identifiers.
   public private(set) var lists: [String: [String]] = [:]
-  /// Field identifiers, in drawing order.
+  /// Field identifiers, secret fields included, in drawing order: each
+  /// takes ``ViperKit/ViewEvent/type(field:text:)``.
   public private(set) var fields: [String] = []
+  /// The identifiers among ``fields`` of secret fields, whose text is never
+  /// shown or recorded, in drawing order.
+  public private(set) var secretFields: [String] = []
   /// Slot names, in drawing order.
   public private(set) var slots: [String] = []
 
@@ -21,6 +25,9 @@ public struct ViewElements: Equatable, Sendable {
     case .button(let id, _): buttons.append(id)
     case .list(let id, let rows): lists[id] = rows.map(\.id)
     case .field(let id, _, _, _): fields.append(id)
+    case .secretField(let id, _, _, _):
+      fields.append(id)
+      secretFields.append(id)
     case .slot(let name): slots.append(name)
     case .stack(_, let children): children.forEach { collect($0) }
     case .text, .heading, .notice: break
