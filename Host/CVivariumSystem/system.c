@@ -122,13 +122,10 @@ int vivarium_signal_pipe(const int *signals, int count) {
 }
 
 void vivarium_suspend_self(void) {
-  struct sigaction action, previous;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGTSTP, &action, &previous);
-  raise(SIGTSTP);
-  sigaction(SIGTSTP, &previous, NULL);
+  /* SIGSTOP cannot be caught or blocked, so the process stops before kill
+     returns, whatever thread calls and whatever handler SIGTSTP has; the
+     shell sees a stopped job either way. */
+  kill(getpid(), SIGSTOP);
 }
 
 int vivarium_openpty(int *controller, int *device, unsigned short columns, unsigned short rows) {

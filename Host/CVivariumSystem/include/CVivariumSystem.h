@@ -42,8 +42,8 @@ void vivarium_terminal_guard_clear(void);
    read end is returned (close-on-exec), or -1. Only one such pipe per process. */
 int vivarium_signal_pipe(const int *signals, int count);
 
-/* Stops this process as a terminal stop would (SIGTSTP's default action)
-   and returns once it is continued; SIGTSTP goes back to the pipe after. */
+/* Stops this process as a terminal stop would and returns once it is
+   continued (SIGCONT, the shell's `fg`). */
 void vivarium_suspend_self(void);
 
 /* openpty(3) with the given size: a pseudo-terminal pair. Returns 0, or -1. */

@@ -28,7 +28,7 @@ extension TerminalApp {
 
   /// The focused field's editor: made when focus arrives on a field, and
   /// given the module's text when the module changes what it draws there.
-  private func syncEditor(_ spot: Hotspot?) {
+  func syncEditor(_ spot: Hotspot?) {
     guard let spot, case .field(let value, let secretLength) = spot.kind else {
       (editor, editorDrawn) = (nil, nil)
       return

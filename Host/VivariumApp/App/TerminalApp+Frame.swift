@@ -9,6 +9,7 @@ extension TerminalApp {
   /// The frame to show now. Takes the notices and problems modules raised
   /// since the last frame onto the message line.
   public func frame() -> Grid {
+    stale = false
     collectNews()
     var grid = Grid(width: width, height: height)
     guard width >= TerminalApp.minimumSize.width, height >= TerminalApp.minimumSize.height else {
@@ -25,7 +26,10 @@ extension TerminalApp {
       pane(base, in: body, active: modal == nil, into: &grid)
       if let modal {
         for row in body.y..<body.y + body.height { grid.restyle(x: 0, y: row, width: width) { $0.dim = true } }
-        let box = Box.centred(width: min(width - 6, 76), height: body.height - 2, in: body)
+        // As tall as the modal's content, at most the body less a row above and below.
+        let boxWidth = min(width - 6, 76)
+        let content = layout(ComposedScreen(modal), width: boxWidth - 5, active: false).height
+        let box = Box.centred(width: boxWidth, height: min(content + 2, body.height - 2), in: body)
         let inner = Box.draw(&grid, box, title: modal.title, style: Palette.bold)
         pane(modal, in: inner, active: true, into: &grid)
       }

@@ -5,6 +5,10 @@ import VivariumTerminal
 extension TerminalApp {
   /// Handles one key (or paste, or mouse event); returns what the loop does next.
   public func handle(_ key: KeyEvent) async -> Action {
+    // Keys read together come before the next frame is drawn: each acts on
+    // the screen as the one before it left it.
+    if stale { _ = frame() }
+    defer { stale = true }
     if key == .control("c") { return .quit }
     if key == .control("z") { return .suspend }
     if key == .control("l") { return .repaint }
@@ -20,6 +24,8 @@ extension TerminalApp {
       return .redraw
     }
     let spot = focusedSpot
+    // A field focused by the key before, with no frame between, gets its editor now.
+    if case .field? = spot?.kind, editor == nil { syncEditor(spot) }
     if case .field? = spot?.kind, var editor, FieldEditor.handles(key) {
       if editor.apply(key) { type(editor.text, into: spot!.key.address, secret: isSecret(spot)) }
       self.editor = editor

@@ -72,6 +72,9 @@ public final class TerminalApp {
   var message: Message?
   /// Hotspots of the interactive pane as drawn last, in grid coordinates.
   var drawnHotspots: [Hotspot] = []
+  /// Whether the screen may have changed since the last frame (a key acted,
+  /// a module's work drew): the next key lays it out again first.
+  var stale = false
   /// The interactive pane as drawn last: its node, rows on screen, page height.
   var activePane: (id: ObjectIdentifier, top: Int, rows: Int, height: Int)?
 
@@ -100,6 +103,9 @@ public final class TerminalApp {
     self.height = height
     focusMoved = true
   }
+
+  /// Says the modules' screen changed without a key (their work drew).
+  public func screenChanged() { stale = true }
 
   /// Shows `text` on the message line, in place of what was there.
   public func say(_ text: String, tone: Tone) {

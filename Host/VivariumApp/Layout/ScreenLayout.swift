@@ -63,7 +63,7 @@ struct ScreenLayout {
       }
     case .list(let id, let rows):
       list(id, rows, x: x, width: width)
-    case .button, .field:
+    case .button, .field, .secretField:
       inline(node, x: x, row: page.addRow(), limit: x + width)
     @unknown default:
       page.put("(an element this host cannot draw)", x: x, row: page.addRow(), style: Palette.dim)
@@ -77,6 +77,8 @@ struct ScreenLayout {
     case .button(_, let title): DisplayWidth.of(title) + 4
     case .field(_, let label, let value, let placeholder):
       DisplayWidth.of(label) + 2 + fieldBoxWidth(value.isEmpty ? placeholder : value) + 2
+    case .secretField(_, let label, let length, let placeholder):
+      DisplayWidth.of(label) + 2 + fieldBoxWidth(length == 0 ? placeholder : String(repeating: "•", count: length)) + 2
     case .text(let text, _) where !text.contains("\n"): DisplayWidth.of(text)
     default: nil
     }
@@ -97,6 +99,10 @@ struct ScreenLayout {
       return end
     case .field(let id, let label, let value, let placeholder):
       return field(FocusKey(id), label: label, value: value, secretLength: nil, placeholder: placeholder, x: x, row: row, limit: limit)
+    case .secretField(let id, let label, let length, let placeholder):
+      return field(
+        FocusKey(id), label: label, value: "", secretLength: max(0, min(length, 1_000)), placeholder: placeholder, x: x,
+        row: row, limit: limit)
     case .text(let text, let tone):
       return page.put(text, x: x, row: row, style: Palette.tone(tone), limit: limit)
     default:

@@ -93,6 +93,7 @@ public final class AppLoop {
         }
       case .screenChanged:
         redrawPending = false
+        app.screenChanged()
       case .signal(let signal):
         switch signal {
         case SIGWINCH: break

@@ -16,8 +16,20 @@ struct FullScreenTerminalTests {
     #expect(terminal.waitFor("Password"), "\(terminal.text)")
     terminal.send("ada\tlovelace\r\r")
     #expect(terminal.waitFor("Hello, Ada"), "\(terminal.text)")
-    let during = terminal.settings()
-    #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0, "raw mode: no line editing, no echo")
+    #expect(terminal.isRaw, "raw mode: no line editing, no echo")
+    // Ctrl-Z: the terminal as it was while stopped; raw again once continued.
+    terminal.send("\u{1A}")
+    #expect(terminal.waitUntilStopped(), "Ctrl-Z did not stop the app")
+    #expect(!terminal.isRaw)
+    let shown = terminal.written.count
+    kill(terminal.pid, SIGCONT)
+    #expect(terminal.waitFor("Hello, Ada", after: shown), "no repaint after fg")
+    #expect(terminal.isRaw)
+    // A resize draws at the new width.
+    let beforeResize = terminal.written.count
+    terminal.resize(columns: 60, rows: 20)
+    #expect(terminal.waitFor("\u{1B}[2J", after: beforeResize), "a new size repaints the whole screen")
+    #expect(terminal.waitFor("\u{1B}[20;", after: beforeResize), "the status line moves to the new last row")
     terminal.send("q")
     let status = terminal.wait()
     #expect(status == 0, "exit status \(status): \(terminal.text)")
@@ -27,5 +39,29 @@ struct FullScreenTerminalTests {
     #expect(text.hasSuffix("\u{1B}[?1049l"), "the alternate screen was left last")
     #expect(text.contains("\u{1B}[?25h"), "the cursor is shown again")
     #expect(!text.contains("lovelace\u{1B}") && !text.contains("lovelace "), "the password never reaches the terminal")
+  }
+
+  /// SIGTERM ends the app cleanly; a crash (SIGSEGV here, as a module's bad
+  /// pointer would) still puts the terminal back before the process dies.
+  @Test(arguments: [SIGTERM, SIGSEGV])
+  func aSignalThatEndsTheAppLeavesTheTerminalAsItWas(signal: Int32) throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let terminal = try PseudoTerminal(
+      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
+      environment: ["TERM": "xterm", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 80, rows: 24)
+    let before = terminal.settings()
+    #expect(terminal.waitFor("Password"), "\(terminal.text)")
+    #expect(terminal.isRaw)
+    kill(terminal.pid, signal)
+    let status = terminal.wait()
+    if signal == SIGTERM {
+      #expect(status >> 8 & 0xFF == 128 + SIGTERM, "exit status \(status)")
+    } else {
+      #expect(status & 0x7F == SIGSEGV, "died of SIGSEGV: \(status)")
+    }
+    let after = terminal.settings()
+    #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
+    #expect(terminal.text.contains("\u{1B}[?1049l"), "the alternate screen was left")
   }
 }

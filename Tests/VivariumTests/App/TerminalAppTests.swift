@@ -199,3 +199,41 @@ struct TerminalAppTests {
     #expect(pilot.lastAction == .suspend)
   }
 }
+
+extension TerminalAppTests {
+  /// Keys read in one go are handled before the next frame is drawn.
+  @Test func keysReadTogetherLandWhereTheyWouldOneByOne() async throws {
+    let pilot = try await Pilot()
+    for key: KeyEvent in [.character("a"), .character("d"), .character("a"), .tab, .character("x")] {
+      _ = await pilot.app.handle(key)
+    }
+    let login = try #require(pilot.runtime.top?.tree)
+    #expect(login.contains(.secretField(id: "password", label: "Password", length: 1, placeholder: "password")))
+    #expect(login.contains(.field(id: "user", label: "User", value: "ada", placeholder: "user name")))
+  }
+}
+
+extension TerminalAppTests {
+  /// Keys typed faster than frames: each acts on the screen the one before
+  /// left, a modal opened by one taking the next.
+  @Test func keysBeforeTheNextFrameActOnTheScreenTheKeyBeforeLeft() async throws {
+    let pilot = try await signedIn()
+    for key: KeyEvent in [.tab, .tab, .enter] { _ = await pilot.app.handle(key) }
+    await pilot.wait(1)
+    #expect(pilot.text.contains("Wallet: €50"))
+    for key: KeyEvent in [.tab, .enter, .down, .enter] { _ = await pilot.app.handle(key) }
+    #expect(pilot.text.contains("Wallet: €70"), "\(pilot.text)")
+    #expect(!pilot.text.contains("╭"))
+  }
+
+  @Test func aModalBoxIsAsTallAsItsContent() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.tab, .tab, .enter)
+    await pilot.wait(1)
+    await pilot.press(.tab, .enter)
+    let top = try #require(pilot.row(containing: "╭"))
+    let bottom = try #require(pilot.row(containing: "╰"))
+    #expect(bottom - top - 1 == 6, "heading, text, three amounts, Cancel: \(pilot.text)")
+    #expect(pilot.screen[top].contains("Top up"))
+  }
+}

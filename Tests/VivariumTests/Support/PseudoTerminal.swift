@@ -69,6 +69,28 @@ final class PseudoTerminal: Sendable {
   /// What was written, as text (invalid UTF-8 repaired).
   var text: String { String(decoding: written, as: UTF8.self) }
 
+  /// Whether the terminal is in raw mode: no line editing, no echo.
+  var isRaw: Bool { settings().c_lflag & tcflag_t(ICANON | ECHO) == 0 }
+
+  /// Changes the terminal's size and tells the program, as a window does.
+  func resize(columns: Int, rows: Int) {
+    var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(controller, UInt(TIOCSWINSZ), &size)
+    kill(pid, SIGWINCH)
+  }
+
+  /// Waits until the program is stopped (Ctrl-Z); false if it is not
+  /// within `limit` seconds.
+  func waitUntilStopped(limit: Double = 60) -> Bool {
+    let deadline = Date().addingTimeInterval(limit)
+    var status: Int32 = 0
+    while Date() < deadline {
+      if waitpid(pid, &status, WUNTRACED | WNOHANG) == pid, status & 0xFF == 0x7F { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
   /// Types `keys`.
   func send(_ keys: String) {
     let bytes = Array(keys.utf8)
@@ -77,11 +99,11 @@ final class PseudoTerminal: Sendable {
 
   /// Waits until what was written contains `text` (true), or `limit`
   /// seconds pass (false): a limit that only ends a test that would hang.
-  func waitFor(_ text: String, limit: Double = 60) -> Bool {
+  func waitFor(_ text: String, after start: Int = 0, limit: Double = 60) -> Bool {
     let needle = Data(text.utf8)
     let deadline = Date().addingTimeInterval(limit)
     while Date() < deadline {
-      if output.data.withLock({ $0.range(of: needle) != nil }) { return true }
+      if output.data.withLock({ $0.count > start && $0[start...].range(of: needle) != nil }) { return true }
       usleep(20_000)
     }
     return false
