@@ -47,13 +47,15 @@ let package = Package(
       path: "Host/VivariumApp"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
-    .executableTarget(name: "vivarium", dependencies: ["VivariumHost", "VivariumApp", viperKit, hosting], path: "Host/vivarium"),
+    .executableTarget(
+      name: "vivarium", dependencies: ["VivariumHost", "VivariumApp", viperKit, hosting], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
     .executableTarget(
       name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
     .testTarget(
-      name: "VivariumTests", dependencies: [
+      name: "VivariumTests",
+      dependencies: [
         "VivariumHost", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),

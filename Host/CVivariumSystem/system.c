@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <pty.h>
 #include <fcntl.h>
+#include <time.h>
 #include <string.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -121,11 +122,33 @@ int vivarium_signal_pipe(const int *signals, int count) {
   return fds[0];
 }
 
+static volatile sig_atomic_t continued = 0;
+static struct sigaction previous_continue;
+
+static void continue_handler(int signal) {
+  continued = 1;
+  if (!(previous_continue.sa_flags & SA_SIGINFO) && previous_continue.sa_handler != SIG_DFL &&
+      previous_continue.sa_handler != SIG_IGN) {
+    previous_continue.sa_handler(signal);
+  }
+}
+
 void vivarium_suspend_self(void) {
-  /* SIGSTOP cannot be caught or blocked, so the process stops before kill
-     returns, whatever thread calls and whatever handler SIGTSTP has; the
-     shell sees a stopped job either way. */
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = continue_handler;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGCONT, &action, &previous_continue);
+  continued = 0;
+  /* SIGSTOP cannot be caught or blocked; but the stop may reach this thread
+     after kill returns (another thread takes the signal), so wait for the
+     SIGCONT that ends it. */
   kill(getpid(), SIGSTOP);
+  while (!continued) {
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+  }
+  sigaction(SIGCONT, &previous_continue, NULL);
 }
 
 int vivarium_openpty(int *controller, int *device, unsigned short columns, unsigned short rows) {

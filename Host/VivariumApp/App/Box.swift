@@ -14,7 +14,8 @@ enum Box {
   static func centred(width: Int, height: Int, in area: Rect) -> Rect {
     let width = max(min(width, area.width), 4)
     let height = max(min(height, area.height), 3)
-    return Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+    return Rect(
+      x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
   }
 
   /// Clears `rect`, draws its border with `title` in the top edge, and

@@ -43,7 +43,9 @@ extension TerminalApp {
     if let notice = step.notices.last { say(notice.text, tone: notice.tone) }
     if step.screen == nil, !step.output.isEmpty {
       let word = line.split(separator: " ").first.map(String.init) ?? line
-      overlay = .report(title: word, lines: step.output.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) })
+      overlay = .report(
+        title: word,
+        lines: step.output.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) })
       overlayOffset = 0
     }
     focusMoved = true
@@ -59,18 +61,22 @@ extension TerminalApp {
     guard before.count == 1 else { return [] }
     switch command {
     case "open":
-      return Array(Set(patterns.map { pattern in
-        pattern.firstIndex(of: "{").map { String(pattern[..<$0]) } ?? pattern
-      }))
+      return Array(
+        Set(
+          patterns.map { pattern in
+            pattern.firstIndex(of: "{").map { String(pattern[..<$0]) } ?? pattern
+          }))
     case "tap", "select", "type":
       let spots = allAddresses()
-      return Array(Set(spots.compactMap { spot -> String? in
-        switch (command, spot.kind) {
-        case ("tap", .button), ("type", .field): spot.key.address
-        case ("select", .row): spot.key.address
-        default: nil
-        }
-      }))
+      return Array(
+        Set(
+          spots.compactMap { spot -> String? in
+            switch (command, spot.kind) {
+            case ("tap", .button), ("type", .field): spot.key.address
+            case ("select", .row): spot.key.address
+            default: nil
+            }
+          }))
     default:
       return []
     }

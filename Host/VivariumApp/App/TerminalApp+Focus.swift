@@ -79,7 +79,8 @@ extension TerminalApp {
     let row = height - 1
     grid.clear(x: 0, y: row, width: width, style: Palette.bar)
     if commandActive {
-      let text = commandLine.candidates.isEmpty
+      let text =
+        commandLine.candidates.isEmpty
         ? "Enter run · ↑↓ history · Tab complete · Esc cancel" : commandLine.candidates.joined(separator: "  ")
       grid.put(" " + TextWrap.truncate(text, to: width - 2), x: 0, y: row, style: Palette.bar)
       return
@@ -95,7 +96,8 @@ extension TerminalApp {
     }
     if let pane = activePane, pane.height > pane.rows {
       let first = (offsets[pane.id] ?? 0) + 1
-      place += (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
+      place +=
+        (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
     }
     let hints = overlay != nil ? "Esc close · ↑↓ PgUp PgDn scroll" : HelpText.hints(for: spot?.kind)
     // Where the person is comes first; the hints get the rest.

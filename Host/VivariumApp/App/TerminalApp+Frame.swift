@@ -13,13 +13,16 @@ extension TerminalApp {
     collectNews()
     var grid = Grid(width: width, height: height)
     guard width >= TerminalApp.minimumSize.width, height >= TerminalApp.minimumSize.height else {
-      let text = "Window too small (\(width)×\(height)); make it at least \(TerminalApp.minimumSize.width)×\(TerminalApp.minimumSize.height)."
+      let text =
+        "Window too small (\(width)×\(height)); make it at least \(TerminalApp.minimumSize.width)×\(TerminalApp.minimumSize.height)."
       for (row, line) in TextWrap.lines(text, width: width).prefix(height).enumerated() { grid.put(line, x: 0, y: row) }
       drawnHotspots = []
       return grid
     }
     header(&grid)
-    let body = Box.Rect(x: 0, y: TerminalApp.chrome.top, width: width, height: height - TerminalApp.chrome.top - TerminalApp.chrome.bottom)
+    let body = Box.Rect(
+      x: 0, y: TerminalApp.chrome.top, width: width, height: height - TerminalApp.chrome.top - TerminalApp.chrome.bottom
+    )
     let layers = runtime.layers
     if let base = layers.first?.last {
       let modal = layers.count > 1 ? layers.last?.last : nil
@@ -112,7 +115,8 @@ extension TerminalApp {
     if let spot = drawnHotspots.first(where: { $0.key == focus }) {
       grid.put("▶", x: rect.x, y: spot.row, style: Palette.key)
     }
-    if let cursor = page.cursor, cursor.y - offset >= 0, cursor.y - offset < rect.height, overlay == nil, !commandActive {
+    if let cursor = page.cursor, cursor.y - offset >= 0, cursor.y - offset < rect.height, overlay == nil, !commandActive
+    {
       grid.cursor = Grid.Point(x: rect.x + 2 + cursor.x, y: rect.y + cursor.y - offset)
     }
     focusMoved = false
@@ -141,7 +145,9 @@ extension TerminalApp {
     let lines = TextWrap.lines(alert.message, width: width - 4)
     let box = Box.centred(width: width, height: lines.count + 4, in: body)
     let inner = Box.draw(&grid, box, title: alert.title, style: Palette.tone(.warning))
-    for (row, line) in lines.enumerated() { grid.put(line, x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width) }
+    for (row, line) in lines.enumerated() {
+      grid.put(line, x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width)
+    }
     let ok = "[ OK ]"
     grid.put(ok, x: inner.x + (inner.width - ok.count) / 2, y: inner.y + inner.height - 1, style: Palette.focus)
   }
@@ -159,7 +165,9 @@ extension TerminalApp {
       grid.put(lines[overlayOffset + row], x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width)
     }
     if lines.count > inner.height {
-      scrollbar(&grid, rect: Box.Rect(x: inner.x, y: inner.y, width: inner.width + 1, height: inner.height), offset: overlayOffset, total: lines.count)
+      scrollbar(
+        &grid, rect: Box.Rect(x: inner.x, y: inner.y, width: inner.width + 1, height: inner.height),
+        offset: overlayOffset, total: lines.count)
     }
   }
 }

@@ -62,7 +62,8 @@ struct Page {
   /// Writes `text` on `row` from column `x`, cut at `limit`; returns the
   /// column after it.
   @discardableResult
-  mutating func put(_ text: some StringProtocol, x: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+  mutating func put(_ text: some StringProtocol, x: Int, row: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int
+  {
     rows[row].put(text, x: x, y: 0, style: style, limit: limit)
   }
 

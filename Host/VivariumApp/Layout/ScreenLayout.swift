@@ -59,7 +59,8 @@ struct ScreenLayout {
       }
     case .notice(let tone, let text):
       for (index, line) in TextWrap.lines(text, width: width - 2).enumerated() {
-        page.put((index == 0 ? Palette.mark(tone) + " " : "  ") + line, x: x, row: page.addRow(), style: Palette.tone(tone))
+        page.put(
+          (index == 0 ? Palette.mark(tone) + " " : "  ") + line, x: x, row: page.addRow(), style: Palette.tone(tone))
       }
     case .list(let id, let rows):
       list(id, rows, x: x, width: width)
@@ -94,11 +95,14 @@ struct ScreenLayout {
     switch node {
     case .button(let id, let title):
       let key = FocusKey(id)
-      let end = page.put("[ \(title) ]", x: x, row: row, style: key == focus ? Palette.focus : Palette.bold, limit: limit)
+      let end = page.put(
+        "[ \(title) ]", x: x, row: row, style: key == focus ? Palette.focus : Palette.bold, limit: limit)
       page.add(Hotspot(key: key, kind: .button(title: title), row: row, x: x, width: end - x))
       return end
     case .field(let id, let label, let value, let placeholder):
-      return field(FocusKey(id), label: label, value: value, secretLength: nil, placeholder: placeholder, x: x, row: row, limit: limit)
+      return field(
+        FocusKey(id), label: label, value: value, secretLength: nil, placeholder: placeholder, x: x, row: row,
+        limit: limit)
     case .secretField(let id, let label, let length, let placeholder):
       return field(
         FocusKey(id), label: label, value: "", secretLength: max(0, min(length, 1_000)), placeholder: placeholder, x: x,
@@ -128,12 +132,15 @@ struct ScreenLayout {
     let inside = CellStyle(underline: true, reverse: focused)
     page.put(String(repeating: " ", count: box), x: boxX, row: row, style: inside, limit: boxX + box)
     if shown.isEmpty {
-      page.put(placeholder, x: boxX, row: row, style: CellStyle(dim: true, underline: true, reverse: focused), limit: boxX + box)
+      page.put(
+        placeholder, x: boxX, row: row, style: CellStyle(dim: true, underline: true, reverse: focused),
+        limit: boxX + box)
     } else {
       page.put(String(characters[first...]), x: boxX, row: row, style: inside, limit: boxX + box)
     }
     if editing != nil {
-      page.cursor = Grid.Point(x: boxX + DisplayWidth.of(String(characters[first..<min(cursor, characters.count)])), y: row)
+      page.cursor = Grid.Point(
+        x: boxX + DisplayWidth.of(String(characters[first..<min(cursor, characters.count)])), y: row)
     }
     let end = page.put("]", x: boxX + box, row: row, limit: limit)
     page.add(Hotspot(key: key, kind: .field(value: value, secretLength: secretLength), row: row, x: boxX, width: box))
@@ -166,7 +173,9 @@ struct ScreenLayout {
         page.put(detail, x: right, row: row, style: CellStyle(dim: !focused, reverse: focused), limit: x + width)
         right -= 2
       }
-      page.put(TextWrap.truncate(item.title, to: max(right - x - 2, 4)), x: x + 2, row: row, style: base, limit: max(right, x + 6))
+      page.put(
+        TextWrap.truncate(item.title, to: max(right - x - 2, 4)), x: x + 2, row: row, style: base,
+        limit: max(right, x + 6))
       page.add(Hotspot(key: key, kind: .row(index: index, count: rows.count), row: row, x: x, width: width))
     }
   }

@@ -20,7 +20,7 @@ struct FullScreenTerminalTests {
     // Ctrl-Z: the terminal as it was while stopped; raw again once continued.
     terminal.send("\u{1A}")
     #expect(terminal.waitUntilStopped(), "Ctrl-Z did not stop the app")
-    #expect(!terminal.isRaw)
+    #expect(!terminal.isRaw, "\(terminal.text.suffix(300).debugDescription)")
     let shown = terminal.written.count
     kill(terminal.pid, SIGCONT)
     #expect(terminal.waitFor("Hello, Ada", after: shown), "no repaint after fg")

@@ -44,7 +44,9 @@ final class PseudoTerminal: Sendable {
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard status == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))") }
+    guard status == 0 else {
+      throw Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+    }
     self.pid = pid
     let output = self.output
     let reading = controller
