@@ -46,8 +46,9 @@ public final class TerminalApp {
   let patterns: [String]
   /// Seconds on a monotonic clock; a test may set its own.
   let now: () -> Double
-  /// The size of the terminal.
+  /// The terminal's width in columns.
   public private(set) var width: Int
+  /// The terminal's height in rows.
   public private(set) var height: Int
 
   var focus: FocusKey?

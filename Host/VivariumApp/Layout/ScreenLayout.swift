@@ -95,8 +95,9 @@ struct ScreenLayout {
     switch node {
     case .button(let id, let title):
       let key = FocusKey(id)
-      let end = page.put(
-        "[ \(title) ]", x: x, row: row, style: key == focus ? Palette.focus : Palette.bold, limit: limit)
+      // Focused, the brackets point at the title: visible without colour or attributes.
+      let text = key == focus ? "[›\(title)‹]" : "[ \(title) ]"
+      let end = page.put(text, x: x, row: row, style: key == focus ? Palette.focus : Palette.bold, limit: limit)
       page.add(Hotspot(key: key, kind: .button(title: title), row: row, x: x, width: end - x))
       return end
     case .field(let id, let label, let value, let placeholder):

@@ -169,7 +169,8 @@ struct TerminalAppTests {
     let pilot = try await signedIn()
     let grid = pilot.app.frame()
     let row = try #require(grid.lines.firstIndex { $0.contains("▶") })
-    #expect(grid.lines[row].contains("[ Items ]"))
+    #expect(grid.lines[row].contains("[›Items‹]"))
+    #expect(grid.lines[row].contains("[ Search ]"), "only the focused button is marked")
     let x = try #require((0..<grid.width).first { grid[x: $0, y: row].text == "[" })
     #expect(grid[x: x, y: row].style.reverse)
   }
@@ -235,5 +236,40 @@ extension TerminalAppTests {
     let bottom = try #require(pilot.row(containing: "╰"))
     #expect(bottom - top - 1 == 6, "heading, text, three amounts, Cancel: \(pilot.text)")
     #expect(pilot.screen[top].contains("Top up"))
+  }
+}
+
+extension TerminalAppTests {
+  private static let spinnerFrames = Set("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+  @Test func aModuleWithWorkInFlightShowsASpinnerWhereItIsDrawn() async throws {
+    // The feed starts loading its posts as the dashboard opens; its clock stands still.
+    let pilot = try await Pilot(start: "dashboard:home?user=ada", signedIn: true)
+    await pilot.press(.tab, .tab, .enter)
+    let strip = try #require(pilot.row(containing: "[Feed]"))
+    #expect(pilot.screen[strip].contains { Self.spinnerFrames.contains($0) }, "\(pilot.text)")
+    await pilot.wait(1)
+    #expect(!pilot.screen[strip].contains { Self.spinnerFrames.contains($0) })
+    // The feed's 30-second refresh timer waits between ticks: no spinner meanwhile.
+    #expect(!pilot.text.contains { Self.spinnerFrames.contains($0) })
+  }
+
+  @Test func anAlertWaitsForEnter() async throws {
+    let pilot = try await signedIn()
+    pilot.runtime.services.notifications.alert(title: "Item not changed", message: "The disk is full.")
+    #expect(pilot.text.contains("Item not changed"))
+    await pilot.press(.tab, .character("x"))
+    #expect(pilot.text.contains("The disk is full."))
+    #expect(pilot.screen[pilot.screen.count - 2].contains("Press Enter"))
+    await pilot.press(.enter)
+    #expect(!pilot.text.contains("The disk is full."))
+    #expect(pilot.runtime.services.notifications.alerts.isEmpty)
+  }
+
+  @Test func inAFieldShortcutKeysAreText() async throws {
+    let pilot = try await Pilot()
+    await pilot.type("q?:")
+    #expect(pilot.lastAction == .redraw)
+    #expect(pilot.screen.contains { $0.contains("User: [q?:") })
   }
 }

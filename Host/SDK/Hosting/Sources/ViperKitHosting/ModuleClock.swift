@@ -56,7 +56,12 @@ public final class ModuleClock: WallClock {
     }
   }
 
-  /// How many sleeps the work of `scope` has under way.
+  /// Sleeps at least this long (seconds) are waiting, like a timer between
+  /// its ticks; shorter ones (a simulated network delay, a debounce) are
+  /// part of work in flight. See ``WorkScope/isActive``.
+  public static let waitingSleep = 5.0
+
+  /// How many waiting sleeps (``waitingSleep`` or longer) the work of `scope` has under way.
   func sleeping(in scope: ObjectIdentifier) -> Int { sleepersByScope[scope] ?? 0 }
 
   /// How many sleeps are under way.
@@ -66,7 +71,8 @@ public final class ModuleClock: WallClock {
   /// calling task is cancelled first.
   public func sleep(for seconds: Double) async throws {
     try Task.checkCancellation()
-    let scope = ModuleClock.scope
+    // A long sleep is a timer or a poll waiting, not work in flight.
+    let scope = seconds >= ModuleClock.waitingSleep ? ModuleClock.scope : nil
     if let scope { sleepersByScope[scope, default: 0] += 1 }
     defer {
       if let scope { sleepersByScope[scope] = sleepersByScope[scope].map { $0 > 1 ? $0 - 1 : nil } ?? nil }

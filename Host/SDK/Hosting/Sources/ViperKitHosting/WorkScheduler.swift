@@ -177,8 +177,9 @@ public final class WorkScope: ModuleWork {
   /// Whether work the module started is still running (or sleeping).
   public var isBusy: Bool { scheduler?.hasWork(of: self) ?? false }
 
-  /// Whether work the module started is running and not sleeping on the
-  /// clock: what a spinner shows. A timer between its ticks is not active.
+  /// Whether work the module started is in flight rather than waiting: what
+  /// a spinner shows. Work in a sleep of ``ModuleClock/waitingSleep`` or
+  /// longer on the clock (a timer between its ticks) is waiting.
   public var isActive: Bool { scheduler?.isActive(self) ?? false }
 
   /// Cancels every piece of work the module started, and any it starts later.
