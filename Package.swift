@@ -71,11 +71,12 @@ let package = Package(
 if Context.environment["VIVARIUM_BENCHMARK"] != nil {
   for (product, target) in [
     ("composition-benchmark", "CompositionBenchmark"), ("redraw-benchmark", "RedrawBenchmark"),
-    ("route-benchmark", "RouteBenchmark"),
+    ("route-benchmark", "RouteBenchmark"), ("terminal-benchmark", "TerminalBenchmark"),
   ] {
     package.products.append(.executable(name: product, targets: [target]))
     package.targets.append(
       .executableTarget(
-        name: target, dependencies: ["VivariumHost", viperKit, hosting], path: "Scripts/bench/\(target)"))
+        name: target, dependencies: ["VivariumHost", "VivariumApp", "VivariumTerminal", viperKit, hosting],
+        path: "Scripts/bench/\(target)"))
   }
 }

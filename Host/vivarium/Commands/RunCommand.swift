@@ -29,7 +29,7 @@ enum RunCommand: Command {
     RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
   ]
   static let exitCodes = """
-    0 the session ended with every command carried out; 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error.
+    0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.
     """
 
   static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
