@@ -36,7 +36,9 @@ let package = Package(
   ],
   targets: [
     // The host links the rules (ViperKitHosting), never the test kit.
-    .target(name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem"], path: "Host/VivariumHost"),
+    .target(
+      name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem", "VivariumTerminal"],
+      path: "Host/VivariumHost"),
     // The terminal as cells: grids, their difference as bytes, keys parsed
     // from bytes, raw mode always restored. Knows nothing of modules.
     .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),

@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumTerminal
 
 /// Lays a view tree out as terminal lines, at most `width` columns wide
 /// (escape codes aside). Interactive elements show their identifiers, which is
@@ -146,38 +147,10 @@ public struct TextRenderer: Sendable {
     text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
   }
 
-  /// `text` cut into lines of at most `width` characters at spaces; words
-  /// longer than a line are split. Each character is counted once.
+  /// `text` cut into lines of at most `width` columns at spaces; words
+  /// longer than a line are split (``TextWrap``: a wide character counts two).
   public static func wrap(_ text: String, width: Int) -> [String] {
-    let width = max(width, 1)
-    var lines: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = ""
-      var lineCount = 0
-      for whole in paragraph.split(separator: " ") {
-        var word = Substring(whole)
-        var wordCount = word.count
-        while wordCount > width {
-          if lineCount > 0 {
-            lines.append(line)
-            (line, lineCount) = ("", 0)
-          }
-          let end = word.index(word.startIndex, offsetBy: width)
-          lines.append(String(word[..<end]))
-          (word, wordCount) = (word[end...], wordCount - width)
-        }
-        if lineCount == 0 {
-          (line, lineCount) = (String(word), wordCount)
-        } else if lineCount + 1 + wordCount <= width {
-          (line, lineCount) = (line + " " + word, lineCount + 1 + wordCount)
-        } else {
-          lines.append(line)
-          (line, lineCount) = (String(word), wordCount)
-        }
-      }
-      lines.append(line)
-    }
-    return lines
+    TextWrap.lines(text, width: width)
   }
 
   /// Columns taken by `text` once ANSI escape sequences are removed.

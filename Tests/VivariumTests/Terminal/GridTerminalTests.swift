@@ -81,3 +81,11 @@ struct GridTerminalTests {
     #expect(grid.line(0) == " xcd")
   }
 }
+
+extension GridTerminalTests {
+  @Test func wrappingCountsColumnsNotCharacters() {
+    #expect(TextWrap.lines("日本語 abc", width: 4) == ["日本", "語", "abc"])
+    #expect(TextWrap.lines("日本", width: 1) == ["日", "本"])
+    #expect(TextWrap.truncate("日本語です", to: 5) == "日本…")
+  }
+}

@@ -1,11 +1,12 @@
-import VivariumTerminal
-
 /// Text cut into lines of at most a number of columns, at spaces; a word
 /// wider than a line is split. Columns are display columns: a CJK character
 /// or an emoji counts two.
-enum TextWrap {
-  static func lines(_ text: String, width: Int) -> [String] {
-    let width = max(width, 2)
+public enum TextWrap {
+  /// `text` in lines of at most `width` columns (at least 1; a wide
+  /// character alone on a line of 1 takes its 2); each line break in it
+  /// starts a new line.
+  public static func lines(_ text: String, width: Int) -> [String] {
+    let width = max(width, 1)
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
@@ -18,7 +19,13 @@ enum TextWrap {
             lines.append(line)
             (line, used) = ("", 0)
           }
-          let (head, headColumns) = prefix(piece, columns: width)
+          var (head, headColumns) = prefix(piece, columns: width)
+          if head.isEmpty {
+            // One character wider than the line: it takes a line of its own.
+            head = piece.prefix(1)
+            headColumns = DisplayWidth.of(head)
+            if head.endIndex == piece.endIndex { break }
+          }
           lines.append(String(head))
           piece = piece[head.endIndex...]
           columns -= headColumns
@@ -38,7 +45,7 @@ enum TextWrap {
   }
 
   /// The longest start of `text` at most `columns` wide, and its width.
-  static func prefix(_ text: Substring, columns: Int) -> (Substring, Int) {
+  public static func prefix(_ text: Substring, columns: Int) -> (Substring, Int) {
     var used = 0
     var end = text.startIndex
     while end < text.endIndex {
@@ -51,7 +58,7 @@ enum TextWrap {
   }
 
   /// `text` cut to `columns` with an ellipsis if wider.
-  static func truncate(_ text: String, to columns: Int) -> String {
+  public static func truncate(_ text: String, to columns: Int) -> String {
     guard DisplayWidth.of(text) > columns else { return text }
     guard columns > 1 else { return columns == 1 ? "…" : "" }
     return String(prefix(text[...], columns: columns - 1).0) + "…"
