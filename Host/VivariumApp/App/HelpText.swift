@@ -22,10 +22,10 @@ enum HelpText {
   /// The keys that apply to what is focused.
   static func hints(for kind: Hotspot.Kind?) -> String {
     switch kind {
-    case .button?: "Enter tap · Tab/arrows move · Esc back · : command · ? help · q quit"
-    case .row?: "Enter open · ↑↓ PgUp PgDn Home End · Esc back · : command · ? help · q quit"
-    case .field?: "type to edit · Enter next · Tab/↑↓ move · Esc back · Ctrl-C quit"
-    case nil: "Esc back · : command · ? help · q quit"
+    case .button?: "Enter tap · Tab/arrows move · Esc back · ? keys · q quit"
+    case .row?: "Enter select · arrows PgUp PgDn move · Esc back · ? keys · q quit"
+    case .field?: "type to edit · Enter/Tab/arrows move · Esc back · Ctrl-C quit"
+    case nil: "Esc back · : command · ? keys · q quit"
     }
   }
 }

@@ -67,7 +67,7 @@ extension TerminalApp {
         trail.append((position > 0 ? "› " : index > 0 ? "▸ " : "") + node.title)
       }
     }
-    let busy = !runtime.work.isIdle
+    let busy = isWorking
     let room = width - DisplayWidth.of(name) - 4 - (busy ? 2 : 0)
     var text = trail.joined(separator: " ")
     while DisplayWidth.of(text) > room, trail.count > 1 {

@@ -45,6 +45,7 @@ extension TerminalApp {
       commandActive = true
       commandLine.open()
     case .character("q"): return .quit
+    case .character, .paste: say("Only a field takes text: Tab to one (? lists the keys).", tone: .info)
     default: break
     }
     return .redraw
@@ -149,7 +150,7 @@ extension TerminalApp {
     } else if (runtime.layers.first?.count ?? 0) > 1 {
       perform { try runtime.back() }
     } else {
-      say("This is the first screen: there is nothing to go back to (q quits).", tone: .info)
+      say("This is the first screen: there is nothing to go back to (q or Ctrl-C quits).", tone: .info)
     }
   }
 

@@ -117,10 +117,13 @@ public final class TerminalApp {
   /// message to clear. Nil if nothing changes by itself.
   public func nextFrameDue() -> Double? {
     var due: [Double] = []
-    if !runtime.work.isIdle { due.append(now() + 0.1) }
+    if isWorking { due.append(now() + 0.1) }
     if let message { due.append(message.shown + TerminalApp.messageSeconds) }
     return due.min()
   }
+
+  /// Whether any module has work in flight (not a timer waiting).
+  var isWorking: Bool { runtime.nodes.contains(where: \.isWorking) }
 
   /// The spinner's frame now.
   var spinner: String {

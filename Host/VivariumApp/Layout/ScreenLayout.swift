@@ -210,7 +210,7 @@ struct ScreenLayout {
       let shown = index == selected
       let text = shown ? "[\(title)]" : " \(title) "
       column = page.put(text, x: column, row: row, style: shown ? Palette.tab : Palette.dim, limit: limit)
-      if index < tabs.count - 1 { column = page.put("│", x: column, row: row, style: Palette.dim, limit: limit) }
+      if index < tabs.count - 1 { column = page.put(" · ", x: column, row: row, style: Palette.dim, limit: limit) }
     }
     return column
   }

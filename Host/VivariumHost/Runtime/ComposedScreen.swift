@@ -46,7 +46,7 @@ public struct ComposedScreen: Encodable, Sendable {
     self.path = path
     tree = node.tree.map { $0.qualified(path) }
     isLoading = node.work?.isBusy == true
-    isWorking = node.work?.isActive == true
+    isWorking = node.isWorking
     slots = node.slots.map { state in
       let shown = state.visibleChildren
       let children = shown.enumerated().map { index, child in
@@ -151,6 +151,9 @@ extension ViewNode {
 extension ModuleNode {
   /// What a person calls this module: its first heading, else its URN.
   public var title: String { tree?.firstHeading ?? urn }
+
+  /// Whether work of its is in flight rather than waiting (see ``WorkScope/isActive``).
+  public var isWorking: Bool { work?.isActive == true }
 }
 
 extension ViewNode {

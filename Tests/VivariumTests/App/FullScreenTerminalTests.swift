@@ -5,12 +5,22 @@ import Testing
 /// the terminal as it was after it quits.
 @Suite("Full screen on a terminal")
 struct FullScreenTerminalTests {
-  @Test func signingInWithKeysAndQuittingLeavesTheTerminalAsItWas() throws {
+  /// `vivarium run` on the demo, with fresh data, on a new terminal (the
+  /// directories are returned to be kept until the test ends).
+  private func demo(term: String, columns: Int, rows: Int, _ extra: [String] = []) throws -> (
+    PseudoTerminal, TemporaryDirectory, TemporaryDirectory
+  ) {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
     let terminal = try PseudoTerminal(
-      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
-      environment: ["TERM": "xterm-256color", "HOME": data.path, "PATH": "/usr/bin:/bin"], columns: 100, rows: 30)
+      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path] + extra,
+      environment: ["TERM": term, "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: columns, rows: rows)
+    return (terminal, plugins, data)
+  }
+
+  @Test func signingInWithKeysAndQuittingLeavesTheTerminalAsItWas() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30)
+    defer { withExtendedLifetime((plugins, data)) {} }
     let before = terminal.settings()
     #expect(terminal.waitFor("\u{1B}[?1049h"), "the app did not enter the alternate screen: \(terminal.text)")
     #expect(terminal.waitFor("Password"), "\(terminal.text)")
@@ -45,11 +55,8 @@ struct FullScreenTerminalTests {
   /// pointer would) still puts the terminal back before the process dies.
   @Test(arguments: [SIGTERM, SIGSEGV])
   func aSignalThatEndsTheAppLeavesTheTerminalAsItWas(signal: Int32) throws {
-    let plugins = try BuildProducts.demoPluginDirectory()
-    let data = try TemporaryDirectory()
-    let terminal = try PseudoTerminal(
-      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
-      environment: ["TERM": "xterm", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 80, rows: 24)
+    let (terminal, plugins, data) = try demo(term: "xterm", columns: 80, rows: 24)
+    defer { withExtendedLifetime((plugins, data)) {} }
     let before = terminal.settings()
     #expect(terminal.waitFor("Password"), "\(terminal.text)")
     #expect(terminal.isRaw)
@@ -63,5 +70,17 @@ struct FullScreenTerminalTests {
     let after = terminal.settings()
     #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
     #expect(terminal.text.contains("\u{1B}[?1049l"), "the alternate screen was left")
+  }
+
+  /// `--line` keeps the line-by-line session on a terminal, for screen
+  /// readers and people who prefer it.
+  @Test func lineKeepsTheLineSessionOnATerminal() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm", columns: 80, rows: 24, ["--line"])
+    defer { withExtendedLifetime((plugins, data)) {} }
+    #expect(terminal.waitFor("vivarium> "), "\(terminal.text)")
+    terminal.send("quit\r")
+    #expect(terminal.wait() == 0)
+    #expect(!terminal.text.contains("\u{1B}[?1049h"), "no alternate screen in line mode")
+    #expect(terminal.text.contains("(password)"), "line mode draws the addresses")
   }
 }

@@ -28,6 +28,7 @@ struct TerminalAppTests {
     #expect(!pilot.screen[field].contains("lovelace"))
     await pilot.press(.enter, .enter)
     #expect(pilot.text.contains("Signing in as 'ada'"))
+    #expect(pilot.screen[0].contains { "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".contains($0) }, "the header spins while signing in")
     await pilot.wait(2)
     #expect(pilot.text.contains("Hello, Ada"), "\(pilot.text)")
   }
@@ -63,17 +64,13 @@ struct TerminalAppTests {
     await pilot.wait(1)
     #expect(pilot.text.contains("Wallet: €50"))
     // Focus the Top up button by moving forward until it is focused.
-    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Top up") } ?? false) {
-      await pilot.press(.tab)
-    }
+    await pilot.tab(to: "Top up")
     await pilot.press(.enter)
     #expect(pilot.screen.contains { $0.contains("╭") && $0.contains("Top up") }, "\(pilot.text)")
     #expect(pilot.screen[0].contains("▸ Top up"))
     await pilot.press(.escape)
     #expect(!pilot.text.contains("╭"))
-    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Top up") } ?? false) {
-      await pilot.press(.tab)
-    }
+    await pilot.tab(to: "Top up")
     await pilot.press(.enter, .down, .enter)  // the second amount
     #expect(!pilot.text.contains("╭"))
     #expect(!pilot.text.contains("Wallet: €50"), "\(pilot.text)")
@@ -134,9 +131,7 @@ struct TerminalAppTests {
     await pilot.press(.tab, .enter)  // Search
     await pilot.wait(1)
     // Search, then the rows of the results; Enter marks a favourite.
-    for _ in 0..<10 where !(pilot.row(containing: "▶").map { pilot.screen[$0].contains("Blue mug") } ?? false) {
-      await pilot.press(.tab)
-    }
+    await pilot.tab(to: "Blue mug")
     await pilot.press(.enter)
     let line = pilot.screen[pilot.screen.count - 2]
     #expect(line.contains("is now a favourite"), "\(pilot.text)")
@@ -264,6 +259,12 @@ extension TerminalAppTests {
     await pilot.press(.enter)
     #expect(!pilot.text.contains("The disk is full."))
     #expect(pilot.runtime.services.notifications.alerts.isEmpty)
+  }
+
+  @Test func textTypedOutsideAFieldSaysWhereTextGoes() async throws {
+    let pilot = try await signedIn()
+    await pilot.type("m")
+    #expect(pilot.screen[pilot.screen.count - 2].contains("Only a field takes text"))
   }
 
   @Test func inAFieldShortcutKeysAreText() async throws {

@@ -52,6 +52,13 @@ final class Pilot {
     _ = app.frame()
   }
 
+  /// Presses Tab until the focused row holds `text` (at most 20 times).
+  func tab(to text: String) async {
+    for _ in 0..<20 where !(row(containing: "▶").map { screen[$0].contains(text) } ?? false) {
+      await press(.tab)
+    }
+  }
+
   /// The row of the screen holding `text`, if any.
   func row(containing text: String) -> Int? { screen.firstIndex { $0.contains(text) } }
 }
