@@ -45,6 +45,7 @@ struct FullScreenTerminalTests {
     #expect(status == 0, "exit status \(status): \(terminal.text)")
     let after = terminal.settings()
     #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag)
+    #expect(terminal.waitFor("\u{1B}[?1049l"))
     let text = terminal.text
     #expect(text.hasSuffix("\u{1B}[?1049l"), "the alternate screen was left last")
     #expect(text.contains("\u{1B}[?25h"), "the cursor is shown again")
@@ -69,7 +70,8 @@ struct FullScreenTerminalTests {
     }
     let after = terminal.settings()
     #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
-    #expect(terminal.text.contains("\u{1B}[?1049l"), "the alternate screen was left")
+    // The terminal's last bytes may still be on their way to the reading thread.
+    #expect(terminal.waitFor("\u{1B}[?1049l"), "the alternate screen was left: \(terminal.text)")
   }
 
   /// `--line` keeps the line-by-line session on a terminal, for screen
