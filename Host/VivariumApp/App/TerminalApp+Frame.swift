@@ -158,7 +158,8 @@ extension TerminalApp {
       case .help: ("Keys", HelpText.lines)
       case .report(let title, let lines): (title, lines)
       }
-    let box = Box.centred(width: min(width - 4, 96), height: min(lines.count + 2, body.height), in: body)
+    // As wide as the window: no cut-off text of the screen beside it.
+    let box = Box.centred(width: width, height: min(lines.count + 2, body.height), in: body)
     let inner = Box.draw(&grid, box, title: title, style: Palette.bold)
     overlayOffset = max(0, min(overlayOffset, lines.count - inner.height))
     for row in 0..<min(inner.height, lines.count - overlayOffset) {
