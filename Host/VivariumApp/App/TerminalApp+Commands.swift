@@ -3,11 +3,6 @@ import VivariumHost
 import VivariumTerminal
 
 extension TerminalApp {
-  /// The session commands the command line offers and completes.
-  static let commands = [
-    "open", "tap", "select", "type", "back", "dismiss", "ok", "tree", "routes", "plugins", "log", "help", "quit",
-  ]
-
   /// A key while the `:` command line is open.
   func commandKey(_ key: KeyEvent) async -> Action {
     switch key {
@@ -57,7 +52,7 @@ extension TerminalApp {
   /// first variable part); after `tap`, `select` or `type`, the addresses
   /// of the buttons, lists or fields on screen.
   func completions(_ before: [Substring], _ word: Substring) -> [String] {
-    guard let command = before.first else { return TerminalApp.commands }
+    guard let command = before.first else { return SessionCommand.names }
     guard before.count == 1 else { return [] }
     switch command {
     case "open":
@@ -67,7 +62,7 @@ extension TerminalApp {
             pattern.firstIndex(of: "{").map { String(pattern[..<$0]) } ?? pattern
           }))
     case "tap", "select", "type":
-      let spots = allAddresses()
+      let spots = allHotspots()
       return Array(
         Set(
           spots.compactMap { spot -> String? in
@@ -80,12 +75,5 @@ extension TerminalApp {
     default:
       return []
     }
-  }
-
-  private func allAddresses() -> [Hotspot] {
-    guard let top = runtime.top else { return [] }
-    var layout = ScreenLayout(width: max(width - 3, 1), focus: nil, editor: nil, spinner: "")
-    layout.module(ComposedScreen(top), x: 0, width: max(width - 3, 1))
-    return layout.page.hotspots
   }
 }

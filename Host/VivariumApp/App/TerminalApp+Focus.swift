@@ -60,16 +60,14 @@ extension TerminalApp {
     let row = height - 2
     if commandActive {
       let column = grid.put(":", x: 0, y: row, style: Palette.key)
-      let text = commandLine.editor.text
-      let characters = Array(text)
-      let first = max(0, commandLine.editor.cursor - (width - 3))
-      grid.put(String(characters[first...]), x: column, y: row)
-      let before = String(characters[first..<commandLine.editor.cursor])
-      grid.cursor = Grid.Point(x: column + DisplayWidth.of(before), y: row)
+      let window = FieldEditor.window(
+        commandLine.editor.text, cursor: commandLine.editor.cursor, columns: width - column - 1)
+      grid.put(window.text, x: column, y: row)
+      grid.cursor = Grid.Point(x: column + window.cursorColumn, y: row)
       return
     }
     guard let message else { return }
-    let text = Palette.mark(message.tone) + " " + message.text
+    let text = TextRenderer.noticeMark(message.tone) + " " + message.text
     grid.put(TextWrap.truncate(text.oneLine, to: width - 1), x: 0, y: row, style: Palette.tone(message.tone))
   }
 

@@ -86,13 +86,12 @@ extension TerminalApp {
     setFocus(spots[next].key, index: next)
   }
 
-  /// Every hotspot of the interactive pane, in order, off screen too.
-  private func allHotspots() -> [Hotspot] {
-    guard let pane = activePane, let node = runtime.nodes.first(where: { ObjectIdentifier($0) == pane.id }) else {
-      return drawnHotspots
-    }
+  /// Every hotspot of the interactive pane (the top module: the base
+  /// screen, or the modal over it), in order, off screen too.
+  func allHotspots() -> [Hotspot] {
+    guard let top = runtime.top else { return [] }
     var layout = ScreenLayout(width: max(width - 3, 1), focus: nil, editor: nil, spinner: "")
-    layout.module(ComposedScreen(node), x: 0, width: max(width - 3, 1))
+    layout.module(ComposedScreen(top), x: 0, width: max(width - 3, 1))
     return layout.page.hotspots
   }
 

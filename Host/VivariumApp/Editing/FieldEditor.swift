@@ -24,7 +24,7 @@ struct FieldEditor: Equatable {
       return true
     case .paste(let text):
       // A field is one line: a pasted newline or tab becomes a space.
-      insert(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+      insert(text.oneLine)
       return !text.isEmpty
     case .backspace:
       guard cursor > 0 else { return false }
@@ -49,6 +49,16 @@ struct FieldEditor: Equatable {
     default: break
     }
     return false
+  }
+
+  /// The part of `shown` (text as drawn, a character per character typed)
+  /// that fits `columns` with the cursor at `cursor` in view, and the
+  /// cursor's column within it.
+  static func window(_ shown: String, cursor: Int, columns: Int) -> (text: String, cursorColumn: Int) {
+    let characters = Array(shown)
+    let cursor = min(cursor, characters.count)
+    let first = max(0, cursor - (columns - 1))
+    return (String(characters[first...]), DisplayWidth.of(String(characters[first..<cursor])))
   }
 
   /// Puts `text` at the cursor, which moves past it.

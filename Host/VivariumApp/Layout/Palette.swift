@@ -24,13 +24,4 @@ enum Palette {
     @unknown default: .plain
     }
   }
-
-  static func mark(_ tone: Tone) -> String {
-    switch tone {
-    case .positive: "✓"
-    case .warning: "!"
-    case .negative: "✗"
-    default: "i"
-    }
-  }
 }

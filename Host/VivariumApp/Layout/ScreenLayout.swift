@@ -60,7 +60,8 @@ struct ScreenLayout {
     case .notice(let tone, let text):
       for (index, line) in TextWrap.lines(text, width: width - 2).enumerated() {
         page.put(
-          (index == 0 ? Palette.mark(tone) + " " : "  ") + line, x: x, row: page.addRow(), style: Palette.tone(tone))
+          (index == 0 ? TextRenderer.noticeMark(tone) + " " : "  ") + line, x: x, row: page.addRow(),
+          style: Palette.tone(tone))
       }
     case .list(let id, let rows):
       list(id, rows, x: x, width: width)
@@ -127,9 +128,7 @@ struct ScreenLayout {
     let shown = secretLength == nil ? text : String(repeating: "•", count: text.count)
     let boxX = page.put(label + ": [", x: x, row: row, limit: limit)
     let box = min(ScreenLayout.fieldBoxWidth(shown.isEmpty ? placeholder : shown), max(limit - boxX - 1, 1))
-    let characters = Array(shown)
-    let cursor = editing?.cursor ?? characters.count
-    let first = max(0, cursor - (box - 1))
+    let window = FieldEditor.window(shown, cursor: editing?.cursor ?? shown.count, columns: box)
     let inside = CellStyle(underline: true, reverse: focused)
     page.put(String(repeating: " ", count: box), x: boxX, row: row, style: inside, limit: boxX + box)
     if shown.isEmpty {
@@ -137,12 +136,9 @@ struct ScreenLayout {
         placeholder, x: boxX, row: row, style: CellStyle(dim: true, underline: true, reverse: focused),
         limit: boxX + box)
     } else {
-      page.put(String(characters[first...]), x: boxX, row: row, style: inside, limit: boxX + box)
+      page.put(window.text, x: boxX, row: row, style: inside, limit: boxX + box)
     }
-    if editing != nil {
-      page.cursor = Grid.Point(
-        x: boxX + DisplayWidth.of(String(characters[first..<min(cursor, characters.count)])), y: row)
-    }
+    if editing != nil { page.cursor = Grid.Point(x: boxX + window.cursorColumn, y: row) }
     let end = page.put("]", x: boxX + box, row: row, limit: limit)
     page.add(Hotspot(key: key, kind: .field(value: value, secretLength: secretLength), row: row, x: boxX, width: box))
     return end

@@ -133,7 +133,8 @@ public struct TextRenderer: Sendable {
     return prefix + title + padding + style.dim(detail) + marker
   }
 
-  static func noticeMark(_ tone: Tone) -> String {
+  /// The mark a notice of `tone` starts with: ✓, !, ✗ or i.
+  public static func noticeMark(_ tone: Tone) -> String {
     switch tone {
     case .positive: "✓"
     case .warning: "!"

@@ -64,6 +64,12 @@ public enum SessionCommand: Equatable, Sendable {
     Lines starting with # are comments.
     """
 
+  /// Every command's name, as a person types it (`exit` aside, which is `quit`).
+  public static let names = [
+    "tap", "select", "type", "open", "back", "dismiss", "ok", "wait", "screen", "tree", "routes", "plugins", "log",
+    "help", "quit",
+  ]
+
   /// Parses `line`; nil for a blank line or a comment.
   public static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)

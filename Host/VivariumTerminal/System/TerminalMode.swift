@@ -53,11 +53,9 @@ public final class TerminalMode {
   /// terminal's settings may have been changed under the app.
   public func enter() {
     var raw = saved
+    // No echo, no line editing, no signals from keys, no output processing;
+    // reads return each byte (VMIN 1, VTIME 0).
     cfmakeraw(&raw)
-    // The output is written by the app a frame at a time; keep its newline
-    // handling off (cfmakeraw did) and read a byte at a time.
-    raw.c_cc.6 = 1  // VMIN
-    raw.c_cc.5 = 0  // VTIME
     tcsetattr(descriptor, TCSADRAIN, &raw)
     write(TerminalMode.enterBytes(mouse: mouse))
     active = true

@@ -274,3 +274,17 @@ extension TerminalAppTests {
     #expect(pilot.screen.contains { $0.contains("User: [q?:") })
   }
 }
+
+extension TerminalAppTests {
+  /// The command line completes the names the session parses, no more.
+  @Test func everyCompletedCommandNameIsOneTheSessionKnows() {
+    for name in SessionCommand.names {
+      do {
+        _ = try SessionCommand.parse(name)
+      } catch {
+        #expect(!error.message.contains("unknown command"), "\(name): \(error.message)")
+      }
+    }
+    #expect(throws: SessionCommand.ParseError.self) { try SessionCommand.parse("frobnicate") }
+  }
+}

@@ -75,7 +75,10 @@ public final class ModuleClock: WallClock {
     let scope = seconds >= ModuleClock.waitingSleep ? ModuleClock.scope : nil
     if let scope { sleepersByScope[scope, default: 0] += 1 }
     defer {
-      if let scope { sleepersByScope[scope] = sleepersByScope[scope].map { $0 > 1 ? $0 - 1 : nil } ?? nil }
+      if let scope {
+        sleepersByScope[scope, default: 1] -= 1
+        if sleepersByScope[scope] == 0 { sleepersByScope[scope] = nil }
+      }
     }
     if case .real = mode {
       realSleepers += 1
