@@ -18,8 +18,13 @@ func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target 
     linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])])
 }
 
-/// Every sample plugin: Plugins/NAME builds libNAME.so.
-let plugins = ["ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile"]
+/// Every sample plugin: Plugins/NAME builds libNAME.so. Faulty and FaultyFrame
+/// crash on purpose, to show that the host survives them; the demo's plugin
+/// directory (Scripts/make-plugin-dir) has them only with VIVARIUM_DEMO_FAULTY=1.
+let plugins = [
+  "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
+  "Faulty", "FaultyFrame",
+]
 /// Plugins that share the items domain.
 let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
 

@@ -88,6 +88,6 @@ struct PluginIdentityTests {
 
   @Test func distinctPluginsHaveNoIdentityConflict() {
     #expect(BuildProducts.demoCatalog.identityConflicts.isEmpty)
-    #expect(Set(BuildProducts.demoCatalog.routes.map(\.identity.name)).count == BuildProducts.pluginNames.count)
+    #expect(Set(BuildProducts.demoCatalog.routes.map(\.identity.name)).count == BuildProducts.builtPluginNames.count)
   }
 }

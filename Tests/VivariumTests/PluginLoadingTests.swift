@@ -19,7 +19,7 @@ struct PluginLoadingTests {
     let discovery = PluginDiscovery(commandLine: [], environment: [:], executable: BuildProducts.vivarium)
     #expect(discovery.source == .bundled)
     let paths = discovery.load(with: PluginLoader()).map(\.path)
-    #expect(Set(paths) == Set(BuildProducts.pluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }))
+    #expect(Set(paths) == Set(BuildProducts.builtPluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }))
   }
 
   @Test func commandLineBeatsEnvironmentBeatsBundled() {

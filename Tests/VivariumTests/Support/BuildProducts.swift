@@ -12,10 +12,16 @@ enum BuildProducts {
   }()
 
   static let vivarium = directory + "/vivarium"
-  /// The bundled plugins, as Package.swift lists them.
+  /// The bundled plugins that behave, as Package.swift lists them: each must
+  /// pass every conformance check.
   static let pluginNames = [
     "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
   ]
+  /// The bundled plugins that crash on purpose (a conformance check taps their
+  /// buttons, so they are never checked); built beside the others.
+  static let faultyPluginNames = ["Faulty", "FaultyFrame"]
+  /// Every bundled plugin, as the build folder holds them.
+  static let builtPluginNames = pluginNames + faultyPluginNames
   static let itemsList = directory + "/libItemsList.so"
   static let itemsDetail = directory + "/libItemsDetail.so"
   static let viperKit = directory + "/libViperKit.so"

@@ -1,0 +1,149 @@
+import Glibc
+import ViperKit
+
+// The Faulty plugin misbehaves on purpose, to show and test that a crashing
+// plugin cannot take down the host. `faulty:{how}` traps, writes through a bad
+// pointer, hangs, exits or allocates without bound, at build, on attach or on
+// a tap (`?at=`); `faulty:demo` is a screen with a note to save and a Crash
+// button. Scripts/make-plugin-dir links it only when VIVARIUM_DEMO_FAULTY=1.
+
+/// A way to misbehave, the entity: the `how` of `faulty:{how}`.
+enum Misbehaviour: String, CaseIterable, ViperEntity {
+  case trap, segfault, hang, exit, allocate
+
+  /// What it does, for the screen.
+  var summary: String {
+    switch self {
+    case .trap: "trap (fatalError)"
+    case .segfault: "write through a bad pointer (SIGSEGV)"
+    case .hang: "hang forever"
+    case .exit: "call exit(3)"
+    case .allocate: "allocate memory without bound"
+    }
+  }
+
+  /// Misbehaves and never returns; `moment` is named in the trap's message.
+  @MainActor
+  func perform(at moment: Moment) -> Never {
+    switch self {
+    case .trap:
+      fatalError("faulty: asked to trap at \(moment.rawValue)")
+    case .segfault:
+      UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+      fatalError("faulty: writing through a bad pointer did not crash")
+    case .hang:
+      while true { sleep(1) }
+    case .exit:
+      Glibc.exit(3)
+    case .allocate:
+      // Non-zero bytes, so that every page is really used.
+      while true { hoard.append([UInt8](repeating: 0xA5, count: 64 << 20)) }
+    }
+  }
+}
+
+/// What `allocate` keeps, so that nothing it allocates is ever freed.
+@MainActor private var hoard: [[UInt8]] = []
+
+/// When `faulty:{how}` misbehaves: the `at` argument.
+enum Moment: String, CaseIterable, ViperEntity {
+  /// When the Misbehave button is tapped (the default).
+  case tap
+  /// Inside the factory's build.
+  case build
+  /// In the presenter's attach.
+  case present
+  /// Never: the button only says it was tapped.
+  case never
+}
+
+/// What `faulty:{how}` shows.
+struct FaultyScreen: ViperViewModel {
+  let heading: String
+  let explanation: String
+  let tapped: Bool
+}
+
+/// What `faulty:demo` shows.
+struct FaultyDemoScreen: ViperViewModel {
+  let note: String
+  let saved: String
+  let problem: String?
+}
+
+enum FaultyContract {
+  static let faulty = Contract(
+    urn: "faulty:{how}",
+    summary: "Misbehaves on purpose (trap, segfault, hang, exit, allocate) on a tap, at build or on attach.",
+    arguments: [
+      .required("how", .string, "How: \(Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))."),
+      .choice(
+        "at", Moment.allCases.map(\.rawValue),
+        "When: on tapping Misbehave, inside build, on attach, or never (the button only says it was tapped)."),
+    ],
+    services: [Services.Name.storage])
+
+  static let demo = Contract(
+    urn: "faulty:demo",
+    summary: "A note to save, and a Crash button: the host keeps running and shows the crash in its place.",
+    services: [Services.Name.storage])
+
+  static let goID = "go"
+  static let noteID = "note"
+  static let saveID = "save"
+  static let crashID = "crash"
+  /// The storage key of the saved note.
+  static let noteKey = "note"
+}
+
+/// Builds `faulty:{how}`, misbehaving right here when `at` is `build`.
+struct FaultyFactory: ModuleFactory {
+  static let contract = FaultyContract.faulty
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let how = context.arguments.string("how") ?? ""
+    guard let misbehaviour = Misbehaviour(rawValue: how) else {
+      let allowed = Misbehaviour.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ModuleBuildError("faulty: there is no way to misbehave called '\(how)'; use one of \(allowed)")
+    }
+    let at = context.arguments.string("at") ?? Moment.tap.rawValue
+    guard let moment = Moment(rawValue: at) else {
+      let allowed = Moment.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ModuleBuildError("faulty: 'at' is '\(at)'; use one of \(allowed)")
+    }
+    if moment == .build { misbehaviour.perform(at: moment) }
+    let interactor = FaultyInteractor(misbehaviour: misbehaviour, moment: moment)
+    let router = FaultyRouter()
+    let presenter = FaultyPresenter(interactor: interactor, router: router, misbehaviour: misbehaviour, moment: moment)
+    let view = FaultyView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+  }
+}
+
+/// Builds `faulty:demo`.
+struct FaultyDemoFactory: ModuleFactory {
+  static let contract = FaultyContract.demo
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let interactor = FaultyDemoInteractor(services: context.services)
+    let router = FaultyRouter()
+    let presenter = FaultyDemoPresenter(interactor: interactor, router: router)
+    let view = FaultyDemoView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor, router: router)
+  }
+}
+
+/// The plugin: `faulty:{how}` and `faulty:demo`, which crash on purpose.
+public enum FaultyPlugin: ViperPlugin {
+  /// The factories of the modules this plugin offers.
+  public static func factories() -> [any ModuleFactory] { [FaultyFactory(), FaultyDemoFactory()] }
+}
+
+/// The plugin's entry point, the only symbol the host looks up.
+@_cdecl("vivarium_plugin_entry")
+public func vivariumPluginEntry() -> UnsafeRawPointer {
+  PluginEntry.descriptor(for: FaultyPlugin.self)
+}

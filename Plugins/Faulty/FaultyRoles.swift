@@ -1,0 +1,222 @@
+import ViperKit
+
+// The roles of `faulty:{how}` and `faulty:demo`. The interactors misbehave;
+// the presenters decide when.
+
+/// View → Presenter, `faulty:{how}`.
+protocol FaultyViewOutput: ViperPresenter {
+  func didTapGo()
+}
+
+/// Presenter → View, `faulty:{how}`.
+protocol FaultyViewInput: ViperView {
+  func display(_ screen: FaultyScreen)
+}
+
+/// Presenter → Interactor, `faulty:{how}`.
+protocol FaultyInteractorInput: ViperInteractor {
+  func misbehave() -> Never
+}
+
+/// View → Presenter, `faulty:demo`.
+protocol FaultyDemoViewOutput: ViperPresenter {
+  func didType(note: String)
+  func didTapSave()
+  func didTapCrash()
+}
+
+/// Presenter → View, `faulty:demo`.
+protocol FaultyDemoViewInput: ViperView {
+  func display(_ screen: FaultyDemoScreen)
+}
+
+/// Presenter → Interactor, `faulty:demo`.
+protocol FaultyDemoInteractorInput: ViperInteractor {
+  func loadSavedNote()
+  func save(note: String)
+  func crash() -> Never
+}
+
+/// Interactor → Presenter, `faulty:demo`.
+protocol FaultyDemoInteractorOutput: ViperPresenter {
+  func present(savedNote: String?)
+  func presentSaveFailed(_ message: String)
+}
+
+/// Draws the Misbehave button and forwards its tap.
+final class FaultyView: ViperView, FaultyViewInput {
+  private let canvas: any Canvas
+  let presenter: any FaultyViewOutput
+
+  init(canvas: any Canvas, presenter: any FaultyViewOutput) {
+    self.canvas = canvas
+    self.presenter = presenter
+  }
+
+  func handle(_ event: ViewEvent) {
+    if event == .tap(button: FaultyContract.goID) { presenter.didTapGo() }
+  }
+
+  func display(_ screen: FaultyScreen) {
+    canvas.draw {
+      ViewNode.heading(screen.heading)
+      ViewNode.text(screen.explanation)
+      ViewNode.button(id: FaultyContract.goID, title: "Misbehave")
+      if screen.tapped { ViewNode.text("Tapped") }
+    }
+  }
+}
+
+/// Misbehaves on attach or on the tap, as `at` says, and otherwise draws.
+final class FaultyPresenter: ViperPresenter, FaultyViewOutput {
+  weak var view: (any FaultyViewInput)?
+  let interactor: any FaultyInteractorInput
+  let router: FaultyRouter
+  private let misbehaviour: Misbehaviour
+  private let moment: Moment
+  private var tapped = false
+
+  init(interactor: any FaultyInteractorInput, router: FaultyRouter, misbehaviour: Misbehaviour, moment: Moment) {
+    self.interactor = interactor
+    self.router = router
+    self.misbehaviour = misbehaviour
+    self.moment = moment
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    guard event == .attach else { return }
+    if moment == .present { interactor.misbehave() }
+    show()
+  }
+
+  func didTapGo() {
+    if moment == .tap { interactor.misbehave() }
+    tapped = true
+    show()
+  }
+
+  private func show() {
+    let explanation =
+      moment == .tap
+      ? "Tapping Misbehave makes this module \(misbehaviour.summary); the host should keep running."
+      : "This module was built with at=\(moment.rawValue): tapping Misbehave only says it was tapped."
+    view?.display(
+      FaultyScreen(heading: "Faulty: \(misbehaviour.rawValue)", explanation: explanation, tapped: tapped))
+  }
+}
+
+/// Does the misbehaving.
+final class FaultyInteractor: ViperInteractor, FaultyInteractorInput {
+  private let misbehaviour: Misbehaviour
+  private let moment: Moment
+
+  init(misbehaviour: Misbehaviour, moment: Moment) {
+    self.misbehaviour = misbehaviour
+    self.moment = moment
+  }
+
+  func misbehave() -> Never { misbehaviour.perform(at: moment) }
+}
+
+/// Navigates nowhere: each faulty module is one screen.
+final class FaultyRouter: ViperRouter {}
+
+/// Draws the note, the saved note and the Crash button.
+final class FaultyDemoView: ViperView, FaultyDemoViewInput {
+  private let canvas: any Canvas
+  let presenter: any FaultyDemoViewOutput
+
+  init(canvas: any Canvas, presenter: any FaultyDemoViewOutput) {
+    self.canvas = canvas
+    self.presenter = presenter
+  }
+
+  func handle(_ event: ViewEvent) {
+    switch event {
+    case .type(FaultyContract.noteID, let text): presenter.didType(note: text)
+    case .tap(FaultyContract.saveID): presenter.didTapSave()
+    case .tap(FaultyContract.crashID): presenter.didTapCrash()
+    default: break
+    }
+  }
+
+  func display(_ screen: FaultyDemoScreen) {
+    canvas.draw {
+      ViewNode.heading("Faulty plugin")
+      ViewNode.text("This plugin crashes on request; the host keeps running and shows the crash in its place.")
+      ViewNode.field(id: FaultyContract.noteID, label: "Note", value: screen.note)
+      ViewNode.button(id: FaultyContract.saveID, title: "Save note")
+      ViewNode.text(screen.saved)
+      if let problem = screen.problem { ViewNode.notice(.negative, problem) }
+      ViewNode.button(id: FaultyContract.crashID, title: "Crash")
+    }
+  }
+}
+
+/// Holds the note typed so far and shows the one saved.
+final class FaultyDemoPresenter: ViperPresenter, FaultyDemoViewOutput, FaultyDemoInteractorOutput {
+  weak var view: (any FaultyDemoViewInput)?
+  let interactor: any FaultyDemoInteractorInput
+  let router: FaultyRouter
+  private var note = ""
+  private var saved: String?
+  private var problem: String?
+
+  init(interactor: any FaultyDemoInteractorInput, router: FaultyRouter) {
+    self.interactor = interactor
+    self.router = router
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { interactor.loadSavedNote() }
+  }
+
+  func didType(note: String) {
+    self.note = note
+    show()
+  }
+
+  func didTapSave() { interactor.save(note: note) }
+
+  func didTapCrash() { interactor.crash() }
+
+  func present(savedNote: String?) {
+    saved = savedNote
+    problem = nil
+    show()
+  }
+
+  func presentSaveFailed(_ message: String) {
+    problem = message
+    show()
+  }
+
+  private func show() {
+    view?.display(FaultyDemoScreen(note: note, saved: "Saved note: \(saved ?? "(none)")", problem: problem))
+  }
+}
+
+/// Keeps the note in the plugin's storage, and crashes when asked.
+final class FaultyDemoInteractor: ViperInteractor, FaultyDemoInteractorInput {
+  weak var presenter: (any FaultyDemoInteractorOutput)?
+  private let services: Services
+
+  init(services: Services) {
+    self.services = services
+  }
+
+  func loadSavedNote() {
+    presenter?.present(savedNote: services.storage?.value(forKey: FaultyContract.noteKey))
+  }
+
+  func save(note: String) {
+    do {
+      try services.storage?.set(note.isEmpty ? nil : note, forKey: FaultyContract.noteKey)
+      loadSavedNote()
+    } catch {
+      presenter?.presentSaveFailed("Could not save the note: \(error)")
+    }
+  }
+
+  func crash() -> Never { fatalError("faulty: the Crash button was tapped") }
+}
