@@ -56,6 +56,9 @@ func sentence(_ message: String, then next: String) -> String {
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
+  case PluginServer.command:
+    // A plugin hosted in a process of its own (PluginProcess): not for people.
+    return await PluginServer.childMain(Array(arguments.dropFirst()))
   case PluginProbe.command:
     // The child side of PluginProbe: not for people, so not in --help.
     return PluginProbe.childMain(Array(arguments.dropFirst()))

@@ -120,15 +120,19 @@ enum ChildProcess {
   }
 
   /// Starts the child in a new process group with exactly `mapping`'s
-  /// descriptors (parent descriptor, child number) plus stdout on /dev/null.
-  private static func spawn(_ executable: String, _ arguments: [String], _ mapping: [(Int32, Int32)])
-    -> Result<pid_t, SpawnError>
-  {
+  /// descriptors (parent descriptor, child number), and /dev/null for
+  /// stdin and stdout when the mapping leaves them out, with `extra` added
+  /// to this process's environment.
+  static func spawn(
+    _ executable: String, _ arguments: [String], _ mapping: [(Int32, Int32)], environment extra: [String: String] = [:]
+  ) -> Result<pid_t, SpawnError> {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for (from, to) in mapping { posix_spawn_file_actions_adddup2(&actions, from, to) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    for fd: Int32 in [0, 1] where !mapping.contains(where: { $0.1 == fd }) {
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
     vivarium_spawn_add_closefrom(&actions, (mapping.map(\.1).max() ?? 2) + 1)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -146,6 +150,7 @@ enum ChildProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
     environment[ChildChannel.parentVariable] = String(getpid())
+    environment.merge(extra) { $1 }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
@@ -155,7 +160,7 @@ enum ChildProcess {
     return .success(pid)
   }
 
-  private struct SpawnError: Error, CustomStringConvertible {
+  struct SpawnError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
   }

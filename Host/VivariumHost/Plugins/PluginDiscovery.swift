@@ -41,6 +41,18 @@ public struct PluginDiscovery: Sendable {
   /// directory order then file-name order. Every `.so` file gets an outcome;
   /// so does every directory that cannot be scanned.
   public func load(with loader: PluginLoader) -> [PluginOutcome] {
+    load { loader.loadAll($0) }
+  }
+
+  /// Scans every directory as ``load(with:)`` does, but hosts each plugin
+  /// file in a process of its own (``PluginProcess``): nothing of the
+  /// plugins is loaded into this process.
+  @MainActor
+  public func load(hosting options: PluginProcessOptions) -> [PluginOutcome] {
+    load { PluginProcess.startAll($0, options: options) }
+  }
+
+  private func load(_ loadAll: ([String]) -> [PluginOutcome]) -> [PluginOutcome] {
     var outcomes: [PluginOutcome] = []
     var seen: [FileIdentity: String] = [:]
     for directory in directories {
@@ -61,7 +73,7 @@ public struct PluginDiscovery: Sendable {
         if let identity = FileIdentity(file) { seen[identity] = file }
         unique.append(file)
       }
-      var loaded = loader.loadAll(unique).makeIterator()
+      var loaded = loadAll(unique).makeIterator()
       for file in files {
         if let duplicate = duplicates[file] {
           outcomes.append(.rejected(duplicate))

@@ -15,6 +15,8 @@ public struct LoadedPlugin: Sendable {
   /// The descriptor it was loaded from (``PluginFile``), kept open for good;
   /// nil for factories that were already in this process.
   var fileDescriptor: Int32?
+  /// The process hosting it, when it runs in a process of its own.
+  public internal(set) var process: PluginProcess?
 
   /// Describes factories that are already in this process, for hosts and
   /// harnesses that build modules without a plugin file.

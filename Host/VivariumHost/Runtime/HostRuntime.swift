@@ -149,6 +149,7 @@ public final class HostRuntime {
     }
     let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
     nextID += 1
+    node.openedWith = (urn, arguments)
     node.adapters = [link]
     node.work = scope
     link.bind(node)
@@ -243,6 +244,8 @@ public final class HostRuntime {
     case showChild(ModuleNode, Int, String)
     case emit(ModuleNode, Message)
     case send(ModuleNode, Message, String)
+    case failed(ModuleNode, String)
+    case restartPlugin(ModuleNode)
   }
 
   func enqueue(_ request: Request) {
@@ -300,6 +303,8 @@ public final class HostRuntime {
     case .showChild(let node, let index, let slot): showChild(at: index, in: slot, of: node)
     case .emit(let node, let message): emit(message, from: node)
     case .send(let node, let message, let slot): send(message, toSlot: slot, of: node)
+    case .failed(let node, let failure): moduleFailed(node, failure)
+    case .restartPlugin(let node): restartPlugin(of: node)
     }
   }
 }
@@ -310,7 +315,7 @@ extension HostRuntime.Request {
     switch self {
     case .push(let node, _), .present(let node, _), .replace(let node, _), .pop(let node), .popToRoot(let node),
       .dismiss(let node), .embed(let node, _, _), .removeChildren(let node, _), .showChild(let node, _, _),
-      .emit(let node, _), .send(let node, _, _):
+      .emit(let node, _), .send(let node, _, _), .failed(let node, _), .restartPlugin(let node):
       node
     }
   }
@@ -329,6 +334,8 @@ extension HostRuntime.Request {
     case .showChild(_, let index, let slot): "show child \(index) of slot '\(slot)'"
     case .emit(_, let message): "emit '\(message.name)'"
     case .send(_, let message, let slot): "send '\(message.name)' to slot '\(slot)'"
+    case .failed: "report its plugin's failure"
+    case .restartPlugin: "restart its plugin"
     }
   }
 }

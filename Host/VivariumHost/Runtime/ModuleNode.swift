@@ -29,6 +29,8 @@ public final class ModuleNode {
   var work: WorkScope?
   /// Whether the host has said it drew nothing after its work ended.
   var reportedBlank = false
+  /// The URN and separate arguments it was built from, to build it again.
+  var openedWith: (urn: String, arguments: [(name: String, value: String)]) = ("", [])
   /// Kept alive by the node, so the module's context stays valid.
   var adapters: [AnyObject] = []
 
@@ -125,7 +127,19 @@ final class NodeLink: AppRouter, MessagePort {
     self.runtime = runtime
   }
 
-  func bind(_ node: ModuleNode) { self.node = node }
+  func bind(_ node: ModuleNode) {
+    self.node = node
+    label = node.label
+    if let failure = pendingFailure {
+      pendingFailure = nil
+      moduleFailed(failure)
+    }
+  }
+
+  /// The module's `urn (plugin file)`, for reports after it is gone.
+  private var label = ""
+  /// A failure reported before the module had its node (while building).
+  private var pendingFailure: String?
 
   private func request(_ make: (ModuleNode) -> HostRuntime.Request) {
     guard let runtime, let node, !node.isDetached else { return }
@@ -144,4 +158,22 @@ final class NodeLink: AppRouter, MessagePort {
   func showChild(at index: Int, in slot: String) { request { .showChild($0, index, slot) } }
   func emit(_ message: Message) { request { .emit($0, message) } }
   func send(_ message: Message, toSlot slot: String) { request { .send($0, message, slot) } }
+
+  /// The module's plugin process ended (``PluginFailure/summary``): its
+  /// owner is told, and the problem reported.
+  func moduleFailed(_ failure: String) {
+    guard node != nil else {
+      pendingFailure = failure
+      return
+    }
+    request { .failed($0, failure) }
+  }
+
+  /// The person asked to restart the module's plugin.
+  func restartPlugin() { request { .restartPlugin($0) } }
+
+  /// Role objects of the module outlived its detach.
+  func reportLeak(_ roles: [String]) {
+    runtime?.reportLeak(label, roles: roles)
+  }
 }

@@ -62,3 +62,40 @@ enum CommonOptions {
     "Load plugins straight into this process, without first trying each in a child process. Faster, and for debuggers; a plugin that crashes while loading then takes the host down."
   )
 }
+
+/// Options of the commands that run modules (`run`, `render`), where each
+/// plugin file runs in a process of its own unless `--in-process`.
+enum HostingOptions {
+  static let inProcess = OptionSpec.flag(
+    "in-process",
+    "Run every plugin in this one process instead of one process per plugin file: faster to start, and for debuggers, but a module that crashes then ends the whole app."
+  )
+  static let responseLimit = OptionSpec.value(
+    "response-limit", "SECONDS",
+    "How long a module may take to answer before it is shown as not responding, with the choice to wait or stop it (default 3)."
+  )
+  static let pluginMemory = OptionSpec.value(
+    "plugin-memory", "MiB",
+    "The most memory each plugin process may allocate; one that wants more is stopped and reported (default 1024)."
+  )
+  static let all = [inProcess, responseLimit, pluginMemory]
+
+  /// The options for plugin processes, or nil with `--in-process`.
+  static func processes(_ arguments: ParsedArguments, executable: String) throws -> PluginProcessOptions? {
+    guard !arguments.has("in-process") else { return nil }
+    var options = PluginProcessOptions(executable: executable)
+    if let text = arguments.all("response-limit").last {
+      guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+        throw UsageError("--response-limit takes a number of seconds from 0 to 3600, like 3 or 0.5; got '\(text)'")
+      }
+      options.responseLimit = .milliseconds(Int((seconds * 1000).rounded(.up)))
+    }
+    if let text = arguments.all("plugin-memory").last {
+      guard let mebibytes = Int(text), mebibytes >= 64, mebibytes <= 1 << 20 else {
+        throw UsageError("--plugin-memory takes a number of MiB from 64 up, like 512; got '\(text)'")
+      }
+      options.memoryLimit = mebibytes << 20
+    }
+    return options
+  }
+}

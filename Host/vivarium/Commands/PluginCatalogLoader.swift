@@ -8,14 +8,24 @@ enum PluginCatalogLoader {
   /// command, which reports every file and directory in its rows), a
   /// `--plugins` path that does not exist fails the command before anything
   /// is loaded, and each refused file gets a one-line warning on stderr.
-  static func load(_ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false) throws
-    -> (PluginDiscovery, PluginCatalog)
-  {
+  ///
+  /// With `hosting`, each plugin file runs in a process of its own.
+  @MainActor
+  static func load(
+    _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
+    hosting: PluginProcessOptions? = nil
+  ) throws -> (PluginDiscovery, PluginCatalog) {
     if !quiet, let missing = missingPaths(arguments).first { throw CommandFailure(missingMessage(missing)) }
     let discovery = PluginDiscovery(
       commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
-    let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
-    let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader(probe: probe)))
+    let outcomes: [PluginOutcome]
+    if let hosting {
+      outcomes = discovery.load(hosting: hosting)
+    } else {
+      let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
+      outcomes = discovery.load(with: PluginLoader(probe: probe))
+    }
+    let catalog = PluginCatalog(outcomes: outcomes)
     if !quiet {
       for rejection in catalog.rejected where !rejection.isSDKLibrary {
         console.warning(

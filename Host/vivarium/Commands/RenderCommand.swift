@@ -14,10 +14,11 @@ enum RenderCommand: Command {
     -> interactor -> presenter -> view), prints the screen it drew, then sends disappear
     and detach and releases it. With --json, prints the view tree instead.
     """
-  static let options = [
-    OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
-    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
-  ]
+  static let options =
+    [
+      OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
+      CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json,
+    ] + HostingOptions.all + []
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed, or a --plugins path does not exist (the reason is on stderr); 2 usage error.
     """
@@ -44,7 +45,8 @@ enum RenderCommand: Command {
       }
       extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     }
-    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
+    let hosting = try HostingOptions.processes(arguments, executable: PluginCatalogLoader.executablePath)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
     do {

@@ -21,13 +21,14 @@ enum RunCommand: Command {
     the session goes on. Set VIVARIUM_NOW (ISO 8601) to make the clock virtual for
     repeatable sessions: it starts there and moves only with 'wait DURATION'.
     """
-  static let options = [
-    CommonOptions.plugins,
-    OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
-    OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
-    OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
-    RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess,
-  ]
+  static let options =
+    [
+      CommonOptions.plugins,
+      OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
+      OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
+      OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
+      RuntimeSetup.data, CommonOptions.json,
+    ] + HostingOptions.all + []
   static let exitCodes = """
     0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.
     """
@@ -47,7 +48,8 @@ enum RunCommand: Command {
     let fullScreen =
       interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has("line") && !arguments.has("json")
       && console.environment["TERM"] != "dumb"
-    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
+    let hosting = try HostingOptions.processes(arguments, executable: PluginCatalogLoader.executablePath)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
     var manifest: AppManifest?
     switch AppManifest.find(in: discovery.directories) {
     case .success(let found)?: manifest = found

@@ -1,0 +1,40 @@
+import Glibc
+import ViperKit
+
+extension PluginProcess {
+  /// Checks each of `paths` as ``PluginLoader`` does before running any of
+  /// its code, then starts a process for each (side by side) and waits for
+  /// each to load its plugin. A plugin that loaded is routed through
+  /// ``RemoteFactory`` values; one that failed is refused with the reason
+  /// its process gave, or how it ended.
+  static func startAll(_ paths: [String], options: PluginProcessOptions) -> [PluginOutcome] {
+    let started = paths.map { path -> Result<(PluginProcess, pid_t?), Rejection> in
+      do throws(Rejection) {
+        let process = PluginProcess(file: try PluginLoader.openChecked(path), options: options)
+        return .success((process, process.spawn()))
+      } catch {
+        return .failure(error)
+      }
+    }
+    defer { if !paths.isEmpty { PluginLinks.removeAbandonedTrees() } }
+    return started.map { result in
+      switch result {
+      case .failure(let rejection): return .rejected(rejection)
+      case .success((let process, let pid)):
+        let rejection =
+          pid.map { process.awaitReady($0) }
+          ?? Rejection(process.path, .crashed, "the host could not start a process for it")
+        if let rejection {
+          process.closeFile()
+          return .rejected(rejection)
+        }
+        var plugin = LoadedPlugin(
+          path: process.path, name: process.name, sdkVersion: process.sdkVersion,
+          factories: process.contracts.enumerated().map { RemoteFactory(contract: $1, index: $0, process: process) })
+        plugin.fileDescriptor = process.fileDescriptor
+        plugin.process = process
+        return .loaded(plugin)
+      }
+    }
+  }
+}

@@ -1,0 +1,406 @@
+import CVivariumSystem
+import Foundation
+import Glibc
+import ViperKit
+
+/// One plugin file hosted in a process of its own (README, "What runs
+/// where"): the supervisor in the host. It starts the process, hands it the
+/// calls of the host's modules and waits for their answers up to
+/// ``PluginProcessOptions/responseLimit``, carries out what the process's
+/// modules ask, and notices when the process ends. A plugin that crashes,
+/// hangs or misbehaves on the channel ends only this process: its modules
+/// show what happened in their place (``PluginFailure``), and ``restart()``
+/// starts a new process for the same file.
+@MainActor
+public final class PluginProcess {
+  /// Where the plugin is and how its processes run.
+  public let path: String
+  let options: PluginProcessOptions
+  /// The plugin file, opened and checked once, handed to each process.
+  private let file: PluginFile
+  /// The plugin's declared name and contracts, from the first start.
+  public private(set) var name = ""
+  private(set) var contracts: [Contract] = []
+  private(set) var sdkVersion = ViperKitVersion.current
+
+  /// How the current process is doing.
+  public private(set) var state: State = .running
+  /// Counts starts: modules of an earlier process are failed for good.
+  private(set) var generation = 0
+  private var channel: WireChannel?
+  private var inbox: PluginInbox?
+  private(set) var pid: pid_t = 0
+
+  private var modules: [UInt32: RemoteModule] = [:]
+  private var works: [UInt32: RemoteWork] = [:]
+  private var nextModule: UInt32 = 1
+  private var nextCall: UInt32 = 1
+  /// The call that went unanswered, while not responding.
+  private var overdue: UInt32?
+  /// Why the host stopped the process, when it did.
+  private var stopReason: String?
+
+  /// How a plugin process is doing.
+  public enum State: Equatable, Sendable {
+    /// It answers.
+    case running
+    /// It did not answer `what` within the time limit; `waiting` once the
+    /// person chose to wait.
+    case notResponding(what: String, waiting: Bool)
+    /// It ended.
+    case ended(PluginFailure)
+  }
+
+  init(file: PluginFile, options: PluginProcessOptions) {
+    self.file = file
+    self.path = file.path
+    self.options = options
+  }
+
+  /// The open plugin file.
+  var fileDescriptor: Int32 { file.descriptor }
+  /// Closes the plugin file, for a plugin that did not load.
+  func closeFile() { file.close() }
+
+  /// The plugin file's name, for messages.
+  public var fileName: String { (path as NSString).lastPathComponent }
+
+  // MARK: Starting
+
+  /// Starts a process and waits (up to the load limit) for it to load the
+  /// plugin and say ready; nil when it did, else why not.
+  func start() -> Rejection? {
+    guard let started = spawn() else {
+      return Rejection(path, .crashed, "the host could not start a process for it: \(String(cString: strerror(errno)))")
+    }
+    return awaitReady(started)
+  }
+
+  /// Starts a process; nil if it could not be started. Call ``awaitReady(_:)`` next.
+  func spawn() -> pid_t? {
+    var pair: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      return nil
+    }
+    var errors: [Int32] = [0, 0]
+    guard vivarium_pipe_cloexec(&errors) == 0 else {
+      pair.forEach { close($0) }
+      return nil
+    }
+    var environment = ["SWIFT_BACKTRACE": "enable=no"]
+    environment[PluginServer.memoryVariable] = String(options.memoryLimit)
+    // Numbered 10 and up, so that putting them at 1 to 4 in the child
+    // cannot overwrite one another.
+    let (errorsHigh, socketHigh, fileHigh) = (
+      fcntl(errors[1], F_DUPFD_CLOEXEC, 10), fcntl(pair[1], F_DUPFD_CLOEXEC, 10),
+      fcntl(file.descriptor, F_DUPFD_CLOEXEC, 10)
+    )
+    close(pair[1])
+    close(errors[1])
+    defer { [errorsHigh, socketHigh, fileHigh].filter { $0 >= 0 }.forEach { close($0) } }
+    let mapping: [(Int32, Int32)] = [
+      (errorsHigh, 1), (errorsHigh, 2), (socketHigh, PluginServer.socketDescriptor),
+      (fileHigh, ChildChannel.fileDescriptor),
+    ]
+    let spawned =
+      mapping.allSatisfy { $0.0 >= 0 }
+      ? ChildProcess.spawn(options.executable, [PluginServer.command, path], mapping, environment: environment)
+      : .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
+    guard case .success(let pid) = spawned else {
+      close(pair[0])
+      close(errors[0])
+      return nil
+    }
+    _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+    generation += 1
+    let channel = WireChannel(descriptor: pair[0])
+    let inbox = PluginInbox { [weak self] in
+      Task { @MainActor in self?.pump() }
+    }
+    self.channel = channel
+    self.inbox = inbox
+    self.pid = pid
+    state = .running
+    overdue = nil
+    stopReason = nil
+    let stderr = errors[0]
+    Thread.detachNewThread {
+      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox)
+      close(channel.descriptor)
+    }
+    return pid
+  }
+
+  /// Waits for the process `pid` to say ready; nil when it did.
+  func awaitReady(_ pid: pid_t) -> Rejection? {
+    guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
+    let deadline = ContinuousClock.now + options.loadLimit
+    while true {
+      while let item = inbox.take() {
+        switch item {
+        case .message(.ready(let version, let name, let sdk, let contracts)):
+          guard version == WireProtocol.version else {
+            stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
+            return Rejection(
+              path, .incompatible,
+              "its process speaks version \(version) of the plugin protocol, the host \(WireProtocol.version); use one vivarium for both"
+            )
+          }
+          if generation > 1, contracts != self.contracts || name != self.name {
+            stop(because: "the plugin file changed")
+            return Rejection(path, .incompatible, "its modules changed since the host loaded it; restart vivarium")
+          }
+          self.name = name
+          self.contracts = contracts
+          self.sdkVersion = Self.version(sdk) ?? .current
+          return nil
+        case .message(.refused(let kind, let reasons)):
+          return Rejection(path, Rejection.Kind(rawValue: kind) ?? .crashed, reasons)
+        case .message(let other):
+          stop(because: "it sent '\(other.name)' before saying it was ready")
+        case .broken(let reason):
+          stopReason = reason
+        case .ended(let status, let stderr):
+          let failure = PluginFailure(plugin: fileName, status: status, stderr: stderr, stopReason: stopReason)
+          state = .ended(failure)
+          return Rejection(
+            path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
+        }
+      }
+      if ContinuousClock.now >= deadline {
+        stop(because: "it did not finish loading within \(options.loadLimit)")
+        return Rejection(
+          path, .timedOut,
+          "loading did not finish within \(options.loadLimit) (the entry point or factories() hangs); its process was killed. Make both return at once"
+        )
+      }
+      inbox.wait(until: deadline)
+    }
+  }
+
+  /// `2.1.0` as a version.
+  private static func version(_ text: String) -> ViperKitVersion? {
+    let parts = text.split(separator: ".").compactMap { Int($0) }
+    guard parts.count == 3 else { return nil }
+    return ViperKitVersion(major: parts[0], minor: parts[1], patch: parts[2])
+  }
+
+  /// Starts a new process for the plugin after this one ended; nil when it
+  /// is running again, else why not.
+  func restart() -> Rejection? {
+    guard case .ended = state else { return nil }
+    return start()
+  }
+
+  /// Kills the process; its modules show `reason` once it has ended.
+  func stop(because reason: String) {
+    if case .ended = state { return }
+    guard pid > 0 else { return }
+    stopReason = reason
+    kill(pid, SIGKILL)
+  }
+
+  // MARK: Calls
+
+  /// The result of a call into the plugin process.
+  enum CallOutcome {
+    case done
+    case built([WireRole], receives: Bool)
+    case buildFailed(String)
+    case notResponding
+    case ended(PluginFailure)
+  }
+
+  /// The host's clock, which the process's sleeps use.
+  private(set) var clock: (any WallClock)?
+
+  /// Builds a module with factory `factory` in the process, starting a new
+  /// process first if the last one ended. A module whose process crashes
+  /// or does not answer while building is returned all the same: it shows
+  /// what happened in its place.
+  func build(_ factory: Int, _ context: ModuleContext) throws -> Module {
+    if case .ended = state, let rejection = restart() {
+      throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
+    }
+    clock = clock ?? context.services.clock
+    let module = RemoteModule(id: nextModule, process: self, context: context)
+    nextModule &+= 1
+    modules[module.id] = module
+    let services = context.services
+    let named: [(String, Any?)] = [
+      (Services.Name.storage, services.storage), (Services.Name.settings, services.settings),
+      (Services.Name.log, services.log), (Services.Name.notifications, services.notifications),
+      (Services.Name.clock, services.clock),
+    ]
+    let outcome = call("building it") {
+      .build(
+        call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
+        services: named.filter { $0.1 != nil }.map(\.0))
+    }
+    switch outcome {
+    case .built(let roles, let receives):
+      module.roles = roles
+      module.receives = receives
+    case .buildFailed(let message):
+      modules[module.id] = nil
+      throw ModuleBuildError(message)
+    case .notResponding: module.showState()
+    case .done, .ended: break
+    }
+    return module.module
+  }
+
+  /// Sends `make(call)` and waits for its answer, carrying out meanwhile
+  /// what the process sends; `what` names the call for the person
+  /// (`tap 'save'`). A process that is not responding is sent the call but
+  /// not waited for.
+  func call(_ what: String, _ make: (UInt32) -> WireMessage) -> CallOutcome {
+    if case .ended(let failure) = state { return .ended(failure) }
+    guard let channel, let inbox else { return .notResponding }
+    let id = nextCall
+    nextCall &+= 1
+    let waiting = state == .running
+    guard channel.send(make(id), within: options.responseLimit) else {
+      becomeUnresponsive(what, call: id)
+      return .notResponding
+    }
+    guard waiting else { return .notResponding }
+    let deadline = ContinuousClock.now + options.responseLimit
+    while true {
+      while let item = inbox.take() {
+        if let reply = handle(item), reply.call == id { return reply.outcome }
+        if case .ended(let failure) = state { return .ended(failure) }
+      }
+      if ContinuousClock.now >= deadline {
+        becomeUnresponsive(what, call: id)
+        return .notResponding
+      }
+      inbox.wait(until: deadline)
+    }
+  }
+
+  /// Sends a message that wants no answer.
+  func send(_ message: WireMessage) {
+    guard case .running = state else { return }
+    channel?.send(message, within: options.responseLimit)
+  }
+
+  private func becomeUnresponsive(_ what: String, call: UInt32) {
+    overdue = call
+    state = .notResponding(what: what, waiting: false)
+    for module in modules.values { module.showState() }
+  }
+
+  /// The person chose to keep waiting for a process that is not responding.
+  func keepWaiting() {
+    guard case .notResponding(let what, _) = state else { return }
+    state = .notResponding(what: what, waiting: true)
+    for module in modules.values { module.showState() }
+  }
+
+  // MARK: What the process sends
+
+  /// Carries out everything the process sent that is not carried out yet.
+  func pump() {
+    guard let inbox else { return }
+    while let item = inbox.take() { _ = handle(item) }
+  }
+
+  private func handle(_ item: PluginInbox.Item) -> (call: UInt32, outcome: CallOutcome)? {
+    switch item {
+    case .message(let message): return handle(message)
+    case .broken(let reason):
+      stopReason = reason
+      return nil
+    case .ended(let status, let stderr):
+      let failure = PluginFailure(plugin: fileName, status: status, stderr: stderr, stopReason: stopReason)
+      state = .ended(failure)
+      channel = nil
+      let failed = modules.values.sorted { $0.id < $1.id }
+      modules.removeAll()
+      for module in failed { module.processEnded(failure) }
+      endWorks()
+      return nil
+    }
+  }
+
+  private func handle(_ message: WireMessage) -> (call: UInt32, outcome: CallOutcome)? {
+    switch message {
+    case .done(let call): return answered(call, .done)
+    case .built(let call, let roles, let receives): return answered(call, .built(roles, receives: receives))
+    case .buildFailed(let call, let text): return answered(call, .buildFailed(text))
+    case .draw(let module, let tree): modules[module]?.draw(tree)
+    case .request(let module, let request): modules[module]?.perform(request)
+    case .service(let call, let module, let service):
+      let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
+      if call != 0 { send(.answer(call: call, answer)) }
+    case .workStarted(let module, let id, let name):
+      guard let module = modules[module] else { return nil }
+      let work = RemoteWork(id: id, process: self)
+      works[id] = work
+      module.start(work, named: name)
+    case .workEnded(let id, let outcome): works.removeValue(forKey: id)?.end(outcome)
+    case .sleep(let id, let sleep, let seconds):
+      if let work = works[id] {
+        work.sleep(sleep, for: seconds)
+      } else {
+        RemoteWork.sleepOutsideWork(sleep, for: seconds, process: self)
+      }
+    case .cancelSleep(let sleep):
+      for work in works.values { work.cancelSleep(sleep) }
+    case .leaked(let module, let roles):
+      if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
+    case .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
+      stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
+    }
+    return nil
+  }
+
+  private func answered(_ call: UInt32, _ outcome: CallOutcome) -> (call: UInt32, outcome: CallOutcome) {
+    if call == overdue {
+      overdue = nil
+      state = .running
+      for module in modules.values { module.showState() }
+    }
+    return (call, outcome)
+  }
+
+  /// Modules detached, until the process says whether their roles outlived them.
+  private var released: [UInt32: RemoteModule] = [:]
+
+  /// `module` was detached: it is kept until its leak report comes.
+  func release(_ module: RemoteModule) {
+    modules[module.id] = nil
+    if case .ended = state { return }
+    released[module.id] = module
+  }
+
+  private func endWorks() {
+    let ended = works.values
+    works.removeAll()
+    for work in ended { work.end(.cancelled) }
+  }
+}
+
+/// How plugin processes run: set by `vivarium run` and `render`.
+public struct PluginProcessOptions: Sendable {
+  /// The host executable, re-run as `EXECUTABLE __plugin FILE`.
+  public var executable: String
+  /// How long a module may take to answer before it is shown as not responding.
+  public var responseLimit: Duration
+  /// How long a plugin may take to load in its process.
+  public var loadLimit: Duration
+  /// The most memory (bytes of data) a plugin process may allocate.
+  public var memoryLimit: Int
+
+  /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
+  public init(
+    executable: String, responseLimit: Duration = .seconds(3), loadLimit: Duration = .seconds(10),
+    memoryLimit: Int = 1 << 30
+  ) {
+    self.executable = executable
+    self.responseLimit = responseLimit
+    self.loadLimit = loadLimit
+    self.memoryLimit = memoryLimit
+  }
+}

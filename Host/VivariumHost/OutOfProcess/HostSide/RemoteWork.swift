@@ -1,0 +1,108 @@
+import ViperKit
+
+/// A piece of work running in a plugin process, mirrored in the host's
+/// work for its module: it is in flight while the process runs it, sleeps
+/// on the host's clock when the process's work sleeps (so virtual time and
+/// the spinner behave as in one process), and ends as the process says.
+@MainActor
+final class RemoteWork {
+  let id: UInt32
+  private unowned let process: PluginProcess
+  private var queued: [Command] = []
+  private var waiter: CheckedContinuation<Command, Never>?
+  private var sleeper: (id: UInt32, task: Task<Void, any Error>)?
+
+  private enum Command {
+    case sleep(UInt32, Double)
+    case ended(WireWorkOutcome)
+  }
+
+  init(id: UInt32, process: PluginProcess) {
+    self.id = id
+    self.process = process
+  }
+
+  /// The work in the process sleeps `seconds` as sleep `sleep`.
+  func sleep(_ sleep: UInt32, for seconds: Double) { push(.sleep(sleep, seconds)) }
+
+  /// The work in the process ended.
+  func end(_ outcome: WireWorkOutcome) { push(.ended(outcome)) }
+
+  /// The process cancelled sleep `sleep`.
+  func cancelSleep(_ sleep: UInt32) {
+    if sleeper?.id == sleep { sleeper?.task.cancel() }
+    queued.removeAll {
+      if case .sleep(sleep, _) = $0 { true } else { false }
+    }
+  }
+
+  private func push(_ command: Command) {
+    if let waiter {
+      self.waiter = nil
+      waiter.resume(returning: command)
+    } else {
+      queued.append(command)
+    }
+  }
+
+  private func next() async -> Command {
+    if !queued.isEmpty { return queued.removeFirst() }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { waiter = $0 }
+    } onCancel: {
+      Task { @MainActor in self.end(.cancelled) }
+    }
+  }
+
+  /// Runs in the host's work until the process says the work ended; throws
+  /// as it failed there, or when the host cancels it (the module detached).
+  func run(clock: (any WallClock)?) async throws {
+    while true {
+      switch await next() {
+      case .sleep(let sleep, let seconds):
+        guard let clock else {
+          process.send(.woke(sleep: sleep, cancelled: true))
+          continue
+        }
+        // The sleep runs in a task of its own (with this work's task-local
+        // scope), so the process can cancel it alone.
+        let task = Task { @MainActor in try await clock.sleep(for: seconds) }
+        sleeper = (sleep, task)
+        let woke: Bool
+        do {
+          try await withTaskCancellationHandler {
+            try await task.value
+          } onCancel: {
+            task.cancel()
+          }
+          woke = true
+        } catch {
+          woke = false
+        }
+        sleeper = nil
+        process.send(.woke(sleep: sleep, cancelled: !woke))
+        try Task.checkCancellation()
+      case .ended(.finished): return
+      case .ended(.failed(let error)): throw RemoteWorkError(description: error)
+      case .ended(.cancelled): throw CancellationError()
+      }
+    }
+  }
+
+  /// A sleep of the process outside any work it started.
+  static func sleepOutsideWork(_ sleep: UInt32, for seconds: Double, process: PluginProcess) {
+    guard let clock = process.clock else {
+      process.send(.woke(sleep: sleep, cancelled: true))
+      return
+    }
+    Task { @MainActor in
+      let woke = (try? await clock.sleep(for: seconds)) != nil
+      process.send(.woke(sleep: sleep, cancelled: !woke))
+    }
+  }
+}
+
+/// The error work in a plugin process failed with, as it described it.
+struct RemoteWorkError: Error, CustomStringConvertible {
+  let description: String
+}

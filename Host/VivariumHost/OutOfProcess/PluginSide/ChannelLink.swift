@@ -1,0 +1,160 @@
+import ViperKit
+
+/// A plugin-process module's canvas, router and message port: each call is
+/// a message to the host, which carries it out as it would in one process.
+@MainActor
+final class ChannelLink: Canvas, AppRouter, MessagePort {
+  private unowned let server: PluginServer
+  let module: UInt32
+
+  init(server: PluginServer, module: UInt32) {
+    self.server = server
+    self.module = module
+  }
+
+  private func request(_ request: WireRequest) { server.channel.send(.request(module: module, request)) }
+
+  func draw(_ tree: ViewNode) { server.channel.send(.draw(module: module, tree)) }
+  func push(_ urn: String) { request(.push(urn)) }
+  func present(_ urn: String) { request(.present(urn)) }
+  func replace(_ urn: String) { request(.replace(urn)) }
+  func pop() { request(.pop) }
+  func popToRoot() { request(.popToRoot) }
+  func dismiss() { request(.dismiss) }
+  func embed(_ urn: String, in slot: String) { request(.embed(urn, slot: slot)) }
+  func removeChildren(in slot: String) { request(.removeChildren(slot: slot)) }
+  func showChild(at index: Int, in slot: String) { request(.showChild(index, slot: slot)) }
+  func emit(_ message: Message) { request(.emit(message)) }
+  func send(_ message: Message, toSlot slot: String) { request(.send(message, slot: slot)) }
+
+  /// The services named, each a stand-in that asks the host.
+  func services(named names: Set<String>) -> Services {
+    let host = ChannelServices(server: server, module: module)
+    return Services(
+      storage: names.contains(Services.Name.storage) ? host : nil,
+      settings: names.contains(Services.Name.settings) ? host : nil,
+      log: names.contains(Services.Name.log) ? host : nil,
+      notifications: names.contains(Services.Name.notifications) ? host : nil,
+      clock: names.contains(Services.Name.clock) ? host : nil)
+  }
+}
+
+/// Why a service call failed in the host, thrown where the module called it.
+struct HostServiceError: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// The host's services as a plugin-process module sees them.
+@MainActor
+final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock {
+  private unowned let server: PluginServer
+  private let module: UInt32
+
+  init(server: PluginServer, module: UInt32) {
+    self.server = server
+    self.module = module
+  }
+
+  private func check(_ answer: WireAnswer) throws {
+    if case .failed(let message) = answer { throw HostServiceError(description: message) }
+  }
+
+  func value(forKey key: String) -> String? {
+    guard case .string(let value) = server.ask(module, .storageValue(key: key)) else { return nil }
+    return value
+  }
+
+  func set(_ value: String?, forKey key: String) throws {
+    try check(server.ask(module, .storageSet(key: key, value: value)))
+  }
+
+  func keys() -> [String] {
+    guard case .strings(let keys) = server.ask(module, .storageKeys) else { return [] }
+    return keys
+  }
+
+  func value(forKey key: String) -> ArgumentValue? {
+    guard case .value(let value) = server.ask(module, .settingValue(key: key)) else { return nil }
+    return value
+  }
+
+  func set(_ value: ArgumentValue?, forKey key: String) throws {
+    try check(server.ask(module, .settingSet(key: key, value: value)))
+  }
+
+  func log(_ level: LogLevel, _ message: String) { server.tell(module, .log(level, message)) }
+  func notice(_ text: String, tone: Tone) { server.tell(module, .notice(text, tone)) }
+  func alert(title: String, message: String) { server.tell(module, .alert(title: title, message: message)) }
+
+  func now() -> Double {
+    guard case .number(let now) = server.ask(module, .now) else { return 0 }
+    return now
+  }
+
+  func sleep(for seconds: Double) async throws {
+    try await server.sleep(seconds, work: ChannelWork.current ?? 0)
+  }
+}
+
+/// A plugin-process module's work: it runs here, and the host is told when
+/// each piece starts and ends, so that it can show it, wait for it in
+/// scripts and cancel it with the module.
+@MainActor
+final class ChannelWork: ModuleWork {
+  /// The work the current task runs, for the clock's sleeps.
+  @TaskLocal static var current: UInt32?
+
+  private unowned let server: PluginServer
+  private let module: UInt32
+  private var running: [UInt32: Task<Void, Never>] = [:]
+  private var ended = false
+  private var idle: [() -> Void] = []
+
+  init(server: PluginServer, module: UInt32) {
+    self.server = server
+    self.module = module
+  }
+
+  @discardableResult
+  func start(_ name: String, _ operation: @escaping @MainActor () async throws -> Void) -> WorkHandle {
+    guard !ended else {
+      let task = Task<Void, Never> {}
+      task.cancel()
+      return WorkHandle(task)
+    }
+    let id = server.newWorkID()
+    server.channel.send(.workStarted(module: module, work: id, name: name))
+    let task = Task { @MainActor [server] in
+      let outcome: WireWorkOutcome
+      do {
+        try await ChannelWork.$current.withValue(id) { try await operation() }
+        outcome = .finished
+      } catch {
+        outcome = error is CancellationError || Task.isCancelled ? .cancelled : .failed("\(error)")
+      }
+      server.channel.send(.workEnded(work: id, outcome))
+      self.ended(id)
+    }
+    running[id] = task
+    return WorkHandle(task)
+  }
+
+  private func ended(_ id: UInt32) {
+    running[id] = nil
+    guard running.isEmpty else { return }
+    let waiting = idle
+    idle.removeAll()
+    for body in waiting { body() }
+  }
+
+  /// Cancels every piece of work, and any started later.
+  func cancelAll() {
+    ended = true
+    for task in running.values { task.cancel() }
+  }
+
+  /// Runs `body` once no work is running (now, if none is).
+  func whenIdle(_ body: @escaping () -> Void) {
+    if running.isEmpty { body() } else { idle.append(body) }
+  }
+}

@@ -1,0 +1,234 @@
+import CVivariumSystem
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import ViperKit
+
+/// The plugin process: `vivarium __plugin FILE`, started by ``PluginProcess``
+/// with its socket as descriptor 3 and the plugin file as descriptor 4. It
+/// loads the plugin, says `ready` with its contracts, then builds and runs the
+/// plugin's modules as the host asks, on its own main actor, until the
+/// socket closes. The host keeps navigation, the screen and the services;
+/// everything a module does reaches the host as a ``WireMessage``.
+@MainActor
+public final class PluginServer {
+  /// The hidden command name the process is started with.
+  public static let command = "__plugin"
+  /// The environment variable holding the memory limit in bytes.
+  static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
+  /// The socket's descriptor in the plugin process.
+  static let socketDescriptor: Int32 = 3
+
+  let channel: WireChannel
+  private let factories: [any ModuleFactory]
+  private var modules: [UInt32: PluginModule] = [:]
+  let answers = PendingAnswers()
+  private var nextCall: UInt32 = 1
+  private var nextWork: UInt32 = 1
+  private var nextSleep: UInt32 = 1
+  private var sleepers: [UInt32: CheckedContinuation<Void, any Error>] = [:]
+
+  init(channel: WireChannel, factories: [any ModuleFactory]) {
+    self.channel = channel
+    self.factories = factories
+  }
+
+  /// The process's main: never returns; the process exits when the host
+  /// closes the socket.
+  public static func childMain(_ arguments: [String]) async -> Int32 {
+    let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
+    if vivarium_die_with_parent(parent) != 0 { return 1 }
+    if let bytes = ProcessInfo.processInfo.environment[memoryVariable].flatMap({ rlim_t($0) }) {
+      var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
+      _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+    }
+    let channel = WireChannel(descriptor: socketDescriptor)
+    guard let path = arguments.first else { return 2 }
+    let factories: [any ModuleFactory]
+    switch PluginLoader().loadInherited(ChildChannel.fileDescriptor, path: path) {
+    case .loaded(let plugin):
+      factories = plugin.factories
+      channel.send(
+        .ready(
+          version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+          contracts: factories.map(\.contract)))
+    case .rejected(let rejection):
+      channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
+      return 0
+    }
+    let server = PluginServer(channel: channel, factories: factories)
+    let answers = server.answers
+    let reader = Thread {
+      var frames = WireFrameReader()
+      while channel.receive(into: &frames) {
+        do {
+          while let payload = try frames.next() {
+            let message = try WireMessage.decode(payload)
+            if case .answer(let call, let answer) = message {
+              answers.deliver(call, answer)
+            } else {
+              DispatchQueue.main.async { MainActor.assumeIsolated { server.handle(message) } }
+            }
+          }
+        } catch {
+          FileHandle.standardError.write(Data("vivarium plugin process: the host sent a bad frame: \(error)\n".utf8))
+          exit(70)
+        }
+      }
+      // The host closed the socket: it quit, or it let this plugin go.
+      exit(0)
+    }
+    reader.start()
+    while true { try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
+  }
+
+  // MARK: Calls from the host
+
+  func handle(_ message: WireMessage) {
+    switch message {
+    case .build(let call, let module, let factory, let urn, let arguments, let services):
+      build(call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services)
+    case .lifecycle(let call, let id, let event):
+      if let module = modules[id] {
+        module.module.lifecycle(event)
+        if event == .detach { release(id) }
+      }
+      channel.send(.done(call: call))
+    case .event(let call, let id, let event):
+      modules[id]?.module.view.handle(event)
+      channel.send(.done(call: call))
+    case .message(let call, let id, let message, let origin):
+      modules[id]?.module.receiver?.receive(message, from: origin)
+      channel.send(.done(call: call))
+    case .woke(let sleep, let cancelled):
+      let sleeper = sleepers.removeValue(forKey: sleep)
+      if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
+    default:
+      FileHandle.standardError.write(Data("vivarium plugin process: the host sent '\(message.name)'\n".utf8))
+      exit(70)
+    }
+  }
+
+  private func build(
+    call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
+    services: [String]
+  ) {
+    guard factories.indices.contains(index) else {
+      channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
+      return
+    }
+    let link = ChannelLink(server: self, module: id)
+    let work = ChannelWork(server: self, module: id)
+    let context = ModuleContext(
+      urn: urn, arguments: Arguments(arguments), router: link, canvas: link, messages: link, work: work,
+      services: link.services(named: Set(services)))
+    do {
+      let module = try factories[index].build(context)
+      modules[id] = PluginModule(module: module, link: link, work: work)
+      channel.send(
+        .built(
+          call: call, roles: module.roles.map { WireRole(role: $0.role, typeName: $0.typeName) },
+          receives: module.receiver != nil))
+    } catch {
+      channel.send(.buildFailed(call: call, message: "\(error)"))
+    }
+  }
+
+  /// Lets a detached module go: its work is cancelled, and once that work has
+  /// ended, any role object still alive is reported as a leak.
+  private func release(_ id: UInt32) {
+    guard let module = modules.removeValue(forKey: id) else { return }
+    module.work.cancelAll()
+    let roles = module.module.roles
+    module.work.whenIdle { [channel] in
+      let alive = roles.filter(\.isAlive)
+      if !alive.isEmpty {
+        channel.send(.leaked(module: id, roles: alive.map { WireRole(role: $0.role, typeName: $0.typeName) }))
+      }
+    }
+  }
+
+  // MARK: Calls to the host
+
+  /// Sends a service call and waits for the host's answer, blocking this
+  /// main actor as a call into the host would in one process.
+  func ask(_ module: UInt32, _ service: WireServiceCall) -> WireAnswer {
+    let call = nextCall
+    nextCall &+= 1
+    answers.expect(call)
+    guard channel.send(.service(call: call, module: module, service)) else { exit(0) }
+    return answers.wait(call)
+  }
+
+  /// Sends a service call that wants no answer.
+  func tell(_ module: UInt32, _ service: WireServiceCall) {
+    channel.send(.service(call: 0, module: module, service))
+  }
+
+  func newWorkID() -> UInt32 {
+    defer { nextWork &+= 1 }
+    return nextWork
+  }
+
+  /// Sleeps on the host's clock, within work `work` (0 outside any).
+  func sleep(_ seconds: Double, work: UInt32) async throws {
+    try Task.checkCancellation()
+    let id = nextSleep
+    nextSleep &+= 1
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        sleepers[id] = continuation
+        channel.send(.sleep(work: work, sleep: id, seconds: seconds))
+      }
+    } onCancel: {
+      Task { @MainActor in
+        guard let sleeper = self.sleepers.removeValue(forKey: id) else { return }
+        self.channel.send(.cancelSleep(sleep: id))
+        sleeper.resume(throwing: CancellationError())
+      }
+    }
+  }
+}
+
+/// A module the plugin process built, with what its context sends through.
+@MainActor
+struct PluginModule {
+  let module: Module
+  let link: ChannelLink
+  let work: ChannelWork
+}
+
+/// Answers to the plugin's service calls, handed from the thread reading
+/// the socket to the main thread waiting for them.
+final class PendingAnswers: Sendable {
+  private let state = Mutex<[UInt32: WireAnswer?]>([:])
+  private let arrived = DispatchSemaphore(value: 0)
+
+  /// Makes room for the answer to `call`, before the call is sent.
+  func expect(_ call: UInt32) { state.withLock { $0[call] = .some(nil) } }
+
+  /// Hands over the answer to `call`.
+  func deliver(_ call: UInt32, _ answer: WireAnswer) {
+    let expected = state.withLock { answers in
+      guard answers[call] != nil else { return false }
+      answers[call] = .some(answer)
+      return true
+    }
+    if expected { arrived.signal() }
+  }
+
+  /// Waits for the answer to `call`.
+  func wait(_ call: UInt32) -> WireAnswer {
+    while true {
+      if let answer = state.withLock({ answers -> WireAnswer? in
+        guard case .some(.some(let answer)) = answers[call] else { return nil }
+        answers[call] = nil
+        return answer
+      }) {
+        return answer
+      }
+      arrived.wait()
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import Glibc
+import Synchronization
+
+/// One end of the socket between the host and a plugin process: sends
+/// whole frames, one sender at a time, never raising SIGPIPE.
+final class WireChannel: Sendable {
+  /// The socket.
+  let descriptor: Int32
+  private let sending = Mutex(())
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Sends `message` as one frame. With `limit`, gives up when the peer has
+  /// not made room for it within that time (it stopped reading). False when
+  /// the frame could not be sent whole.
+  @discardableResult
+  func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
+    let frame = WireFrame.frame(message.encoded)
+    let deadline = limit.map { ContinuousClock.now + $0 }
+    return sending.withLock { _ in
+      frame.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
+          let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, flags)
+          if sent > 0 {
+            offset += sent
+            continue
+          }
+          if sent < 0, errno == EINTR { continue }
+          guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK, let deadline else { return false }
+          let left = ContinuousClock.now.duration(to: deadline)
+          guard left > .zero else { return false }
+          var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&entry, 1, Int32(max(1, left.milliseconds)))
+        }
+        return true
+      }
+    }
+  }
+
+  /// Reads what is there (waiting for it) into `frames`; false at the end
+  /// of the stream or on an error.
+  func receive(into frames: inout WireFrameReader) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return false }
+      buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+      return true
+    }
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, rounded up.
+  var milliseconds: Int {
+    let (seconds, attoseconds) = components
+    return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+  }
+}

@@ -1,0 +1,135 @@
+import ViperKit
+
+/// The protocol between the host and a plugin process (README, "What runs
+/// where"): value messages, each sent as one length-prefixed frame
+/// (``WireFrame``) over a socket pair. The host calls (`build`, `lifecycle`,
+/// `event`, `message`) carry a call number the plugin answers with `done`,
+/// `built` or `buildFailed`; the plugin's service calls carry a call number
+/// the host answers with `answer`. Everything else is one-way.
+///
+/// A change to a case, its fields or their order is a new ``WireProtocol/version``.
+enum WireMessage: Equatable, Sendable {
+  // MARK: Plugin to host, once at start
+
+  /// The plugin loaded: its name, SDK version and contracts, in factory order.
+  case ready(version: Int, name: String, sdkVersion: String, contracts: [Contract])
+  /// The plugin file was refused while loading (the reason as the probe gives it).
+  case refused(kind: String, reasons: [String])
+
+  // MARK: Host to plugin
+
+  /// Build module `module` with factory `factory` (an index into the ready
+  /// contracts) from validated arguments, with the services named.
+  case build(
+    call: UInt32, module: UInt32, factory: Int, urn: String, arguments: [String: ArgumentValue],
+    services: [String])
+  /// Deliver a lifecycle event; after `.detach` the plugin lets the module go.
+  case lifecycle(call: UInt32, module: UInt32, LifecycleEvent)
+  /// Deliver a person's action to the module's view.
+  case event(call: UInt32, module: UInt32, ViewEvent)
+  /// Deliver a message to the module's receiver.
+  case message(call: UInt32, module: UInt32, Message, MessageOrigin)
+  /// The answer to the plugin's service call `call`.
+  case answer(call: UInt32, WireAnswer)
+  /// The sleep `sleep` ended (or was cancelled by the host).
+  case woke(sleep: UInt32, cancelled: Bool)
+
+  // MARK: Plugin to host
+
+  /// The host call `call` returned.
+  case done(call: UInt32)
+  /// The build call `call` made the module, with these role objects;
+  /// `receives` when one of them takes messages.
+  case built(call: UInt32, roles: [WireRole], receives: Bool)
+  /// The build call `call` threw: the factory's message.
+  case buildFailed(call: UInt32, message: String)
+  /// The module drew.
+  case draw(module: UInt32, ViewNode)
+  /// The module asked its router or message port for something.
+  case request(module: UInt32, WireRequest)
+  /// The module's interactor called a service; `call` 0 wants no answer.
+  case service(call: UInt32, module: UInt32, WireServiceCall)
+  /// The module started work `work`.
+  case workStarted(module: UInt32, work: UInt32, name: String)
+  /// Work `work` ended.
+  case workEnded(work: UInt32, WireWorkOutcome)
+  /// Work `work` (0: none) sleeps `seconds` on the host's clock.
+  case sleep(work: UInt32, sleep: UInt32, seconds: Double)
+  /// The plugin cancelled sleep `sleep`.
+  case cancelSleep(sleep: UInt32)
+  /// Role objects of a released module are still alive.
+  case leaked(module: UInt32, roles: [WireRole])
+}
+
+/// The protocol's version and limits.
+enum WireProtocol {
+  /// Bumped on any change to ``WireMessage``'s encoding.
+  static let version = 1
+  /// The largest frame either side accepts: a draw of a very long list fits
+  /// many times over.
+  static let frameLimit = 4 << 20
+  /// The deepest view tree, message or contract nesting the decoder follows.
+  static let depthLimit = 64
+}
+
+/// A role object of a plugin module, for leak reports.
+struct WireRole: Equatable, Sendable {
+  /// Its role.
+  let role: Role
+  /// Its type name.
+  let typeName: String
+
+  /// `presenter ItemsPresenter`.
+  var description: String { "\(role.rawValue) \(typeName)" }
+}
+
+/// A router or message-port request.
+enum WireRequest: Equatable, Sendable {
+  case push(String)
+  case present(String)
+  case replace(String)
+  case pop
+  case popToRoot
+  case dismiss
+  case embed(String, slot: String)
+  case removeChildren(slot: String)
+  case showChild(Int, slot: String)
+  case emit(Message)
+  case send(Message, slot: String)
+}
+
+/// A service call from an interactor.
+enum WireServiceCall: Equatable, Sendable {
+  case storageValue(key: String)
+  case storageSet(key: String, value: String?)
+  case storageKeys
+  case settingValue(key: String)
+  case settingSet(key: String, value: ArgumentValue?)
+  case log(LogLevel, String)
+  case notice(String, Tone)
+  case alert(title: String, message: String)
+  case now
+}
+
+/// The host's answer to a service call.
+enum WireAnswer: Equatable, Sendable {
+  /// Done, nothing to return.
+  case none
+  /// A stored string, or nil.
+  case string(String?)
+  /// A list of keys.
+  case strings([String])
+  /// A setting, or nil.
+  case value(ArgumentValue?)
+  /// The time.
+  case number(Double)
+  /// The call threw this message.
+  case failed(String)
+}
+
+/// How work in a plugin ended.
+enum WireWorkOutcome: Equatable, Sendable {
+  case finished
+  case failed(String)
+  case cancelled
+}
