@@ -3,13 +3,15 @@ import ViperKit
 
 // The Faulty plugin misbehaves on purpose, to show and test that a crashing
 // plugin cannot take down the host. `faulty:{how}` traps, writes through a bad
-// pointer, hangs, exits or allocates without bound, at build, on attach or on
-// a tap (`?at=`); `faulty:demo` is a screen with a note to save and a Crash
-// button. Scripts/make-plugin-dir links it only when VIVARIUM_DEMO_FAULTY=1.
+// pointer, hangs, exits, allocates without bound or garbles the channel to
+// its host, at build, on attach or on a tap (`?at=`); `faulty:leak` keeps its
+// roles alive after detach; `faulty:demo` is a screen with a note to save and
+// a Crash button. Scripts/make-plugin-dir links it only when
+// VIVARIUM_DEMO_FAULTY=1.
 
 /// A way to misbehave, the entity: the `how` of `faulty:{how}`.
 enum Misbehaviour: String, CaseIterable, ViperEntity {
-  case trap, segfault, hang, exit, allocate
+  case trap, segfault, hang, exit, allocate, garble, leak
 
   /// What it does, for the screen.
   var summary: String {
@@ -19,6 +21,8 @@ enum Misbehaviour: String, CaseIterable, ViperEntity {
     case .hang: "hang forever"
     case .exit: "call exit(3)"
     case .allocate: "allocate memory without bound"
+    case .garble: "write a frame too long for the host into its plugin process's channel"
+    case .leak: "keep its view and presenter alive after it is closed"
     }
   }
 
@@ -38,6 +42,18 @@ enum Misbehaviour: String, CaseIterable, ViperEntity {
     case .allocate:
       // Non-zero bytes, so that every page is really used.
       while true { hoard.append([UInt8](repeating: 0xA5, count: 64 << 20)) }
+    case .garble:
+      // Descriptor 3 is the channel to the host in a plugin process; in one
+      // process it is some file of the host's, which must not be touched.
+      var info = stat()
+      guard fstat(3, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+        fatalError("faulty: there is no plugin process channel to garble (run without --in-process)")
+      }
+      let header: [UInt8] = [0xFF, 0xFF, 0xFF, 0x7F]
+      _ = header.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+      while true { sleep(1) }
+    case .leak:
+      fatalError("faulty: leak misbehaves only by staying alive")
     }
   }
 }
@@ -74,7 +90,8 @@ struct FaultyDemoScreen: ViperViewModel {
 enum FaultyContract {
   static let faulty = Contract(
     urn: "faulty:{how}",
-    summary: "Misbehaves on purpose (trap, segfault, hang, exit, allocate) on a tap, at build or on attach.",
+    summary:
+      "Misbehaves on purpose (trap, segfault, hang, exit, allocate, garble; leak stays alive) on a tap, at build or on attach.",
     arguments: [
       .required("how", .string, "How: \(Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))."),
       .choice(
@@ -107,16 +124,19 @@ struct FaultyFactory: ModuleFactory {
       throw ModuleBuildError("faulty: there is no way to misbehave called '\(how)'; use one of \(allowed)")
     }
     let at = context.arguments.string("at") ?? Moment.tap.rawValue
-    guard let moment = Moment(rawValue: at) else {
+    guard let asked = Moment(rawValue: at) else {
       let allowed = Moment.allCases.map(\.rawValue).joined(separator: ", ")
       throw ModuleBuildError("faulty: 'at' is '\(at)'; use one of \(allowed)")
     }
+    // Leaking is what it is built as, not something it does.
+    let moment = misbehaviour == .leak ? Moment.never : asked
     if moment == .build { misbehaviour.perform(at: moment) }
     let interactor = FaultyInteractor(misbehaviour: misbehaviour, moment: moment)
     let router = FaultyRouter()
     let presenter = FaultyPresenter(interactor: interactor, router: router, misbehaviour: misbehaviour, moment: moment)
     let view = FaultyView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
+    if misbehaviour == .leak { presenter.cycle = view }
     return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }

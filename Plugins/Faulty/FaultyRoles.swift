@@ -70,6 +70,8 @@ final class FaultyView: ViperView, FaultyViewInput {
 /// Misbehaves on attach or on the tap, as `at` says, and otherwise draws.
 final class FaultyPresenter: ViperPresenter, FaultyViewOutput {
   weak var view: (any FaultyViewInput)?
+  /// For `faulty:leak`: the view, held strongly, so neither is ever freed.
+  var cycle: AnyObject?
   let interactor: any FaultyInteractorInput
   let router: FaultyRouter
   private let misbehaviour: Misbehaviour

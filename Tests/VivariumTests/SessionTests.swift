@@ -67,11 +67,13 @@ struct RecordedSessionTests {
       environment: ["VIVARIUM_NOW": "2026-11-21T12:00:00Z", "COLUMNS": "80"])
   }
 
-  @Test(arguments: ["tour", "errors"])
-  func transcriptMatchesTheExpectedScreens(name: String) throws {
+  /// Each transcript is the same whether every plugin runs in a process of
+  /// its own (the default) or all in the host's (`--in-process`).
+  @Test(arguments: ["tour", "errors"], [[], ["--in-process"]])
+  func transcriptMatchesTheExpectedScreens(name: String, mode: [String]) throws {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
-    let result = try run(try #require(Self.scripts[name]), plugins: plugins.path, data: data.path)
+    let result = try run(try #require(Self.scripts[name]), plugins: plugins.path, data: data.path, extra: mode)
     let expected = try String(contentsOfFile: "\(Self.sessions)/\(name).expected", encoding: .utf8)
     #expect(result.stdout == expected, "update with: Scripts/record-session \(name)")
     let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }

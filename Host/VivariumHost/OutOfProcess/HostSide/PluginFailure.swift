@@ -17,7 +17,7 @@ public struct PluginFailure: Equatable, Sendable {
   /// How many stderr lines are kept.
   static let linesKept = 6
 
-  init(plugin: String, status: Int32, stderr: String, stopReason: String?) {
+  init(plugin: String, status: Int32, stderr: String, stopReason: String?, memoryLimit: Int) {
     self.plugin = plugin
     // What it said before Swift's stack trace, which names no file of the plugin.
     let said = stderr.components(separatedBy: "\nCurrent stack trace:")[0]
@@ -28,7 +28,9 @@ public struct PluginFailure: Equatable, Sendable {
     if let stopReason {
       cause = "it was stopped: \(stopReason)"
     } else if signal != 0 {
-      let memory = stderr.contains("allocate memory") ? " after running out of memory (its limit)" : ""
+      let memory =
+        stderr.contains("allocate") && stderr.contains("memory")
+        ? " when it reached its memory limit of \(memoryLimit >> 20) MiB (--plugin-memory)" : ""
       cause = "it crashed\(memory) (\(ChildProcess.describe(signal: signal)))"
     } else {
       cause = "its process exited with status \((status >> 8) & 0xFF) (code in the plugin called exit)"

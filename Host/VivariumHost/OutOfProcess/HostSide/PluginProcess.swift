@@ -161,7 +161,8 @@ public final class PluginProcess {
         case .broken(let reason):
           stopReason = reason
         case .ended(let status, let stderr):
-          let failure = PluginFailure(plugin: fileName, status: status, stderr: stderr, stopReason: stopReason)
+          let failure = PluginFailure(
+            plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
           state = .ended(failure)
           return Rejection(
             path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
@@ -191,6 +192,9 @@ public final class PluginProcess {
     guard case .ended = state else { return nil }
     return start()
   }
+
+  /// Ends the process for good when the host lets the plugin go.
+  public func terminate() { stop(because: "the host let it go") }
 
   /// Kills the process; its modules show `reason` once it has ended.
   func stop(because reason: String) {
@@ -300,11 +304,20 @@ public final class PluginProcess {
 
   // MARK: What the process sends
 
-  /// Carries out everything the process sent that is not carried out yet.
+  /// Carries out what the process sent and is not carried out yet, a batch
+  /// at a time: a process that sends without pause leaves the host time
+  /// for the person between batches.
   func pump() {
     guard let inbox else { return }
-    while let item = inbox.take() { _ = handle(item) }
+    for _ in 0..<Self.batch {
+      guard let item = inbox.take() else { return }
+      _ = handle(item)
+    }
+    Task { @MainActor in self.pump() }
   }
+
+  /// How many messages one turn of ``pump()`` carries out.
+  static let batch = 256
 
   private func handle(_ item: PluginInbox.Item) -> (call: UInt32, outcome: CallOutcome)? {
     switch item {
@@ -313,7 +326,8 @@ public final class PluginProcess {
       stopReason = reason
       return nil
     case .ended(let status, let stderr):
-      let failure = PluginFailure(plugin: fileName, status: status, stderr: stderr, stopReason: stopReason)
+      let failure = PluginFailure(
+        plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
       state = .ended(failure)
       channel = nil
       let failed = modules.values.sorted { $0.id < $1.id }
@@ -368,11 +382,14 @@ public final class PluginProcess {
   /// Modules detached, until the process says whether their roles outlived them.
   private var released: [UInt32: RemoteModule] = [:]
 
-  /// `module` was detached: it is kept until its leak report comes.
-  func release(_ module: RemoteModule) {
+  /// `module` is being detached: it is kept until its leak report comes.
+  func releasing(_ module: RemoteModule) {
+    if case .running = state { released[module.id] = module }
+  }
+
+  /// `module` was detached: what the process sends for it is dropped.
+  func released(_ module: RemoteModule) {
     modules[module.id] = nil
-    if case .ended = state { return }
-    released[module.id] = module
   }
 
   private func endWorks() {

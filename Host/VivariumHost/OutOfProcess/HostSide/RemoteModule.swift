@@ -141,10 +141,11 @@ final class RemoteModule {
   // MARK: From the host
 
   fileprivate func lifecycle(_ event: LifecycleEvent) {
+    if event == .detach, failure == nil { process.releasing(self) }
     if failure == nil {
       _ = process.call(event.rawValue) { .lifecycle(call: $0, module: id, event) }
     }
-    if event == .detach { process.release(self) }
+    if event == .detach { process.released(self) }
   }
 
   fileprivate func handle(_ event: ViewEvent) {

@@ -136,15 +136,17 @@ public final class PluginServer {
   }
 
   /// Lets a detached module go: its work is cancelled, and once that work has
-  /// ended, any role object still alive is reported as a leak.
+  /// ended, the host is told which role objects are still alive (a leak;
+  /// none, usually).
   private func release(_ id: UInt32) {
     guard let module = modules.removeValue(forKey: id) else { return }
     module.work.cancelAll()
     let roles = module.module.roles
     module.work.whenIdle { [channel] in
-      let alive = roles.filter(\.isAlive)
-      if !alive.isEmpty {
-        channel.send(.leaked(module: id, roles: alive.map { WireRole(role: $0.role, typeName: $0.typeName) }))
+      // On the next turn, when the call that detached it holds it no more.
+      DispatchQueue.main.async {
+        let alive = roles.filter(\.isAlive).map { WireRole(role: $0.role, typeName: $0.typeName) }
+        channel.send(.leaked(module: id, roles: alive))
       }
     }
   }

@@ -57,7 +57,8 @@ enum WireMessage: Equatable, Sendable {
   case sleep(work: UInt32, sleep: UInt32, seconds: Double)
   /// The plugin cancelled sleep `sleep`.
   case cancelSleep(sleep: UInt32)
-  /// Role objects of a released module are still alive.
+  /// A released module's role objects that are still alive once its work
+  /// ended: a leak; empty when there is none.
   case leaked(module: UInt32, roles: [WireRole])
 }
 

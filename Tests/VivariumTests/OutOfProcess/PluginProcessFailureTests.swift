@@ -1,0 +1,228 @@
+import Foundation
+import Glibc
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+/// Plugins that trap, segfault, exit, run out of memory or garble their
+/// channel, at build, on attach, on a tap, and as an embedded child of
+/// another plugin's module: each time the host goes on, the failure shows
+/// where the module was, and the other modules keep working.
+@Suite("Plugin processes that fail")
+@MainActor
+struct PluginProcessFailureTests {
+  /// What each misbehaviour shows in the failed module's place.
+  static let causes = [
+    "trap": "signal 4", "segfault": "signal 11", "exit": "exited with status 3",
+    "allocate": "memory limit of 128 MiB", "garble": "cannot read",
+  ]
+
+  @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
+  func aFailingScreenShowsTheFailureAndTheRestGoesOn(how: String, at moment: String) async throws {
+    let host = try FaultyHost()
+    try host.runtime.open("items:list")
+    try host.runtime.open("faulty:\(how)?at=\(moment)")
+    if moment == "tap" { try host.runtime.send(.tap(button: "go")) }
+    let shown = try await host.waitForText("stopped")
+    #expect(shown.contains("⚠ libFaulty.so stopped"))
+    #expect(shown.contains(try #require(Self.causes[how])))
+    #expect(shown.contains("[ Restart libFaulty.so ] (restart)"))
+    if how == "trap" { #expect(shown.contains("Faulty.swift:") && shown.contains("asked to trap at \(moment)")) }
+    let problems = host.runtime.takeProblems().map(\.description)
+    #expect(problems.contains { $0.hasPrefix("faulty:\(how)?at=\(moment): libFaulty.so: ") })
+    // The module under it, from another plugin process, still answers.
+    try host.runtime.back()
+    try host.runtime.send(.tap(button: "deleteAll"))
+    #expect(host.text.contains("0 items"))
+  }
+
+  @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
+  func aFailingChildShowsInItsSlotAndItsParentIsTold(how: String, at moment: String) async throws {
+    let host = try FaultyHost()
+    try host.runtime.open("frame:\(how)?at=\(moment)")
+    if moment == "tap" { try host.runtime.send(.tap(button: "inner/go")) }
+    let shown = try await host.waitForText("Told: child failed")
+    #expect(shown.contains("│ ⚠ libFaulty.so stopped"), "the failure is drawn inside the parent's frame")
+    #expect(shown.contains("Told: child failed: libFaulty.so: "))
+    try host.runtime.send(.tap(button: "ping"))
+    #expect(host.text.contains("Frame still works (pings: 1)"))
+  }
+
+  @Test func restartRebuildsTheModuleInItsPlaceAndKeepsWhatItSaved() async throws {
+    let host = try FaultyHost()
+    try host.runtime.open("frame:trap")
+    try host.runtime.open("faulty:demo")
+    try host.runtime.send(.type(field: "note", text: "milk"))
+    try host.runtime.send(.tap(button: "save"))
+    let before = try #require(host.process(named: "libFaulty.so")?.pid)
+    try host.runtime.send(.tap(button: "crash"))
+    #expect(try await host.waitForText("stopped").contains("the Crash button was tapped"))
+    try host.runtime.send(.tap(button: "restart"))
+    #expect(host.text.contains("Saved note: milk"))
+    #expect(host.process(named: "libFaulty.so")?.pid != before)
+    // The crashed process was reaped: no zombie is left.
+    for _ in 0..<500 where FileManager.default.fileExists(atPath: "/proc/\(before)") {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect(!FileManager.default.fileExists(atPath: "/proc/\(before)"))
+    // The embedded child under it, of the same plugin, was rebuilt too.
+    try host.runtime.back()
+    #expect(host.text.contains("│ Faulty: trap"))
+    let stored = try String(contentsOfFile: host.data.path + "/storage/FaultyPlugin.json", encoding: .utf8)
+    #expect(stored.contains("milk"))
+  }
+
+  @Test func aHangingModuleIsNotRespondingAndCanBeStopped() async throws {
+    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    try host.runtime.open("frame:hang")
+    try host.runtime.send(.tap(button: "inner/go"))
+    #expect(host.text.contains("│ ⧗ Not responding"))
+    #expect(host.text.contains("libFaulty.so has not answered a tap on 'go' within 0.3 s."))
+    // The parent, in another process, answers meanwhile.
+    try host.runtime.send(.tap(button: "ping"))
+    #expect(host.text.contains("pings: 1"))
+    try host.runtime.send(.tap(button: "inner/wait"))
+    #expect(host.text.contains("Waiting for libFaulty.so to answer a tap on 'go'…"))
+    try host.runtime.send(.tap(button: "inner/stop"))
+    let shown = try await host.waitForText("stopped")
+    #expect(shown.contains("it was stopped: it did not answer a tap on 'go' and was stopped from the host"))
+  }
+
+  @Test(arguments: ["build", "present"])
+  func aModuleHangingBeforeItDrawsIsNotResponding(at moment: String) async throws {
+    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    try host.runtime.open("frame:hang?at=\(moment)")
+    #expect(host.text.contains("│ ⧗ Not responding"))
+    try host.runtime.send(.tap(button: "ping"))
+    #expect(host.text.contains("pings: 1"))
+  }
+
+  @Test func aModuleWhoseRolesOutliveItIsReportedNamingThem() async throws {
+    let host = try FaultyHost()
+    try host.runtime.open("items:list")
+    try host.runtime.open("faulty:leak")
+    try host.runtime.back()
+    var problems: [String] = []
+    for _ in 0..<500 where problems.isEmpty {
+      try await Task.sleep(nanoseconds: 10_000_000)
+      problems = host.runtime.takeProblems().map(\.description)
+    }
+    #expect(
+      problems.contains { $0.contains("faulty:leak") && $0.contains("view FaultyView, presenter FaultyPresenter") })
+  }
+
+  @Test func aPluginProcessHasOnlyItsOwnDescriptorsAndEndsWithTheHost() throws {
+    let host = try FaultyHost()
+    let pid = try #require(host.process(named: "libFaulty.so")?.pid)
+    let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) }
+    func target(_ fd: Int) -> String {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? ""
+    }
+    // stdin, stdout and stderr, the channel, the plugin file; above them
+    // only what the process's own runtime opened (dispatch's event loop).
+    #expect(target(0) == "/dev/null")
+    #expect(target(1).hasPrefix("pipe:") && target(2) == target(1))
+    #expect(target(3).hasPrefix("socket:"))
+    #expect(target(4).hasSuffix("/libFaulty.so"))
+    let others = descriptors.filter { $0 > 4 }.map(target)
+    #expect(others.allSatisfy { $0.hasPrefix("anon_inode:") }, "\(others)")
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    #expect(status.contains("PPid:\t\(getpid())"))
+  }
+}
+
+extension PluginProcessFailureTests {
+  @Test func pluginProcessesDoNotOutliveAHostKilledWithoutWarning() throws {
+    let host = try FaultyHost()
+    let app = Process()
+    app.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
+    app.arguments = [
+      "run", "--plugins", host.plugins.path, "--data", host.data.path, "--start", "faulty:demo", "--line",
+    ]
+    let input = Pipe()
+    app.standardInput = input
+    app.standardOutput = FileHandle.nullDevice
+    app.standardError = FileHandle.nullDevice
+    try app.run()
+    var children: [Int32] = []
+    for _ in 0..<600 where children.count < 3 {
+      usleep(20_000)
+      children = Self.children(of: app.processIdentifier)
+    }
+    #expect(children.count == 3, "one process per plugin file")
+    kill(app.processIdentifier, SIGKILL)
+    app.waitUntilExit()
+    for child in children {
+      var gone = false
+      for _ in 0..<500 where !gone {
+        let stat = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.split(separator: " ")
+        gone = stat == nil || stat?[2] == "Z"
+        if !gone { usleep(20_000) }
+      }
+      if !gone { kill(child, SIGKILL) }
+      #expect(gone, "plugin process \(child) outlived its host")
+    }
+    try input.fileHandleForWriting.close()
+  }
+
+  /// The plugin processes `parent` started.
+  private static func children(of parent: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+      else { return false }
+      return status.contains("\nPPid:\t\(parent)\n") && command.contains(PluginServer.command)
+    }
+  }
+}
+
+/// A host with the faulty plugins, the frame and the items list, each in a
+/// process of its own.
+@MainActor
+final class FaultyHost {
+  let plugins: TemporaryDirectory
+  let data: TemporaryDirectory
+  let catalog: PluginCatalog
+  let runtime: HostRuntime
+
+  init(responseLimit: Duration = .seconds(10)) throws {
+    plugins = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    for name in ["Faulty", "FaultyFrame", "ItemsList"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: "\(plugins.path)/lib\(name).so", withDestinationPath: "\(BuildProducts.directory)/lib\(name).so")
+    }
+    data = try TemporaryDirectory()
+    let options = PluginProcessOptions(
+      executable: BuildProducts.vivarium, responseLimit: responseLimit, memoryLimit: 128 << 20)
+    catalog = PluginCatalog(
+      outcomes: PluginDiscovery(commandLine: [plugins.path], environment: [:], executable: BuildProducts.vivarium)
+        .load(hosting: options))
+    runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: data))
+  }
+
+  func process(named file: String) -> PluginProcess? {
+    catalog.loaded.first { ($0.path as NSString).lastPathComponent == file }?.process
+  }
+
+  /// The screen, lines not wrapped.
+  var text: String { runtime.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? "" }
+
+  /// The screen once it shows `words`: a process's end arrives on its own
+  /// time, after the call that caused it may have returned.
+  func waitForText(_ words: String) async throws -> String {
+    for _ in 0..<1000 where !text.contains(words) {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return text
+  }
+
+  deinit {
+    MainActor.assumeIsolated {
+      runtime.shutdown()
+      for plugin in catalog.loaded { plugin.process?.terminate() }
+    }
+  }
+}
