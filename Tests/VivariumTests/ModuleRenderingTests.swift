@@ -142,6 +142,19 @@ struct MisbehavingModuleTests {
     #expect(leaks.map(\.typeName).contains("CyclicView"))
   }
 
+  @Test func aLeakInTheRunningAppIsReportedNamingTheRoles() async throws {
+    let runtime = try runtime()
+    try runtime.open("probe:leaky")
+    runtime.shutdown()
+    await runtime.awaitLeakChecks()
+    let problems = runtime.takeProblems().map(\.description)
+    #expect(
+      problems.contains {
+        $0.hasPrefix("probe:leaky") && $0.contains("CyclicView") && $0.contains("alive after detach")
+      })
+    #expect(runtime.leaks.map(\.module).contains { $0.hasPrefix("probe:leaky") })
+  }
+
   @Test func moduleThatDrawsNothingIsAnError() throws {
     let runtime = try runtime()
     #expect {

@@ -65,8 +65,40 @@ extension HostRuntime {
     detach(old)
   }
 
+  /// Watches a module detached in this process: once its work has ended
+  /// (on the next turn at the earliest, when no call holds it), any role
+  /// still alive is a leak.
+  func watchForLeaks(_ node: ModuleNode) {
+    leakWatch.append((node.label, node.roles, node.work))
+    work.perform { [weak self] in self?.checkLeaks() }
+  }
+
+  /// Reports the watched modules whose work has ended and whose roles outlived them.
+  func checkLeaks() {
+    let (done, waiting) = (leakWatch.filter { $0.work?.isBusy != true }, leakWatch.filter { $0.work?.isBusy == true })
+    leakWatch = waiting
+    for watched in done {
+      let alive = watched.roles.filter(\.isAlive).map { "\($0.role.rawValue) \($0.typeName)" }
+      if !alive.isEmpty { reportLeak(watched.label, roles: alive) }
+    }
+  }
+
+  /// Waits (up to `limit` of real time) until every detached module has been
+  /// checked for leaks, here and in plugin processes.
+  public func awaitLeakChecks(limit: Duration = .seconds(5)) async {
+    let deadline = ContinuousClock.now + limit
+    let processes = catalog.loaded.compactMap(\.process)
+    while ContinuousClock.now < deadline,
+      !leakWatch.isEmpty || processes.contains(where: \.isReleasing)
+    {
+      checkLeaks()
+      try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+  }
+
   /// Role objects of a module outlived its detach.
   func reportLeak(_ module: String, roles: [String]) {
+    leaks.append((module, roles))
     let message =
       "left \(roles.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
     problems.append(HostProblem(module: module, message: message))

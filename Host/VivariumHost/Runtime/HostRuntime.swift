@@ -45,6 +45,10 @@ public final class HostRuntime {
   /// A link a route guard refused, waiting for its setting.
   var guardedLink: GuardedLink?
   private var nextID = 1
+  /// Detached modules whose roles are checked once their work has ended.
+  var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
+  /// Every leak found: the module and its roles still alive.
+  public internal(set) var leaks: [(module: String, roles: [String])] = []
   /// Stops a module that keeps asking for more in response to its own requests.
   static let requestLimit = 10_000
 
@@ -72,6 +76,7 @@ public final class HostRuntime {
   /// After a turn of module work: carry out what it asked, and say the
   /// screen may have changed.
   private func afterWork() {
+    checkLeaks()
     drain()
     for node in nodes where node.tree == nil && node.work?.isBusy != true && !node.reportedBlank {
       node.reportedBlank = true
@@ -216,8 +221,11 @@ public final class HostRuntime {
     for index in node.slots.indices { node.slots[index].children.removeAll() }
     send(.detach, to: node)
     node.work?.cancelAll()
+    let remote = node.remote != nil
     node.module = nil
     node.adapters.removeAll()
+    // A module in a plugin process is checked there (RemoteModule).
+    if !remote { watchForLeaks(node) }
     drain()
   }
 

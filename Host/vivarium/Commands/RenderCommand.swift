@@ -31,7 +31,7 @@ enum RenderCommand: Command {
     let leaks: [String]
   }
 
-  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard arguments.positionals.count == 1 else {
       throw UsageError(
         arguments.positionals.isEmpty
@@ -59,14 +59,14 @@ enum RenderCommand: Command {
     let screen = runtime.screen()!
     let problems = runtime.takeProblems()
     let resolved = runtime.top!.resolved
-    let roles = runtime.nodes.flatMap(\.roles)
     runtime.shutdown()
-    let leaks = roles.filter(\.isAlive).map { "\($0.role.rawValue) \($0.typeName)" }
+    await runtime.awaitLeakChecks()
+    let leaks = runtime.leaks.flatMap(\.roles)
     for problem in problems { console.warning(name, problem.description) }
-    if !leaks.isEmpty {
+    for leak in runtime.leaks {
       console.warning(
         name,
-        "\(resolved.urn) left \(leaks.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
+        "\(leak.module) left \(leak.roles.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
       )
     }
     if arguments.has("json") {

@@ -326,6 +326,7 @@ public final class PluginProcess {
       stopReason = reason
       return nil
     case .ended(let status, let stderr):
+      released.removeAll()
       let failure = PluginFailure(
         plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
       state = .ended(failure)
@@ -381,6 +382,9 @@ public final class PluginProcess {
 
   /// Modules detached, until the process says whether their roles outlived them.
   private var released: [UInt32: RemoteModule] = [:]
+
+  /// Whether detached modules wait for the process to say if they leaked.
+  var isReleasing: Bool { !released.isEmpty }
 
   /// `module` is being detached: it is kept until its leak report comes.
   func releasing(_ module: RemoteModule) {
