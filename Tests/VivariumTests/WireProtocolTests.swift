@@ -1,0 +1,522 @@
+import Foundation
+import Testing
+import ViperKit
+
+@testable import ViperKitTestKit
+@testable import VivariumHost
+
+/// The protocol between the host and a plugin process: every message comes
+/// back as it was, through frames however the stream is cut; any other bytes
+/// are a ``WireError`` saying what is wrong, never a trap, and whatever
+/// decodes encodes to itself again.
+@Suite("Plugin process protocol")
+struct WireProtocolTests {
+  /// Mutated frames decoded in the fuzz test.
+  static let fuzzedFrameCount = 100_000
+
+  static let tones: [Tone] = [.normal, .muted, .info, .positive, .warning, .negative]
+
+  static let roles = [
+    WireRole(role: .view, typeName: "ItemsView"), WireRole(role: .presenter, typeName: "ItemsPresenter"),
+    WireRole(role: .interactor, typeName: "ItemsInteractor"), WireRole(role: .router, typeName: "ItemsRouter"),
+  ]
+
+  /// Two real contracts: one using every part, one the least there is.
+  static let contracts = [
+    Contract(
+      urn: "items:list", version: 3, summary: "The items, newest first.",
+      arguments: [
+        .optional("filter", .string, default: .string("all"), "Which items."),
+        .choice("layout", ["rows", "cards"], "How they are laid out."),
+        .optional("compact", .bool, default: .bool(false), "Dense rows."),
+        ArgumentSpec(
+          name: "zoom", type: .double, required: false, defaultValue: .double(1.5), description: "Zoom.",
+          choices: [.double(1.5), .double(-2)]),
+      ],
+      inputs: [MessageSpec(name: "refresh", description: "Reload.")],
+      outputs: [MessageSpec(name: "picked", fields: ["itemID": .int], description: "A row was picked.")],
+      slots: [SlotSpec(name: "detail", accepts: ["items:detail:{itemID}"], kind: .tabs, description: "The item.")],
+      services: ["storage", "settings"],
+      guards: [RouteGuard(requires: "session.user", otherwise: "login:form", reason: "Sign in first.")]),
+    Contract(urn: "items:detail:{itemID}", summary: "One item.", arguments: [.required("itemID", .int, "The item.")]),
+  ]
+
+  /// Arguments of all four kinds, with the extremes of each.
+  static let arguments: [String: ArgumentValue] = [
+    "name": .string("Ada Lovelace ✓"), "": .string(""), "count": .int(-42), "max": .int(.max), "min": .int(.min),
+    "on": .bool(true), "off": .bool(false), "ratio": .double(0.1), "tiny": .double(.leastNonzeroMagnitude),
+    "low": .double(-.infinity),
+  ]
+
+  static let message = Message(
+    "picked", ["itemID": .int(7), "enabled": .bool(true), "score": .double(2.5), "title": .string("日本")])
+
+  /// Every kind of element, stacks three deep, rows with and without markers.
+  static let tree: ViewNode = {
+    var children: [ViewNode] = [
+      .heading("Items"),
+      .notice(.info, "Synced"),
+      .stack(
+        .horizontal,
+        [
+          .button(id: "add", title: "Add"),
+          .stack(.vertical, [.slot("detail"), .stack(.horizontal, [])]),
+        ]),
+      .list(
+        id: "items",
+        rows: [
+          ListRow(id: "1", title: "One", detail: "today", marker: Marker(.positive, "enabled")),
+          ListRow(id: "2", title: "Two"),
+          ListRow(id: "3", title: "Three", detail: "yesterday", marker: Marker(.negative, "disabled")),
+        ]),
+      .list(id: "empty", rows: []),
+      .field(id: "name", label: "Name", value: "Ada", placeholder: "Your name"),
+      .field(id: "note", label: "", value: "", placeholder: ""),
+      .secretField(id: "password", label: "Password", length: 8, placeholder: ""),
+      .secretField(id: "pin", label: "PIN", length: 0, placeholder: "4 digits"),
+    ]
+    children += tones.map { ViewNode.text("Tone", tone: $0) }
+    return .stack(.vertical, children)
+  }()
+
+  static let requests: [WireRequest] = [
+    .push("items:detail:7"), .present("login:form"), .replace("app:main"), .pop, .popToRoot, .dismiss,
+    .embed("items:detail:7", slot: "detail"), .removeChildren(slot: "detail"), .showChild(2, slot: "tabs"),
+    .showChild(-1, slot: ""), .emit(message), .emit(Message("refresh")), .send(message, slot: "detail"),
+  ]
+
+  static let serviceCalls: [WireServiceCall] = {
+    var calls: [WireServiceCall] = [
+      .storageValue(key: "draft"), .storageSet(key: "draft", value: "hello"), .storageSet(key: "draft", value: nil),
+      .storageKeys, .settingValue(key: "theme"), .settingSet(key: "theme", value: .string("dark")),
+      .settingSet(key: "zoom", value: .double(2)), .settingSet(key: "theme", value: nil),
+      .alert(title: "Delete?", message: "This cannot be undone."), .now,
+    ]
+    calls += [LogLevel.debug, .info, .warning, .error].map { WireServiceCall.log($0, "line") }
+    calls += tones.map { WireServiceCall.notice("Saved", $0) }
+    return calls
+  }()
+
+  static let answers: [WireAnswer] = [
+    .none, .string(nil), .string("stored"), .strings([]), .strings(["a", "b"]), .value(nil), .value(.string("v")),
+    .value(.int(1)), .value(.bool(true)), .value(.double(1e300)), .number(1_700_000_000.25), .failed("disk full"),
+  ]
+
+  /// A message of every case, most of them several times.
+  static let samples: [WireMessage] = {
+    var samples: [WireMessage] = [
+      .ready(version: WireProtocol.version, name: "ItemsList", sdkVersion: "2.1.0", contracts: contracts),
+      .ready(version: -1, name: "", sdkVersion: "", contracts: []),
+      .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
+      .refused(kind: "", reasons: []),
+      .build(call: 1, module: 2, factory: 0, urn: "items:list", arguments: arguments, services: ["storage"]),
+      .build(call: .max, module: .max, factory: .max, urn: "", arguments: [:], services: []),
+      .build(call: 0, module: 0, factory: .min, urn: "x", arguments: ["only": .double(-0.0)], services: ["a", ""]),
+    ]
+    samples += LifecycleEvent.allCases.map { WireMessage.lifecycle(call: 3, module: 2, $0) }
+    let events: [ViewEvent] = [
+      .tap(button: "add"), .select(list: "items", row: "7"), .type(field: "name", text: "é\n"),
+    ]
+    samples += events.map { WireMessage.event(call: 4, module: 2, $0) }
+    let origins: [MessageOrigin] = [
+      .parent(urn: "app:main"), .child(slot: "detail", urn: "items:detail:7"), .opened(urn: "login:form"),
+    ]
+    samples += origins.map { WireMessage.message(call: 5, module: 2, message, $0) }
+    samples.append(.message(call: 6, module: 2, Message("refresh"), .parent(urn: "")))
+    samples += answers.map { WireMessage.answer(call: 7, $0) }
+    samples += [
+      .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .done(call: 10), .done(call: 300),
+      .built(call: 11, roles: roles, receives: true), .built(call: 12, roles: [], receives: false),
+      .buildFailed(call: 13, message: "no item 7"), .draw(module: 2, tree), .draw(module: 3, .text("")),
+    ]
+    samples += requests.map { WireMessage.request(module: 2, $0) }
+    samples += serviceCalls.map { WireMessage.service(call: 14, module: 2, $0) }
+    samples += [
+      .service(call: 0, module: 2, .now), .workStarted(module: 2, work: 15, name: "load"),
+      .workEnded(work: 15, .finished), .workEnded(work: 16, .failed("timed out")), .workEnded(work: 17, .cancelled),
+      .sleep(work: 0, sleep: 18, seconds: 0.25), .sleep(work: 19, sleep: 20, seconds: .infinity),
+      .cancelSleep(sleep: 18), .leaked(module: 2, roles: roles), .leaked(module: 3, roles: []),
+    ]
+    return samples
+  }()
+
+  /// The samples' encodings, with the contracts of a ready message in JSON
+  /// with sorted keys: JSONEncoder writes keys in no set order, and the fuzz
+  /// test must mutate the same bytes on every run.
+  static let encodings: [[UInt8]] = samples.map { message in
+    guard case .ready(let version, let name, let sdkVersion, let contracts) = message else { return message.encoded }
+    let json = JSONEncoder()
+    json.outputFormatting = .sortedKeys
+    var writer = WireWriter()
+    writer.byte(0)
+    writer.int(version)
+    writer.string(name)
+    writer.string(sdkVersion)
+    writer.raw(Array(try! json.encode(contracts)))
+    return writer.bytes
+  }
+
+  /// A few messages for the stream tests.
+  static let streamSamples: [WireMessage] = [
+    .done(call: 1),
+    .draw(
+      module: 2,
+      .stack(
+        .horizontal,
+        [.heading("A"), .list(id: "l", rows: [ListRow(id: "1", title: "One", marker: Marker(.info, "new"))])]
+      )),
+    .build(
+      call: 300, module: 70_000, factory: 1, urn: "items:detail:7", arguments: ["itemID": .int(7), "z": .double(1.5)],
+      services: []),
+    .woke(sleep: 3, cancelled: true),
+    .workEnded(work: 4, .failed("timed out")),
+  ]
+
+  /// Hand-made bytes that are not a message, and what the error must say.
+  static let malformed: [(String, [UInt8], String)] = [
+    ("nothing", [], "the frame ends in the middle of a value"),
+    ("an unknown kind", [19], "message kind 19 is not one this host knows"),
+    ("the last kind byte", [255], "message kind 255 is not one this host knows"),
+    ("a byte left over", [8, 1, 0], "a done message has bytes left over"),
+    ("a string that is not UTF-8", [10, 1, 2, 0xC3, 0x28], "a string is not valid UTF-8"),
+    ("an encoded surrogate", [10, 1, 3, 0xED, 0xA0, 0x80], "a string is not valid UTF-8"),
+    ("an overlong encoding", [10, 1, 2, 0xC0, 0x80], "a string is not valid UTF-8"),
+    ("a string longer than the frame", [10, 1, 5, 0x61], "a count of 5 is more than the frame holds"),
+    ("a list longer than the frame", [1, 0, 100, 0], "a count of 100 is more than the frame holds"),
+    (
+      "the largest count", [1, 0] + [UInt8](repeating: 0xFF, count: 9) + [0x01],
+      "a count of 18446744073709551615 is more than the frame holds"
+    ),
+    ("a number of 11 bytes", [8] + [UInt8](repeating: 0x80, count: 10) + [0x01], "a number is longer than 64 bits"),
+    ("a tenth byte over 1", [8] + [UInt8](repeating: 0xFF, count: 9) + [0x02], "a number is longer than 64 bits"),
+    ("a call number of 2^32", [8, 0x80, 0x80, 0x80, 0x80, 0x10], "a call or module number 4294967296 is too big"),
+    ("a number cut short", [8, 0x80], "the frame ends in the middle of a value"),
+    ("a double cut short", [16, 0, 0, 1, 2, 3], "the frame ends in the middle of a number"),
+    ("a lifecycle event", [3, 0, 0, 4], "lifecycle event 4 is not one this host knows"),
+    ("a view event", [4, 0, 0, 3], "view event 3 is not one this host knows"),
+    ("a message origin", [5, 0, 0, 0, 0, 3], "message origin 3 is not one this host knows"),
+    ("an answer", [6, 0, 6], "answer kind 6 is not one this host knows"),
+    ("a flag", [7, 0, 2], "a flag is 2, not 0 or 1"),
+    ("an optional's flag", [6, 0, 1, 2], "a flag is 2, not 0 or 1"),
+    ("a stack's axis", [11, 0, 6, 2, 0], "a flag is 2, not 0 or 1"),
+    ("a view element", [11, 0, 9], "view element kind 9 is not one this host knows"),
+    ("a tone", [11, 0, 0, 0, 6], "tone 6 is not one this host knows"),
+    ("a router request", [12, 0, 11], "router request 11 is not one this host knows"),
+    ("a service call", [13, 0, 0, 9], "service call 9 is not one this host knows"),
+    ("a log level", [13, 0, 0, 5, 4, 0], "log level 4 is not one this host knows"),
+    ("an argument value", [13, 0, 0, 4, 0, 1, 4], "argument value kind 4 is not one this host knows"),
+    ("a work outcome", [15, 0, 3], "work outcome 3 is not one this host knows"),
+    ("a role", [18, 0, 1, 4, 0], "role 4 is not one this host knows"),
+    ("a field twice", [2, 0, 0, 0, 0, 2, 1, 0x61, 1, 0, 1, 0x61, 1, 2, 0], "the field 'a' comes twice"),
+    (
+      "a field twice, composed and decomposed", [2, 0, 0, 0, 0, 2, 2, 0xC3, 0xA9, 1, 0, 3, 0x65, 0xCC, 0x81, 1, 2, 0],
+      "comes twice"
+    ),
+    ("contracts that are not JSON", [0, 0, 0, 0, 1, 0x7B], "the contracts in a ready message do not decode"),
+  ]
+
+  // MARK: Round trips
+
+  @Test(arguments: samples.indices)
+  func eachMessageComesBackAsItWas(index: Int) throws {
+    let message = Self.samples[index]
+    let decoded = try WireMessage.decode(message.encoded)
+    #expect(decoded == message)
+    #expect(try WireMessage.decode(Self.encodings[index]) == message)
+    // Encoded again, the same bytes; but JSON keys come in no set order.
+    if case .ready = message { return }
+    #expect(decoded.encoded == message.encoded)
+  }
+
+  @Test func theSamplesHoldEveryCase() {
+    // Every kind byte the decoder knows begins a sample.
+    let known = Set(
+      (0...255).filter { Self.error(decoding: [UInt8($0)])?.description.contains("message kind") == false })
+    #expect(Set(Self.samples.map { Int($0.encoded[0]) }) == known)
+    var found: Set<String> = []
+    for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
+    let expected: [String: String] = [
+      "WireRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
+      "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
+      "WireAnswer": "none string strings value number failed",
+      "WireWorkOutcome": "finished failed cancelled",
+      "ViewNode": "text heading list button field secretField stack slot notice",
+      "ViewEvent": "tap select type",
+      "MessageOrigin": "parent child opened",
+      "ArgumentValue": "string int bool double",
+      "Tone": "normal muted info positive warning negative",
+      "Role": "view presenter interactor router",
+      "LifecycleEvent": "attach appear disappear detach",
+      "LogLevel": "debug info warning error",
+      "Axis": "vertical horizontal",
+    ]
+    let missing = expected.flatMap { type, names in names.split(separator: " ").map { "\(type).\($0)" } }
+      .filter { !found.contains($0) }
+    #expect(missing.isEmpty, "no sample holds \(missing.sorted())")
+  }
+
+  @Test func notANumberComesBackBitForBit() throws {
+    let nan = Double(nan: 0x1234, signaling: false)
+    let decoded = try WireMessage.decode(WireMessage.sleep(work: 1, sleep: 2, seconds: nan).encoded)
+    guard case .sleep(let work, let sleep, let seconds) = decoded else {
+      Issue.record("not a sleep: \(decoded)")
+      return
+    }
+    #expect(work == 1 && sleep == 2)
+    #expect(seconds.bitPattern == nan.bitPattern)
+  }
+
+  @Test func aFrameIsItsLittleEndianLengthThenThePayload() {
+    #expect(WireFrame.frame([]) == [0, 0, 0, 0])
+    #expect(WireFrame.frame([7, 8, 9]) == [3, 0, 0, 0, 7, 8, 9])
+    let payload = [UInt8](repeating: 0xAB, count: 0x01_02_03)
+    #expect(WireFrame.frame(payload).prefix(4) == [0x03, 0x02, 0x01, 0x00])
+    #expect(WireFrame.frame(payload).dropFirst(4) == payload[...])
+  }
+
+  @Test func framesSplitAtEveryByteAreTheSameMessages() throws {
+    let payloads = Self.streamSamples.map(\.encoded)
+    let stream = payloads.flatMap { WireFrame.frame($0) }
+    for cut in 0...stream.count {
+      var reader = WireFrameReader()
+      var received: [[UInt8]] = []
+      try Self.feed(stream[..<cut], to: &reader, collecting: &received)
+      try Self.feed(stream[cut...], to: &reader, collecting: &received)
+      #expect(received == payloads, "cut at \(cut)")
+      #expect(reader.pending == 0, "cut at \(cut)")
+    }
+    var reader = WireFrameReader()
+    var received: [[UInt8]] = []
+    for index in stream.indices { try Self.feed(stream[index...index], to: &reader, collecting: &received) }
+    #expect(received == payloads)
+    #expect(try received.map { try WireMessage.decode($0) } == Self.streamSamples)
+  }
+
+  @Test func aLargeFrameArrivesWholeOnceItsLastByteDoes() throws {
+    let message = WireMessage.buildFailed(call: 1, message: String(repeating: "é", count: 40_000))
+    let stream = WireFrame.frame(message.encoded)
+    var reader = WireFrameReader()
+    var received: [[UInt8]] = []
+    for start in stride(from: 0, to: stream.count, by: 4_096) {
+      #expect(received.isEmpty)
+      try Self.feed(stream[start..<min(start + 4_096, stream.count)], to: &reader, collecting: &received)
+    }
+    #expect(try received.map { try WireMessage.decode($0) } == [message])
+  }
+
+  // MARK: Malformed input
+
+  @Test(arguments: malformed.indices)
+  func malformedBytesAreAClearError(index: Int) {
+    let (what, bytes, expected) = Self.malformed[index]
+    let error = Self.error(decoding: bytes)
+    #expect(error?.description.contains(expected) == true, "\(what): \(error?.description ?? "decoded")")
+  }
+
+  @Test(arguments: samples.indices)
+  func everyPrefixAndAByteMoreAreErrors(index: Int) {
+    let encoded = Self.encodings[index]
+    for length in 0..<encoded.count {
+      let error = Self.error(decoding: Array(encoded.prefix(length)))
+      let said = error?.description ?? "decoded"
+      #expect(
+        said.contains("ends in the middle") || said.contains("is more than the frame holds"),
+        "the first \(length) of \(encoded.count) bytes: \(said)")
+    }
+    let error = Self.error(decoding: encoded + [0])
+    #expect(error?.description.contains("message has bytes left over") == true, "\(String(describing: error))")
+  }
+
+  @Test func aViewTreeDeeperThanTheLimitIsRefused() throws {
+    // A draw of `depth` nodes: stacks of one child each, then a heading.
+    func draw(depth: Int) -> [UInt8] {
+      var bytes: [UInt8] = [11, 0]
+      for _ in 1..<depth { bytes += [6, 0, 1] }
+      return bytes + [1, 0]
+    }
+    func tree(depth: Int) -> ViewNode {
+      depth == 1 ? .heading("") : .stack(.vertical, [tree(depth: depth - 1)])
+    }
+    let deepest = WireMessage.draw(module: 0, tree(depth: WireProtocol.depthLimit))
+    #expect(deepest.encoded == draw(depth: WireProtocol.depthLimit))
+    #expect(try WireMessage.decode(draw(depth: WireProtocol.depthLimit)) == deepest)
+    for depth in [WireProtocol.depthLimit + 1, 100_000] {
+      let error = Self.error(decoding: draw(depth: depth))
+      #expect(error?.description.contains("nested more than \(WireProtocol.depthLimit) deep") == true, "\(depth)")
+    }
+  }
+
+  @Test func aFrameOverTheLimitIsRefusedBeforeItsPayload() throws {
+    let done = WireMessage.done(call: 1).encoded
+    let limit = "is over the limit of \(WireProtocol.frameLimit)"
+    var reader = WireFrameReader()
+    var received: [[UInt8]] = []
+    let stream = WireFrame.frame(done) + Self.header(WireProtocol.frameLimit + 1)
+    let error = Self.error(feeding: stream[...], to: &reader, collecting: &received)
+    #expect(error?.description.contains(limit) == true, "\(String(describing: error))")
+    #expect(received == [done])
+    #expect(Self.error(feeding: [], to: &reader, collecting: &received)?.description.contains(limit) == true)
+    for length in [UInt32.max, 1 << 31] {
+      var reader = WireFrameReader()
+      let error = Self.error(feeding: Self.header(Int(length))[...], to: &reader, collecting: &received)
+      #expect(error?.description.contains("a frame of \(length) bytes \(limit)") == true, "\(length)")
+    }
+    // A frame of exactly the limit waits for its payload.
+    var waiting = WireFrameReader()
+    Self.header(WireProtocol.frameLimit).withUnsafeBytes { waiting.append($0) }
+    #expect(try waiting.next() == nil)
+    #expect(waiting.pending == 4)
+  }
+
+  // MARK: Fuzzing
+
+  @Test func mutatedFramesDecodeOrThrowAndWhatDecodesIsStable() {
+    var random = SplitMix64(seed: 0x5749_5245_4655_5A5A)
+    var decoded = 0
+    var refused = 0
+    var batch: [[UInt8]] = []
+    for _ in 0..<Self.fuzzedFrameCount {
+      var bytes = random.pick(Self.encodings)
+      for _ in 0..<Int.random(in: 1...8, using: &random) { Self.mutate(&bytes, using: &random) }
+      if let message = try? WireMessage.decode(bytes) {
+        decoded += 1
+        Self.expectStable(message, from: bytes)
+      } else {
+        refused += 1
+      }
+      batch.append(bytes)
+      if batch.count == 8 {
+        Self.expectFramesSurvive(batch, using: &random)
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+    #expect(decoded + refused == Self.fuzzedFrameCount)
+    // Both outcomes are common: the mutations reach the decoder's every path.
+    #expect(decoded > Self.fuzzedFrameCount / 100, "\(decoded) decoded, \(refused) refused")
+    #expect(refused > Self.fuzzedFrameCount / 2, "\(decoded) decoded, \(refused) refused")
+  }
+
+  // MARK: Helpers
+
+  /// The error decoding `bytes` throws; nil when they decode.
+  private static func error(decoding bytes: [UInt8]) -> WireError? {
+    do {
+      _ = try WireMessage.decode(bytes)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// The error `reader` throws when given `bytes`; nil when it takes them.
+  private static func error(
+    feeding bytes: ArraySlice<UInt8>, to reader: inout WireFrameReader, collecting payloads: inout [[UInt8]]
+  ) -> WireError? {
+    do {
+      try feed(bytes, to: &reader, collecting: &payloads)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// A frame header announcing `length` bytes.
+  private static func header(_ length: Int) -> [UInt8] {
+    (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
+  }
+
+  /// Gives `bytes` to `reader` and takes every whole frame it then holds.
+  private static func feed(
+    _ bytes: ArraySlice<UInt8>, to reader: inout WireFrameReader, collecting payloads: inout [[UInt8]]
+  ) throws(WireError) {
+    bytes.withUnsafeBytes { reader.append($0) }
+    while let payload = try reader.next() { payloads.append(payload) }
+  }
+
+  /// Every enum case in `value`, as `Type.case`.
+  private static func collectCases(in value: Any, into found: inout Set<String>) {
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .enum {
+      found.insert("\(mirror.subjectType).\(mirror.children.first?.label ?? String(describing: value))")
+    }
+    for child in mirror.children { collectCases(in: child.value, into: &found) }
+  }
+
+  /// `message`, decoded from `bytes`, encodes to bytes that decode to it again.
+  private static func expectStable(_ message: WireMessage, from bytes: [UInt8]) {
+    let encoded = message.encoded
+    do {
+      let again = try WireMessage.decode(encoded)
+      // Not a number is not equal to itself: then the bytes must be.
+      if again != message && again.encoded != encoded {
+        Issue.record("\(bytes) decoded to \(message), which comes back as \(again)")
+      }
+    } catch {
+      Issue.record("\(bytes) decoded to \(message), whose encoding does not decode: \(error)")
+    }
+  }
+
+  /// `payloads` framed as one stream given to a reader in random pieces come
+  /// back as they were; the stream mutated gives frames or an error.
+  private static func expectFramesSurvive(_ payloads: [[UInt8]], using random: inout SplitMix64) {
+    var stream = payloads.flatMap { WireFrame.frame($0) }
+    var reader = WireFrameReader()
+    var received: [[UInt8]] = []
+    var start = 0
+    do {
+      while start < stream.count {
+        let end = min(stream.count, start + Int.random(in: 1...96, using: &random))
+        try feed(stream[start..<end], to: &reader, collecting: &received)
+        start = end
+      }
+    } catch {
+      Issue.record("frames of \(payloads.map(\.count)) bytes: \(error)")
+    }
+    if received != payloads || reader.pending != 0 {
+      Issue.record("frames of \(payloads.map(\.count)) bytes came back as \(received.map(\.count))")
+    }
+    guard random.chance(25) else { return }
+    for _ in 0..<Int.random(in: 1...4, using: &random) { mutate(&stream, using: &random) }
+    reader = WireFrameReader()
+    received = []
+    start = 0
+    do {
+      while start < stream.count {
+        let end = min(stream.count, start + Int.random(in: 1...96, using: &random))
+        try feed(stream[start..<end], to: &reader, collecting: &received)
+        start = end
+      }
+    } catch {
+      // A header over the limit: the reader stops there.
+    }
+    for payload in received {
+      if let message = try? WireMessage.decode(payload) { expectStable(message, from: payload) }
+    }
+  }
+
+  /// Bytes worth inserting: varint and flag edges, the draw and stack kinds.
+  private static let edgeBytes: [UInt8] = [0x00, 0x01, 0x02, 0x06, 0x0B, 0x7F, 0x80, 0xFF]
+
+  /// One random change to `bytes`: a bit flipped, a byte set, bytes
+  /// inserted, a range deleted or duplicated, or the end cut off.
+  private static func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+    let position = Int.random(in: 0...bytes.count, using: &random)
+    let index = min(position, bytes.count - 1)
+    switch bytes.isEmpty ? 5 : Int.random(in: 0..<12, using: &random) {
+    case 0...2: bytes[index] ^= UInt8(1) << Int.random(in: 0..<8, using: &random)
+    case 3...4:
+      bytes[index] = random.chance(50) ? random.pick(edgeBytes) : UInt8.random(in: 0...255, using: &random)
+    case 5...6:
+      var inserted: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        inserted.append(random.chance(50) ? random.pick(edgeBytes) : UInt8.random(in: 0...255, using: &random))
+      }
+      bytes.insert(contentsOf: inserted, at: position)
+    case 7...8: bytes.removeSubrange(index..<min(bytes.count, index + Int.random(in: 1...8, using: &random)))
+    case 9...10:
+      let copy = bytes[index..<min(bytes.count, index + Int.random(in: 1...16, using: &random))]
+      bytes.insert(contentsOf: copy, at: Int.random(in: 0...bytes.count, using: &random))
+    default: bytes.removeSubrange(position...)
+    }
+  }
+}
