@@ -153,7 +153,9 @@ struct WireReader {
   mutating func array<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {
     let count = try count()
     var values: [T] = []
-    values.reserveCapacity(count)
+    // An element may take far more memory than its byte on the wire: room
+    // grows with what really decodes, not with what the count claims.
+    values.reserveCapacity(Swift.min(count, 1_024))
     for _ in 0..<count { values.append(try read(&self)) }
     return values
   }

@@ -75,7 +75,9 @@ extension WireMessage {
       writer.string(name)
       writer.string(sdkVersion)
       // Contracts cross once per plugin start: their JSON form is enough.
-      writer.raw(Array((try? JSONEncoder().encode(contracts)) ?? Data("[]".utf8)))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      writer.raw(Array((try? encoder.encode(contracts)) ?? Data("[]".utf8)))
     case .refused(let kind, let reasons):
       writer.string(kind)
       writer.array(reasons) { $0.string($1) }
