@@ -29,7 +29,8 @@ public final class PluginProcess {
   private(set) var generation = 0
   private var channel: WireChannel?
   private var inbox: PluginInbox?
-  private(set) var pid: pid_t = 0
+  /// The current process's id (0 before the first start), to watch it from outside.
+  public private(set) var pid: pid_t = 0
 
   private var modules: [UInt32: RemoteModule] = [:]
   private var works: [UInt32: RemoteWork] = [:]

@@ -1,0 +1,396 @@
+// Prints, side by side, plugins hosted in processes of their own (the default
+// of `vivarium run` and `render`) and --in-process, in a release build on the
+// demo plugin directory:
+//  1. the round trip of a view event to the screen redrawn and laid out as
+//     text (80 columns), on products:search (Next and Previous in turn: the
+//     module reads its storage, a call back into the host, then draws a new
+//     page) and on login:form (Sign in with nothing typed: it draws a notice,
+//     with no call back into the host); both modes are up at once and take
+//     turns, 200 events at a time;
+//  2. session start: `vivarium render login:form` in a fresh process each
+//     time, the two modes in turn, until the screen is printed and until
+//     the process has exited;
+//  3. resident memory: in a fresh host per mode that has loaded the plugins
+//     and opened login:form and products:search, each plugin process and the
+//     host (VmRSS, and PSS, which splits pages the processes share).
+// Built and run by Scripts/benchmark:
+//   process-benchmark VIVARIUM PLUGIN-DIR
+// where VIVARIUM is the release `vivarium` that plugin processes run as
+// (`vivarium __plugin FILE`) and PLUGIN-DIR one made by Scripts/make-plugin-dir.
+import Foundation
+import Glibc
+import ViperKit
+import VivariumHost
+
+/// How the plugins are hosted.
+enum Mode: String, CaseIterable {
+  case outOfProcess = "out"
+  case inProcess = "in"
+
+  var label: String { self == .outOfProcess ? "out of process" : "--in-process" }
+}
+
+/// A fixed time, so that no module's clock runs on its own.
+let virtualNow = 1_795_262_400.0
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("process-benchmark: \(message)\n".utf8))
+  exit(1)
+}
+
+func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// `text` padded with spaces to `width` characters.
+func pad(_ text: String, _ width: Int) -> String {
+  text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+}
+
+/// `median (min–max)` of `values`.
+func summary(_ values: [Double], _ format: String = "%.1f") -> String {
+  let sorted = values.sorted()
+  return String(
+    format: "\(format) (\(format)–\(format))", sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1])
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// A runtime over the plugins of `directory`, hosted as `mode` says.
+@MainActor
+func makeRuntime(_ mode: Mode, vivarium: String, plugins directory: String, data: String) -> HostRuntime {
+  let discovery = PluginDiscovery(commandLine: [directory], environment: [:], executable: vivarium)
+  let outcomes =
+    mode == .outOfProcess
+    ? discovery.load(hosting: PluginProcessOptions(executable: vivarium)) : discovery.load(with: PluginLoader())
+  let catalog = PluginCatalog(outcomes: outcomes)
+  for rejection in catalog.rejected where !rejection.isSDKLibrary {
+    fail("\(mode.label): \(rejection.path) refused: \(rejection.reasons.joined(separator: "; "))")
+  }
+  guard !catalog.loaded.isEmpty else { fail("no plugins in \(directory)") }
+  return HostRuntime(catalog: catalog, services: HostServices(dataDirectory: data, now: virtualNow))
+}
+
+// MARK: 1. Round trips
+
+/// A screen and the events sent to it in turn, each with text the screen
+/// shows once the module has redrawn.
+struct Scenario {
+  let title: String
+  let urn: String
+  let steps: [(event: ViewEvent, shows: String)]
+}
+
+let scenarios = [
+  Scenario(
+    title: "products:search, Next and Previous in turn (reads its storage from the host, draws a new page)",
+    urn: "products:search",
+    steps: [(.tap(button: "next"), "page 2 of 3"), (.tap(button: "previous"), "page 1 of 3")]),
+  Scenario(
+    title: "login:form, Sign in with nothing typed (draws a notice; no call back into the host)",
+    urn: "login:form",
+    steps: [(.tap(button: "signIn"), "Type a user name and a password.")]),
+]
+
+/// Microseconds from each event sent to its screen laid out as text, per
+/// mode: `events` per mode, in turns of `turn`, after `turn / 2` not counted.
+@MainActor
+func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int) async -> [Mode: [Double]]
+{
+  let renderer = TextRenderer(width: 80)
+  var times: [Mode: [Double]] = [:]
+  var sent: [Mode: Int] = [:]
+  for mode in Mode.allCases {
+    do {
+      try runtimes[mode]!.open(scenario.urn)
+    } catch {
+      fail("\(mode.label): cannot open \(scenario.urn): \(error)")
+    }
+  }
+  for round in 0...(events / turn) {
+    // Round 0 warms up; the order of the modes alternates.
+    for mode in round % 2 == 0 ? Mode.allCases : Mode.allCases.reversed() {
+      let runtime = runtimes[mode]!
+      for _ in 0..<(round == 0 ? turn / 2 : turn) {
+        let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
+        sent[mode, default: 0] += 1
+        let start = nanoseconds()
+        do {
+          try runtime.send(event)
+        } catch {
+          fail("\(mode.label): \(scenario.urn): \(error)")
+        }
+        let lines = runtime.screen()?.lines(renderer) ?? []
+        let elapsed = Double(nanoseconds() - start) / 1000
+        guard lines.contains(where: { $0.contains(shows) }) else {
+          fail(
+            "\(mode.label): \(scenario.urn) does not show '\(shows)' after \(event):\n\(lines.joined(separator: "\n"))")
+        }
+        if round > 0 { times[mode, default: []].append(elapsed) }
+        // As between two keys in `vivarium run`: what was scheduled on the
+        // main actor (a plugin process's pump) runs.
+        await Task.yield()
+      }
+    }
+  }
+  for (mode, runtime) in runtimes {
+    for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
+  }
+  return times
+}
+
+// MARK: 2. Child processes
+
+/// How a child process ran: microseconds to its first byte on stdout and to
+/// its exit, its wait status, and what it wrote.
+struct ChildRun {
+  var firstOutput: Double
+  var exit: Double
+  var status: Int32
+  var output: String
+  var errors: String
+
+  var exitedCleanly: Bool { status & 0x7f == 0 && (status >> 8) & 0xff == 0 }
+}
+
+/// Runs `arguments` (the executable first) with stdin from /dev/null and
+/// stdout and stderr read here, and times it.
+func timedRun(_ arguments: [String]) -> ChildRun {
+  var outPipe: [Int32] = [0, 0]
+  var errPipe: [Int32] = [0, 0]
+  guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { fail("pipe: \(String(cString: strerror(errno)))") }
+  for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+  posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+  let argv = arguments.map { strdup($0) } + [nil]
+  let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { (argv + envp).forEach { free($0) } }
+  var pid: pid_t = 0
+  let start = nanoseconds()
+  let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+  close(outPipe[1])
+  close(errPipe[1])
+  guard spawned == 0 else { fail("cannot start \(arguments[0]): \(String(cString: strerror(spawned)))") }
+  var first: UInt64?
+  var output: [UInt8] = []
+  var errors: [UInt8] = []
+  var open = [outPipe[0], errPipe[0]]
+  var buffer = [UInt8](repeating: 0, count: 65_536)
+  while !open.isEmpty {
+    var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    guard poll(&fds, nfds_t(fds.count), -1) >= 0 else {
+      if errno == EINTR { continue }
+      fail("poll: \(String(cString: strerror(errno)))")
+    }
+    for entry in fds where entry.revents != 0 {
+      let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else {
+        open.removeAll { $0 == entry.fd }
+        close(entry.fd)
+        continue
+      }
+      if entry.fd == outPipe[0] {
+        first = first ?? nanoseconds()
+        output += buffer[0..<count]
+      } else {
+        errors += buffer[0..<count]
+      }
+    }
+  }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+  let end = nanoseconds()
+  return ChildRun(
+    firstOutput: Double((first ?? end) - start) / 1000, exit: Double(end - start) / 1000, status: status,
+    output: String(decoding: output, as: UTF8.self), errors: String(decoding: errors, as: UTF8.self))
+}
+
+// MARK: 3. Memory
+
+/// The whole of `path`, read to its end (files in /proc say they are empty).
+func contents(_ path: String) -> String? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else { break }
+    bytes += buffer[0..<count]
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The value in kB of the line starting `field` in /proc/PID/`file`, or nil.
+func procKilobytes(_ pid: pid_t, _ file: String, _ field: String) -> Double? {
+  let line = contents("/proc/\(pid)/\(file)")?.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+  return line.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Double($0) } }
+}
+
+/// `rss pss` of process `pid`, in kB.
+func memory(_ pid: pid_t) -> String {
+  let rss = procKilobytes(pid, "status", "VmRSS") ?? -1
+  let pss = procKilobytes(pid, "smaps_rollup", "Pss") ?? -1
+  return "\(rss) \(pss)"
+}
+
+/// The child of figure 3: loads the plugins as `mode` says, opens the two
+/// screens, and prints `host RSS PSS` and `plugin NAME PID RSS PSS` lines (kB).
+@MainActor
+func resident(_ mode: Mode, vivarium: String, plugins: String, data: String) async {
+  let runtime = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
+  for urn in ["login:form", "products:search"] {
+    do {
+      try runtime.open(urn)
+    } catch {
+      fail("\(mode.label): cannot open \(urn): \(error)")
+    }
+  }
+  for _ in 0..<10 { await Task.yield() }
+  print("host \(memory(getpid()))")
+  for plugin in runtime.catalog.loaded {
+    guard let process = plugin.process else { continue }
+    print("plugin \(plugin.name) \(process.pid) \(memory(process.pid))")
+  }
+  runtime.shutdown()
+}
+
+// MARK: Main
+
+@MainActor
+func main() async {
+  var arguments = Array(CommandLine.arguments.dropFirst())
+  if arguments.first == "--resident", arguments.count == 5, let mode = Mode(rawValue: arguments[1]) {
+    await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
+    return
+  }
+  guard arguments.count == 2 else { fail("usage: process-benchmark VIVARIUM PLUGIN-DIR") }
+  arguments = arguments.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+  let (vivarium, plugins) = (arguments[0], arguments[1])
+  guard access(vivarium, X_OK) == 0 else { fail("\(vivarium) is not an executable") }
+  let benchmark =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vivarium-process-\(getpid())").path
+  defer { try? FileManager.default.removeItem(atPath: scratch) }
+  func data(_ name: String) -> String {
+    let path = scratch + "/" + name
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  // Other work on the machine moves every figure: say how busy it was.
+  let load = contents("/proc/loadavg")?.split(separator: " ").prefix(3)
+  print(
+    "(\(ProcessInfo.processInfo.activeProcessorCount) cores; load average at the start \(load?.joined(separator: " ") ?? "unknown") over 1, 5, 15 minutes)"
+  )
+
+  // 1. One process each way, both up at once.
+  let events = 2_000
+  print(
+    "Round trip: one view event until the screen is redrawn and laid out as text (\(events) events per mode; µs)")
+  var runtimes: [Mode: HostRuntime] = [:]
+  for mode in Mode.allCases {
+    runtimes[mode] = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data("trips-\(mode.rawValue)"))
+  }
+  for scenario in scenarios {
+    print("  \(scenario.title)")
+    let times = await roundTrips(scenario, runtimes, events: events, turn: 200)
+    for mode in Mode.allCases {
+      let sorted = times[mode]!.sorted()
+      let figures = String(
+        format: "median %7.1f  p99 %7.1f  max %8.1f  (min %.1f)", sorted[sorted.count / 2],
+        sorted[sorted.count * 99 / 100], sorted[sorted.count - 1], sorted[0])
+      print("    \(pad(mode.label, 16)) \(figures)")
+    }
+    let out = times[.outOfProcess]!.sorted()
+    let (outMedian, outP99) = (out[out.count / 2], out[out.count * 99 / 100])
+    print(
+      "    target out of process: median < 300 µs \(outMedian < 300 ? "met" : "MISSED"), p99 < 1000 µs \(outP99 < 1000 ? "met" : "MISSED")"
+    )
+  }
+  for runtime in runtimes.values { runtime.shutdown() }
+
+  // 2. A fresh `vivarium render` each time.
+  let runs = 15
+  print(
+    "Session start: vivarium render login:form in a fresh process, until its screen is printed and until it exits (\(runs) runs per mode in turn; ms)"
+  )
+  var printed: [Mode: [Double]] = [:]
+  var exited: [Mode: [Double]] = [:]
+  var notes: Set<String> = []
+  for run in 0...runs {
+    for mode in run % 2 == 0 ? Mode.allCases : Mode.allCases.reversed() {
+      let command =
+        [vivarium, "render", "login:form", "--plugins", plugins, "--data", data("render-\(mode.rawValue)")]
+        + (mode == .inProcess ? ["--in-process"] : [])
+      let result = timedRun(command)
+      guard result.exitedCleanly, result.output.contains("Sign in") else {
+        fail("\(command.joined(separator: " ")) failed (status \(result.status)):\n\(result.output)\(result.errors)")
+      }
+      if !result.errors.isEmpty { notes.insert("\(mode.label) wrote on stderr: \(result.errors)") }
+      // Run 0 warms the page cache up.
+      guard run > 0 else { continue }
+      printed[mode, default: []].append(result.firstOutput / 1000)
+      exited[mode, default: []].append(result.exit / 1000)
+    }
+  }
+  for mode in Mode.allCases {
+    print(
+      "    \(pad(mode.label, 16)) screen printed \(summary(printed[mode]!))   exited \(summary(exited[mode]!))"
+    )
+  }
+  let ratio = median(printed[.outOfProcess]!) / median(printed[.inProcess]!)
+  let exitRatio = median(exited[.outOfProcess]!) / median(exited[.inProcess]!)
+  print(
+    String(
+      format: "    out of process / in process (medians): screen printed %.2f×, exited %.2f×", ratio, exitRatio)
+      + "  target ≤ 2×: \(ratio <= 2 ? "met" : "MISSED")")
+  for note in notes.sorted() { print("    note: \(note)") }
+
+  // 3. A fresh host per mode.
+  print(
+    "Resident memory: a fresh host per mode with login:form and products:search open (VmRSS MB; PSS, shared pages split, beside it)"
+  )
+  var hosts: [Mode: (rss: Double, pss: Double)] = [:]
+  var processes: [(name: String, rss: Double, pss: Double)] = []
+  for mode in Mode.allCases {
+    let result = timedRun([
+      benchmark, "--resident", mode.rawValue, vivarium, plugins, data("resident-\(mode.rawValue)"),
+    ])
+    guard result.exitedCleanly else { fail("the --resident \(mode.rawValue) child failed:\n\(result.errors)") }
+    for line in result.output.split(separator: "\n") {
+      let words = line.split(separator: " ").map(String.init)
+      if words.first == "host", words.count == 3 {
+        hosts[mode] = ((Double(words[1]) ?? 0) / 1024, (Double(words[2]) ?? 0) / 1024)
+      } else if words.first == "plugin", words.count == 5, mode == .outOfProcess {
+        processes.append((words[1], (Double(words[3]) ?? 0) / 1024, (Double(words[4]) ?? 0) / 1024))
+      }
+    }
+  }
+  guard let outHost = hosts[.outOfProcess], let inHost = hosts[.inProcess], !processes.isEmpty else {
+    fail("the --resident children printed nothing usable")
+  }
+  for process in processes {
+    let figures = String(format: "%6.1f MB  (PSS %5.1f)", process.rss, process.pss)
+    print("    plugin process \(pad(process.name, 20)) \(figures)")
+  }
+  let rss = processes.map(\.rss)
+  let pss = processes.map(\.pss)
+  print(
+    "    plugin processes: median \(summary(rss)) MB  "
+      + String(
+        format: "(PSS median %.1f); %d together %.1f MB (PSS %.1f)", median(pss), processes.count, rss.reduce(0, +),
+        pss.reduce(0, +)))
+  print(String(format: "    host, out of process       %6.1f MB  (PSS %5.1f)", outHost.rss, outHost.pss))
+  print(String(format: "    host, --in-process         %6.1f MB  (PSS %5.1f)", inHost.rss, inHost.pss))
+  print(
+    String(
+      format: "    all together: out of process %.1f MB (PSS %.1f), --in-process %.1f MB (PSS %.1f)",
+      outHost.rss + rss.reduce(0, +), outHost.pss + pss.reduce(0, +), inHost.rss, inHost.pss))
+}
+
+await main()
