@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <spawn.h>
 #include <unistd.h>
 
@@ -160,4 +161,46 @@ int vivarium_spawn_set_session(posix_spawnattr_t *attributes) {
   short flags = 0;
   posix_spawnattr_getflags(attributes, &flags);
   return posix_spawnattr_setflags(attributes, flags | POSIX_SPAWN_SETSID);
+}
+
+void vivarium_closefrom(int from) { closefrom(from); }
+
+int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count) {
+  if (count < 0 || count > VIVARIUM_MAX_FDS) { errno = EINVAL; return -1; }
+  char control[CMSG_SPACE(sizeof(int) * VIVARIUM_MAX_FDS)];
+  memset(control, 0, sizeof control);
+  struct iovec vector = {.iov_base = (void *)data, .iov_len = length};
+  struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1};
+  if (count > 0) {
+    message.msg_control = control;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+    memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+  }
+  ssize_t sent;
+  do { sent = sendmsg(socket, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+  return sent == (ssize_t)length ? 0 : -1;
+}
+
+long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *count) {
+  char control[CMSG_SPACE(sizeof(int) * VIVARIUM_MAX_FDS)];
+  struct iovec vector = {.iov_base = data, .iov_len = length};
+  struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+  ssize_t received;
+  do { received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC); } while (received < 0 && errno == EINTR);
+  int found = 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); received >= 0 && header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int i = 0; i < n; i++) {
+      int fd;
+      memcpy(&fd, CMSG_DATA(header) + sizeof(int) * i, sizeof fd);
+      if (found < VIVARIUM_MAX_FDS) fds[found++] = fd; else close(fd);
+    }
+  }
+  *count = found;
+  return received;
 }

@@ -8,6 +8,10 @@ let commands: [any Command.Type] = [
   SDKCommand.self, NewCommand.self,
 ]
 
+// The plugin processes' fork server must start before anything else runs:
+// no thread, no dispatch queue, so that each fork of it is clean.
+if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) { ZygoteMain.run() }
+
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -110,4 +114,7 @@ func raiseOpenFileLimit() {
 }
 
 raiseOpenFileLimit()
-exit(await runMain())
+// No `await` at the top level, which would make all of this file async and
+// start dispatch before the zygote check above.
+Task { @MainActor in exit(await runMain()) }
+dispatchMain()

@@ -53,4 +53,15 @@ int vivarium_openpty(int *controller, int *device, unsigned short columns, unsig
    session of its own (as a program started in a terminal window does). */
 int vivarium_spawn_set_session(posix_spawnattr_t *attributes);
 
+/* closefrom(3): closes every descriptor from `from` up. */
+void vivarium_closefrom(int from);
+/* The most descriptors one message carries. */
+#define VIVARIUM_MAX_FDS 4
+/* Sends `length` bytes of `data` on a Unix socket with `count` descriptors
+   (SCM_RIGHTS). Returns 0, or -1 with errno. */
+int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count);
+/* Receives one message of at most `length` bytes, and up to VIVARIUM_MAX_FDS
+   descriptors (close-on-exec) into `fds`, their number in `count`. Returns
+   the bytes received (0 at the end), or -1 with errno. */
+long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *count);
 #endif

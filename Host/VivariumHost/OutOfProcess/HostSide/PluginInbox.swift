@@ -81,7 +81,7 @@ final class PluginInbox: Sendable {
 /// the inbox, its stderr into a kept tail; at the end of the socket, it
 /// reaps the process and says how it ended.
 enum PluginReader {
-  static func run(channel: WireChannel, stderr: Int32, pid: pid_t, inbox: PluginInbox) {
+  static func run(channel: WireChannel, stderr: Int32, pid: pid_t, inbox: PluginInbox, zygote: PluginZygote?) {
     var frames = WireFrameReader()
     var tail: [UInt8] = []
     var open = [channel.descriptor, stderr]
@@ -136,10 +136,20 @@ enum PluginReader {
     }
     // The socket is closed: the process is ending, or closed it itself.
     var status: Int32 = 0
-    let deadline = ContinuousClock.now + .seconds(1)
-    while waitpid(pid, &status, WNOHANG) == 0 {
-      if ContinuousClock.now > deadline { kill(pid, SIGKILL) }
-      usleep(2_000)
+    if let zygote {
+      // The zygote's child: the zygote reaps it and says how it ended.
+      if let ended = zygote.waitForExit(pid, limit: .seconds(1)) {
+        status = ended
+      } else {
+        kill(pid, SIGKILL)
+        status = zygote.waitForExit(pid, limit: .seconds(5)) ?? SIGKILL
+      }
+    } else {
+      let deadline = ContinuousClock.now + .seconds(1)
+      while waitpid(pid, &status, WNOHANG) == 0 {
+        if ContinuousClock.now > deadline { kill(pid, SIGKILL) }
+        usleep(2_000)
+      }
     }
     close(stderr)
     _ = inbox.push(.ended(status: status, stderr: String(decoding: tail, as: UTF8.self)))

@@ -103,10 +103,17 @@ public final class PluginProcess {
       (errorsHigh, 1), (errorsHigh, 2), (socketHigh, PluginServer.socketDescriptor),
       (fileHigh, ChildChannel.fileDescriptor),
     ]
-    let spawned =
-      mapping.allSatisfy { $0.0 >= 0 }
-      ? ChildProcess.spawn(options.executable, [PluginServer.command, path], mapping, environment: environment)
-      : .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
+    let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
+    let forked = zygote?.fork(
+      path: path, memoryLimit: options.memoryLimit, descriptors: [fileHigh, socketHigh, errorsHigh])
+    let spawned: Result<pid_t, ChildProcess.SpawnError> =
+      if let forked {
+        .success(forked)
+      } else if mapping.allSatisfy({ $0.0 >= 0 }) {
+        ChildProcess.spawn(options.executable, [PluginServer.command, path], mapping, environment: environment)
+      } else {
+        .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
+      }
     guard case .success(let pid) = spawned else {
       close(pair[0])
       close(errors[0])
@@ -125,8 +132,9 @@ public final class PluginProcess {
     overdue = nil
     stopReason = nil
     let stderr = errors[0]
+    let reaper = forked == nil ? nil : zygote
     Thread.detachNewThread {
-      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox)
+      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
       close(channel.descriptor)
     }
     return pid
@@ -414,6 +422,9 @@ public struct PluginProcessOptions: Sendable {
   public var loadLimit: Duration
   /// The most memory (bytes of data) a plugin process may allocate.
   public var memoryLimit: Int
+  /// Whether plugin processes are forked from a zygote (``PluginZygote``)
+  /// rather than each started from the executable.
+  public var forks = true
 
   /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
   public init(

@@ -18,7 +18,7 @@ public final class PluginServer {
   /// The environment variable holding the memory limit in bytes.
   static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
   /// The socket's descriptor in the plugin process.
-  static let socketDescriptor: Int32 = 3
+  nonisolated static let socketDescriptor: Int32 = 3
 
   let channel: WireChannel
   private let factories: [any ModuleFactory]
@@ -43,8 +43,15 @@ public final class PluginServer {
       var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
       _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
     }
-    let channel = WireChannel(descriptor: socketDescriptor)
     guard let path = arguments.first else { return 2 }
+    return await serve(path: path)
+  }
+
+  /// Loads the plugin at `path` (open as descriptor 4) and serves it on
+  /// descriptor 3 until the host closes it; returns only when the plugin
+  /// was refused.
+  static func serve(path: String) async -> Int32 {
+    let channel = WireChannel(descriptor: socketDescriptor)
     let factories: [any ModuleFactory]
     switch PluginLoader().loadInherited(ChildChannel.fileDescriptor, path: path) {
     case .loaded(let plugin):
