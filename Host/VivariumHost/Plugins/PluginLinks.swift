@@ -71,6 +71,10 @@ enum PluginLinks {
   /// Removes the load trees of processes of this user that have ended.
   static func removeAbandonedTrees() { LoadRoot.removeAbandoned() }
 
+  /// Whether this process removes abandoned trees before it makes its own;
+  /// a plugin process leaves that to its host, which does it once for all.
+  static let sweepsAbandonedTrees = Atomic<Bool>(true)
+
   /// Links, where the plugin's run path (from its headers, `plugin`) looks
   /// for them inside the tree, the libraries it needs that are not loaded yet
   /// and that the same run path finds beside the real file; then theirs, in turn.
@@ -183,7 +187,7 @@ private final class LoadRoot: Sendable {
   func makeTree() throws(PluginLinks.LoadError) -> String {
     let result = state.withLock { state -> Result<String, PluginLinks.LoadError> in
       if state.root == nil {
-        LoadRoot.removeAbandoned()
+        if PluginLinks.sweepsAbandonedTrees.load(ordering: .relaxed) { LoadRoot.removeAbandoned() }
         guard let made = LoadRoot.makeRoot() else {
           return .failure(
             .init(

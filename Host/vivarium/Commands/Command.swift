@@ -96,6 +96,7 @@ enum HostingOptions {
       }
       options.memoryLimit = mebibytes << 20
     }
+    options.prepare()
     return options
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ViperKit
 
@@ -16,7 +17,9 @@ extension PluginProcess {
         return .failure(error)
       }
     }
-    defer { if !paths.isEmpty { PluginLinks.removeAbandonedTrees() } }
+    // Plugin processes that crashed left their load trees behind; clearing
+    // them up is no reason to make the person wait.
+    defer { if !paths.isEmpty { Thread.detachNewThread { PluginLinks.removeAbandonedTrees() } } }
     return started.map { result in
       switch result {
       case .failure(let rejection): return .rejected(rejection)

@@ -279,16 +279,18 @@ public final class PluginProcess {
     }
     guard waiting else { return .notResponding }
     let deadline = ContinuousClock.now + options.responseLimit
-    while true {
-      while let item = inbox.take() {
-        if let reply = handle(item), reply.call == id { return reply.outcome }
-        if case .ended(let failure) = state { return .ended(failure) }
+    return inbox.whileWaiting {
+      while true {
+        while let item = inbox.take() {
+          if let reply = handle(item), reply.call == id { return reply.outcome }
+          if case .ended(let failure) = state { return .ended(failure) }
+        }
+        if ContinuousClock.now >= deadline {
+          becomeUnresponsive(what, call: id)
+          return .notResponding
+        }
+        inbox.wait(until: deadline)
       }
-      if ContinuousClock.now >= deadline {
-        becomeUnresponsive(what, call: id)
-        return .notResponding
-      }
-      inbox.wait(until: deadline)
     }
   }
 
@@ -425,6 +427,12 @@ public struct PluginProcessOptions: Sendable {
   /// Whether plugin processes are forked from a zygote (``PluginZygote``)
   /// rather than each started from the executable.
   public var forks = true
+
+  /// Starts the zygote plugin processes are forked from now, so that its
+  /// own start overlaps the host's instead of delaying the first plugin.
+  public func prepare() {
+    if forks { _ = PluginZygote.shared(executable) }
+  }
 
   /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
   public init(

@@ -51,6 +51,7 @@ public final class PluginServer {
   /// descriptor 3 until the host closes it; returns only when the plugin
   /// was refused.
   static func serve(path: String) async -> Int32 {
+    PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
     let channel = WireChannel(descriptor: socketDescriptor)
     let factories: [any ModuleFactory]
     switch PluginLoader().loadInherited(ChildChannel.fileDescriptor, path: path) {
