@@ -11,7 +11,7 @@ import ViperKit
 
 /// A way to misbehave, the entity: the `how` of `faulty:{how}`.
 enum Misbehaviour: String, CaseIterable, ViperEntity {
-  case trap, segfault, hang, exit, allocate, garble, leak
+  case trap, segfault, hang, exit, allocate, garble, leak, slow
 
   /// What it does, for the screen.
   var summary: String {
@@ -23,6 +23,7 @@ enum Misbehaviour: String, CaseIterable, ViperEntity {
     case .allocate: "allocate memory without bound"
     case .garble: "write a frame too long for the host into its plugin process's channel"
     case .leak: "keep its view and presenter alive after it is closed"
+    case .slow: "take 1 s to answer, reading its storage at the end, then carry on"
     }
   }
 
@@ -54,6 +55,8 @@ enum Misbehaviour: String, CaseIterable, ViperEntity {
       while true { sleep(1) }
     case .leak:
       fatalError("faulty: leak misbehaves only by staying alive")
+    case .slow:
+      fatalError("faulty: slow misbehaves only on a tap, and then carries on")
     }
   }
 }
@@ -91,7 +94,7 @@ enum FaultyContract {
   static let faulty = Contract(
     urn: "faulty:{how}",
     summary:
-      "Misbehaves on purpose (trap, segfault, hang, exit, allocate, garble; leak stays alive) on a tap, at build or on attach.",
+      "Misbehaves on purpose (trap, segfault, hang, exit, allocate, garble; leak stays alive; slow answers late) on a tap, at build or on attach.",
     arguments: [
       .required("how", .string, "How: \(Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))."),
       .choice(
@@ -131,7 +134,7 @@ struct FaultyFactory: ModuleFactory {
     // Leaking is what it is built as, not something it does.
     let moment = misbehaviour == .leak ? Moment.never : asked
     if moment == .build { misbehaviour.perform(at: moment) }
-    let interactor = FaultyInteractor(misbehaviour: misbehaviour, moment: moment)
+    let interactor = FaultyInteractor(misbehaviour: misbehaviour, moment: moment, storage: context.services.storage)
     let router = FaultyRouter()
     let presenter = FaultyPresenter(interactor: interactor, router: router, misbehaviour: misbehaviour, moment: moment)
     let view = FaultyView(canvas: context.canvas, presenter: presenter)

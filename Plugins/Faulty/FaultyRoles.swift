@@ -1,3 +1,4 @@
+import Glibc
 import ViperKit
 
 // The roles of `faulty:{how}` and `faulty:demo`. The interactors misbehave;
@@ -16,6 +17,8 @@ protocol FaultyViewInput: ViperView {
 /// Presenter → Interactor, `faulty:{how}`.
 protocol FaultyInteractorInput: ViperInteractor {
   func misbehave() -> Never
+  /// For `slow`: blocks for a second, then reads its storage.
+  func dawdle()
 }
 
 /// View → Presenter, `faulty:demo`.
@@ -92,7 +95,11 @@ final class FaultyPresenter: ViperPresenter, FaultyViewOutput {
   }
 
   func didTapGo() {
-    if moment == .tap { interactor.misbehave() }
+    if moment == .tap, misbehaviour == .slow {
+      interactor.dawdle()
+    } else if moment == .tap {
+      interactor.misbehave()
+    }
     tapped = true
     show()
   }
@@ -112,12 +119,20 @@ final class FaultyInteractor: ViperInteractor, FaultyInteractorInput {
   private let misbehaviour: Misbehaviour
   private let moment: Moment
 
-  init(misbehaviour: Misbehaviour, moment: Moment) {
+  private let storage: (any KeyValueStore)?
+
+  init(misbehaviour: Misbehaviour, moment: Moment, storage: (any KeyValueStore)?) {
     self.misbehaviour = misbehaviour
     self.moment = moment
+    self.storage = storage
   }
 
   func misbehave() -> Never { misbehaviour.perform(at: moment) }
+
+  func dawdle() {
+    sleep(1)
+    _ = storage?.value(forKey: FaultyContract.noteKey)
+  }
 }
 
 /// Navigates nowhere: each faulty module is one screen.

@@ -89,6 +89,16 @@ struct PluginProcessFailureTests {
     #expect(shown.contains("it was stopped: it did not answer a tap on 'go' and was stopped from the host"))
   }
 
+  @Test func aSlowModuleComesBackByItselfWhenItAnswers() async throws {
+    let host = try FaultyHost(responseLimit: .milliseconds(200))
+    try host.runtime.open("faulty:slow")
+    try host.runtime.send(.tap(button: "go"))
+    #expect(host.text.contains("⧗ Not responding"))
+    // Its storage read, made while it was late, is answered, and it carries on.
+    let shown = try await host.waitForText("Tapped")
+    #expect(shown.contains("Faulty: slow") && !shown.contains("Not responding"))
+  }
+
   @Test(arguments: ["build", "present"])
   func aModuleHangingBeforeItDrawsIsNotResponding(at moment: String) async throws {
     let host = try FaultyHost(responseLimit: .milliseconds(300))

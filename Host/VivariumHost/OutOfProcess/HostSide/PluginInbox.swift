@@ -82,6 +82,10 @@ final class PluginInbox: Sendable {
       if state.head == state.items.count {
         state.items.removeAll(keepingCapacity: true)
         state.head = 0
+      } else if state.head > 64, state.head > state.items.count / 2 {
+        // A process that sends without pause never lets the queue empty.
+        state.items.removeFirst(state.head)
+        state.head = 0
       }
       return item
     }
@@ -109,9 +113,16 @@ enum PluginReader {
     loop: while !open.isEmpty {
       var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       // After the socket closed, stderr gets a moment to deliver its last
-      // words (a grandchild may hold it open).
-      let timeout: Int32 = socketOpen ? -1 : 50
+      // words (a grandchild may hold it open). While it is open, the process
+      // is looked at now and then: one that ended while a process it started
+      // holds its socket open has ended all the same.
+      let timeout: Int32 = socketOpen ? 100 : 50
       if poll(&fds, nfds_t(fds.count), timeout) <= 0 {
+        if socketOpen, hasEnded(pid, zygote: zygote) {
+          open.removeAll { $0 == channel.descriptor }
+          socketOpen = false
+          endedAt = .now
+        }
         if let endedAt, ContinuousClock.now - endedAt > .seconds(1) { break }
         if !socketOpen, endedAt == nil { endedAt = .now }
         continue
@@ -171,5 +182,12 @@ enum PluginReader {
     }
     close(stderr)
     _ = inbox.push(.ended(status: status, stderr: String(decoding: tail, as: UTF8.self)))
+  }
+
+  /// Whether process `pid` has ended, leaving it to be reaped.
+  private static func hasEnded(_ pid: pid_t, zygote: PluginZygote?) -> Bool {
+    if let zygote { return zygote.hasEnded(pid) }
+    var info = siginfo_t()
+    return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
   }
 }

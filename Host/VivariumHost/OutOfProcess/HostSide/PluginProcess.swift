@@ -134,8 +134,8 @@ public final class PluginProcess {
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote
     Thread.detachNewThread {
+      // The socket is closed with the channel, when nothing can send on it.
       PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
-      close(channel.descriptor)
     }
     return pid
   }
@@ -164,6 +164,7 @@ public final class PluginProcess {
           self.sdkVersion = Self.version(sdk) ?? .current
           return nil
         case .message(.refused(let kind, let reasons)):
+          stop(because: "it refused the plugin")
           return Rejection(path, Rejection.Kind(rawValue: kind) ?? .crashed, reasons)
         case .message(let other):
           stop(because: "it sent '\(other.name)' before saying it was ready")
@@ -274,7 +275,8 @@ public final class PluginProcess {
     nextCall &+= 1
     let waiting = state == .running
     guard channel.send(make(id), within: options.responseLimit) else {
-      becomeUnresponsive(what, call: id)
+      // Part of a frame may be gone: the stream cannot be trusted any more.
+      stop(because: "it stopped reading its channel")
       return .notResponding
     }
     guard waiting else { return .notResponding }
@@ -294,10 +296,13 @@ public final class PluginProcess {
     }
   }
 
-  /// Sends a message that wants no answer.
+  /// Sends a message that wants no answer (an answer to the process's own
+  /// call, a wake-up): also while it is not responding, so that it can.
   func send(_ message: WireMessage) {
-    guard case .running = state else { return }
-    channel?.send(message, within: options.responseLimit)
+    if case .ended = state { return }
+    guard let channel, channel.send(message, within: options.responseLimit) else {
+      return stop(because: "it stopped reading its channel")
+    }
   }
 
   private func becomeUnresponsive(_ what: String, call: UInt32) {
@@ -366,7 +371,9 @@ public final class PluginProcess {
       works[id] = work
       module.start(work, named: name)
     case .workEnded(let id, let outcome): works.removeValue(forKey: id)?.end(outcome)
-    case .sleep(let id, let sleep, let seconds):
+    case .sleep(let id, let sleep, var seconds):
+      // Any number may come: up to about 31 years, as the host's clock can wait.
+      seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
       if let work = works[id] {
         work.sleep(sleep, for: seconds)
       } else {

@@ -22,12 +22,14 @@ final class PluginZygote: Sendable {
   }
 
   private let socket: Int32
+  private let pid: pid_t
   private let state = Mutex(State())
   private let replied = DispatchSemaphore(value: 0)
   private let requesting = Mutex(())
 
-  private init(socket: Int32) {
+  private init(socket: Int32, pid: pid_t) {
     self.socket = socket
+    self.pid = pid
   }
 
   /// The zygote of each executable, started on first use; nil when it could not start.
@@ -61,11 +63,11 @@ final class PluginZygote: Sendable {
     }
     let spawned = ChildProcess.spawn(
       executable, [command], [(nullHigh, 2), (child, 3)], environment: ["SWIFT_BACKTRACE": "enable=no"])
-    guard case .success = spawned else {
+    guard case .success(let pid) = spawned else {
       close(pair[0])
       return nil
     }
-    let zygote = PluginZygote(socket: pair[0])
+    let zygote = PluginZygote(socket: pair[0], pid: pid)
     Thread.detachNewThread { zygote.listen() }
     return zygote
   }
@@ -93,6 +95,17 @@ final class PluginZygote: Sendable {
     }
     state.withLock { $0.alive = false }
     replied.signal()
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    close(socket)
+  }
+
+  /// Gives up on a zygote that did not answer: it is killed (and its
+  /// forks with it), and plugin processes are started from the executable.
+  private func abandon() {
+    state.withLock { $0.alive = false }
+    shutdown(socket, Int32(SHUT_RDWR))
   }
 
   private static func int32(_ bytes: [UInt8], _ at: Int) -> Int32 {
@@ -120,10 +133,17 @@ final class PluginZygote: Sendable {
         }) {
           return reply > 0 ? pid_t(reply) : nil
         }
-        guard isAlive, replied.wait(timeout: .now() + .seconds(5)) == .success else { return nil }
+        guard isAlive else { return nil }
+        guard replied.wait(timeout: .now() + .seconds(5)) == .success else {
+          abandon()
+          return nil
+        }
       }
     }
   }
+
+  /// Whether the zygote has reported that `pid` ended.
+  func hasEnded(_ pid: pid_t) -> Bool { state.withLock { $0.ended[pid] != nil } }
 
   /// How process `pid` ended (a wait status), once the zygote has reaped
   /// it; nil if it did not report within `limit`.

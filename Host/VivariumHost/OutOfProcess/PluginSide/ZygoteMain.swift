@@ -36,8 +36,9 @@ public enum ZygoteMain {
       }
       let memory = buffer.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
       let path = String(decoding: buffer[8..<Int(received)], as: UTF8.self)
+      let zygote = getpid()
       let pid = fork()
-      if pid == 0 { becomePlugin(path: path, memory: memory, given: given, zygote: getppid()) }
+      if pid == 0 { becomePlugin(path: path, memory: memory, given: given, zygote: zygote) }
       let failure = errno
       given.forEach { close($0) }
       if pid > 0 { report(socket, kind: 0, pid, 0) } else { report(socket, kind: 1, failure, 0) }
@@ -81,7 +82,7 @@ public enum ZygoteMain {
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
     var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
     _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
-    Task { @MainActor in await PluginServer.serve(path: path) }
+    Task { @MainActor in exit(await PluginServer.serve(path: path)) }
     dispatchMain()
   }
 }

@@ -12,6 +12,10 @@ final class WireChannel: Sendable {
     self.descriptor = descriptor
   }
 
+  /// Closes the socket once no one can send on it, so its number cannot be
+  /// reused by another channel while a sender still holds this one.
+  deinit { close(descriptor) }
+
   /// Sends `message` as one frame. With `limit`, gives up when the peer has
   /// not made room for it within that time (it stopped reading). False when
   /// the frame could not be sent whole.
