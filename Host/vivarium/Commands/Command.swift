@@ -86,7 +86,8 @@ enum HostingOptions {
     var options = PluginProcessOptions(executable: executable)
     if let text = arguments.all("response-limit").last {
       guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-        throw UsageError("--response-limit takes a number of seconds above 0 and at most 3600, like 3 or 0.5; got '\(text)'")
+        throw UsageError(
+          "--response-limit takes a number of seconds above 0 and at most 3600, like 3 or 0.5; got '\(text)'")
       }
       options.responseLimit = .milliseconds(Int((seconds * 1000).rounded(.up)))
     }
