@@ -1,6 +1,7 @@
 import CVivariumSystem
 import Foundation
 import Glibc
+import Synchronization
 
 /// Runs the host's own executable as a child, with a time limit, so that
 /// plugin code that traps, segfaults or hangs takes down only the child.
@@ -86,6 +87,29 @@ enum ChildProcess {
       stderr: collector.stderrTail)
   }
 
+  /// Starts a child with `start` on a thread of its own, then runs `watch`
+  /// with its pid on that same thread until the child is done with.
+  ///
+  /// A child that dies with its parent (`PR_SET_PDEATHSIG`) dies when the
+  /// *thread* that started it ends, and the threads that run the main actor
+  /// and Swift's tasks come and go (on Linux, `dispatchMain` hands the main
+  /// queue to them). A long-lived child must be started by a thread that
+  /// lives as long as it does: this one.
+  static func startWatched(
+    _ start: @escaping @Sendable () -> Result<pid_t, SpawnError>, watch: @escaping @Sendable (pid_t) -> Void
+  ) -> Result<pid_t, SpawnError> {
+    let outcome = Mutex<Result<pid_t, SpawnError>?>(nil)
+    let started = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let result = start()
+      outcome.withLock { $0 = result }
+      started.signal()
+      if case .success(let pid) = result { watch(pid) }
+    }
+    started.wait()
+    return outcome.withLock { $0 } ?? .failure(SpawnError("the starting thread gave no answer"))
+  }
+
   /// Whether `pid` has ended, leaving it unreaped (`WNOWAIT`).
   private static func hasEnded(_ pid: pid_t) -> Bool {
     var info = siginfo_t()
@@ -160,7 +184,7 @@ enum ChildProcess {
     return .success(pid)
   }
 
-  struct SpawnError: Error, CustomStringConvertible {
+  struct SpawnError: Error, Sendable, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import ViperKit
 
@@ -246,5 +247,48 @@ final class FaultyHost {
       runtime.shutdown()
       for plugin in catalog.loaded { plugin.process?.terminate() }
     }
+  }
+}
+
+@Suite("Long-lived child processes")
+struct LongLivedChildTests {
+  /// A child that dies with its parent dies when the thread that started it
+  /// ends; the threads running tasks come and go, so the thread that starts
+  /// a plugin process must stay as long as the process.
+  @Test func aChildOutlivesTheShortLivedThreadThatAskedForIt() throws {
+    let done = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let child = Mutex<pid_t>(0)
+    // A zygote: it ties its life to its parent's, then waits on its socket.
+    var pair: [Int32] = [0, 0]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+    let (local, end) = (pair[0], pair[1])
+    defer { pair.forEach { close($0) } }
+    Thread.detachNewThread {
+      let started = ChildProcess.startWatched {
+        ChildProcess.spawn(BuildProducts.vivarium, [PluginZygote.command], [(end, 3)])
+      } watch: { pid in
+        release.wait()
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+      }
+      if case .success(let pid) = started { child.withLock { $0 = pid } }
+      // Once the zygote answers a (bad) request, it has tied its life to its
+      // parent's; only then does this thread end.
+      var bad: UInt8 = 0
+      _ = send(local, &bad, 1, 0)
+      var reply = [UInt8](repeating: 0, count: 9)
+      _ = reply.withUnsafeMutableBytes { recv(local, $0.baseAddress, 9, 0) }
+      done.signal()
+    }
+    done.wait()
+    let pid = child.withLock { $0 }
+    #expect(pid > 0)
+    // The asking thread has ended; a child tied to it would be gone at once.
+    usleep(300_000)
+    let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")
+    #expect(state != nil && state?[2] != "Z", "the child died with the thread that asked for it")
+    release.signal()
   }
 }

@@ -106,37 +106,37 @@ public final class PluginProcess {
     let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
     let forked = zygote?.fork(
       path: path, memoryLimit: options.memoryLimit, descriptors: [fileHigh, socketHigh, errorsHigh])
-    let spawned: Result<pid_t, ChildProcess.SpawnError> =
-      if let forked {
-        .success(forked)
-      } else if mapping.allSatisfy({ $0.0 >= 0 }) {
-        ChildProcess.spawn(options.executable, [PluginServer.command, path], mapping, environment: environment)
-      } else {
-        .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
-      }
-    guard case .success(let pid) = spawned else {
-      close(pair[0])
-      close(errors[0])
-      return nil
-    }
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-    generation += 1
     let channel = WireChannel(descriptor: pair[0])
     let inbox = PluginInbox { [weak self] in
       Task { @MainActor in self?.pump() }
     }
+    let stderr = errors[0]
+    let reaper = forked == nil ? nil : zygote
+    let (executable, arguments, variables) = (options.executable, [PluginServer.command, path], environment)
+    // Started (unless forked by the zygote) and read by one thread, which
+    // lives as long as the process. The socket is closed with the channel,
+    // when nothing can send on it.
+    let spawned = ChildProcess.startWatched {
+      if let forked { return .success(forked) }
+      guard mapping.allSatisfy({ $0.0 >= 0 }) else {
+        return .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
+      }
+      return ChildProcess.spawn(executable, arguments, mapping, environment: variables)
+    } watch: { pid in
+      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
+    }
+    guard case .success(let pid) = spawned else {
+      close(errors[0])
+      return nil
+    }
+    generation += 1
     self.channel = channel
     self.inbox = inbox
     self.pid = pid
     state = .running
     overdue = nil
     stopReason = nil
-    let stderr = errors[0]
-    let reaper = forked == nil ? nil : zygote
-    Thread.detachNewThread {
-      // The socket is closed with the channel, when nothing can send on it.
-      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
-    }
     return pid
   }
 

@@ -61,15 +61,22 @@ final class PluginZygote: Sendable {
       close(child)
       close(nullHigh)
     }
-    let spawned = ChildProcess.spawn(
-      executable, [command], [(nullHigh, 2), (child, 3)], environment: ["SWIFT_BACKTRACE": "enable=no"])
-    guard case .success(let pid) = spawned else {
-      close(pair[0])
+    let socket = pair[0]
+    let zygote = Mutex<PluginZygote?>(nil)
+    // Started by the thread that listens to it for as long as it lives.
+    let spawned = ChildProcess.startWatched {
+      let spawned = ChildProcess.spawn(
+        executable, [command], [(nullHigh, 2), (child, 3)], environment: ["SWIFT_BACKTRACE": "enable=no"])
+      if case .success(let pid) = spawned { zygote.withLock { $0 = PluginZygote(socket: socket, pid: pid) } }
+      return spawned
+    } watch: { _ in
+      zygote.withLock { $0 }?.listen()
+    }
+    guard case .success = spawned, let started = zygote.withLock({ $0 }) else {
+      close(socket)
       return nil
     }
-    let zygote = PluginZygote(socket: pair[0], pid: pid)
-    Thread.detachNewThread { zygote.listen() }
-    return zygote
+    return started
   }
 
   /// Reads the zygote's reports: the pid of each fork (or the errno of a
