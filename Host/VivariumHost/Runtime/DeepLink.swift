@@ -66,7 +66,7 @@ extension HostRuntime {
         error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"),
         refusedBy: error.refusedBy)
     }
-    shutdown()
+    detachAll()
     layers = [stack]
     appear(stack[stack.count - 1])
   }

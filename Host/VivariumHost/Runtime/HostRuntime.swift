@@ -32,6 +32,9 @@ public final class HostRuntime {
 
   /// Runs the work modules start; the session waits on it.
   public let work: WorkScheduler
+  /// Called after every change the host carried out (and more often):
+  /// where `vivarium run` saves the ``navigationState`` when it changed.
+  public var onNavigationChanged: (() -> Void)?
   /// Called when something changed on screen outside a call the host made
   /// (work that drew after an `await`, a timer): where a live session redraws.
   public var onScreenChanged: () -> Void = {}
@@ -231,6 +234,13 @@ public final class HostRuntime {
 
   /// Detaches every module, top layer first.
   public func shutdown() {
+    // Quitting is no change of where the person is.
+    onNavigationChanged = nil
+    detachAll()
+  }
+
+  /// Detaches every module, top layer first.
+  func detachAll() {
     for layer in layers.reversed() {
       for node in layer.reversed() { detach(node) }
     }
@@ -271,6 +281,7 @@ public final class HostRuntime {
       draining = false
       queue.removeAll()
       resumeGuardedLink()
+      onNavigationChanged?()
     }
     var count = 0
     while count < queue.count {

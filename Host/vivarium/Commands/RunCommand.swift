@@ -7,10 +7,12 @@ enum RunCommand: Command {
   static let name = "run"
   static let summary = "Start the app: an interactive session, or one driven by a script."
   static let synopsis =
-    "vivarium run [--plugins DIR]... [--start URN] [--script FILE] [--line] [--data DIR] [--json]"
+    "vivarium run [--plugins DIR]... [--start URN] [--fresh] [--script FILE] [--line] [--data DIR] [--json]"
   static let details = """
-    Opens the first screen (--start, else the app manifest vivarium-app.json in a plugin
-    directory, else nothing: the catalog is shown). On a terminal (stdin and stdout) it is
+    Resumes where the last session on the same plugin directories was (every stack,
+    modal and shown tab, saved in the data directory whenever it changes); --fresh forgets
+    it. Otherwise, or with --start, opens the first screen (--start, else the app
+    manifest vivarium-app.json in a plugin directory, else nothing: the catalog is shown). On a terminal (stdin and stdout) it is
     a full-screen app driven by the keyboard and the mouse: Tab and the arrows move the
     focus, Enter acts, Esc goes back, ':' opens a command line, '?' lists the keys, 'q'
     quits. With --line, from --script FILE or from a pipe it reads commands instead: tap,
@@ -27,11 +29,44 @@ enum RunCommand: Command {
       OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
       OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
       OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
+      OptionSpec.flag(
+        "fresh", "Start from the first screen, forgetting where the last session on these plugins was."),
       RuntimeSetup.data, CommonOptions.json,
     ] + HostingOptions.all + []
   static let exitCodes = """
     0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.
     """
+
+  /// Restores the screens the last session on these plugins showed, unless
+  /// `--start` or `--fresh` says otherwise, and saves them from now on
+  /// whenever they change; true when something was restored.
+  @MainActor
+  private static func resume(
+    _ runtime: HostRuntime, directories: [String], _ arguments: ParsedArguments, _ console: Console
+  ) -> Bool {
+    let store = NavigationStore(dataDirectory: runtime.services.dataDirectory, directories: directories)
+    if arguments.has("fresh") { store.remove() }
+    if arguments.all("start").isEmpty, !arguments.has("fresh") {
+      switch store.load() {
+      case .success(let state?):
+        for lost in runtime.restore(state) { console.warning(name, lost) }
+      case .success(nil): break
+      case .failure(let error): console.warning(name, error.description)
+      }
+    }
+    var reported = false
+    runtime.onNavigationChanged = { [weak runtime] in
+      guard let runtime else { return }
+      do {
+        try store.save(runtime.navigationState)
+      } catch {
+        // Once: the person is told in the log, not on every change.
+        if !reported { runtime.services.logLine(.error, module: "host", "\(error)") }
+        reported = true
+      }
+    }
+    return runtime.top != nil
+  }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
@@ -59,9 +94,10 @@ enum RunCommand: Command {
     case nil: break
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
+    let resumed = resume(runtime, directories: discovery.directories, arguments, console)
+    let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
     if fullScreen {
-      return try await FullScreen.run(
-        runtime: runtime, discovery: discovery, manifest: manifest, first: arguments.all("start").last, console)
+      return try await FullScreen.run(runtime: runtime, discovery: discovery, manifest: manifest, first: first, console)
     }
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
@@ -73,8 +109,8 @@ enum RunCommand: Command {
 
     if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
     if interactive { console.out(console.style.dim("Type 'help' for the commands, 'quit' to leave.")) }
-    let first = arguments.all("start").last ?? manifest?.start
-    transcript.show(await session.execute(first.map { "open \($0)" } ?? "routes"), line: nil)
+    transcript.show(
+      await session.execute(first.map { "open \($0)" } ?? (runtime.top == nil ? "routes" : "screen")), line: nil)
     if let first, runtime.top == nil {
       console.error(name, "could not open the first screen '\(first)'; fix it or give another with --start")
       return ExitCode.failure

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The saved ``NavigationState`` of one plugin directory (or set of them),
+/// in `state/navigation-KEY.json` of the data directory, written atomically
+/// whenever it changes, so that a host killed at any moment leaves the last
+/// state that was shown.
+public final class NavigationStore {
+  /// The file.
+  public let path: String
+  private var saved: NavigationState?
+
+  /// The store for the plugins loaded from `directories`, in `dataDirectory`.
+  public init(dataDirectory: String, directories: [String]) {
+    let key = directories.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) ?? $0 }
+      .joined(separator: "\n")
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    path = "\(dataDirectory)/state/navigation-\(String(hash, radix: 16)).json"
+  }
+
+  /// The saved state: nil when there is none; a failure saying why one that
+  /// is there cannot be used (it is then left alone, and replaced at the
+  /// next save).
+  public func load() -> Result<NavigationState?, NavigationStoreError> {
+    guard FileContents.exists(path) else { return .success(nil) }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return .failure(NavigationStoreError("cannot read the saved screens in \(path); starting from the first screen"))
+    }
+    guard let state = try? JSONDecoder().decode(NavigationState.self, from: data),
+      state.version == NavigationState.version
+    else {
+      return .failure(
+        NavigationStoreError(
+          "the saved screens in \(path) are damaged or from another version; starting from the first screen"))
+    }
+    saved = state
+    return .success(state)
+  }
+
+  /// Saves `state` if it differs from what was saved; an empty state is not
+  /// saved (quitting detaches every screen). Throws when it cannot be written.
+  public func save(_ state: NavigationState) throws {
+    guard !state.isEmpty, state != saved else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(state)
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    do {
+      try AtomicFile.write(data, to: path)
+    } catch {
+      throw NavigationStoreError("cannot save the screens shown to \(path): \(error)")
+    }
+    saved = state
+  }
+
+  /// Forgets the saved state (`--fresh`).
+  public func remove() {
+    try? FileManager.default.removeItem(atPath: path)
+    saved = nil
+  }
+}
+
+/// Why the saved screens cannot be used or saved.
+public struct NavigationStoreError: Error, CustomStringConvertible {
+  /// What is wrong and what happens instead.
+  public let description: String
+  init(_ description: String) { self.description = description }
+}
