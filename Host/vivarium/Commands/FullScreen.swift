@@ -5,8 +5,9 @@ import VivariumTerminal
 
 /// `vivarium run` on a terminal: the full-screen app.
 enum FullScreen {
-  /// Opens the first screen, then runs the app until the person quits;
-  /// the terminal is put back whatever happens.
+  /// Opens `first` (nil when the screens were resumed, or there is none to
+  /// open), then runs the app until the person quits; the terminal is put
+  /// back whatever happens.
   @MainActor
   static func run(
     runtime: HostRuntime, discovery: PluginDiscovery, manifest: AppManifest?, first start: String?, _ console: Console
@@ -19,7 +20,7 @@ enum FullScreen {
       plugins: PluginsReport(discovery: discovery, catalog: runtime.catalog).text(style: .plain, width: width),
       routes: RoutesReport(catalog: runtime.catalog).text(style: .plain, width: width),
       scheme: manifest?.scheme, settles: false)
-    let first = start ?? manifest?.start
+    let first = start
     let opened = await session.execute(first.map { "open \($0)" } ?? "screen")
     if let first, runtime.top == nil {
       for error in opened.errors { console.error(RunCommand.name, error) }

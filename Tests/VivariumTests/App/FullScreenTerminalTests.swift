@@ -18,6 +18,24 @@ struct FullScreenTerminalTests {
     return (terminal, plugins, data)
   }
 
+  @Test func theNextRunResumesOnTheScreenLeft() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30)
+    defer { withExtendedLifetime((plugins, data)) {} }
+    #expect(terminal.waitFor("Password"), "\(terminal.text)")
+    terminal.send("ada\tlovelace\r\r")
+    #expect(terminal.waitFor("Hello, Ada"), "\(terminal.text)")
+    terminal.send("q")
+    #expect(terminal.wait() == 0)
+    let again = try PseudoTerminal(
+      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
+      environment: ["TERM": "xterm-256color", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 100,
+      rows: 30)
+    #expect(again.waitFor("Hello, Ada"), "\(again.text)")
+    again.send("q")
+    #expect(again.wait() == 0)
+    #expect(!again.text.contains("Sign in"), "the first screen was opened over the resumed ones")
+  }
+
   @Test func signingInWithKeysAndQuittingLeavesTheTerminalAsItWas() throws {
     let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30)
     defer { withExtendedLifetime((plugins, data)) {} }
