@@ -54,6 +54,7 @@ struct NavigationStateTests {
     try store.save(state)
     #expect(try NavigationStore(dataDirectory: data.path, directories: ["/plugins"]).load().get() == state)
     #expect(NavigationStore(dataDirectory: data.path, directories: ["/other"]).path != store.path)
+    #expect(NavigationStore(dataDirectory: data.path, directories: ["/plugins/../plugins/"]).path == store.path)
     try store.save(NavigationState(layers: []))
     #expect(try NavigationStore(dataDirectory: data.path, directories: ["/plugins"]).load().get() == state)
     try Data("{not json".utf8).write(to: URL(fileURLWithPath: store.path))

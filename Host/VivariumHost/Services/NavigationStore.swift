@@ -11,7 +11,8 @@ public final class NavigationStore {
 
   /// The store for the plugins loaded from `directories`, in `dataDirectory`.
   public init(dataDirectory: String, directories: [String]) {
-    let key = directories.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) ?? $0 }
+    // The same directories however they were given: relative, through links.
+    let key = directories.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
       .joined(separator: "\n")
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -44,9 +45,6 @@ public final class NavigationStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(state)
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-      attributes: [.posixPermissions: 0o700])
     do {
       try AtomicFile.write(data, to: path)
     } catch {

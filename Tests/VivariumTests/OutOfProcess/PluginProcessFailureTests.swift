@@ -123,7 +123,7 @@ struct PluginProcessFailureTests {
       problems.contains { $0.contains("faulty:leak") && $0.contains("view FaultyView, presenter FaultyPresenter") })
   }
 
-  @Test func aPluginProcessHasOnlyItsOwnDescriptorsAndEndsWithTheHost() throws {
+  @Test func aPluginProcessHasOnlyItsOwnDescriptorsAndBelongsToItsHost() throws {
     let host = try FaultyHost()
     let pid = try #require(host.process(named: "libFaulty.so")?.pid)
     let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) }

@@ -145,9 +145,8 @@ enum PluginReader {
         }
         buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         do {
-          while let payload = try frames.next() {
-            let message = try WireMessage.decode(payload)
-            guard inbox.push(.message(message), size: payload.count) else {
+          while let (message, size) = try frames.nextMessage() {
+            guard inbox.push(.message(message), size: size) else {
               throw WireError(
                 "it sent over \(PluginInbox.limit >> 20) MiB of messages faster than the host could take them (a flood)"
               )

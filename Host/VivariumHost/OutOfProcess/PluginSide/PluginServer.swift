@@ -39,12 +39,15 @@ public final class PluginServer {
   public static func childMain(_ arguments: [String]) async -> Int32 {
     let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
     if vivarium_die_with_parent(parent) != 0 { return 1 }
-    if let bytes = ProcessInfo.processInfo.environment[memoryVariable].flatMap({ rlim_t($0) }) {
-      var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
-      _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
-    }
+    if let bytes = ProcessInfo.processInfo.environment[memoryVariable].flatMap({ Int($0) }) { limitMemory(to: bytes) }
     guard let path = arguments.first else { return 2 }
     return await serve(path: path)
+  }
+
+  /// Caps the memory (bytes of data) this process may allocate.
+  nonisolated static func limitMemory(to bytes: Int) {
+    var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
   }
 
   /// Loads the plugin at `path` (open as descriptor 4) and serves it on
@@ -69,10 +72,10 @@ public final class PluginServer {
     let answers = server.answers
     let reader = Thread {
       var frames = WireFrameReader()
-      while channel.receive(into: &frames) {
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while channel.receive(into: &frames, buffer: &buffer) {
         do {
-          while let payload = try frames.next() {
-            let message = try WireMessage.decode(payload)
+          while let (message, _) = try frames.nextMessage() {
             if case .answer(let call, let answer) = message {
               answers.deliver(call, answer)
             } else {

@@ -80,8 +80,7 @@ public enum ZygoteMain {
     dup2(high[0], ChildChannel.fileDescriptor)
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
-    var limit = rlimit(rlim_cur: rlim_t(memory), rlim_max: rlim_t(memory))
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+    PluginServer.limitMemory(to: memory)
     Task { @MainActor in exit(await PluginServer.serve(path: path)) }
     dispatchMain()
   }

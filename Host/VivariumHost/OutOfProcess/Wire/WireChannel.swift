@@ -45,10 +45,10 @@ final class WireChannel: Sendable {
     }
   }
 
-  /// Reads what is there (waiting for it) into `frames`; false at the end
+  /// Reads what is there (waiting for it) into `frames`, through `buffer`
+  /// (kept by the caller, so a read allocates nothing); false at the end
   /// of the stream or on an error.
-  func receive(into frames: inout WireFrameReader) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
+  func receive(into frames: inout WireFrameReader, buffer: inout [UInt8]) -> Bool {
     while true {
       let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
       if count < 0, errno == EINTR { continue }

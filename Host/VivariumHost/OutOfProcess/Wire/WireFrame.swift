@@ -32,6 +32,13 @@ struct WireFrameReader {
     buffer.append(contentsOf: bytes)
   }
 
+  /// The next whole frame's message and its size on the wire, nil until
+  /// one has arrived; throws for a frame too long or a malformed message.
+  mutating func nextMessage() throws(WireError) -> (message: WireMessage, size: Int)? {
+    guard let payload = try next() else { return nil }
+    return (try WireMessage.decode(payload), payload.count)
+  }
+
   /// The next whole frame's payload, nil until one has arrived.
   mutating func next() throws(WireError) -> [UInt8]? {
     guard pending >= 4 else { return nil }
