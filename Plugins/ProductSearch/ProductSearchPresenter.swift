@@ -8,6 +8,8 @@ final class ProductSearchPresenter: ViperPresenter {
   private var typed = ""
   /// Whether a search waits for typing to pause.
   private var searching = false
+  /// Where the last session was, until attach searches for it.
+  private var restored: Place?
   private var shown = ProductPage(
     query: "", onlyFavourites: false, products: [], favourites: [], page: 0, pageCount: 1, total: 0)
 
@@ -16,11 +18,35 @@ final class ProductSearchPresenter: ViperPresenter {
   }
 
   func lifecycle(_ event: LifecycleEvent) {
-    if event == .attach { interactor.search("", onlyFavourites: false, page: 0) }
+    if event == .attach {
+      interactor.search(
+        restored?.query ?? "", onlyFavourites: restored?.onlyFavourites ?? false, page: restored?.page ?? 0)
+    }
   }
 
   static func price(_ cents: Int) -> String {
     "€\(cents / 100).\(String(format: "%02d", cents % 100))"
+  }
+}
+
+/// A restart, a crash of the plugin or a reload keeps the search and the page shown.
+extension ProductSearchPresenter: StateRestoring {
+  /// What is kept.
+  struct Place: Codable {
+    var query: String
+    var onlyFavourites: Bool
+    var page: Int
+  }
+
+  var restorationState: Place? {
+    let place = Place(query: typed, onlyFavourites: shown.onlyFavourites, page: shown.page)
+    return place.query.isEmpty && !place.onlyFavourites && place.page == 0 ? nil : place
+  }
+
+  /// Taken back before attach, which searches for it.
+  func restore(_ state: Place) {
+    typed = state.query
+    restored = state
   }
 }
 

@@ -109,9 +109,13 @@ struct WireProtocolTests {
       .ready(version: -1, name: "", sdkVersion: "", contracts: []),
       .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
       .refused(kind: "", reasons: []),
-      .build(call: 1, module: 2, factory: 0, urn: "items:list", arguments: arguments, services: ["storage"]),
-      .build(call: .max, module: .max, factory: .max, urn: "", arguments: [:], services: []),
-      .build(call: 0, module: 0, factory: .min, urn: "x", arguments: ["only": .double(-0.0)], services: ["a", ""]),
+      .build(
+        call: 1, module: 2, factory: 0, urn: "items:list", arguments: arguments, services: ["storage"],
+        restoring: #"{"draft":"é"}"#),
+      .build(call: .max, module: .max, factory: .max, urn: "", arguments: [:], services: [], restoring: ""),
+      .build(
+        call: 0, module: 0, factory: .min, urn: "x", arguments: ["only": .double(-0.0)], services: ["a", ""],
+        restoring: nil),
     ]
     samples += LifecycleEvent.allCases.map { WireMessage.lifecycle(call: 3, module: 2, $0) }
     let events: [ViewEvent] = [
@@ -126,7 +130,11 @@ struct WireProtocolTests {
     samples += answers.map { WireMessage.answer(call: 7, $0) }
     samples += [
       .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .done(call: 10), .done(call: 300),
-      .built(call: 11, roles: roles, receives: true), .built(call: 12, roles: [], receives: false),
+      .built(call: 11, roles: roles, receives: true, restoreFailure: nil),
+      .built(call: 12, roles: [], receives: false, restoreFailure: "'draft' is missing"),
+      .restorationState(module: 2, state: #"{"page":3}"#, failure: nil),
+      .restorationState(module: .max, state: nil, failure: "too big"),
+      .restorationState(module: 0, state: nil, failure: nil),
       .buildFailed(call: 13, message: "no item 7"), .draw(module: 2, tree), .draw(module: 3, .text("")),
     ]
     samples += requests.map { WireMessage.request(module: 2, $0) }
@@ -167,7 +175,7 @@ struct WireProtocolTests {
       )),
     .build(
       call: 300, module: 70_000, factory: 1, urn: "items:detail:7", arguments: ["itemID": .int(7), "z": .double(1.5)],
-      services: []),
+      services: [], restoring: "{}"),
     .woke(sleep: 3, cancelled: true),
     .workEnded(work: 4, .failed("timed out")),
   ]
@@ -175,7 +183,7 @@ struct WireProtocolTests {
   /// Hand-made bytes that are not a message, and what the error must say.
   static let malformed: [(String, [UInt8], String)] = [
     ("nothing", [], "the frame ends in the middle of a value"),
-    ("an unknown kind", [19], "message kind 19 is not one this host knows"),
+    ("an unknown kind", [20], "message kind 20 is not one this host knows"),
     ("the last kind byte", [255], "message kind 255 is not one this host knows"),
     ("a byte left over", [8, 1, 0], "a done message has bytes left over"),
     ("a string that is not UTF-8", [10, 1, 2, 0xC3, 0x28], "a string is not valid UTF-8"),

@@ -36,9 +36,12 @@ extension HostRuntime {
         "slot '\(slot)' of \(parent.label) accepts \(spec.accepts.joined(separator: ", ")), not '\(urn)'; add its pattern to the slot's accepts"
       )
     }
-    let child = try build(urn)
+    let position = spec.kind == .single ? 0 : parent.slots[index].children.count
+    let saved = restoringChildren[parent.id]?.slots.first { $0.name == slot }?.children.dropFirst(position).first
+    let child = try build(urn, restoring: saved?.urn == urn ? saved?.state : nil)
     child.parent = parent
     child.slotName = slot
+    if let saved, saved.urn == urn { restoringChildren[child.id] = saved }
     attach(child)
     let replaced = spec.kind == .single ? parent.slots[index].children : []
     for old in replaced { disappear(old) }

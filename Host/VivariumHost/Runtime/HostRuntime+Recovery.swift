@@ -36,14 +36,17 @@ extension HostRuntime {
     for node in outermost { rebuild(node) }
   }
 
-  /// Builds `old`'s URN again and puts the new module where `old` was.
+  /// Builds `old`'s URN again and puts the new module where `old` was,
+  /// with `old`'s restoration state, its children's and its shown tabs.
   func rebuild(_ old: ModuleNode) {
+    let saved = savedScreen(old)
     let new: ModuleNode
     do {
-      new = try build(old.openedWith.urn, arguments: old.openedWith.arguments)
+      new = try build(old.openedWith.urn, arguments: old.openedWith.arguments, restoring: saved.state)
     } catch {
       return report(old, "could not be rebuilt: \(error.message)")
     }
+    restoringChildren[new.id] = saved
     let wasAppeared = old.isAppeared
     if let parent = old.parent, let slot = old.slotName, let index = parent.slotIndex(slot),
       let position = parent.slots[index].children.firstIndex(where: { $0 === old })
@@ -61,8 +64,14 @@ extension HostRuntime {
     } else {
       return detach(new)
     }
+    // Screens opened by `old` or one of its children are opened by the same place in `new`.
+    let opened = layers.joined().compactMap { node in node.opener.flatMap { old.path(to: $0) }.map { (node, $0) } }
     if wasAppeared { appear(new) }
     detach(old)
+    afterRequests { [self] in
+      for (node, path) in opened { node.opener = new.node(at: path) ?? new }
+      for lost in selectTabs(saved, in: new) + new.takeRestoreFailures() { report(new, lost) }
+    }
   }
 
   /// Watches a module detached in this process: once its work has ended

@@ -40,6 +40,8 @@ public final class HostRuntime {
   public var onScreenChanged: () -> Void = {}
 
   private var queue: [Request] = []
+  /// Steps waiting for the queue to empty (``afterRequests(_:)``).
+  private var settledSteps: [() -> Void] = []
   private var draining = false
   /// Calls into modules under way; a module request or draw made outside
   /// any (from its work) is carried out on the next turn.
@@ -48,6 +50,10 @@ public final class HostRuntime {
   /// A link a route guard refused, waiting for its setting.
   var guardedLink: GuardedLink?
   private var nextID = 1
+  /// The saved screens of modules being attached, by node id: a child they
+  /// embed takes its restoration state from the saved child in its place.
+  /// Forgotten when the requests of the attach have been carried out.
+  var restoringChildren: [Int: NavigationState.Screen] = [:]
   /// Detached modules whose roles are checked once their work has ended.
   var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
   /// Every leak found: the module and its roles still alive.
@@ -132,8 +138,13 @@ public final class HostRuntime {
 
   // MARK: Building
 
-  /// Resolves and builds a module; it is not attached yet.
-  func build(_ urn: String, arguments: [(name: String, value: String)] = []) throws(ResolveError) -> ModuleNode {
+  /// Resolves and builds a module; it is not attached yet. With `state`
+  /// (``restorationState(of:)`` of an earlier build), the module takes it
+  /// back before it is attached; if it cannot, the module stays as built
+  /// and ``ModuleNode/restoreFailure`` says why.
+  func build(_ urn: String, arguments: [(name: String, value: String)] = [], restoring state: String? = nil)
+    throws(ResolveError) -> ModuleNode
+  {
     let resolved = try catalog.resolve(urn, arguments: arguments)
     if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
       throw ResolveError(
@@ -149,8 +160,24 @@ public final class HostRuntime {
         for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn.text)
     )
     let module: Module
+    var restoreFailure: String?
     do {
-      module = try hostCall { try resolved.route.factory.build(context) }
+      module = try hostCall {
+        if let remote = resolved.route.factory as? RemoteFactory {
+          let built = try remote.build(context, restoring: state)
+          restoreFailure = built.restoreFailure
+          return built.module
+        }
+        let module = try resolved.route.factory.build(context)
+        if let state {
+          do throws(Restoration.Failure) {
+            try Restoration.restore(state, to: module)
+          } catch {
+            restoreFailure = error.message
+          }
+        }
+        return module
+      }
     } catch {
       let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
@@ -160,14 +187,19 @@ public final class HostRuntime {
     node.openedWith = (urn, arguments)
     node.adapters = [link]
     node.work = scope
+    node.restoreFailure = restoreFailure
     link.bind(node)
     return node
   }
 
-  /// Builds and attaches the first module, or throws without changing anything.
-  func buildAttached(_ urn: String, arguments: [(name: String, value: String)] = []) throws(ResolveError) -> ModuleNode
-  {
-    let node = try build(urn, arguments: arguments)
+  /// Builds and attaches a module, or throws without changing anything.
+  /// With `saved`, the module and the children it embeds while attaching
+  /// take back their restoration states.
+  func buildAttached(
+    _ urn: String, arguments: [(name: String, value: String)] = [], restoring saved: NavigationState.Screen? = nil
+  ) throws(ResolveError) -> ModuleNode {
+    let node = try build(urn, arguments: arguments, restoring: saved?.state)
+    if let saved { restoringChildren[node.id] = saved }
     attach(node)
     // A module whose work is under way may draw when it finishes; until
     // then the screen says it is loading (``afterWork()`` reports one that
@@ -270,6 +302,12 @@ public final class HostRuntime {
     queue.append(request)
   }
 
+  /// Runs `step` once the requests under way (those of an attach: children
+  /// embedding theirs) have been carried out: at once outside a drain.
+  func afterRequests(_ step: @escaping () -> Void) {
+    if draining { settledSteps.append(step) } else { step() }
+  }
+
   /// Carries out queued requests in order, including those they cause. A
   /// request whose module was detached before it ran (a parent that replaced
   /// itself, then asked to embed a child) is dropped and reported.
@@ -280,11 +318,19 @@ public final class HostRuntime {
     defer {
       draining = false
       queue.removeAll()
+      restoringChildren.removeAll()
+      settledSteps.removeAll()
       resumeGuardedLink()
       onNavigationChanged?()
     }
     var count = 0
-    while count < queue.count {
+    while count < queue.count || !settledSteps.isEmpty {
+      if count == queue.count {
+        let steps = settledSteps
+        settledSteps.removeAll()
+        for step in steps { step() }
+        continue
+      }
       let request = queue[count]
       count += 1
       guard count <= HostRuntime.requestLimit else {

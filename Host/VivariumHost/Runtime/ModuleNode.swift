@@ -31,6 +31,12 @@ public final class ModuleNode {
   var reportedBlank = false
   /// The URN and separate arguments it was built from, to build it again.
   var openedWith: (urn: String, arguments: [(name: String, value: String)]) = ("", [])
+  /// Why it could not take back its restoration state when built, until
+  /// the restoring reports it.
+  var restoreFailure: String?
+  /// Why its restoration state could not be read, last time, so that a
+  /// reason is reported once.
+  var stateFailure: String?
   /// Kept alive by the node, so the module's context stays valid.
   var adapters: [AnyObject] = []
 

@@ -201,8 +201,8 @@ extension PluginProcessFailureTests {
   }
 }
 
-/// A host with the faulty plugins, the frame and the items list, each in a
-/// process of its own.
+/// A host with the faulty plugins, the frame and the items list (or the
+/// plugins named), each in a process of its own.
 @MainActor
 final class FaultyHost {
   let plugins: TemporaryDirectory
@@ -210,10 +210,12 @@ final class FaultyHost {
   let catalog: PluginCatalog
   let runtime: HostRuntime
 
-  init(responseLimit: Duration = .seconds(10)) throws {
+  init(responseLimit: Duration = .seconds(10), plugins names: [String] = ["Faulty", "FaultyFrame", "ItemsList"])
+    throws
+  {
     plugins = try TemporaryDirectory()
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
-    for name in ["Faulty", "FaultyFrame", "ItemsList"] {
+    for name in names {
       try FileManager.default.createSymbolicLink(
         atPath: "\(plugins.path)/lib\(name).so", withDestinationPath: "\(BuildProducts.directory)/lib\(name).so")
     }

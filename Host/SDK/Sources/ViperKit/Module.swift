@@ -18,6 +18,10 @@ public struct Module {
   /// first of the presenter, the interactor and the view that conforms to
   /// ``MessageReceiver``. Held weakly. Nil for a module that takes no messages.
   public private(set) weak var receiver: (any MessageReceiver)?
+  /// The role that keeps the module's restoration state: the first of the
+  /// interactor, the presenter and the view that conforms to
+  /// ``StateRestoring``. Held weakly. Nil for a module built from its URN alone.
+  public private(set) weak var restoring: (any StateRestoring)?
 
   /// Wraps the role objects a factory built and records the module in
   /// ``ModuleCensus``. The receiver is found among them.
@@ -29,6 +33,8 @@ public struct Module {
     self.presenter = presenter
     self.receiver =
       presenter as? any MessageReceiver ?? interactor as? any MessageReceiver ?? view as? any MessageReceiver
+    self.restoring =
+      interactor as? any StateRestoring ?? presenter as? any StateRestoring ?? view as? any StateRestoring
     var roles = [
       RoleReference(.view, view),
       RoleReference(.presenter, presenter),

@@ -219,7 +219,7 @@ public final class PluginProcess {
   /// The result of a call into the plugin process.
   enum CallOutcome {
     case done
-    case built([WireRole], receives: Bool)
+    case built([WireRole], receives: Bool, restoreFailure: String?)
     case buildFailed(String)
     case notResponding
     case ended(PluginFailure)
@@ -229,10 +229,13 @@ public final class PluginProcess {
   private(set) var clock: (any WallClock)?
 
   /// Builds a module with factory `factory` in the process, starting a new
-  /// process first if the last one ended. A module whose process crashes
-  /// or does not answer while building is returned all the same: it shows
-  /// what happened in its place.
-  func build(_ factory: Int, _ context: ModuleContext) throws -> Module {
+  /// process first if the last one ended, and gives it back `saved`, its
+  /// restoration state. A module whose process crashes or does not answer
+  /// while building is returned all the same: it shows what happened in
+  /// its place.
+  func build(_ factory: Int, _ context: ModuleContext, restoring saved: String?) throws -> (
+    module: Module, restoreFailure: String?
+  ) {
     if case .ended = state, let rejection = restart() {
       throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
     }
@@ -249,19 +252,22 @@ public final class PluginProcess {
     let outcome = call("building it") {
       .build(
         call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
-        services: named.filter { $0.1 != nil }.map(\.0))
+        services: named.filter { $0.1 != nil }.map(\.0), restoring: saved)
     }
+    var restoreFailure: String?
     switch outcome {
-    case .built(let roles, let receives):
+    case .built(let roles, let receives, let failure):
       module.roles = roles
       module.receives = receives
+      restoreFailure = failure
+      module.restorationState = failure == nil ? saved : nil
     case .buildFailed(let message):
       modules[module.id] = nil
       throw ModuleBuildError(message)
     case .notResponding: module.showState()
     case .done, .ended: break
     }
-    return module.module
+    return (module.module, restoreFailure)
   }
 
   /// Sends `make(call)` and waits for its answer, carrying out meanwhile
@@ -358,9 +364,13 @@ public final class PluginProcess {
   private func handle(_ message: WireMessage) -> (call: UInt32, outcome: CallOutcome)? {
     switch message {
     case .done(let call): return answered(call, .done)
-    case .built(let call, let roles, let receives): return answered(call, .built(roles, receives: receives))
+    case .built(let call, let roles, let receives, let failure):
+      return answered(call, .built(roles, receives: receives, restoreFailure: failure))
     case .buildFailed(let call, let text): return answered(call, .buildFailed(text))
     case .draw(let module, let tree): modules[module]?.draw(tree)
+    case .restorationState(let module, let state, let failure):
+      modules[module]?.restorationState = state
+      modules[module]?.restorationFailure = failure
     case .request(let module, let request): modules[module]?.perform(request)
     case .service(let call, let module, let service):
       let answer = modules[module]?.serve(service) ?? .failed("the module was detached")

@@ -13,6 +13,13 @@ struct RemoteFactory: ModuleFactory {
   let process: PluginProcess
 
   func build(_ context: ModuleContext) throws -> Module {
-    try process.build(index, context)
+    try process.build(index, context, restoring: nil).module
+  }
+
+  /// Builds the module and gives it back `state`, its restoration state;
+  /// says why when it could not take it.
+  @MainActor
+  func build(_ context: ModuleContext, restoring state: String?) throws -> (module: Module, restoreFailure: String?) {
+    try process.build(index, context, restoring: state)
   }
 }

@@ -17,6 +17,11 @@ final class RemoteModule {
   var roles: [WireRole] = []
   /// The last tree the module drew, shown again when it answers again.
   private var lastTree: ViewNode?
+  /// Its restoration state as the process last sent it: kept after the
+  /// process ends, to rebuild the module with.
+  var restorationState: String?
+  /// Why the process could not read its restoration state, last time.
+  var restorationFailure: String?
 
   init(id: UInt32, process: PluginProcess, context: ModuleContext) {
     self.id = id

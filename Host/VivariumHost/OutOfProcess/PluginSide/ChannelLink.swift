@@ -14,7 +14,11 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
 
   private func request(_ request: WireRequest) { server.channel.send(.request(module: module, request)) }
 
-  func draw(_ tree: ViewNode) { server.channel.send(.draw(module: module, tree)) }
+  func draw(_ tree: ViewNode) {
+    // A module that draws from its work may have changed what it keeps.
+    server.sendState(of: module)
+    server.channel.send(.draw(module: module, tree))
+  }
   func push(_ urn: String) { request(.push(urn)) }
   func present(_ urn: String) { request(.present(urn)) }
   func replace(_ urn: String) { request(.replace(urn)) }

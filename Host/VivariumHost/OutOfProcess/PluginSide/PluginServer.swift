@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 import ViperKit
+import ViperKitHosting
 
 /// The plugin process: `vivarium __plugin FILE`, started by ``PluginProcess``
 /// with its socket as descriptor 3 and the plugin file as descriptor 4. It
@@ -98,8 +99,10 @@ public final class PluginServer {
 
   func handle(_ message: WireMessage) {
     switch message {
-    case .build(let call, let module, let factory, let urn, let arguments, let services):
-      build(call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services)
+    case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
+      build(
+        call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
+        restoring: restoring)
     case .lifecycle(let call, let id, let event):
       if let module = modules[id] {
         module.module.lifecycle(event)
@@ -119,11 +122,27 @@ public final class PluginServer {
       FileHandle.standardError.write(Data("vivarium plugin process: the host sent '\(message.name)'\n".utf8))
       exit(70)
     }
+    for id in modules.keys { sendState(of: id) }
+  }
+
+  /// Tells the host the restoration state of module `id` if it changed
+  /// since it was last sent (after each call, and when the module draws).
+  func sendState(of id: UInt32) {
+    guard let module = modules[id] else { return }
+    let sent: (state: String?, failure: String?)
+    do throws(Restoration.Failure) {
+      sent = (try Restoration.state(of: module.module), nil)
+    } catch {
+      sent = (nil, error.message)
+    }
+    guard sent != module.sentState else { return }
+    modules[id]?.sentState = sent
+    channel.send(.restorationState(module: id, state: sent.state, failure: sent.failure))
   }
 
   private func build(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String]
+    services: [String], restoring state: String?
   ) {
     guard factories.indices.contains(index) else {
       channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
@@ -136,11 +155,21 @@ public final class PluginServer {
       services: link.services(named: Set(services)))
     do {
       let module = try factories[index].build(context)
-      modules[id] = PluginModule(module: module, link: link, work: work)
+      var restoreFailure: String?
+      if let state {
+        do throws(Restoration.Failure) {
+          try Restoration.restore(state, to: module)
+        } catch {
+          restoreFailure = error.message
+        }
+      }
+      // The host knows the state it gave: it is sent again only when it changes.
+      modules[id] = PluginModule(
+        module: module, link: link, work: work, sentState: (restoreFailure == nil ? state : nil, nil))
       channel.send(
         .built(
           call: call, roles: module.roles.map { WireRole(role: $0.role, typeName: $0.typeName) },
-          receives: module.receiver != nil))
+          receives: module.receiver != nil, restoreFailure: restoreFailure))
     } catch {
       channel.send(.buildFailed(call: call, message: "\(error)"))
     }
@@ -210,6 +239,8 @@ struct PluginModule {
   let module: Module
   let link: ChannelLink
   let work: ChannelWork
+  /// The restoration state last sent to the host, or why it could not be read.
+  var sentState: (state: String?, failure: String?)
 }
 
 /// Answers to the plugin's service calls, handed from the thread reading

@@ -48,6 +48,8 @@ struct WireWriter {
     write(&self, value)
   }
 
+  mutating func optionalString(_ value: String?) { optional(value) { $0.string($1) } }
+
   mutating func array<T>(_ values: [T], _ write: (inout WireWriter, T) -> Void) {
     unsigned(UInt64(values.count))
     for value in values { write(&self, value) }
@@ -148,6 +150,10 @@ struct WireReader {
 
   mutating func optional<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> T? {
     try bool() ? try read(&self) : nil
+  }
+
+  mutating func optionalString() throws(WireError) -> String? {
+    try optional { (reader: inout WireReader) throws(WireError) in try reader.string() }
   }
 
   mutating func array<T>(_ read: (inout WireReader) throws(WireError) -> T) throws(WireError) -> [T] {

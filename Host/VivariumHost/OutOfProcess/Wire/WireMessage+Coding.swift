@@ -40,6 +40,7 @@ extension WireMessage {
     case .sleep: 16
     case .cancelSleep: 17
     case .leaked: 18
+    case .restorationState: 19
     }
   }
 
@@ -65,6 +66,7 @@ extension WireMessage {
     case .sleep: "sleep"
     case .cancelSleep: "cancelSleep"
     case .leaked: "leaked"
+    case .restorationState: "restorationState"
     }
   }
 
@@ -81,13 +83,14 @@ extension WireMessage {
     case .refused(let kind, let reasons):
       writer.string(kind)
       writer.array(reasons) { $0.string($1) }
-    case .build(let call, let module, let factory, let urn, let arguments, let services):
+    case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
       writer.unsigned(UInt64(call))
       writer.unsigned(UInt64(module))
       writer.int(factory)
       writer.string(urn)
       writer.fields(arguments)
       writer.array(services) { $0.string($1) }
+      writer.optionalString(restoring)
     case .lifecycle(let call, let module, let event):
       writer.unsigned(UInt64(call))
       writer.unsigned(UInt64(module))
@@ -109,10 +112,11 @@ extension WireMessage {
       writer.bool(cancelled)
     case .done(let call):
       writer.unsigned(UInt64(call))
-    case .built(let call, let roles, let receives):
+    case .built(let call, let roles, let receives, let restoreFailure):
       writer.unsigned(UInt64(call))
       writer.roles(roles)
       writer.bool(receives)
+      writer.optionalString(restoreFailure)
     case .buildFailed(let call, let message):
       writer.unsigned(UInt64(call))
       writer.string(message)
@@ -148,6 +152,10 @@ extension WireMessage {
     case .leaked(let module, let roles):
       writer.unsigned(UInt64(module))
       writer.roles(roles)
+    case .restorationState(let module, let state, let failure):
+      writer.unsigned(UInt64(module))
+      writer.optionalString(state)
+      writer.optionalString(failure)
     }
   }
 
@@ -170,7 +178,8 @@ extension WireMessage {
       return .build(
         call: try reader.u32(), module: try reader.u32(), factory: try reader.int(), urn: try reader.string(),
         arguments: try reader.fields(),
-        services: try reader.array { (reader: inout WireReader) throws(WireError) in try reader.string() })
+        services: try reader.array { (reader: inout WireReader) throws(WireError) in try reader.string() },
+        restoring: try reader.optionalString())
     case 3:
       return .lifecycle(
         call: try reader.u32(), module: try reader.u32(), try reader.choice(WireCases.lifecycle, "lifecycle event"))
@@ -183,7 +192,10 @@ extension WireMessage {
     case 6: return .answer(call: try reader.u32(), try WireAnswer.decode(&reader))
     case 7: return .woke(sleep: try reader.u32(), cancelled: try reader.bool())
     case 8: return .done(call: try reader.u32())
-    case 9: return .built(call: try reader.u32(), roles: try reader.roles(), receives: try reader.bool())
+    case 9:
+      return .built(
+        call: try reader.u32(), roles: try reader.roles(), receives: try reader.bool(),
+        restoreFailure: try reader.optionalString())
     case 10: return .buildFailed(call: try reader.u32(), message: try reader.string())
     case 11: return .draw(module: try reader.u32(), try reader.node())
     case 12: return .request(module: try reader.u32(), try WireRequest.decode(&reader))
@@ -200,6 +212,9 @@ extension WireMessage {
     case 16: return .sleep(work: try reader.u32(), sleep: try reader.u32(), seconds: try reader.double())
     case 17: return .cancelSleep(sleep: try reader.u32())
     case 18: return .leaked(module: try reader.u32(), roles: try reader.roles())
+    case 19:
+      return .restorationState(
+        module: try reader.u32(), state: try reader.optionalString(), failure: try reader.optionalString())
     default: throw WireError("message kind \(kind) is not one this host knows")
     }
   }
@@ -268,7 +283,7 @@ extension WireServiceCall {
     case .storageSet(let key, let value):
       writer.byte(1)
       writer.string(key)
-      writer.optional(value) { $0.string($1) }
+      writer.optionalString(value)
     case .storageKeys: writer.byte(2)
     case .settingValue(let key):
       writer.byte(3)
@@ -299,7 +314,7 @@ extension WireServiceCall {
     case 1:
       return .storageSet(
         key: try reader.string(),
-        value: try reader.optional { (reader: inout WireReader) throws(WireError) in try reader.string() })
+        value: try reader.optionalString())
     case 2: return .storageKeys
     case 3: return .settingValue(key: try reader.string())
     case 4:
@@ -321,7 +336,7 @@ extension WireAnswer {
     case .none: writer.byte(0)
     case .string(let text):
       writer.byte(1)
-      writer.optional(text) { $0.string($1) }
+      writer.optionalString(text)
     case .strings(let texts):
       writer.byte(2)
       writer.array(texts) { $0.string($1) }
@@ -340,7 +355,7 @@ extension WireAnswer {
   fileprivate static func decode(_ reader: inout WireReader) throws(WireError) -> WireAnswer {
     switch try reader.byte() {
     case 0: return .none
-    case 1: return .string(try reader.optional { (reader: inout WireReader) throws(WireError) in try reader.string() })
+    case 1: return .string(try reader.optionalString())
     case 2: return .strings(try reader.array { (reader: inout WireReader) throws(WireError) in try reader.string() })
     case 3: return .value(try reader.optional { (reader: inout WireReader) throws(WireError) in try reader.value() })
     case 4: return .number(try reader.double())

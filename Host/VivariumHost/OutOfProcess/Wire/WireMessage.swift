@@ -19,10 +19,11 @@ enum WireMessage: Equatable, Sendable {
   // MARK: Host to plugin
 
   /// Build module `module` with factory `factory` (an index into the ready
-  /// contracts) from validated arguments, with the services named.
+  /// contracts) from validated arguments, with the services named, and give
+  /// it back `restoring`, its restoration state (JSON), if any.
   case build(
     call: UInt32, module: UInt32, factory: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String])
+    services: [String], restoring: String?)
   /// Deliver a lifecycle event; after `.detach` the plugin lets the module go.
   case lifecycle(call: UInt32, module: UInt32, LifecycleEvent)
   /// Deliver a person's action to the module's view.
@@ -39,8 +40,9 @@ enum WireMessage: Equatable, Sendable {
   /// The host call `call` returned.
   case done(call: UInt32)
   /// The build call `call` made the module, with these role objects;
-  /// `receives` when one of them takes messages.
-  case built(call: UInt32, roles: [WireRole], receives: Bool)
+  /// `receives` when one of them takes messages; `restoreFailure` when it
+  /// could not take back the state it was given.
+  case built(call: UInt32, roles: [WireRole], receives: Bool, restoreFailure: String?)
   /// The build call `call` threw: the factory's message.
   case buildFailed(call: UInt32, message: String)
   /// The module drew.
@@ -57,6 +59,9 @@ enum WireMessage: Equatable, Sendable {
   case sleep(work: UInt32, sleep: UInt32, seconds: Double)
   /// The plugin cancelled sleep `sleep`.
   case cancelSleep(sleep: UInt32)
+  /// The module's restoration state changed (JSON, nil for none), or
+  /// cannot be read (`failure`).
+  case restorationState(module: UInt32, state: String?, failure: String?)
   /// A released module's role objects that are still alive once its work
   /// ended: a leak; empty when there is none.
   case leaked(module: UInt32, roles: [WireRole])
@@ -65,7 +70,7 @@ enum WireMessage: Equatable, Sendable {
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 1
+  static let version = 2
   /// The largest frame either side accepts: a draw of a very long list fits
   /// many times over.
   static let frameLimit = 4 << 20
