@@ -6,6 +6,7 @@
 #include <string.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <spawn.h>
@@ -204,3 +205,5 @@ long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *
   *count = found;
   return received;
 }
+
+int vivarium_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC); }

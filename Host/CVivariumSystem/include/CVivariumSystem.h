@@ -64,4 +64,7 @@ int vivarium_send_fds(int socket, const void *data, size_t length, const int *fd
    descriptors (close-on-exec) into `fds`, their number in `count`. Returns
    the bytes received (0 at the end), or -1 with errno. */
 long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *count);
+/* An anonymous file in memory (memfd_create, close-on-exec) named `name`
+   for /proc; a new inode each time. Returns its descriptor, or -1 with errno. */
+int vivarium_memfd(const char *name);
 #endif

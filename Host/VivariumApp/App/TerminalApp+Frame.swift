@@ -84,6 +84,11 @@ extension TerminalApp {
   /// and the hotspots kept for keys and the mouse.
   private func pane(_ node: ModuleNode, in rect: Box.Rect, active: Bool, into grid: inout Grid) {
     let id = ObjectIdentifier(node)
+    // A module rebuilt in place (its plugin restarted or reloaded) keeps the focus and scroll it had.
+    if let old = node.rebuiltFrom, focusOwner == old {
+      focusOwner = id
+      offsets[id] = offsets[old]
+    }
     let screen = ComposedScreen(node)
     let pageWidth = rect.width - 3
     var page = layout(screen, width: pageWidth, active: active)

@@ -80,6 +80,18 @@ public struct PluginCatalog: Sendable {
     identityConflicts = conflicts
   }
 
+  /// The catalog with `outcome` in place of the outcome for its file (a
+  /// rebuilt plugin), or added after the others for a new file.
+  public func replacing(_ outcome: PluginOutcome) -> PluginCatalog {
+    var outcomes = outcomes
+    if let index = outcomes.firstIndex(where: { $0.path == outcome.path }) {
+      outcomes[index] = outcome
+    } else {
+      outcomes.append(outcome)
+    }
+    return PluginCatalog(outcomes: outcomes)
+  }
+
   /// Every route, in load order.
   public var routes: [Route] { table.entries.map(\.value) }
 

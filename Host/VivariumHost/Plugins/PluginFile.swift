@@ -14,12 +14,16 @@ struct PluginFile: Sendable {
   let descriptor: Int32
   /// Its size in bytes.
   let size: Int
+  /// For a private copy (``PluginLoader/loadCopy(_:)``): the real path of
+  /// the file it copies, whose folder holds the libraries it needs.
+  var origin: String?
 
   /// The descriptor as a path: opening it opens this very file.
   var loadPath: String { "/proc/self/fd/\(descriptor)" }
 
   /// Where the open file is now, every link resolved; nil if it was removed.
   var realPath: String? {
+    if let origin { return origin }
     guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: loadPath), path.hasPrefix("/"),
       !path.hasSuffix(" (deleted)")
     else { return nil }

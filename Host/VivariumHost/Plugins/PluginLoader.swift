@@ -18,6 +18,10 @@ public struct PluginLoader: Sendable {
   /// Whether contracts are checked at load; `vivarium check` turns this off
   /// to report contract problems per module instead.
   public let validatesContracts: Bool
+  /// Whether each file is loaded from a private copy (``loadCopy(_:)``),
+  /// so that a build written over it in place cannot change the pages this
+  /// process runs (`vivarium run --watch --in-process`).
+  public var loadsCopies = false
   /// Called with a file's path after its checks (and probe), just before it
   /// is loaded here: for tests that replace the file at that moment.
   let beforeLoading: (@Sendable (String) -> Void)?

@@ -47,6 +47,7 @@ extension HostRuntime {
       return report(old, "could not be rebuilt: \(error.message)")
     }
     restoringChildren[new.id] = saved
+    new.rebuiltFrom = ObjectIdentifier(old)
     let wasAppeared = old.isAppeared
     if let parent = old.parent, let slot = old.slotName, let index = parent.slotIndex(slot),
       let position = parent.slots[index].children.firstIndex(where: { $0 === old })

@@ -22,7 +22,7 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 @MainActor
 public final class HostRuntime {
   /// Where modules come from.
-  public let catalog: PluginCatalog
+  public internal(set) var catalog: PluginCatalog
   /// The services handed to modules.
   public let services: HostServices
   /// Navigation layers: the main stack first, then one per modal presentation.

@@ -18,6 +18,9 @@ public final class ModuleNode {
   public internal(set) var slotName: String?
   /// The slots its contract declares, with their children.
   public internal(set) var slots: [SlotState]
+  /// The module it was rebuilt from, in its place, when its plugin was
+  /// restarted or reloaded: a view keeps that module's focus and scroll.
+  public internal(set) var rebuiltFrom: ObjectIdentifier?
   /// Lifecycle events sent to it so far, in order.
   public internal(set) var lifecycle: [LifecycleEvent] = []
   /// Its weak role references, which outlive the module for leak checks.

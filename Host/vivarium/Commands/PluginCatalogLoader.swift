@@ -23,7 +23,10 @@ enum PluginCatalogLoader {
       outcomes = discovery.load(hosting: hosting)
     } else {
       let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
-      outcomes = discovery.load(with: PluginLoader(probe: probe))
+      var loader = PluginLoader(probe: probe)
+      // A build copied over a plugin file in place must not change the code running here.
+      loader.loadsCopies = arguments.has("watch")
+      outcomes = discovery.load(with: loader)
     }
     let catalog = PluginCatalog(outcomes: outcomes)
     if !quiet {

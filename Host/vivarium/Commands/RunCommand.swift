@@ -7,7 +7,7 @@ enum RunCommand: Command {
   static let name = "run"
   static let summary = "Start the app: an interactive session, or one driven by a script."
   static let synopsis =
-    "vivarium run [--plugins DIR]... [--start URN] [--fresh] [--script FILE] [--line] [--data DIR] [--json]"
+    "vivarium run [--plugins DIR]... [--start URN] [--fresh] [--watch [--build PACKAGE_DIR]] [--script FILE] [--line] [--data DIR] [--json]"
   static let details = """
     Resumes where the last session on the same plugin directories was (every stack,
     modal and shown tab, saved in the data directory whenever it changes); --fresh forgets
@@ -21,7 +21,11 @@ enum RunCommand: Command {
     pipe it echoes each command and the screen after it, once no module has work in
     flight, so a session can be recorded and replayed. Errors go to stderr and
     the session goes on. Set VIVARIUM_NOW (ISO 8601) to make the clock virtual for
-    repeatable sessions: it starts there and moves only with 'wait DURATION'.
+    repeatable sessions: it starts there and moves only with 'wait DURATION'. With --watch,
+    a plugin file that is rebuilt is checked and swapped in while the app runs: its modules
+    are rebuilt where they are, with their state, and a notice says so (or why the new build
+    was refused, the running one kept); --build PACKAGE_DIR also runs 'swift build' there
+    whenever its sources change, and the notice gives the time from the save.
     """
   static let options =
     [
@@ -31,7 +35,7 @@ enum RunCommand: Command {
       OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
       OptionSpec.flag(
         "fresh", "Start from the first screen, forgetting where the last session on these plugins was."),
-      RuntimeSetup.data, CommonOptions.json,
+      Watching.watch, Watching.build, RuntimeSetup.data, CommonOptions.json,
     ] + HostingOptions.all + []
   static let exitCodes = """
     0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, or a --plugins path does not exist; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.
@@ -68,8 +72,9 @@ enum RunCommand: Command {
     return runtime.top != nil
   }
 
-  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
-    guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+  static func run(_ given: ParsedArguments, _ console: Console) async throws -> Int32 {
+    guard given.positionals.isEmpty else { throw UsageError("unexpected argument '\(given.positionals[0])'") }
+    let arguments = try Watching.prepare(given, console)
     let input: FileHandle
     if let script = arguments.all("script").last {
       guard let handle = FileHandle(forReadingAtPath: script) else {
@@ -96,6 +101,10 @@ enum RunCommand: Command {
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let resumed = resume(runtime, directories: discovery.directories, arguments, console)
     let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
+    let watching =
+      arguments.has("watch")
+      ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, arguments) : nil
+    defer { watching?.stop() }
     if fullScreen {
       return try await FullScreen.run(runtime: runtime, discovery: discovery, manifest: manifest, first: first, console)
     }
@@ -116,8 +125,8 @@ enum RunCommand: Command {
       return ExitCode.failure
     }
     let events = SessionEvents(input: input)
-    if interactive {
-      // A module that draws after an `await` (or on a timer) is on screen at once.
+    if interactive || watching != nil {
+      // A module that draws after an `await` (or on a timer), or a reload, is on screen at once.
       runtime.onScreenChanged = { events.screenChanged() }
     }
     var number = 0

@@ -65,7 +65,7 @@ struct FullScreenTerminalTests {
     #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag)
     #expect(terminal.waitFor("\u{1B}[?1049l"))
     let text = terminal.text
-    #expect(text.hasSuffix("\u{1B}[?1049l"), "the alternate screen was left last")
+    #expect(text.hasSuffix("\u{1B}[?1049l"), "the alternate screen was left last: \(text.suffix(300).debugDescription)")
     #expect(text.contains("\u{1B}[?25h"), "the cursor is shown again")
     #expect(!text.contains("lovelace\u{1B}") && !text.contains("lovelace "), "the password never reaches the terminal")
   }

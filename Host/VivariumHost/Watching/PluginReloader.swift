@@ -1,0 +1,20 @@
+/// Loads a rebuilt plugin file as the running host loads its plugins: in a
+/// new process of its own, or, with everything in one process, from a
+/// private copy (``PluginLoader/loadCopy(_:)``), checked as at load.
+public struct PluginReloader: Sendable {
+  /// The plugin processes' options, or nil for one process.
+  public let hosting: PluginProcessOptions?
+
+  /// A reloader for a host whose plugins run as `hosting` says.
+  public init(hosting: PluginProcessOptions?) {
+    self.hosting = hosting
+  }
+
+  /// The new build of `path`, loaded, or refused with the reason.
+  @MainActor
+  public func load(_ path: String) -> PluginOutcome {
+    guard let hosting else { return PluginLoader().loadCopy(path) }
+    return PluginProcess.startAll([path], options: hosting).first
+      ?? .rejected(Rejection(path, .crashed, "the host could not start a process for it"))
+  }
+}

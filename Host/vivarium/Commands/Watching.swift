@@ -1,0 +1,104 @@
+import Foundation
+import VivariumHost
+
+/// `vivarium run --watch [--build PACKAGE_DIR]`: a rebuilt plugin file is
+/// reloaded in the running app; with `--build`, the package's sources are
+/// built when they change.
+@MainActor
+final class Watching {
+  static let watch = OptionSpec.flag(
+    "watch",
+    "Reload a plugin file when it is rebuilt: its modules are rebuilt in place, with their state; the rest of the app is untouched."
+  )
+  static let build = OptionSpec.value(
+    "build", "PACKAGE_DIR",
+    "With --watch: build the plugin package in PACKAGE_DIR first and whenever its sources change (swift build), and load its plugins."
+  )
+
+  private let watcher: PluginWatcher
+  private let builder: PackageBuilder?
+
+  /// With `--build`: builds the package once, before anything is loaded,
+  /// and adds the plugins it built to `--plugins`. Fails when it does not build.
+  static func prepare(_ arguments: ParsedArguments, _ console: Console) throws -> ParsedArguments {
+    guard let package = arguments.all("build").last else { return arguments }
+    guard arguments.has("watch") else {
+      throw UsageError("--build works with --watch: vivarium run --watch --build \(package)")
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: package + "/Package.swift", isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    else {
+      throw UsageError(
+        "--build '\(package)' is not a Swift package (it has no Package.swift); give your plugin's package folder")
+    }
+    console.warning(RunCommand.name, "building \(package) (swift build)…")
+    let outcome = PackageBuilder.swiftBuild(in: package)
+    guard outcome.succeeded else {
+      throw CommandFailure(
+        "the plugin package \(package) does not build; fix it and run again:\n" + outcome.errors.joined(separator: "\n")
+      )
+    }
+    let products = PackageBuilder(directory: package).products
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []
+    let plugins = names.filter { $0.hasSuffix(".so") }.sorted().map { products + "/" + $0 }.filter(
+      PluginLoader.exportsEntry)
+    guard !plugins.isEmpty else {
+      throw CommandFailure(
+        "\(package) built, but \(products) holds no plugin (a .so exporting vivarium_plugin_entry); make it a .dynamic library product"
+      )
+    }
+    var arguments = arguments
+    arguments.values["plugins", default: []] += plugins
+    return arguments
+  }
+
+  /// Starts watching the plugin files of `directories` (and, with
+  /// `--build`, the package's sources); keep the result while the app runs.
+  init(
+    runtime: HostRuntime, directories: [String], hosting: PluginProcessOptions?, _ arguments: ParsedArguments
+  ) {
+    let builder = arguments.all("build").last.map { PackageBuilder(directory: $0) }
+    let reloader = PluginReloader(hosting: hosting)
+    let notices = runtime.services.notifications
+    watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
+      guard let runtime else { return }
+      let outcome = reloader.load(path)
+      // The SDK's own libraries sit beside plugins in a build folder.
+      if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
+      let reload = runtime.reload(outcome)
+      var text = reload.summary
+      if let builder, path.hasPrefix(builder.products + "/"), let saved = builder.savedAt {
+        text += String(format: " (%.1f s after the save)", Date().timeIntervalSince(saved))
+      }
+      runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
+      notices.notice(text, tone: reload.accepted ? .positive : .negative)
+      runtime.onScreenChanged()
+    }
+    if let builder {
+      builder.onStart = { [weak runtime] files in
+        runtime?.services.notifications.notice(
+          "Building \((builder.directory as NSString).lastPathComponent) (\(files.prefix(3).joined(separator: ", ")))…",
+          tone: .info)
+        runtime?.onScreenChanged()
+      }
+      builder.onEnd = { [weak runtime] outcome in
+        guard let runtime else { return }
+        runtime.services.logLine(outcome.succeeded ? .info : .warning, module: "host", outcome.output)
+        guard !outcome.succeeded else { return }
+        runtime.services.notifications.notice(
+          "The build failed; the running version stays: \(outcome.errors.joined(separator: " "))", tone: .negative)
+        runtime.onScreenChanged()
+      }
+      builder.start()
+    }
+    self.builder = builder
+    watcher.start()
+  }
+
+  /// Stops watching.
+  func stop() {
+    watcher.stop()
+    builder?.stop()
+  }
+}

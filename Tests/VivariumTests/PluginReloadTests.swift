@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+/// A rebuilt plugin is swapped into the running app: its modules are
+/// rebuilt where they are, with their state, in one process and out of it;
+/// a rebuilt file that fails its checks leaves the running version.
+@Suite("Reloading a rebuilt plugin")
+@MainActor
+struct PluginReloadTests {
+  /// A plugin directory holding a copy of the product search plugin, the
+  /// runtime over it, and a way to "rebuild" it with another heading.
+  @MainActor
+  final class Bench {
+    let plugins: TemporaryDirectory
+    let path: String
+    let runtime: HostRuntime
+    let reloader: PluginReloader
+
+    init(outOfProcess: Bool) throws {
+      plugins = try TemporaryDirectory()
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+      path = try plugins.copy(BuildProducts.directory + "/libProductSearch.so", as: "libProductSearch.so")
+      let hosting = outOfProcess ? PluginProcessOptions(executable: BuildProducts.vivarium) : nil
+      reloader = PluginReloader(hosting: hosting)
+      runtime = HostRuntime(catalog: PluginCatalog(outcomes: [reloader.load(path)]), services: try TestServices.make())
+    }
+
+    /// The plugin as a new build would be: the heading "Products" reads
+    /// `heading` (8 bytes), written to a new file renamed over the old, as
+    /// a linker does, or over the old file's bytes (`inPlace`).
+    func rebuild(heading: String, inPlace: Bool = false) throws {
+      var bytes = try Data(contentsOf: URL(fileURLWithPath: BuildProducts.directory + "/libProductSearch.so"))
+      let old = Data("Products".utf8)
+      let new = Data(heading.utf8)
+      precondition(new.count == old.count)
+      let range = try #require(bytes.range(of: old))
+      bytes.replaceSubrange(range, with: new)
+      if inPlace {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+      } else {
+        try bytes.write(to: URL(fileURLWithPath: path + ".tmp"))
+        #expect(rename(path + ".tmp", path) == 0)
+      }
+    }
+
+    var text: String { runtime.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? "" }
+
+    deinit {
+      MainActor.assumeIsolated {
+        runtime.shutdown()
+        for plugin in runtime.catalog.loaded { plugin.process?.terminate() }
+      }
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func aRebuiltPluginShowsItsChangeInThePlaceAndStateItWasIn(outOfProcess: Bool) async throws {
+    let bench = try Bench(outOfProcess: outOfProcess)
+    try bench.runtime.open("products:search")
+    try bench.runtime.send(.type(field: "query", text: "e"))
+    try bench.runtime.send(.tap(button: "search"))
+    try bench.runtime.send(.tap(button: "next"))
+    let before = bench.text
+    #expect(before.contains("Products") && before.contains("page 2 of"))
+    let oldProcess = bench.runtime.catalog.loaded.first?.process
+
+    try bench.rebuild(heading: "Produkte")
+    let reload = bench.runtime.reload(bench.reloader.load(bench.path))
+    #expect(reload.accepted && reload.rebuilt == 1 && reload.problems.isEmpty, "\(reload)")
+    #expect(reload.summary == "Reloaded libProductSearch.so: 1 module rebuilt in place.")
+    #expect(bench.text == before.replacingOccurrences(of: "Products", with: "Produkte"))
+    #expect(bench.runtime.takeProblems().isEmpty)
+    if outOfProcess {
+      let newProcess = try #require(bench.runtime.catalog.loaded.first?.process)
+      #expect(newProcess !== oldProcess)
+      let old = try #require(oldProcess)
+      // The old build's process is let go; its end is noticed on its own time.
+      for _ in 0..<1000 {
+        if case .ended = old.state { break }
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      #expect({ if case .ended = old.state { true } else { false } }())
+    }
+  }
+
+  @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() throws {
+    let bench = try Bench(outOfProcess: false)
+    try bench.runtime.open("products:search")
+    try bench.rebuild(heading: "Produkte", inPlace: true)
+    #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    #expect(bench.text.contains("Produkte"))
+    try bench.rebuild(heading: "Produits", inPlace: true)
+    #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    #expect(bench.text.contains("Produits"))
+  }
+
+  @Test(arguments: [false, true])
+  func aRebuiltFileThatFailsItsChecksLeavesTheRunningVersion(outOfProcess: Bool) throws {
+    let bench = try Bench(outOfProcess: outOfProcess)
+    try bench.runtime.open("products:search")
+    // Written as a new file: one written over in place would change the
+    // pages a plugin process has mapped, and crash it before the reload.
+    try Data("not a library".utf8).write(to: URL(fileURLWithPath: bench.path), options: .atomic)
+    let reload = bench.runtime.reload(bench.reloader.load(bench.path))
+    #expect(!reload.accepted)
+    #expect(reload.summary.hasPrefix("libProductSearch.so was rebuilt but refused: it is not an ELF shared object"))
+    #expect(reload.summary.hasSuffix("; the running version stays"))
+    try bench.runtime.send(.tap(button: "next"))
+    #expect(bench.text.contains("Products") && bench.text.contains("page 2 of"), "\(bench.text)")
+  }
+
+  @Test func theWatcherReportsAFileOnceItHoldsStill() throws {
+    let bench = try Bench(outOfProcess: false)
+    var changed: [String] = []
+    let watcher = PluginWatcher(directories: [bench.plugins.path]) { changed.append($0) }
+    watcher.look()
+    #expect(changed.isEmpty)
+    try bench.rebuild(heading: "Produkte")
+    watcher.look()
+    #expect(changed.isEmpty, "a file that just changed may still be being written")
+    watcher.look()
+    #expect(changed == [bench.path])
+    watcher.look()
+    #expect(changed == [bench.path])
+    try bench.plugins.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    watcher.look()
+    watcher.look()
+    #expect(changed == [bench.path, bench.plugins.path + "/libItemsList.so"])
+  }
+}
