@@ -16,14 +16,18 @@ extension HostRuntime {
     public let problems: [String]
 
     /// One sentence for a notice.
-    public var summary: String {
+    public var summary: String { summary(after: nil) }
+
+    /// One sentence for a notice, saying it came `seconds` after the source
+    /// was saved.
+    public func summary(after seconds: Double?) -> String {
       let file = (path as NSString).lastPathComponent
       guard accepted else {
         return "\(file) was rebuilt but refused: \(problems.joined(separator: "; ")); the running version stays"
       }
       let modules = rebuilt == 0 ? "nothing on screen uses it" : "\(Plural.count(rebuilt, "module")) rebuilt in place"
-      return "Reloaded \(file): \(modules)"
-        + (problems.isEmpty ? "." : "; \(problems.joined(separator: "; "))")
+      let time = seconds.map { String(format: " %.1f s after the save", $0) } ?? ""
+      return "Reloaded \(file)\(time): \(modules)" + (problems.isEmpty ? "." : "; \(problems.joined(separator: "; "))")
     }
   }
 

@@ -125,7 +125,12 @@ public final class PackageBuilder {
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     let succeeded = process.terminationStatus == 0
-    let errors = output.split(separator: "\n").filter { $0.contains("error:") }.prefix(3).map(String.init)
+    // `/path/Sources/X/File.swift:30:28: error: expected ','` as `File.swift:30:28: expected ','`.
+    let errors = output.split(separator: "\n").filter { $0.contains("error: ") }.prefix(3).map { line in
+      let parts = line.components(separatedBy: ": error: ")
+      guard parts.count == 2 else { return String(line) }
+      return "\((parts[0] as NSString).lastPathComponent): \(parts[1])"
+    }
     return Outcome(
       succeeded: succeeded,
       errors: succeeded ? [] : (errors.isEmpty ? ["swift build exited with \(process.terminationStatus)"] : errors),

@@ -67,10 +67,8 @@ final class Watching {
       // The SDK's own libraries sit beside plugins in a build folder.
       if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
       let reload = runtime.reload(outcome)
-      var text = reload.summary
-      if let builder, path.hasPrefix(builder.products + "/"), let saved = builder.savedAt {
-        text += String(format: " (%.1f s after the save)", Date().timeIntervalSince(saved))
-      }
+      let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
+      let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
       runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
       notices.notice(text, tone: reload.accepted ? .positive : .negative)
       runtime.onScreenChanged()
@@ -87,7 +85,8 @@ final class Watching {
         runtime.services.logLine(outcome.succeeded ? .info : .warning, module: "host", outcome.output)
         guard !outcome.succeeded else { return }
         runtime.services.notifications.notice(
-          "The build failed; the running version stays: \(outcome.errors.joined(separator: " "))", tone: .negative)
+          "Build failed, the running version stays: \(outcome.errors.joined(separator: "; ")) ('log' has the rest)",
+          tone: .negative)
         runtime.onScreenChanged()
       }
       builder.start()
