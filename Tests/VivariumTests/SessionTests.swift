@@ -18,6 +18,8 @@ struct SessionCommandTests {
       ("wait 300ms", .wait(0.3)),
       ("wait 2m", .wait(120)),
       ("wait 1.5", .wait(1.5)),
+      ("tree", .tree(link: false)),
+      ("tree  --link", .tree(link: true)),
     ])
   func parses(line: String, command: SessionCommand) throws {
     #expect(try SessionCommand.parse(line) == command)
@@ -34,6 +36,8 @@ struct SessionCommandTests {
       ("tap", "usage: tap ADDRESS"),
       ("select items", "usage: select ADDRESS ROW"),
       ("back now", "usage: back"),
+      ("tree --bogus", "usage: tree [--link]"),
+      ("tree --link --link", "usage: tree [--link]"),
       ("wait", "usage: wait DURATION"),
       ("wait 25h", "wait '25h': give a time above 0 and at most 24h, e.g. wait 5s"),
       ("wait -1s", "wait '-1s': give a time above 0 and at most 24h, e.g. wait 5s"),

@@ -38,7 +38,8 @@ public final class HostServices {
     clock = ModuleClock(now.map { .virtual(start: $0) } ?? .real)
     lock = DataDirectoryLock(directory: dataDirectory)
     guard lock.access == .exclusive else { return }
-    let leftovers = DataDirectoryLock.removeLeftovers(in: [dataDirectory, dataDirectory + "/storage"])
+    let leftovers = DataDirectoryLock.removeLeftovers(
+      in: [dataDirectory, dataDirectory + "/storage", dataDirectory + "/" + NavigationStore.folder])
     if !leftovers.isEmpty {
       logLine(.info, module: "host", "removed what interrupted saves left: \(leftovers.joined(separator: ", "))")
     }

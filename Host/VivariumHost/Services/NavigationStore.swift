@@ -5,6 +5,8 @@ import Foundation
 /// whenever it changes, so that a host killed at any moment leaves the last
 /// state that was shown.
 public final class NavigationStore {
+  /// The folder of the data directory the states are saved in.
+  static let folder = "state"
   /// The file.
   public let path: String
   private var saved: NavigationState?
@@ -16,7 +18,7 @@ public final class NavigationStore {
       .joined(separator: "\n")
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    path = "\(dataDirectory)/state/navigation-\(String(hash, radix: 16)).json"
+    path = "\(dataDirectory)/\(Self.folder)/navigation-\(String(hash, radix: 16)).json"
   }
 
   /// The saved state: nil when there is none; a failure saying why one that

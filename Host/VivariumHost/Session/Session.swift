@@ -25,6 +25,27 @@ public final class Session {
     public let errors: [String]
     /// Whether the session should end.
     public let quit: Bool
+    /// The deep link of what is shown after the command (``HostRuntime/link(scheme:)``),
+    /// nil when nothing is.
+    public let link: String?
+
+    private enum CodingKeys: String, CodingKey {
+      case command, output, screen, notices, alert, errors, quit, link
+    }
+
+    /// Every field; ``link`` as null when nothing is shown, so that a
+    /// reader of the JSON always finds it.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(command, forKey: .command)
+      try container.encode(output, forKey: .output)
+      try container.encodeIfPresent(screen, forKey: .screen)
+      try container.encode(notices, forKey: .notices)
+      try container.encodeIfPresent(alert, forKey: .alert)
+      try container.encode(errors, forKey: .errors)
+      try container.encode(quit, forKey: .quit)
+      try container.encode(link, forKey: .link)
+    }
   }
 
   /// The runtime the session drives.
@@ -61,7 +82,7 @@ public final class Session {
     let command: SessionCommand
     do {
       guard let parsed = try SessionCommand.parse(given) else {
-        return Step(command: given, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: false)
+        return quietStep(given, quit: false)
       }
       command = parsed
     } catch {
@@ -92,12 +113,12 @@ public final class Session {
       case .ok:
         if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
       case .screen: break
-      case .tree: (output, draws) = (treeLines(), false)
+      case .tree(let link): (output, draws) = (link ? linkLines() : treeLines(), false)
       case .routes: (output, draws) = ([reports.routes], false)
       case .plugins: (output, draws) = ([reports.plugins], false)
       case .log: (output, draws) = (runtime.services.recentLog.suffix(20).map { $0 }, false)
       case .help: (output, draws) = ([SessionCommand.commandList], false)
-      case .quit: return Step(command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: true)
+      case .quit: return quietStep(line, quit: true)
       }
     } catch let error as ViewEventError {
       errors.append(error.message)
@@ -128,7 +149,14 @@ public final class Session {
       command: "(a line of \(SessionHeader.grouped(bytes)) bytes)", output: [], screen: nil, notices: [], alert: nil,
       errors: [
         "the line is \(SessionHeader.grouped(bytes)) bytes long, over the \(SessionHeader.grouped(limit))-byte limit of a session line; it was skipped, nothing was run"
-      ], quit: false)
+      ], quit: false, link: runtime.link(scheme: scheme))
+  }
+
+  /// The step of a line that shows nothing: a comment, or `quit`.
+  private func quietStep(_ line: String, quit: Bool) -> Step {
+    Step(
+      command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: quit,
+      link: runtime.link(scheme: scheme))
   }
 
   private func finish(_ line: String, output: [String] = [], errors: [String], draws: Bool) -> Step {
@@ -144,7 +172,7 @@ public final class Session {
     }
     return Step(
       command: line, output: lines, screen: screen, notices: notices, alert: alert, errors: errors + problems,
-      quit: false)
+      quit: false, link: runtime.link(scheme: scheme))
   }
 
   /// The header (where the person is) and the composed screen.
@@ -160,15 +188,30 @@ public final class Session {
       + ["╚ type 'ok' to close"]
   }
 
+  /// What `tree` says when nothing is shown.
+  private static let nothingOpen = "No modules are open."
+
   /// The live module tree, one line per module, children indented.
   func treeLines() -> [String] {
-    guard !runtime.layers.isEmpty else { return ["No modules are open."] }
+    guard !runtime.layers.isEmpty else { return [Self.nothingOpen] }
     var lines: [String] = []
     for (index, layer) in runtime.layers.enumerated() {
       lines.append(index == 0 ? "navigation stack" : "modal \(index)")
       for node in layer { lines += Session.treeLines(node, indent: "  ") }
     }
     return lines
+  }
+
+  /// `tree --link`: the deep link of the main stack and, when modals are
+  /// shown, which of their screens it leaves out.
+  func linkLines() -> [String] {
+    guard let link = runtime.link(scheme: scheme) else { return [Self.nothingOpen] }
+    let modals = runtime.layers.dropFirst().joined().map(\.urn)
+    guard !modals.isEmpty else { return [link.oneLineVisible] }
+    let named =
+      modals.count == 1
+      ? "The modal \(modals[0]) is not" : "The modal screens \(modals.joined(separator: ", ")) are not"
+    return [link.oneLineVisible, "\(named) part of the link.".oneLineVisible]
   }
 
   private static func treeLines(_ node: ModuleNode, indent: String) -> [String] {

@@ -21,8 +21,9 @@ public enum SessionCommand: Equatable, Sendable {
   case wait(Double)
   /// `screen`: draw the screen again.
   case screen
-  /// `tree`: the live module tree.
-  case tree
+  /// `tree`: the live module tree; `tree --link`: the main stack as a deep
+  /// link (``HostRuntime/link(scheme:)``) instead.
+  case tree(link: Bool)
   /// `routes`: the catalog.
   case routes
   /// `plugins`: the plugin report.
@@ -56,6 +57,7 @@ public enum SessionCommand: Equatable, Sendable {
       wait DURATION          let time pass, e.g. wait 5s, wait 300ms, wait 2m
       screen                 draw the screen again
       tree                   the live module tree, with each module's plugin
+      tree --link            where you are, as a deep link to share
       routes                 every module the plugins offer
       plugins                every plugin file, loaded or rejected
       log                    the latest log lines
@@ -97,9 +99,12 @@ public enum SessionCommand: Equatable, Sendable {
     case "wait":
       try expect(1, "wait DURATION")
       return .wait(try duration(rest[0]))
+    case "tree":
+      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(message: "usage: tree [--link]") }
+      return .tree(link: !rest.isEmpty)
     default:
       let simple: [String: SessionCommand] = [
-        "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "tree": .tree, "routes": .routes,
+        "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "routes": .routes,
         "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
       ]
       guard let command = simple[name] else {

@@ -17,11 +17,7 @@ enum ProcessRunner {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    env["VIVARIUM_PLUGIN_PATH"] = nil
-    env["SWIFT_BACKTRACE"] = "enable=no"
-    env.merge(environment) { $1 }
-    process.environment = env
+    process.environment = Self.environment(environment)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -34,6 +30,15 @@ enum ProcessRunner {
     return ProcessResult(
       status: process.terminationStatus, stdout: String(decoding: read.other, as: UTF8.self),
       stderr: String(decoding: read.this, as: UTF8.self))
+  }
+
+  /// This process's environment minus VIVARIUM_PLUGIN_PATH and crash
+  /// backtraces, with `extra` added: what a child of a test runs with.
+  static func environment(_ extra: [String: String]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["VIVARIUM_PLUGIN_PATH"] = nil
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    return environment.merging(extra) { $1 }
   }
 
   /// Runs the host built with the tests.

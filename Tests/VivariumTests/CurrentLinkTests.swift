@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import ViperKit
+import VivariumHost
+
+/// Where the person is, as a deep link to share: opened in a new runtime, it
+/// rebuilds the same main stack, showing the same tabs.
+@Suite("Where you are as a link")
+@MainActor
+struct CurrentLinkTests {
+  private func runtime() throws -> HostRuntime {
+    HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+  }
+
+  private func text(_ runtime: HostRuntime) -> String {
+    runtime.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? ""
+  }
+
+  @Test func theLinkOfATabAndAPushedDetailRebuildsTheSameStack() throws {
+    let first = try runtime()
+    try first.open("vivarium-demo://dashboard:home?user=ada/feed:home/items:detail:3", scheme: "vivarium-demo")
+    #expect(first.navigationState.layers[0][0].slots[0].selected == 2)
+    let link = try #require(first.link(scheme: "vivarium-demo"))
+    #expect(link == "vivarium-demo://dashboard:home?user=ada/feed:home/items:detail:3")
+
+    let second = try runtime()
+    try second.open(link, scheme: "vivarium-demo")
+    #expect(second.navigationState.layers[0] == first.navigationState.layers[0])
+    #expect(text(second) == text(first))
+    first.shutdown()
+    second.shutdown()
+  }
+
+  @Test func aTabTheMainStackShowsAfterATapIsInTheLink() throws {
+    let runtime = try runtime()
+    try runtime.open("dashboard:home")
+    #expect(runtime.link(scheme: nil) == "dashboard:home", "the first tab needs no segment")
+    try runtime.send(.tap(button: "tab.search"))
+    #expect(runtime.link(scheme: nil) == "dashboard:home/products:search")
+    runtime.shutdown()
+  }
+
+  @Test func argumentsGivenApartAreFoldedIntoTheQuery() throws {
+    let first = try runtime()
+    try first.open("dashboard:home", arguments: [(name: "user", value: "grace hopper/&?")])
+    let link = try #require(first.link(scheme: nil))
+    #expect(link == "dashboard:home?user=grace%20hopper%2F%26%3F")
+
+    let second = try runtime()
+    try second.open(link)
+    #expect(text(second).contains("Hello, Grace hopper/&?"))
+    #expect(text(second) == text(first))
+    first.shutdown()
+    second.shutdown()
+  }
+
+  @Test func nothingShownHasNoLink() throws {
+    #expect(try runtime().link(scheme: "vivarium-demo") == nil)
+  }
+}
