@@ -134,3 +134,53 @@ struct PluginReloadTests {
     #expect(changed == [bench.path, bench.plugins.path + "/libItemsList.so"])
   }
 }
+
+/// `vivarium run --watch` as a person runs it: the rebuilt file is noticed,
+/// swapped in, and the screen drawn again with a notice, without a command.
+@Suite("vivarium run --watch")
+struct WatchCommandTests {
+  @Test func aRebuiltPluginIsShownWithoutACommand() throws {
+    let plugins = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    let path = try plugins.copy(BuildProducts.directory + "/libProductSearch.so", as: "libProductSearch.so")
+    let data = try TemporaryDirectory()
+    let host = Process()
+    host.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
+    host.arguments = ["run", "--watch", "--plugins", plugins.path, "--data", data.path, "--start", "products:search"]
+    host.environment = ProcessRunner.environment(["COLUMNS": "80"])
+    let input = Pipe()
+    let output = Pipe()
+    host.standardInput = input
+    host.standardOutput = output
+    host.standardError = FileHandle.nullDevice
+    input.fileHandleForWriting.write(Data("tap next\n".utf8))
+    try host.run()
+    let pid = host.processIdentifier
+    defer {
+      kill(pid, SIGKILL)
+      host.waitUntilExit()
+    }
+    // Should the reload never come, the reads below end instead of hanging.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
+    var text = ""
+    /// Reads until what came after the first `from` characters holds every one of `words`.
+    func read(from start: Int = 0, until words: [String]) -> String {
+      while !words.allSatisfy({ text.dropFirst(start).contains($0) }) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+      }
+      return String(text.dropFirst(start))
+    }
+    #expect(read(until: ["Products", "page 2 of"]).contains("page 2 of"), "\(text)")
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let range = try #require(bytes.range(of: Data("Products".utf8)))
+    bytes.replaceSubrange(range, with: Data("Produkte".utf8))
+    try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+    let after = read(from: text.count, until: ["Reloaded", "Produkte", "page"])
+    #expect(after.contains("Reloaded libProductSearch.so: 1 module rebuilt in place."), "\(after)")
+    #expect(after.contains("Produkte") && !after.contains("Products"), "\(after)")
+    #expect(after.contains("page 2 of"), "the page shown was kept: \(after)")
+    try input.fileHandleForWriting.close()
+  }
+}

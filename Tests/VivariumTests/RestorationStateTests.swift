@@ -126,4 +126,26 @@ struct RestorationStateTests {
     #expect(runtime.navigationState.layers[0].map(\.urn) == ["dashboard:home?user=ada", "items:detail:2"])
     runtime.shutdown()
   }
+
+  @Test func aPushedDetailComesBackOnTopOfTheListThatOpenedIt() throws {
+    let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    try first.open("items:list")
+    let list = text(first)
+    try first.send(.select(list: "items", row: "2"))
+    let detail = text(first)
+    let state = first.navigationState
+    first.shutdown()
+    #expect(
+      state.layers == [
+        [NavigationState.Screen(urn: "items:list"), NavigationState.Screen(urn: "items:detail:2", openedBy: [])]
+      ])
+
+    let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    #expect(second.restore(state) == [])
+    #expect(text(second) == detail)
+    #expect(second.top?.opener === second.layers[0][0])
+    try second.back()
+    #expect(text(second) == list)
+    second.shutdown()
+  }
 }
