@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ViperKit
 
@@ -156,12 +157,19 @@ struct WatchCommandTests {
     input.fileHandleForWriting.write(Data("tap next\n".utf8))
     try host.run()
     let pid = host.processIdentifier
+    // Whether the host was reaped; its pid may belong to another process after.
+    let reaped = Mutex(false)
     defer {
-      kill(pid, SIGKILL)
+      reaped.withLock { reaped in
+        kill(pid, SIGKILL)
+        reaped = true
+      }
       host.waitUntilExit()
     }
     // Should the reload never come, the reads below end instead of hanging.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+      reaped.withLock { reaped in if !reaped { kill(pid, SIGKILL) } }
+    }
     var text = ""
     /// Reads until what came after the first `from` characters holds every one of `words`.
     func read(from start: Int = 0, until words: [String]) -> String {
