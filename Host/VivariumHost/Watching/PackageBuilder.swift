@@ -36,7 +36,7 @@ public final class PackageBuilder {
   private var settling: [String: FileSignature]?
   private var building = false
   private var again = false
-  private var task: Task<Void, Never>?
+  private var poller: Poller?
 
   /// A builder for the package in `directory`, taking its sources as they are now.
   public init(directory: String, interval: Duration = .milliseconds(200)) {
@@ -47,19 +47,15 @@ public final class PackageBuilder {
 
   /// Starts looking at the sources.
   public func start() {
-    task?.cancel()
-    task = Task { [weak self, interval] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
-        self?.look()
-      }
-    }
+    let poller = Poller(interval: interval) { [weak self] in self?.look() }
+    self.poller = poller
+    poller.start()
   }
 
   /// Stops looking.
   public func stop() {
-    task?.cancel()
-    task = nil
+    poller?.stop()
+    poller = nil
   }
 
   private func look() {

@@ -18,7 +18,7 @@ public final class PluginWatcher {
   private var known: [String: FileSignature] = [:]
   /// Changed files, with the signature they had at the last look.
   private var settling: [String: FileSignature] = [:]
-  private var task: Task<Void, Never>?
+  private var poller: Poller?
 
   /// Watches the `.so` files of `directories`, as they are now; `changed`
   /// is called on the main actor with the path of each new or rebuilt file.
@@ -31,19 +31,15 @@ public final class PluginWatcher {
 
   /// Starts looking.
   public func start() {
-    task?.cancel()
-    task = Task { [weak self, interval] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: interval)
-        self?.look()
-      }
-    }
+    let poller = Poller(interval: interval) { [weak self] in self?.look() }
+    self.poller = poller
+    poller.start()
   }
 
   /// Stops looking.
   public func stop() {
-    task?.cancel()
-    task = nil
+    poller?.stop()
+    poller = nil
   }
 
   /// One look: reports each file that changed and then held still.
