@@ -37,14 +37,17 @@ extension HostRuntime {
   }
 
   /// Builds `old`'s URN again and puts the new module where `old` was,
-  /// with `old`'s restoration state, its children's and its shown tabs.
-  func rebuild(_ old: ModuleNode) {
+  /// with `old`'s restoration state, its children's and its shown tabs;
+  /// false, with the problem reported and `old` left, when it could not.
+  @discardableResult
+  func rebuild(_ old: ModuleNode) -> Bool {
     let saved = savedScreen(old)
     let new: ModuleNode
     do {
       new = try build(old.openedWith.urn, arguments: old.openedWith.arguments, restoring: saved.state)
     } catch {
-      return report(old, "could not be rebuilt: \(error.message)")
+      report(old, "could not be rebuilt: \(error.message)")
+      return false
     }
     restoringChildren[new.id] = saved
     new.rebuiltFrom = ObjectIdentifier(old)
@@ -63,7 +66,8 @@ extension HostRuntime {
       disappear(old)
       layers[layer][position] = new
     } else {
-      return detach(new)
+      detach(new)
+      return false
     }
     // Screens opened by `old` or one of its children are opened by the same place in `new`.
     let opened = layers.joined().compactMap { node in node.opener.flatMap { old.path(to: $0) }.map { (node, $0) } }
@@ -73,6 +77,7 @@ extension HostRuntime {
       for (node, path) in opened { node.opener = new.node(at: path) ?? new }
       for lost in selectTabs(saved, in: new) + new.takeRestoreFailures() { report(new, lost) }
     }
+    return true
   }
 
   /// Watches a module detached in this process: once its work has ended

@@ -11,8 +11,9 @@ extension HostRuntime {
     public let accepted: Bool
     /// The modules of the plugin rebuilt in their places.
     public let rebuilt: Int
-    /// What went wrong: why the build was refused, or a module that could
-    /// not be rebuilt (it keeps running the earlier build).
+    /// What went wrong: why the build was refused, or what the rebuilding
+    /// reported (a module that could not be rebuilt keeps running the
+    /// earlier build; a saved tab or state that no longer fits).
     public let problems: [String]
 
     /// One sentence for a notice.
@@ -39,25 +40,22 @@ extension HostRuntime {
   /// process, if it had one, is let go once none of its modules is left.
   public func reload(_ outcome: PluginOutcome) -> Reload {
     let path = outcome.path
-    guard case .loaded(let plugin) = outcome else {
-      if case .rejected(let rejection) = outcome {
-        return Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons)
-      }
-      return Reload(path: path, accepted: false, rebuilt: 0, problems: [])
+    let plugin: LoadedPlugin
+    switch outcome {
+    case .loaded(let loaded): plugin = loaded
+    case .rejected(let rejection): return Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons)
     }
     let previous = catalog.loaded.first { $0.path == path }
     catalog = catalog.replacing(.loaded(plugin))
     let stale = nodes.filter { $0.pluginPath == path }
     let outermost = stale.filter { node in !stale.contains { $0 !== node && node.isInside($0) } }
     let before = problems.count
-    for node in outermost { rebuild(node) }
+    let rebuilt = outermost.filter { rebuild($0) }.count
     drain()
-    let failed = problems[before...].filter { problem in outermost.contains { $0.urn == problem.module } }
     if let process = previous?.process, !nodes.contains(where: { $0.remote?.process === process }) {
       process.terminate()
     }
     onScreenChanged()
-    return Reload(
-      path: path, accepted: true, rebuilt: outermost.count - failed.count, problems: failed.map(\.description))
+    return Reload(path: path, accepted: true, rebuilt: rebuilt, problems: problems[before...].map(\.description))
   }
 }

@@ -21,7 +21,10 @@ public final class PackageBuilder {
   /// The package folder.
   public let directory: String
   /// Where SwiftPM puts the debug build's products.
-  public var products: String { directory + "/.build/debug" }
+  public var products: String { Self.products(in: directory) }
+
+  /// Where SwiftPM puts the debug build's products of the package in `directory`.
+  public nonisolated static func products(in directory: String) -> String { directory + "/.build/debug" }
   /// How often the sources are looked at.
   public let interval: Duration
   /// When the newest source of the build under way (or last done) was

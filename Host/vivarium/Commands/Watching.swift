@@ -39,7 +39,7 @@ final class Watching {
         "the plugin package \(package) does not build; fix it and run again:\n" + outcome.errors.joined(separator: "\n")
       )
     }
-    let products = PackageBuilder(directory: package).products
+    let products = PackageBuilder.products(in: package)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []
     let plugins = names.filter { $0.hasSuffix(".so") }.sorted().map { products + "/" + $0 }.filter(
       PluginLoader.exportsEntry)
