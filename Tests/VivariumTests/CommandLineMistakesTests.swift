@@ -114,7 +114,7 @@ struct CommandLineMistakesTests {
     let result = try ProcessRunner.vivarium(["routes", "--plugins", dir.path])
     #expect(result.stdout.hasSuffix("\n1 module\n"), "\(result.stdout)")
     let plugins = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path])
-    #expect(plugins.stdout.hasSuffix("1 loaded, 0 rejected, 0 URN conflicts\n"))
+    #expect(plugins.stdout.hasSuffix("1 loaded (1 from the registry cache), 0 rejected, 0 URN conflicts\n"))
   }
 
   @Test(arguments: [40, 120])

@@ -154,14 +154,16 @@ struct ProbeHardeningTests {
     #expect(result.stdout.contains("loaded    libItemsList.so"), "\(result.stdout)\(result.stderr)")
   }
 
-  @Test func theChannelAcceptsOnlyOneWholeFrameWithTheNonce() {
+  @Test func theChannelAcceptsOnlyWholeFramesWithTheNonceUpToTheFirstBadOne() {
     let payload = Data(#"{"rejection":null}"#.utf8)
     var frame = Data("VIVARIUM-REPLY n0nce \(payload.count)\n".utf8)
     frame.append(payload)
-    #expect(ChildChannel.payload(of: frame, nonce: "n0nce") == payload)
-    #expect(ChildChannel.payload(of: frame, nonce: "other") == nil)
-    #expect(ChildChannel.payload(of: frame.dropLast(), nonce: "n0nce") == nil)
-    #expect(ChildChannel.payload(of: frame + Data("x".utf8), nonce: "n0nce") == nil)
-    #expect(ChildChannel.payload(of: payload, nonce: "n0nce") == nil)
+    #expect(ChildChannel.payloads(of: frame, nonce: "n0nce") == [payload])
+    #expect(ChildChannel.payloads(of: frame + frame, nonce: "n0nce") == [payload, payload])
+    #expect(ChildChannel.payloads(of: frame, nonce: "other") == [])
+    #expect(ChildChannel.payloads(of: frame.dropLast(), nonce: "n0nce") == [])
+    #expect(ChildChannel.payloads(of: frame + frame.dropLast(), nonce: "n0nce") == [payload])
+    #expect(ChildChannel.payloads(of: frame + Data("x".utf8) + frame, nonce: "n0nce") == [payload])
+    #expect(ChildChannel.payloads(of: payload, nonce: "n0nce") == [])
   }
 }

@@ -111,9 +111,10 @@ public struct PluginChecker: Sendable {
     }
     func place(_ job: Job) -> String { job.module.map { " on \($0)" } ?? "" }
     func debug(_ job: Job) -> String { "debug it with 'vivarium check \(path) --only \(job.check) --in-process'" }
-    switch ChildProcess.run(runner, arguments, timeout: timeout, passing: file) {
-    case .exited(let status, let reply, let stderr):
-      if status == 0, let reply, let results = try? JSONDecoder().decode([CheckResult].self, from: reply),
+    switch ChildProcess.run(runner, arguments, timeout: timeout, passing: file.map { [$0] } ?? []) {
+    case .exited(let status, let replies, let stderr):
+      if status == 0, replies.count == 1, let reply = replies.first,
+        let results = try? JSONDecoder().decode([CheckResult].self, from: reply),
         results.count == jobs.count
       {
         return results
@@ -121,7 +122,7 @@ public struct PluginChecker: Sendable {
       return each(.crashed) {
         "the check\(place($0)) ended with status \(status) without its result\(PluginProbe.said(stderr)): code in the plugin ended the process; \(debug($0))"
       }
-    case .signaled(let signal, let stderr):
+    case .signaled(let signal, _, let stderr):
       return each(.crashed) {
         "crashed (\(ChildProcess.describe(signal: signal)))\(PluginProbe.said(stderr)) while running \($0.check)\(place($0)); \(debug($0))"
       }

@@ -40,7 +40,7 @@ public enum ChildChannel {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Sends `payload` to the parent as the one reply of this run.
+  /// Sends `payload` to the parent as the next reply of this run.
   public static func reply(_ payload: Data, nonce: String) {
     var frame = Data("\(tag) \(nonce) \(payload.count)\n".utf8)
     frame.append(payload)
@@ -53,12 +53,21 @@ public enum ChildChannel {
     (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
   }
 
-  /// The payload of `frame` if it is exactly one frame carrying `nonce`.
-  static func payload(of frame: Data, nonce: String) -> Data? {
-    guard let newline = frame.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-    let header = String(decoding: frame[frame.startIndex..<newline], as: UTF8.self).split(separator: " ")
-    guard header.count == 3, header[0] == tag, header[1] == nonce, let length = Int(header[2]) else { return nil }
-    let payload = frame[frame.index(after: newline)...]
-    return payload.count == length ? Data(payload) : nil
+  /// The payloads of the frames `stream` holds, in order, up to the first
+  /// that is cut short or does not carry `nonce`.
+  static func payloads(of stream: Data, nonce: String) -> [Data] {
+    var payloads: [Data] = []
+    var rest = stream[...]
+    while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+      let header = String(decoding: rest[rest.startIndex..<newline], as: UTF8.self).split(separator: " ")
+      guard header.count == 3, header[0] == tag, header[1] == nonce, let length = Int(header[2]), length >= 0
+      else { break }
+      let start = rest.index(after: newline)
+      guard rest.distance(from: start, to: rest.endIndex) >= length else { break }
+      let end = rest.index(start, offsetBy: length)
+      payloads.append(Data(rest[start..<end]))
+      rest = rest[end...]
+    }
+    return payloads
   }
 }

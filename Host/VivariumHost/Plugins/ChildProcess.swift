@@ -9,23 +9,26 @@ import Synchronization
 /// The child runs in a process group of its own and gets exactly these file
 /// descriptors: 0, a pipe carrying a nonce (``ChildChannel``); 1, `/dev/null`;
 /// 2, a pipe whose last lines are kept for the report; 3, the reply channel;
-/// and, when given, 4, the plugin file the parent opened and checked. The
+/// and from 4 on, the plugin files the parent opened and checked. The
 /// parent waits for the child process itself, not for its pipes to close, so
 /// a grandchild holding a pipe open cannot stall it; at the time limit the
 /// whole group is killed. What it reads is bounded.
 enum ChildProcess {
   /// How a child ended.
   enum Outcome {
-    /// It exited with `status`. `reply` is its framed reply, nil when it sent
-    /// none that carries this run's nonce. `stderr` is the tail of its stderr.
-    case exited(status: Int32, reply: Data?, stderr: String)
-    /// A signal ended it.
-    case signaled(Int32, stderr: String)
+    /// It exited with `status`. `replies` are its framed replies that carry
+    /// this run's nonce, in order, up to the first that does not.
+    /// `stderr` is the tail of its stderr.
+    case exited(status: Int32, replies: [Data], stderr: String)
+    /// A signal ended it. `replies` are those it had sent by then.
+    case signaled(Int32, replies: [Data], stderr: String)
     /// It outlived the time limit, and its process group was killed.
-    case timedOut(stderr: String)
-    /// It wrote more than ``replyLimit`` bytes to its reply channel, and its
-    /// process group was killed.
-    case flooded
+    /// `replies` are those it had sent by then.
+    case timedOut(replies: [Data], stderr: String)
+    /// It wrote more than ``replyLimit`` bytes (per file passed) to its
+    /// reply channel, and its process group was killed. `replies` are the
+    /// whole ones it had sent before.
+    case flooded(replies: [Data])
     /// It could not be started.
     case failedToStart(String)
   }
@@ -36,8 +39,10 @@ enum ChildProcess {
   static let stderrKept = 16 << 10
 
   /// Runs `executable arguments…` with `SWIFT_BACKTRACE=enable=no`, so a crash
-  /// does not spend seconds on a backtrace, handing it `file` as descriptor 4.
-  static func run(_ executable: String, _ arguments: [String], timeout: Duration, passing file: Int32? = nil)
+  /// does not spend seconds on a backtrace, handing it `files` as descriptors
+  /// 4, 5 and on. The time limit starts again whenever the child sends more
+  /// of its reply: a child reporting on many files has `timeout` for each.
+  static func run(_ executable: String, _ arguments: [String], timeout: Duration, passing files: [Int32] = [])
     -> Outcome
   {
     let nonce = ChildChannel.makeNonce()
@@ -46,30 +51,42 @@ enum ChildProcess {
       pipes.forEach { $0.closeBoth() }
       return .failedToStart("\(executable): cannot create pipes: \(String(cString: strerror(errno)))")
     }
-    let (input, errors, replies) = (pipes[0], pipes[1], pipes[2])
+    let (input, errors, channel) = (pipes[0], pipes[1], pipes[2])
     // The nonce waits in the pipe for the child; written before it starts, so
     // a child that never reads cannot make this write raise SIGPIPE.
     _ = DescriptorOutput.write(nonce, to: input.write)
     close(input.write)
-    defer { [errors.read, replies.read].forEach { close($0) } }
-    let passed = file.map { fcntl($0, F_DUPFD_CLOEXEC, 10) } ?? -1
-    var mapping: [(Int32, Int32)] = [(input.read, 0), (errors.write, 2), (replies.write, ChildChannel.replyDescriptor)]
-    if passed >= 0 { mapping.append((passed, ChildChannel.fileDescriptor)) }
+    defer { [errors.read, channel.read].forEach { close($0) } }
+    // Copies numbered above every child number, so no mapping overwrites another's source.
+    let lowest = ChildChannel.fileDescriptor + Int32(files.count) + 10
+    let passed = files.map { fcntl($0, F_DUPFD_CLOEXEC, lowest) }
+    var mapping: [(Int32, Int32)] = [(input.read, 0), (errors.write, 2), (channel.write, ChildChannel.replyDescriptor)]
+    for (index, fd) in passed.enumerated() where fd >= 0 {
+      mapping.append((fd, ChildChannel.fileDescriptor + Int32(index)))
+    }
     let started = spawn(executable, arguments, mapping)
     // The child holds its own copies now; closing ours lets its EOFs through.
-    for fd in [input.read, errors.write, replies.write, passed] where fd >= 0 { close(fd) }
+    for fd in [input.read, errors.write, channel.write] + passed where fd >= 0 { close(fd) }
     let pid: pid_t
     switch started {
     case .success(let spawned): pid = spawned
     case .failure(let reason): return .failedToStart("\(executable): \(reason)")
     }
-    let collector = Collector(errors: errors.read, replies: replies.read)
-    let deadline = ContinuousClock.now + timeout
+    let limit = replyLimit * max(files.count, 1)
+    let collector = Collector(errors: errors.read, replies: channel.read, limit: limit)
+    var deadline = ContinuousClock.now + timeout
+    var progress = 0
     while !hasEnded(pid) {
-      if collector.replyBytes > replyLimit || ContinuousClock.now >= deadline {
+      if collector.replyBytes > progress {
+        progress = collector.replyBytes
+        deadline = ContinuousClock.now + timeout
+      }
+      if collector.replyBytes > limit || ContinuousClock.now >= deadline {
         kill(-pid, SIGKILL)
         _ = reap(pid)
-        return collector.replyBytes > replyLimit ? .flooded : .timedOut(stderr: collector.stderrTail)
+        let replies = ChildChannel.payloads(of: collector.reply, nonce: nonce)
+        return collector.replyBytes > limit
+          ? .flooded(replies: replies) : .timedOut(replies: replies, stderr: collector.stderrTail)
       }
       collector.poll(milliseconds: 20)
     }
@@ -80,11 +97,10 @@ enum ChildProcess {
     kill(-pid, SIGKILL)
     collector.drain()
     let status = reap(pid)
-    if status & 0x7F != 0 { return .signaled(status & 0x7F, stderr: collector.stderrTail) }
-    if collector.replyBytes > replyLimit { return .flooded }
-    return .exited(
-      status: (status >> 8) & 0xFF, reply: ChildChannel.payload(of: collector.reply, nonce: nonce),
-      stderr: collector.stderrTail)
+    let replies = ChildChannel.payloads(of: collector.reply, nonce: nonce)
+    if collector.replyBytes > limit { return .flooded(replies: replies) }
+    if status & 0x7F != 0 { return .signaled(status & 0x7F, replies: replies, stderr: collector.stderrTail) }
+    return .exited(status: (status >> 8) & 0xFF, replies: replies, stderr: collector.stderrTail)
   }
 
   /// Starts a child with `start` on a thread of its own, then runs `watch`
@@ -224,10 +240,12 @@ private final class Collector {
   private var errors = Data()
   private(set) var reply = Data()
   private let errorsFD: Int32
+  private let limit: Int
 
-  init(errors: Int32, replies: Int32) {
+  init(errors: Int32, replies: Int32, limit: Int) {
     errorsFD = errors
     descriptors = [errors, replies]
+    self.limit = limit
   }
 
   var replyBytes: Int { reply.count }
@@ -248,7 +266,7 @@ private final class Collector {
   func drain() {
     for fd in descriptors {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      while descriptors.contains(fd), reply.count <= ChildProcess.replyLimit, readOnce(fd) {}
+      while descriptors.contains(fd), reply.count <= limit, readOnce(fd) {}
     }
   }
 

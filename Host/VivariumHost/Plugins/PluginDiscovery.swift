@@ -52,6 +52,13 @@ public struct PluginDiscovery: Sendable {
     load { PluginProcess.startAll($0, options: options) }
   }
 
+  /// Scans every directory as ``load(with:)`` does, with `scanner`: a
+  /// plugin that `registry` knows, or that a probe scanned, is not loaded
+  /// until one of its modules is built (``PluginScanner``).
+  public func scan(with scanner: PluginScanner, registry: inout PluginRegistry) -> [PluginOutcome] {
+    load { scanner.scanAll($0, registry: &registry) }
+  }
+
   private func load(_ loadAll: ([String]) -> [PluginOutcome]) -> [PluginOutcome] {
     var outcomes: [PluginOutcome] = []
     var seen: [FileIdentity: String] = [:]

@@ -14,6 +14,8 @@ struct PluginFile: Sendable {
   let descriptor: Int32
   /// Its size in bytes.
   let size: Int
+  /// What the registry cache knows this version of the file by.
+  let key: PluginFileKey
   /// For a private copy (``PluginLoader/loadCopy(_:)``): the real path of
   /// the file it copies, whose folder holds the libraries it needs.
   var origin: String?
@@ -87,7 +89,7 @@ struct PluginFile: Sendable {
         path, .unreadable,
         "it moved while the host checked it (\(real) is now \(opened)); try again, and find out who moves it")
     }
-    return PluginFile(path: path, descriptor: fd, size: Int(info.st_size))
+    return PluginFile(path: path, descriptor: fd, size: Int(info.st_size), key: PluginFileKey(path: path, info))
   }
 
   /// Closes the descriptor of a file that was not loaded.

@@ -43,6 +43,7 @@ extension PluginLoader {
       }
       offset += read
     }
-    return load(PluginFile(path: path, descriptor: copy, size: original.size, origin: original.realPath))
+    return load(
+      PluginFile(path: path, descriptor: copy, size: original.size, key: original.key, origin: original.realPath))
   }
 }

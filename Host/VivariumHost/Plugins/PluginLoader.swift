@@ -51,16 +51,17 @@ public struct PluginLoader: Sendable {
 
   /// Checks and loads each of `paths`, in order. Each file is opened once and
   /// everything (the probe included) checks and loads that open file. With a
-  /// probe, the probe processes run side by side, one per core, before
-  /// anything is loaded here.
+  /// probe, the files are first probed in batches, one child per core
+  /// (``PluginProbe/scan(_:validatingContracts:)``), before anything is
+  /// loaded here.
   public func loadAll(_ paths: [String]) -> [PluginOutcome] {
     let files = paths.map { path in Result { () throws(Rejection) in try Self.openChecked(path) } }
     var probed = [Rejection?](repeating: nil, count: paths.count)
     if let probe {
-      let validating = validatesContracts
-      probed = files.concurrentMap { file in
-        guard case .success(let file) = file else { return nil }
-        return probe.rejection(for: file, validatingContracts: validating)
+      let opened = files.enumerated().compactMap { index, file in (try? file.get()).map { (index, $0) } }
+      let reports = probe.scan(opened.map(\.1), validatingContracts: validatesContracts)
+      for ((index, _), report) in zip(opened, reports) {
+        if case .failure(let rejection) = report { probed[index] = rejection }
       }
     }
     // Probes that crashed while loading left their load trees behind.
@@ -189,7 +190,7 @@ public struct PluginLoader: Sendable {
   }
 
   /// What the ELF headers say, read from the open file without loading it.
-  private static func checkHeaders(_ file: PluginFile) throws(Rejection) {
+  static func checkHeaders(_ file: PluginFile) throws(Rejection) {
     let elf: ELFFile
     do {
       elf = try ELFFile(fd: file.descriptor, size: file.size)

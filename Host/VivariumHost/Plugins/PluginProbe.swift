@@ -1,14 +1,15 @@
 import Foundation
 
-/// Loads a plugin first in a child process, so that a plugin that traps,
+/// Loads plugins first in child processes, so that a plugin that traps,
 /// segfaults or hangs while loading is reported by name instead of taking the
 /// host down (GStreamer's plugin scanner does the same).
 ///
-/// The child is the host's own executable run as `EXECUTABLE __probe FILE`,
-/// which calls ``PluginProbe/childMain(_:)``. It is handed the file the host
-/// opened and checked, loads exactly that, and answers on a channel of its
-/// own (``ChildChannel``). Only a file the child loaded cleanly is then
-/// loaded into the host.
+/// A child is the host's own executable run as `EXECUTABLE __probe -- FILE…`,
+/// which calls ``PluginProbe/childMain(_:)``. It is handed the files the host
+/// opened and checked, loads exactly those, one after the other, and reports
+/// each (its contracts, or why it was refused) on a channel of its own
+/// (``ChildChannel``) as soon as it is done with it. Files are probed in
+/// batches, one child per core (see ``scan(_:validatingContracts:)``).
 ///
 /// What this does not guarantee: plugin code that behaves in the probe and
 /// misbehaves in the host (it can tell them apart) still runs in the host.
@@ -28,11 +29,76 @@ public struct PluginProbe: Sendable {
     self.timeout = timeout
   }
 
-  /// Nil when `file` loaded cleanly in a child; otherwise why not.
-  func rejection(for file: PluginFile, validatingContracts: Bool = true) -> Rejection? {
-    let path = file.path
-    let arguments = [PluginProbe.command, path] + (validatingContracts ? [] : ["--no-contracts"])
-    switch ChildProcess.run(executable, arguments, timeout: timeout, passing: file.descriptor) {
+  /// What probing each of `files` found, in order: what it offers, or why it
+  /// was refused.
+  ///
+  /// The files are split into one batch per core, and each batch is loaded
+  /// in one child. The child reports each file as it finishes it, so when it
+  /// dies the file it was loading is known: that file is reported with the
+  /// signal (or the timeout, or the exit) that ended it, and the rest of the
+  /// batch goes on in a new child. When other plugins had run in the dead
+  /// child first, the file is probed again alone, so that the one named is
+  /// the one that dies on its own.
+  /// `children` is how many batches at most: one per core unless a test says.
+  func scan(_ files: [PluginFile], validatingContracts: Bool = true, children: Int? = nil) -> [Result<
+    PluginRecord, Rejection
+  >] {
+    guard !files.isEmpty else { return [] }
+    let count = min(max(children ?? ProcessInfo.processInfo.activeProcessorCount, 1), files.count)
+    let batches = (0..<count).map { index in
+      Array(files[(files.count * index / count)..<(files.count * (index + 1) / count)])
+    }
+    return batches.concurrentMap { batch in
+      scanBatch(batch, validatingContracts: validatingContracts)
+    }.flatMap { $0 }
+  }
+
+  private func scanBatch(_ files: [PluginFile], validatingContracts: Bool) -> [Result<PluginRecord, Rejection>] {
+    var results: [Result<PluginRecord, Rejection>] = []
+    var rest = files[...]
+    while !rest.isEmpty {
+      let run = runChild(Array(rest), validatingContracts: validatingContracts)
+      results += run.reports
+      rest = rest.dropFirst(run.reports.count)
+      guard let ending = run.ending, let culprit = rest.first else { continue }
+      rest = rest.dropFirst()
+      if run.reports.isEmpty {
+        results.append(.failure(ending))
+      } else {
+        // Other plugins ran in that child first: the one named must die alone.
+        let alone = runChild([culprit], validatingContracts: validatingContracts)
+        results.append(alone.reports.first ?? .failure(alone.ending ?? ending))
+      }
+    }
+    return results
+  }
+
+  /// Runs one child on `files`: the reports it gave, in order, and when it
+  /// ended before reporting on every file, why the next file was refused.
+  private func runChild(_ files: [PluginFile], validatingContracts: Bool) -> (
+    reports: [Result<PluginRecord, Rejection>], ending: Rejection?
+  ) {
+    let arguments = [PluginProbe.command] + (validatingContracts ? [] : ["--no-contracts"]) + ["--"] + files.map(\.path)
+    let outcome = ChildProcess.run(executable, arguments, timeout: timeout, passing: files.map(\.descriptor))
+    let replies: [Data]
+    switch outcome {
+    case .failedToStart: replies = []
+    case .flooded(let sent), .timedOut(let sent, _), .signaled(_, let sent, _), .exited(_, let sent, _): replies = sent
+    }
+    let reports = replies.prefix(files.count).map { reply -> Result<PluginRecord, Rejection>? in
+      guard let report = try? JSONDecoder().decode(ProbeReport.self, from: reply) else { return nil }
+      if let rejection = report.rejection { return .failure(rejection) }
+      return report.record.map { .success($0) }
+    }
+    let whole = Array(reports.prefix { $0 != nil }.compactMap { $0 })
+    guard whole.count < files.count else { return (whole, nil) }
+    return (whole, rejection(files[whole.count].path, outcome))
+  }
+
+  /// Why the file `path` was refused when its child ended as `outcome`
+  /// without reporting on it.
+  private func rejection(_ path: String, _ outcome: ChildProcess.Outcome) -> Rejection {
+    switch outcome {
     case .failedToStart(let reason):
       return Rejection(path, .crashed, "the host could not start its probe process \(reason)")
     case .timedOut:
@@ -45,19 +111,16 @@ public struct PluginProbe: Sendable {
         path, .crashed,
         "while loading, it wrote over \(ChildProcess.replyLimit) bytes into the probe's report channel; the probe was killed"
       )
-    case .signaled(let signal, let stderr):
+    case .signaled(let signal, _, let stderr):
       return Rejection(
         path, .crashed,
         "it crashed while loading (\(ChildProcess.describe(signal: signal)))\(Self.said(stderr)) in its entry point or factories(); the host skipped it. Debug it with '--in-process'"
       )
-    case .exited(let status, let reply, let stderr):
-      guard status == 0, let reply, let report = try? JSONDecoder().decode(ProbeReport.self, from: reply) else {
-        return Rejection(
-          path, .crashed,
-          "the probe process exited with status \(status) without its report\(Self.said(stderr)): code in the plugin ended the process while it loaded (a constructor or the entry point calling exit, or a fatal error). Debug it with '--in-process'"
-        )
-      }
-      return report.rejection
+    case .exited(let status, _, let stderr):
+      return Rejection(
+        path, .crashed,
+        "the probe process exited with status \(status) without its report\(Self.said(stderr)): code in the plugin ended the process while it loaded (a constructor or the entry point calling exit, or a fatal error). Debug it with '--in-process'"
+      )
     }
   }
 
@@ -66,29 +129,28 @@ public struct PluginProbe: Sendable {
     ChildProcess.fatalErrorLine(stderr).map { ", saying \"\($0)\"" } ?? ""
   }
 
-  /// The child side, `__probe FILE [--no-contracts]`: reads the nonce, loads
-  /// the file its parent handed it, and replies with the outcome. Returns the
-  /// exit status.
+  /// The child side, `__probe [--no-contracts] -- FILE…`: reads the nonce,
+  /// then loads each file its parent handed it (descriptors 4, 5 and on) and
+  /// replies with its outcome before going on to the next. Returns the exit
+  /// status.
   public static func childMain(_ arguments: [String]) -> Int32 {
     let nonce = ChildChannel.begin()
-    guard let path = arguments.first else { return 2 }
-    let loader = PluginLoader(validatesContracts: !arguments.contains("--no-contracts"))
-    let report: ProbeReport
-    do {
-      let file = try PluginFile.inherited(ChildChannel.fileDescriptor, path: path)
-      switch loader.load(file) {
-      case .loaded: report = ProbeReport(rejection: nil)
-      case .rejected(let rejection): report = ProbeReport(rejection: rejection)
+    guard let separator = arguments.firstIndex(of: "--") else { return 2 }
+    let loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
+    for (index, path) in arguments[(separator + 1)...].enumerated() {
+      let report: ProbeReport
+      switch loader.loadInherited(ChildChannel.fileDescriptor + Int32(index), path: path) {
+      case .loaded(let plugin): report = ProbeReport(record: PluginRecord(plugin), rejection: nil)
+      case .rejected(let rejection): report = ProbeReport(record: nil, rejection: rejection)
       }
-    } catch {
-      report = ProbeReport(rejection: error)
+      // Encoding a plain Codable struct cannot fail.
+      ChildChannel.reply((try? JSONEncoder().encode(report)) ?? Data(), nonce: nonce)
     }
-    // Encoding a plain Codable struct cannot fail.
-    ChildChannel.reply((try? JSONEncoder().encode(report)) ?? Data(), nonce: nonce)
     return 0
   }
 }
 
 private struct ProbeReport: Codable {
+  let record: PluginRecord?
   let rejection: Rejection?
 }

@@ -17,6 +17,12 @@ public struct LoadedPlugin: Sendable {
   var fileDescriptor: Int32?
   /// The process hosting it, when it runs in a process of its own.
   public internal(set) var process: PluginProcess?
+  /// For a plugin known from a scan: what loads it when one of its modules
+  /// is first built. Its ``factories`` build through it.
+  public internal(set) var activation: PluginActivation?
+  /// Where the host learned what the plugin offers; nil for factories that
+  /// were already in this process.
+  public internal(set) var source: ScanSource?
 
   /// Describes factories that are already in this process, for hosts and
   /// harnesses that build modules without a plugin file.
@@ -59,6 +65,7 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     case implausible
     case crashed
     case timedOut = "timed-out"
+    case contractsDisagree = "contracts-disagree"
   }
 
   /// The file or directory refused.
@@ -95,7 +102,8 @@ extension Rejection.Kind {
     case .badMagic: "descriptor.magic"
     case .incompatible: "descriptor.sdk"
     case .invalidContract: "contract.wellformed"
-    case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut:
+    case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
+      .contractsDisagree:
       "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:

@@ -15,6 +15,9 @@ public struct PluginsReport: Encodable, Sendable {
     public let name: String?
     /// The SDK version the plugin was built against, when loaded.
     public let sdkVersion: String?
+    /// Where what it offers was learned, when loaded: `cache` (the registry
+    /// cache), `probe` (a probe process) or `loaded` (this process).
+    public let from: String?
     /// URN patterns it offers, when loaded.
     public let urns: [String]
     /// The rejection kind, a stable name, when rejected.
@@ -63,10 +66,11 @@ public struct PluginsReport: Encodable, Sendable {
       case .loaded(let plugin):
         Row(
           status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
+          from: plugin.source?.rawValue, urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
           status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,
+          from: nil,
           urns: [],
           reason: rejection.kind.rawValue, messages: rejection.reasons)
       }
@@ -123,8 +127,10 @@ public struct PluginsReport: Encodable, Sendable {
     let skipped = count("skipped") > 0 ? ", \(count("skipped")) skipped" : ""
     let identities =
       identityConflicts.isEmpty ? "" : ", " + Plural.count(identityConflicts.count, "identity conflict")
+    let cached = plugins.filter { $0.from == ScanSource.cache.rawValue }.count
+    let fromCache = cached > 0 ? " (\(cached) from the registry cache)" : ""
     lines.append(
-      "\(count("loaded")) loaded, \(count("rejected")) rejected\(skipped), "
+      "\(count("loaded")) loaded\(fromCache), \(count("rejected")) rejected\(skipped), "
         + Plural.count(conflicts.count, "URN conflict") + identities)
     return lines.joined(separator: "\n")
   }

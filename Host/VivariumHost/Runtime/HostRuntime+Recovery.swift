@@ -102,7 +102,7 @@ extension HostRuntime {
   /// checked for leaks, here and in plugin processes.
   public func awaitLeakChecks(limit: Duration = .seconds(5)) async {
     let deadline = ContinuousClock.now + limit
-    let processes = catalog.loaded.compactMap(\.process)
+    let processes = catalog.loaded.compactMap(\.runningProcess)
     while ContinuousClock.now < deadline,
       !leakWatch.isEmpty || processes.contains(where: \.isReleasing)
     {

@@ -52,7 +52,7 @@ extension HostRuntime {
     let before = problems.count
     let rebuilt = outermost.filter { rebuild($0) }.count
     drain()
-    if let process = previous?.process, !nodes.contains(where: { $0.remote?.process === process }) {
+    if let process = previous?.runningProcess, !nodes.contains(where: { $0.remote?.process === process }) {
       process.terminate()
     }
     onScreenChanged()

@@ -161,14 +161,23 @@ public final class HostRuntime {
     )
     let module: Module
     var restoreFailure: String?
+    let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
+    let factory: any ModuleFactory
+    do throws(Rejection) {
+      // A plugin known from a scan is loaded now, for its first module.
+      factory = try (resolved.route.factory as? LazyFactory)?.loaded() ?? resolved.route.factory
+    } catch {
+      throw ResolveError(
+        .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")
+    }
     do {
       module = try hostCall {
-        if let remote = resolved.route.factory as? RemoteFactory {
+        if let remote = factory as? RemoteFactory {
           let built = try remote.build(context, restoring: state)
           restoreFailure = built.restoreFailure
           return built.module
         }
-        let module = try resolved.route.factory.build(context)
+        let module = try factory.build(context)
         if let state {
           do throws(Restoration.Failure) {
             try Restoration.restore(state, to: module)
@@ -179,7 +188,6 @@ public final class HostRuntime {
         return module
       }
     } catch {
-      let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
     }
     let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)

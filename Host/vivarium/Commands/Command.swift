@@ -57,6 +57,10 @@ enum CommonOptions {
     "Load plugins from DIR, or the one plugin file DIR names (repeatable). Default: $VIVARIUM_PLUGIN_PATH (colon-separated), else the bundled plugins."
   )
   static let json = OptionSpec.flag("json", "Print machine-readable JSON on stdout.")
+  static let noCache = OptionSpec.flag(
+    "no-cache",
+    "Do not use or update the plugin registry cache in the data directory: probe every plugin file again."
+  )
   static let inProcess = OptionSpec.flag(
     "in-process",
     "Load plugins straight into this process, without first trying each in a child process. Faster, and for debuggers; a plugin that crashes while loading then takes the host down."

@@ -15,7 +15,7 @@ enum GraphCommand: Command {
     """
   static let options = [
     OptionSpec.value("urn", "LINK", "Build LINK (a URN or deep link) and draw its live module tree."),
-    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.inProcess,
+    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.inProcess,
   ]
   static let exitCodes =
     "0 printed; 1 the URN could not be opened, or a --plugins path does not exist (reason on stderr); 2 usage error."

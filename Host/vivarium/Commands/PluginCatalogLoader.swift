@@ -9,7 +9,10 @@ enum PluginCatalogLoader {
   /// `--plugins` path that does not exist fails the command before anything
   /// is loaded, and each refused file gets a one-line warning on stderr.
   ///
-  /// With `hosting`, each plugin file runs in a process of its own.
+  /// A plugin the registry cache in the data directory knows (unless
+  /// `--no-cache`; `--rescan` forgets what it knows) is not probed again,
+  /// and none is loaded until one of its modules is built: with `hosting`,
+  /// in a process of its own.
   @MainActor
   static func load(
     _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
@@ -18,15 +21,23 @@ enum PluginCatalogLoader {
     if !quiet, let missing = missingPaths(arguments).first { throw CommandFailure(missingMessage(missing)) }
     let discovery = PluginDiscovery(
       commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
-    let outcomes: [PluginOutcome]
-    if let hosting {
-      outcomes = discovery.load(hosting: hosting)
-    } else {
-      let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
-      var loader = PluginLoader(probe: probe)
-      // A build copied over a plugin file in place must not change the code running here.
-      loader.loadsCopies = arguments.has("watch")
-      outcomes = discovery.load(with: loader)
+    var registry = PluginRegistry.none
+    if !arguments.has("no-cache") {
+      let opened = PluginRegistry.open(
+        dataDirectory: RuntimeSetup.dataDirectory(arguments, console), rescan: arguments.has("rescan"))
+      registry = opened.0
+      if let warning = opened.warning { console.warning(command, warning) }
+    }
+    var loader = PluginLoader()
+    // A build copied over a plugin file in place must not change the code running here.
+    loader.loadsCopies = hosting == nil && arguments.has("watch")
+    let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
+    let scanner = PluginScanner(probe: probe, hosting: hosting, loader: loader)
+    let outcomes = discovery.scan(with: scanner, registry: &registry)
+    do {
+      try registry.save()
+    } catch {
+      console.warning(command, error.description)
     }
     let catalog = PluginCatalog(outcomes: outcomes)
     if !quiet {

@@ -4,15 +4,25 @@ import VivariumHost
 enum PluginsCommand: Command {
   static let name = "plugins"
   static let summary = "List every plugin file found, loaded or rejected with the reason."
-  static let synopsis = "vivarium plugins [--plugins DIR]... [--json]"
+  static let synopsis = "vivarium plugins [--plugins DIR]... [--json] [--rescan | --no-cache] [--data DIR]"
   static let details = """
     Scans each plugin directory for .so files, checks each one (ELF headers, entry symbol,
     descriptor magic, plugin ABI, SDK and Swift compiler versions, contracts) and loads
     the good ones. Prints one row per file: loaded with its URNs, or rejected with what
     is wrong and what to do. Patterns from two plugins that match the same URNs are
     reported as conflicts, and neither is routed.
+
+    What each file offers is kept in the plugin registry cache in the data directory, so a
+    file that has not changed (same path, size, modification time and inode) is not loaded
+    again, nor is one that crashed or hung its probe. A file the cache does not know is
+    probed: loaded, with others, in a child process per core. --rescan scans every file
+    again and rewrites the cache; --no-cache neither reads nor writes it.
     """
-  static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
+  static let options = [
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
+    OptionSpec.flag(
+      "rescan", "Forget what the plugin registry cache knows and scan every plugin file again; the cache is rewritten."),
+  ]
   static let exitCodes = """
     0 the scan ran, even if files were rejected (see each row); 1 a directory or file given with --plugins does \
     not exist (it still gets its row); 2 usage error.

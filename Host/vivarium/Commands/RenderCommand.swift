@@ -17,7 +17,7 @@ enum RenderCommand: Command {
   static let options =
     [
       OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
-      CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json,
+      CommonOptions.plugins, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.json,
     ] + HostingOptions.all + []
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed, or a --plugins path does not exist (the reason is on stderr); 2 usage error.

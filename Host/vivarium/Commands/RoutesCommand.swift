@@ -5,12 +5,14 @@ import VivariumHost
 enum RoutesCommand: Command {
   static let name = "routes"
   static let summary = "Show every module: URN pattern, plugin, arguments, outputs, slots, services."
-  static let synopsis = "vivarium routes [--plugins DIR]... [--json]"
+  static let synopsis = "vivarium routes [--plugins DIR]... [--json] [--no-cache] [--data DIR]"
   static let details = """
     Prints the catalog of every module the loaded plugins offer: which screen is where.
     Files that were rejected are named on stderr; 'vivarium plugins' says why.
     """
-  static let options = [CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess]
+  static let options = [
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
+  ]
   static let exitCodes = "0 the catalog was printed; 1 a --plugins path does not exist; 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {

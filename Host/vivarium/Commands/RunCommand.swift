@@ -35,7 +35,7 @@ enum RunCommand: Command {
       OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
       OptionSpec.flag(
         "fresh", "Start from the first screen, forgetting where the last session on these plugins was."),
-      Watching.watch, Watching.build, RuntimeSetup.data, CommonOptions.json,
+      Watching.watch, Watching.build, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.json,
     ] + HostingOptions.all + []
   static let exitCodes = """
     0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, a --plugins path does not exist, or the --build package does not build; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.

@@ -7,8 +7,13 @@ import VivariumHost
 enum RuntimeSetup {
   static let data = OptionSpec.value(
     "data", "DIR",
-    "Keep storage, settings and the log in DIR. Default: $VIVARIUM_DATA_DIR, else $XDG_DATA_HOME/vivarium, else ~/.local/share/vivarium."
+    "Keep storage, settings, the log and the plugin registry cache in DIR. Default: $VIVARIUM_DATA_DIR, else $XDG_DATA_HOME/vivarium, else ~/.local/share/vivarium."
   )
+
+  /// The data directory: `--data`, else the environment's default.
+  static func dataDirectory(_ arguments: ParsedArguments, _ console: Console) -> String {
+    arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
+  }
 
   /// The runtime over `catalog`. Warns once on stderr when the session is
   /// read-only (another session holds the data directory) and for each pair
@@ -16,7 +21,7 @@ enum RuntimeSetup {
   static func runtime(_ catalog: PluginCatalog, _ arguments: ParsedArguments, _ console: Console, command: String)
     throws -> HostRuntime
   {
-    let directory = arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
+    let directory = dataDirectory(arguments, console)
     var now: Double?
     if let fixed = console.environment["VIVARIUM_NOW"], !fixed.isEmpty {
       guard let date = try? Date(fixed, strategy: .iso8601) else {

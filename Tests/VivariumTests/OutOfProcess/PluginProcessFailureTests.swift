@@ -158,11 +158,13 @@ extension PluginProcessFailureTests {
     app.standardError = FileHandle.nullDevice
     try app.run()
     var children: [Int32] = []
-    for _ in 0..<600 where children.count < 4 {
+    // The zygote, and the process of the one plugin shown: the others are
+    // not loaded until one of their modules is built.
+    for _ in 0..<600 where children.count < 2 {
       usleep(20_000)
       children = Self.descendants(of: app.processIdentifier)
     }
-    #expect(children.count == 4, "the zygote and one process per plugin file")
+    #expect(children.count >= 2, "the zygote and the process of the plugin shown")
     kill(app.processIdentifier, SIGKILL)
     app.waitUntilExit()
     for child in children {

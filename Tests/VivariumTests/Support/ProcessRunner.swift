@@ -33,13 +33,23 @@ enum ProcessRunner {
   }
 
   /// This process's environment minus VIVARIUM_PLUGIN_PATH and crash
-  /// backtraces, with `extra` added: what a child of a test runs with.
+  /// backtraces, with `extra` added: what a child of a test runs with. Its
+  /// default data directory (and so its plugin registry cache) is one of
+  /// this test run's, not the person's.
   static func environment(_ extra: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["VIVARIUM_PLUGIN_PATH"] = nil
     environment["SWIFT_BACKTRACE"] = "enable=no"
+    environment["VIVARIUM_DATA_DIR"] = testRunData
     return environment.merging(extra) { $1 }
   }
+
+  /// The default data directory of this test run's children.
+  static let testRunData: String = {
+    let path = NSTemporaryDirectory() + "/vivarium-test-data-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }()
 
   /// Runs the host built with the tests.
   static func vivarium(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {

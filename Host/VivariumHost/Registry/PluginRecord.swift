@@ -1,0 +1,35 @@
+import ViperKit
+
+/// What scanning a plugin file found out, without keeping any of its code
+/// loaded: enough to route to its modules and list them. The plugin is
+/// loaded (``PluginActivation``) only when one of its modules is built.
+public struct PluginRecord: Codable, Hashable, Sendable {
+  /// The name from its descriptor.
+  public var name: String
+  /// The SDK version it was built against.
+  public var sdkVersion: ViperKitVersion
+  /// Its factories' contracts, in the order of its factories.
+  public var contracts: [Contract]
+
+  /// A record of a plugin offering `contracts`.
+  public init(name: String, sdkVersion: ViperKitVersion, contracts: [Contract]) {
+    self.name = name
+    self.sdkVersion = sdkVersion
+    self.contracts = contracts
+  }
+
+  /// The record of a plugin loaded into this process or a plugin process.
+  init(_ plugin: LoadedPlugin) {
+    self.init(name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.factories.map(\.contract))
+  }
+}
+
+/// Where the host learned what a plugin offers.
+public enum ScanSource: String, Codable, Sendable {
+  /// The registry cache: the file is unchanged since it was last scanned.
+  case cache
+  /// A probe process loaded it (with others) and reported its contracts.
+  case probe
+  /// It was loaded into this process (`--in-process`).
+  case loaded
+}

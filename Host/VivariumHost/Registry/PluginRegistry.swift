@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import ViperKit
+
+/// The registry cache: what scanning each plugin file found, kept in the
+/// data directory so that a file that has not changed is not scanned again
+/// (GStreamer keeps the same kind of registry).
+///
+/// An entry is used only for the very same file (``PluginFileKey``: path,
+/// size, modification time, inode, device) and only by the host, SDK and
+/// compiler that wrote it. It holds the plugin's contracts, or the reason it
+/// was refused when that reason came from running its code: a plugin that
+/// crashed or hung its probe is not probed again until its file changes.
+///
+/// The file is written atomically. One that cannot be read, is not JSON, or
+/// is not a registry is discarded with a warning, never trusted; a registry
+/// written by another host or SDK version is ignored without one.
+public struct PluginRegistry: Sendable {
+  /// What the cache knows of one file.
+  public struct Entry: Codable, Equatable, Sendable {
+    /// The version of the file the entry is about.
+    public var key: PluginFileKey
+    /// What the plugin offers, when it was accepted.
+    public var record: PluginRecord?
+    /// Why it was refused, when it was.
+    public var rejection: Rejection?
+  }
+
+  /// The file's layout.
+  struct Contents: Codable {
+    var format: String
+    var formatVersion: Int
+    var host: String
+    var sdk: String
+    var compiler: String
+    var entries: [Entry]
+  }
+
+  /// The registry's file name in the data directory.
+  public static let fileName = "plugin-registry.json"
+  static let format = "vivarium-plugin-registry"
+  static let formatVersion = 1
+
+  /// The cache file; nil when there is no cache (`--no-cache`).
+  public let path: String?
+  /// Entries by path.
+  private(set) var entries: [String: Entry] = [:]
+  /// Whether an entry was added or dropped since the file was read.
+  private(set) var changed = false
+
+  /// No cache: every file is scanned, and nothing is saved.
+  public static let none = PluginRegistry(path: nil)
+
+  private init(path: String?) { self.path = path }
+
+  /// The registry kept in `dataDirectory`, and a warning when the file there
+  /// was damaged or foreign and was discarded. With `rescan`, what it holds is
+  /// forgotten, and replaced at the next save.
+  public static func open(dataDirectory: String, rescan: Bool = false) -> (PluginRegistry, warning: String?) {
+    var registry = PluginRegistry(path: dataDirectory + "/" + fileName)
+    guard !rescan else {
+      registry.changed = true
+      return (registry, nil)
+    }
+    let path = registry.path ?? ""
+    let discarded = "; it was discarded, and every plugin is scanned again"
+    let data: Data
+    switch FileContents.read(path) {
+    case .missing: return (registry, nil)
+    case .failed(let code):
+      registry.changed = true
+      return (registry, "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))\(discarded)")
+    case .data(let bytes): data = bytes
+    }
+    registry.changed = true
+    guard let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
+      return (
+        registry, "the plugin registry cache \(path) is damaged (it is not a registry this host can read)\(discarded)"
+      )
+    }
+    guard contents.format == format else {
+      return (registry, "\(path) is not a plugin registry cache (its format is '\(contents.format)')\(discarded)")
+    }
+    guard contents.formatVersion == formatVersion, contents.host == VivariumVersion.current,
+      contents.sdk == ViperKitVersion.current.description, contents.compiler == swiftCompilerIdentity()
+    else {
+      // Written by another host, SDK or compiler: a miss for every file, not damage.
+      return (registry, nil)
+    }
+    for entry in contents.entries {
+      guard (entry.record == nil) != (entry.rejection == nil), entry.record.map({ !$0.contracts.isEmpty }) ?? true
+      else {
+        registry.entries = [:]
+        return (
+          registry,
+          "the plugin registry cache \(path) is damaged (its entry for \(entry.key.path) is incomplete)\(discarded)"
+        )
+      }
+      registry.entries[entry.key.path] = entry
+    }
+    registry.changed = false
+    return (registry, nil)
+  }
+
+  /// What the cache knows of exactly this version of the file, if anything.
+  public func entry(for key: PluginFileKey) -> Entry? {
+    guard let entry = entries[key.path], entry.key == key else { return nil }
+    return entry
+  }
+
+  /// Remembers what scanning the file `key` gave.
+  mutating func remember(_ key: PluginFileKey, _ outcome: Result<PluginRecord, Rejection>) {
+    let entry: Entry
+    switch outcome {
+    case .success(let record): entry = Entry(key: key, record: record, rejection: nil)
+    case .failure(let rejection): entry = Entry(key: key, record: nil, rejection: rejection)
+    }
+    guard entries[key.path] != entry else { return }
+    entries[key.path] = entry
+    changed = true
+  }
+
+  /// Writes the registry if it changed, atomically, leaving out files that
+  /// are gone. Throws a message saying what could not be written.
+  public mutating func save() throws(RegistryError) {
+    guard let path, changed else { return }
+    for (file, _) in entries where !FileContents.exists(file) { entries[file] = nil }
+    let contents = Contents(
+      format: Self.format, formatVersion: Self.formatVersion, host: VivariumVersion.current,
+      sdk: ViperKitVersion.current.description, compiler: swiftCompilerIdentity(),
+      entries: entries.keys.sorted().compactMap { entries[$0] })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    do {
+      try AtomicFile.write(try encoder.encode(contents), to: path)
+    } catch let error as AtomicFile.WriteError {
+      throw RegistryError(description: "the plugin registry cache was not saved (\(error)); the next start scans again")
+    } catch {
+      throw RegistryError(description: "the plugin registry cache could not be encoded: \(error)")
+    }
+    changed = false
+  }
+}
+
+/// Why the registry cache could not be saved.
+public struct RegistryError: Error, CustomStringConvertible {
+  /// What went wrong and what it means.
+  public let description: String
+}
+
+extension Rejection {
+  /// Whether this refusal came from running the plugin's code (or trying
+  /// to), so that it holds until the file changes and is worth remembering.
+  /// Refusals about the file and its directories are checked every time,
+  /// and a failed `dlopen` may be a missing library that appears later.
+  var isRemembered: Bool {
+    switch kind {
+    case .crashed, .timedOut, .nullDescriptor, .badMagic, .incompatible, .foreignSDKCopy, .noModules,
+      .invalidContract:
+      true
+    default: false
+    }
+  }
+}

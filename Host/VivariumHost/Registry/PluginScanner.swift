@@ -1,0 +1,113 @@
+import ViperKit
+
+/// Finds out what each plugin file offers while running as little plugin
+/// code as it can, and loads none of it into this process unless asked to:
+///
+/// 1. every file is opened and its permissions checked, every time;
+/// 2. a file the registry cache knows, unchanged, is taken from the cache:
+///    nothing of it is read beyond its `stat`;
+/// 3. any other file has its ELF headers checked, then is probed in a batch
+///    (``PluginProbe``), or loaded into this process without a probe
+///    (`--in-process`), and what that found is remembered in the registry.
+///
+/// A plugin taken from the cache or a probe is returned not loaded: its
+/// factories load it when one of its modules is first built
+/// (``PluginActivation``), into this process or, with ``hosting``, into a
+/// process of its own.
+public struct PluginScanner: Sendable {
+  /// Probes the files the cache does not know; nil loads them into this
+  /// process instead.
+  public var probe: PluginProbe?
+  /// Where plugins are activated: nil for this process, else in processes
+  /// of their own with these options.
+  public var hosting: PluginProcessOptions?
+  /// Loads plugins into this process (without a probe of its own).
+  public var loader: PluginLoader
+
+  /// A scanner probing with `probe`, activating with `hosting` or `loader`.
+  public init(probe: PluginProbe?, hosting: PluginProcessOptions?, loader: PluginLoader = PluginLoader()) {
+    self.probe = probe
+    self.hosting = hosting
+    self.loader = loader
+  }
+
+  /// The outcome for each of `paths`, in order, using and updating `registry`.
+  public func scanAll(_ paths: [String], registry: inout PluginRegistry) -> [PluginOutcome] {
+    var outcomes = [PluginOutcome?](repeating: nil, count: paths.count)
+    var unknown: [(index: Int, file: PluginFile)] = []
+    for (index, path) in paths.enumerated() {
+      let file: PluginFile
+      do {
+        file = try PluginFile.open(path)
+      } catch {
+        outcomes[index] = .rejected(error)
+        continue
+      }
+      if let entry = registry.entry(for: file.key), let outcome = outcome(path, entry) {
+        file.close()
+        outcomes[index] = outcome
+        continue
+      }
+      do {
+        try PluginLoader.checkHeaders(file)
+        unknown.append((index, file))
+      } catch {
+        file.close()
+        outcomes[index] = .rejected(error)
+      }
+    }
+    if let probe {
+      let reports = probe.scan(unknown.map(\.file), validatingContracts: loader.validatesContracts)
+      for ((index, file), report) in zip(unknown, reports) {
+        file.close()
+        outcomes[index] = remember(file, report, in: &registry)
+      }
+      // Probes that crashed while loading left their load trees behind.
+      if !unknown.isEmpty { PluginLinks.removeAbandonedTrees() }
+    } else {
+      for (index, file) in unknown {
+        let outcome = loader.load(file)
+        switch outcome {
+        case .loaded(var plugin):
+          registry.remember(file.key, .success(PluginRecord(plugin)))
+          plugin.source = .loaded
+          outcomes[index] = .loaded(plugin)
+        case .rejected(let rejection):
+          if rejection.isRemembered { registry.remember(file.key, .failure(rejection)) }
+          outcomes[index] = outcome
+        }
+      }
+    }
+    return outcomes.map { $0! }
+  }
+
+  /// The outcome a registry entry gives, nil when it is unusable.
+  private func outcome(_ path: String, _ entry: PluginRegistry.Entry) -> PluginOutcome? {
+    if let record = entry.record { return notLoaded(path, record, source: .cache) }
+    return entry.rejection.map { .rejected($0) }
+  }
+
+  private func remember(
+    _ file: PluginFile, _ report: Result<PluginRecord, Rejection>, in registry: inout PluginRegistry
+  ) -> PluginOutcome {
+    switch report {
+    case .success(let record):
+      registry.remember(file.key, report)
+      return notLoaded(file.path, record, source: .probe)
+    case .failure(let rejection):
+      if rejection.isRemembered { registry.remember(file.key, report) }
+      return .rejected(rejection)
+    }
+  }
+
+  /// A plugin known from `record`, loaded when one of its modules is built.
+  private func notLoaded(_ path: String, _ record: PluginRecord, source: ScanSource) -> PluginOutcome {
+    let activation = PluginActivation(path: path, record: record, source: source, hosting: hosting, loader: loader)
+    var plugin = LoadedPlugin(
+      path: path, name: record.name, sdkVersion: record.sdkVersion,
+      factories: record.contracts.enumerated().map { LazyFactory(contract: $1, index: $0, activation: activation) })
+    plugin.activation = activation
+    plugin.source = source
+    return .loaded(plugin)
+  }
+}
