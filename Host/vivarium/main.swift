@@ -5,7 +5,7 @@ import VivariumHost
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
   RunCommand.self, PluginsCommand.self, RoutesCommand.self, RenderCommand.self, CheckCommand.self, GraphCommand.self,
-  SDKCommand.self, NewCommand.self,
+  SDKCommand.self, NewCommand.self, ManifestCommand.self,
 ]
 
 // The plugin processes' fork server must start before anything else runs:

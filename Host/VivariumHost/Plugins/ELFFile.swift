@@ -28,6 +28,9 @@ struct ELFFile {
   /// The directories of its run path (`DT_RUNPATH`, else `DT_RPATH`), as
   /// written: `$ORIGIN` is not expanded.
   let runPath: [String]
+  /// The bytes of its ``manifestSection``, when it has one: what the plugin
+  /// offers, readable without running any of its code.
+  let manifest: [UInt8]?
   /// How many bytes of the file were read: at most ``tableLimit`` beyond the
   /// ELF header and the section headers, whatever the file claims.
   let bytesRead: Int
@@ -60,6 +63,10 @@ struct ELFFile {
   static let namesLimit = 16 << 20
   /// The most dynamic-section entries read: real libraries have dozens.
   static let entryLimit = 4096
+  /// The name of the section a plugin carries its manifest in.
+  static let manifestSection = "vivarium_manifest"
+  /// The largest manifest read: a plugin with a hundred modules needs less.
+  static let manifestLimit = 1 << 20
 
   /// Reads and checks the headers of the file open at `fd`, `size` bytes
   /// long, reading only the headers and the dynamic symbol table.
@@ -90,7 +97,7 @@ struct ELFFile {
     let end = max(programHeaders, sectionEnd)
     guard end <= size else { throw .truncated(expected: end, actual: size) }
     guard sectionCount > 0, sectionSize >= 64 else {
-      (exportedSymbols, needed, runPath, bytesRead) = (nil, [], [], 64)
+      (exportedSymbols, needed, runPath, manifest, bytesRead) = (nil, [], [], nil, 64)
       return
     }
     guard sectionSize * sectionCount <= ELFFile.tableLimit else {
@@ -104,6 +111,7 @@ struct ELFFile {
     var budget = Budget(fd: fd, left: ELFFile.tableLimit)
     exportedSymbols = try ELFFile.dynamicSymbols(&budget, sections)
     (needed, runPath) = try ELFFile.dynamicEntries(&budget, sections)
+    manifest = try ELFFile.manifest(&budget, sections, names: Int(header.u16(62)))
     bytesRead = 64 + sectionSize * sectionCount + ELFFile.tableLimit - budget.left
   }
 
@@ -124,12 +132,14 @@ struct ELFFile {
   }
 
   private struct Section {
+    let name: Int
     let type: UInt32
     let offset: Int
     let size: Int
     let link: Int
     let entrySize: Int
     init(_ reader: ByteReader, at base: Int) {
+      name = Int(reader.u32(base))
       type = reader.u32(base + 4)
       offset = reader.offset(base + 24)
       size = type == 8 ? 0 : reader.offset(base + 32)  // SHT_NOBITS occupies no file space
@@ -169,6 +179,24 @@ struct ELFFile {
       }
     }
     return names
+  }
+
+  /// The bytes of the first section named ``manifestSection``, found
+  /// through the section-name table (`e_shstrndx`, section `names`).
+  private static func manifest(_ budget: inout Budget, _ sections: [Section], names: Int) throws(Problem)
+    -> [UInt8]?
+  {
+    guard names > 0, names < sections.count, sections[names].type == 3 else { return nil }
+    let table = sections[names]
+    let text = try budget.read(table, "section names")
+    guard
+      let section = sections.first(where: { text.cString(at: $0.name, limit: table.size) == manifestSection }),
+      section.type == 1  // SHT_PROGBITS
+    else { return nil }
+    guard section.size <= manifestLimit else {
+      throw .implausible("its manifest section takes \(section.size) bytes (at most \(manifestLimit) are read)")
+    }
+    return try budget.read(section, "manifest").bytes
   }
 
   /// `DT_NEEDED` names and the run path, from the first `SHT_DYNAMIC` section.

@@ -190,14 +190,15 @@ public struct PluginLoader: Sendable {
   }
 
   /// What the ELF headers say, read from the open file without loading it.
-  static func checkHeaders(_ file: PluginFile) throws(Rejection) {
+  @discardableResult
+  static func checkHeaders(_ file: PluginFile) throws(Rejection) -> ELFFile {
     let elf: ELFFile
     do {
       elf = try ELFFile(fd: file.descriptor, size: file.size)
     } catch {
       throw rejection(file.path, error)
     }
-    guard let symbols = elf.exportedSymbols, !symbols.contains(VK_PLUGIN_ENTRY_SYMBOL) else { return }
+    guard let symbols = elf.exportedSymbols, !symbols.contains(VK_PLUGIN_ENTRY_SYMBOL) else { return elf }
     if let library = SDKLibrary(exporting: symbols) {
       throw Rejection(
         file.path, .sdkLibrary,

@@ -66,6 +66,7 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     case crashed
     case timedOut = "timed-out"
     case contractsDisagree = "contracts-disagree"
+    case badManifest = "bad-manifest"
   }
 
   /// The file or directory refused.
@@ -103,7 +104,7 @@ extension Rejection.Kind {
     case .incompatible: "descriptor.sdk"
     case .invalidContract: "contract.wellformed"
     case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
-      .contractsDisagree:
+      .contractsDisagree, .badManifest:
       "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:

@@ -63,6 +63,7 @@ extension ScanSource {
   var recordName: String {
     switch self {
     case .cache: "the registry cache"
+    case .manifest: "its manifest"
     case .probe, .loaded: "the scan at start"
     }
   }
@@ -70,6 +71,8 @@ extension ScanSource {
   /// What to do when the plugin disagrees with its record.
   var remedy: String {
     switch self {
+    case .manifest:
+      "make the manifest again from the plugin's contracts and rebuild (a manifest written by hand, or one left from an earlier build, goes stale)"
     case .cache, .probe, .loaded:
       "the file changed while the host ran, or its contracts are not the same each time: run again, and make each contract a static value"
     }

@@ -32,4 +32,6 @@ public enum ScanSource: String, Codable, Sendable {
   case probe
   /// It was loaded into this process (`--in-process`).
   case loaded
+  /// Its manifest (``PluginManifest``): none of its code ran.
+  case manifest
 }

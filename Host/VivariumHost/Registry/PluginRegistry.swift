@@ -104,7 +104,7 @@ public struct PluginRegistry: Sendable {
 
   /// What the cache knows of exactly this version of the file, if anything.
   public func entry(for key: PluginFileKey) -> Entry? {
-    guard let entry = entries[key.path], entry.key == key else { return nil }
+    guard path != nil, let entry = entries[key.path], entry.key == key else { return nil }
     return entry
   }
 
@@ -115,7 +115,7 @@ public struct PluginRegistry: Sendable {
     case .success(let record): entry = Entry(key: key, record: record, rejection: nil)
     case .failure(let rejection): entry = Entry(key: key, record: nil, rejection: rejection)
     }
-    guard entries[key.path] != entry else { return }
+    guard path != nil, entries[key.path] != entry else { return }
     entries[key.path] = entry
     changed = true
   }
@@ -156,7 +156,7 @@ extension Rejection {
   var isRemembered: Bool {
     switch kind {
     case .crashed, .timedOut, .nullDescriptor, .badMagic, .incompatible, .foreignSDKCopy, .noModules,
-      .invalidContract:
+      .invalidContract, .badManifest:
       true
     default: false
     }

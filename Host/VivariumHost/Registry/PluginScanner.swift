@@ -6,9 +6,11 @@ import ViperKit
 /// 1. every file is opened and its permissions checked, every time;
 /// 2. a file the registry cache knows, unchanged, is taken from the cache:
 ///    nothing of it is read beyond its `stat`;
-/// 3. any other file has its ELF headers checked, then is probed in a batch
-///    (``PluginProbe``), or loaded into this process without a probe
-///    (`--in-process`), and what that found is remembered in the registry.
+/// 3. any other file has its ELF headers checked; one carrying a manifest
+///    (``PluginManifest``) is taken at its word, none of its code run; the
+///    others are probed in batches (``PluginProbe``), or loaded into this
+///    process without a probe (`--in-process`). What that found is
+///    remembered in the registry.
 ///
 /// A plugin taken from the cache or a probe is returned not loaded: its
 /// factories load it when one of its modules is first built
@@ -48,19 +50,29 @@ public struct PluginScanner: Sendable {
         outcomes[index] = outcome
         continue
       }
+      let elf: ELFFile
       do {
-        try PluginLoader.checkHeaders(file)
-        unknown.append((index, file))
+        elf = try PluginLoader.checkHeaders(file)
       } catch {
         file.close()
         outcomes[index] = .rejected(error)
+        continue
       }
+      guard let manifest = elf.manifest else {
+        unknown.append((index, file))
+        continue
+      }
+      // The plugin says what it offers: nothing of it runs until it is needed.
+      file.close()
+      let known = loader.validatesContracts ? loader.knownServices : nil
+      outcomes[index] = remember(
+        file, PluginManifest.record(manifest, path: path, knownServices: known), source: .manifest, in: &registry)
     }
     if let probe {
       let reports = probe.scan(unknown.map(\.file), validatingContracts: loader.validatesContracts)
       for ((index, file), report) in zip(unknown, reports) {
         file.close()
-        outcomes[index] = remember(file, report, in: &registry)
+        outcomes[index] = remember(file, report, source: .probe, in: &registry)
       }
       // Probes that crashed while loading left their load trees behind.
       if !unknown.isEmpty { PluginLinks.removeAbandonedTrees() }
@@ -88,12 +100,13 @@ public struct PluginScanner: Sendable {
   }
 
   private func remember(
-    _ file: PluginFile, _ report: Result<PluginRecord, Rejection>, in registry: inout PluginRegistry
+    _ file: PluginFile, _ report: Result<PluginRecord, Rejection>, source: ScanSource,
+    in registry: inout PluginRegistry
   ) -> PluginOutcome {
     switch report {
     case .success(let record):
       registry.remember(file.key, report)
-      return notLoaded(file.path, record, source: .probe)
+      return notLoaded(file.path, record, source: source)
     case .failure(let rejection):
       if rejection.isRemembered { registry.remember(file.key, report) }
       return .rejected(rejection)

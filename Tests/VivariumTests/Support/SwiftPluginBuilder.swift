@@ -13,12 +13,18 @@ enum SwiftPluginBuilder {
 
   private static func build(_ name: String) throws -> String {
     guard let output else { throw CPluginBuilder.CompileError(message: "no temporary directory") }
+    return try build(name, into: output.path)
+  }
+
+  /// Compiles the fixture `name`, with the extra source files `extra`, into
+  /// `directory`/lib`name`.so.
+  static func build(_ name: String, adding extra: [String] = [], into directory: String) throws -> String {
     let fixtures = BuildProducts.repository + "/Tests/VivariumTests/Fixtures/" + name
     let sources = try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".swift") }
       .sorted().map { fixtures + "/" + $0 }
     let bin = BuildProducts.directory
     return try plugin(
-      name, sources: sources, into: output.path, modules: bin + "/Modules", library: bin,
+      name, sources: sources + extra, into: directory, modules: bin + "/Modules", library: bin,
       moduleMap: "\(bin)/CViperKit.build/module.modulemap",
       include: BuildProducts.repository + "/Host/SDK/Sources/CViperKit/include")
   }

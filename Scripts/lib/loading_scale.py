@@ -1,0 +1,133 @@
+"""Plugin loading at scale (issue 13), for Scripts/benchmark.
+
+Generates N plugins (distinct copies of the `vivarium new` scaffold, each
+with its own module name and URN, built with `swiftc -O` against the release
+SDK), cached in .build/benchmark-plugins between runs; builds the bare dlopen
+loop (Scripts/lib/BareLoop.swift); then prints, side by side, the wall time
+of each command as a median with min-max and as a ratio to the bare loop over
+the same files:
+  cold scan   `vivarium plugins --rescan`: every file probed, the cache rewritten;
+  warm start  `vivarium routes`, the registry cache filled;
+  render      `vivarium render items:list`, the cache filled (out of process).
+Each directory holds the release ItemsList plugin and N-1 generated ones.
+
+  python3 Scripts/lib/loading_scale.py RELEASE_DIR WORK_DIR
+"""
+import concurrent.futures
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+SIZES = [1, 10, 50, 200, 500]
+RUNS = {1: 15, 10: 15, 50: 11, 200: 9, 500: 7}
+
+
+def run(command, **kw):
+    return subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
+
+
+def generate(release, vivarium, pool, sources, count):
+    """Builds plugins Gen0..Gen{count-1} into pool, those not there already."""
+    os.makedirs(pool, exist_ok=True)
+    stamp = os.path.join(pool, "STAMP")
+    identity = subprocess.run([vivarium, "--version"], capture_output=True, text=True).stdout
+    if not os.path.exists(stamp) or open(stamp).read() != identity:
+        shutil.rmtree(pool)
+        os.makedirs(pool)
+        open(stamp, "w").write(identity)
+    missing = [i for i in range(count) if not os.path.exists(f"{pool}/libGen{i}.so")]
+    if missing:
+        print(f"(building {len(missing)} plugins into {pool}, once)", flush=True)
+    def build(i):
+        package = f"{sources}/Gen{i}"
+        if not os.path.exists(package):
+            run([vivarium, "new", f"Gen{i}", "--urn", f"gen{i}:list", "--dir", package])
+        files = sorted(
+            os.path.join(f"{package}/Sources/Gen{i}", name) for name in os.listdir(f"{package}/Sources/Gen{i}"))
+        run(["swiftc", "-emit-library", "-O", "-module-name", f"Gen{i}", *swift_flags(release),
+             "-Xlinker", f"--version-script={package}/exports.map", "-Xlinker", "-rpath=$ORIGIN", *files,
+             "-o", f"{pool}/libGen{i}.so"])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as builders:
+        list(builders.map(build, missing))
+
+
+def swift_flags(release):
+    """Compiling and linking against the release SDK SwiftPM built in `release`."""
+    modulemap = f"{os.path.realpath(release)}/CViperKit.build/module.modulemap"
+    return ["-I", f"{release}/Modules", "-Xcc", f"-fmodule-map-file={modulemap}", "-L", release, "-lViperKit"]
+
+
+def directory(work, pool, release, size):
+    path = f"{work}/plugins-{size}"
+    os.makedirs(path, exist_ok=True)
+    os.chmod(path, 0o755)
+    shutil.copy(f"{release}/libItemsList.so", path)
+    for i in range(size - 1):
+        shutil.copy(f"{pool}/libGen{i}.so", path)
+    return path
+
+
+def timed(command, runs, env, before=None):
+    times = []
+    for _ in range(runs):
+        if before:
+            before()
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[0], times[-1]
+
+
+def cell(figure, floor=None):
+    median, low, high = figure
+    text = f"{median:6.1f} ({low:.1f}-{high:.1f})"
+    if floor:
+        text += f" {median / floor[0]:4.1f}x"
+    return text
+
+
+def main():
+    release, work = sys.argv[1], sys.argv[2]
+    vivarium = f"{release}/vivarium"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    pool = os.path.join(root, ".build/benchmark-plugins")
+    generate(release, vivarium, pool, f"{work}/src", max(SIZES) - 1)
+    bare = f"{work}/bare-loop"
+    run(["swiftc", "-O", *swift_flags(release), "-Xlinker", f"-rpath={release}",
+         f"{root}/Scripts/lib/BareLoop.swift", "-o", bare])
+    env = dict(os.environ, NO_COLOR="1", SWIFT_BACKTRACE="enable=no")
+    env.pop("VIVARIUM_PLUGIN_PATH", None)
+    print(f"{'plugins':>7}  {'bare dlopen loop ms':>22}  {'cold scan ms, x bare':>27}  "
+          f"{'warm start ms, x bare':>27}  {'render items:list ms, x bare':>27}")
+    warm = {}
+    for size in [0] + SIZES:
+        plugins = f"{work}/plugins-{size}"
+        if size:
+            plugins = directory(work, pool, release, size)
+        else:
+            os.makedirs(plugins, exist_ok=True)
+            os.chmod(plugins, 0o755)
+        data = f"{work}/data-{size}"
+        runs = RUNS.get(size, 15)
+        common = ["--plugins", plugins, "--data", data]
+        loop = timed([bare, plugins], runs, env)
+        cold = timed([vivarium, "plugins", "--rescan", *common], runs, env)
+        warm[size] = timed([vivarium, "routes", *common], runs, env)
+        if size == 0:
+            print(f"{0:>7}  {cell(loop):>22}  {cell(cold):>27}  {cell(warm[0]):>27}")
+            continue
+        render = timed([vivarium, "render", "items:list", *common], runs, env)
+        print(f"{size:>7}  {cell(loop):>22}  {cell(cold, loop):>27}  {cell(warm[size], loop):>27}  "
+              f"{cell(render, loop):>27}")
+    largest = max(SIZES)
+    print(f"warm start at {largest} plugins against none: {warm[largest][0] / warm[0][0]:.2f}x "
+          f"({warm[largest][0]:.1f} ms against {warm[0][0]:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()
