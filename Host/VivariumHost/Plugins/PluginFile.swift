@@ -12,13 +12,14 @@ struct PluginFile: Sendable {
   /// loader keeps `/proc/self/fd/N` as the library's name, and a reused
   /// number would make `dlopen` return the old library.
   let descriptor: Int32
-  /// Its size in bytes.
-  let size: Int
   /// What the registry cache knows this version of the file by.
   let key: PluginFileKey
   /// For a private copy (``PluginLoader/loadCopy(_:)``): the real path of
   /// the file it copies, whose folder holds the libraries it needs.
   var origin: String?
+
+  /// Its size in bytes.
+  var size: Int { Int(key.size) }
 
   /// The descriptor as a path: opening it opens this very file.
   var loadPath: String { "/proc/self/fd/\(descriptor)" }
@@ -89,7 +90,7 @@ struct PluginFile: Sendable {
         path, .unreadable,
         "it moved while the host checked it (\(real) is now \(opened)); try again, and find out who moves it")
     }
-    return PluginFile(path: path, descriptor: fd, size: Int(info.st_size), key: PluginFileKey(path: path, info))
+    return PluginFile(path: path, descriptor: fd, key: PluginFileKey(path: path, info))
   }
 
   /// Closes the descriptor of a file that was not loaded.

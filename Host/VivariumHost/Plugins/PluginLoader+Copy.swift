@@ -44,6 +44,6 @@ extension PluginLoader {
       offset += read
     }
     return load(
-      PluginFile(path: path, descriptor: copy, size: original.size, key: original.key, origin: original.realPath))
+      PluginFile(path: path, descriptor: copy, key: original.key, origin: original.realPath))
   }
 }

@@ -51,7 +51,7 @@ struct ContractDisagreement {
   var rejection: Rejection {
     Rejection(
       path, .contractsDisagree,
-      differences.map { "\($0)" }
+      differences
         + [
           "the host routed by \(source.recordName), so it does not run this build; \(source.remedy)"
         ])

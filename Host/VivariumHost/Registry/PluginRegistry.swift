@@ -58,48 +58,56 @@ public struct PluginRegistry: Sendable {
   /// forgotten, and replaced at the next save.
   public static func open(dataDirectory: String, rescan: Bool = false) -> (PluginRegistry, warning: String?) {
     var registry = PluginRegistry(path: dataDirectory + "/" + fileName)
-    guard !rescan else {
-      registry.changed = true
+    // Unless every entry is read back, the file is written anew at the next save.
+    registry.changed = true
+    guard !rescan, let path = registry.path else { return (registry, nil) }
+    switch entries(at: path) {
+    case .success(let entries?):
+      registry.entries = entries
+      registry.changed = false
       return (registry, nil)
+    case .success(nil): return (registry, nil)
+    case .failure(let problem):
+      return (registry, problem.description + "; it was discarded, and every plugin is scanned again")
     }
-    let path = registry.path ?? ""
-    let discarded = "; it was discarded, and every plugin is scanned again"
+  }
+
+  /// The entries of the registry file at `path`; nil when there is none, or
+  /// one written by another host, SDK or compiler (a miss for every file,
+  /// not damage); a failure saying why a file that is there is unusable.
+  private static func entries(at path: String) -> Result<[String: Entry]?, RegistryError> {
     let data: Data
     switch FileContents.read(path) {
-    case .missing: return (registry, nil)
+    case .missing: return .success(nil)
     case .failed(let code):
-      registry.changed = true
-      return (registry, "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))\(discarded)")
+      return .failure(
+        RegistryError(description: "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))"))
     case .data(let bytes): data = bytes
     }
-    registry.changed = true
     guard let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
-      return (
-        registry, "the plugin registry cache \(path) is damaged (it is not a registry this host can read)\(discarded)"
-      )
+      return .failure(
+        RegistryError(
+          description: "the plugin registry cache \(path) is damaged (it is not a registry this host can read)"))
     }
     guard contents.format == format else {
-      return (registry, "\(path) is not a plugin registry cache (its format is '\(contents.format)')\(discarded)")
+      return .failure(
+        RegistryError(description: "\(path) is not a plugin registry cache (its format is '\(contents.format)')"))
     }
     guard contents.formatVersion == formatVersion, contents.host == VivariumVersion.current,
       contents.sdk == ViperKitVersion.current.description, contents.compiler == swiftCompilerIdentity()
-    else {
-      // Written by another host, SDK or compiler: a miss for every file, not damage.
-      return (registry, nil)
-    }
+    else { return .success(nil) }
+    var entries: [String: Entry] = [:]
     for entry in contents.entries {
       guard (entry.record == nil) != (entry.rejection == nil), entry.record.map({ !$0.contracts.isEmpty }) ?? true
       else {
-        registry.entries = [:]
-        return (
-          registry,
-          "the plugin registry cache \(path) is damaged (its entry for \(entry.key.path) is incomplete)\(discarded)"
+        return .failure(
+          RegistryError(
+            description: "the plugin registry cache \(path) is damaged (its entry for \(entry.key.path) is incomplete)")
         )
       }
-      registry.entries[entry.key.path] = entry
+      entries[entry.key.path] = entry
     }
-    registry.changed = false
-    return (registry, nil)
+    return .success(entries)
   }
 
   /// What the cache knows of exactly this version of the file, if anything.
