@@ -74,6 +74,22 @@ struct ArgumentBindingTests {
     #expect(resolved.arguments.int("count") == 3)
   }
 
+  @Test func theFirstProblemInTheOrderGivenIsReported() throws {
+    let catalog = ProbeRoutes.catalog()
+    // The query comes before --arg: a bad count there is reported, not the
+    // count given twice.
+    let wrong = try catalog.resolveError("probe:args?name=x&count=many", [("count", "1")])
+    #expect(wrong.kind == .wrongType)
+    #expect(wrong.message.contains("got 'many' (in the URN query)"))
+    // A good count first, then a bad one: given twice.
+    let twice = try catalog.resolveError("probe:args?name=x&count=1", [("count", "many")])
+    #expect(twice.kind == .duplicateArgument)
+    #expect(twice.message.contains("in the URN query and with --arg"))
+    // An unknown one before the missing one.
+    let unknown = try catalog.resolveError("probe:args?colour=red")
+    #expect(unknown.kind == .unknownArgument)
+  }
+
   @Test(arguments: [("verbose", "yes", "true or false"), ("ratio", "fast", "a double"), ("count", "1.5", "an int")])
   func badValuesOfEachType(name: String, value: String, phrase: String) throws {
     let error = try ProbeRoutes.catalog().resolveError("probe:args?name=x", [(name, value)])

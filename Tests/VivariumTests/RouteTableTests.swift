@@ -74,6 +74,33 @@ struct RouteTableTests {
     #expect(bindings == ["id": "9"])
   }
 
+  @Test func manyLiteralsBesideAPlaceholderAtOneSegment() throws {
+    // More literal children than a node compares in turn: they are indexed,
+    // and the placeholder is still the fallback, the literal still first.
+    let literals = (0..<40).map { "shop:item\($0):view" }
+    let table = try table(literals + ["shop:{id}:view", "shop:{id}:edit"])
+    for index in [0, 17, 39] {
+      #expect(try resolved(table, "shop:item\(index):view") == "shop:item\(index):view")
+    }
+    #expect(try resolved(table, "shop:item17:edit") == "shop:{id}:edit")
+    #expect(try resolved(table, "shop:other:view") == "shop:{id}:view")
+    #expect(try resolved(table, "shop:item40:view") == "shop:{id}:view")
+    guard case .notFound = table.resolve(try ParsedURN(parsing: "shop:item3")) else {
+      Issue.record("shop:item3 should not resolve")
+      return
+    }
+  }
+
+  @Test func everyPatternOfAConflictIsReportedInOrder() throws {
+    let table = try table(["a:{x}", "a:b", "a:{y}", "a:{z}"])
+    guard case .conflict(let entries) = table.resolve(try ParsedURN(parsing: "a:c")) else {
+      Issue.record("expected a conflict")
+      return
+    }
+    #expect(entries.map(\.value) == ["a:{x}", "a:{y}", "a:{z}"])
+    #expect(try resolved(table, "a:b") == "a:b")
+  }
+
   @Test func copiesAreIndependent() throws {
     let original = try table(["a:b"])
     var copy = original

@@ -19,6 +19,14 @@ struct URNTests {
     #expect(urn.query.first?.value == "a b")
   }
 
+  @Test func plainAndEscapedPartsDecodeAlike() throws {
+    let urn = try ParsedURN(parsing: "a:b-c.d_e~f:%41%3a:1234?x=&y_1=%7E&q=red%20shoes")
+    #expect(urn.segments == ["a", "b-c.d_e~f", "A:", "1234"])
+    #expect(urn.query.map(\.name) == ["x", "y_1", "q"])
+    #expect(urn.query.map(\.value) == ["", "~", "red shoes"])
+    #expect(urn.text == "a:b-c.d_e~f:%41%3a:1234?x=&y_1=%7E&q=red%20shoes")
+  }
+
   @Test(
     "malformed URNs are refused with the reason",
     arguments: [
@@ -35,6 +43,18 @@ struct URNTests {
       ("items?=1", "not name=value"),
       ("items?flag", "not name=value"),
       ("items?1x=1", "is not a name"),
+      // Each names the part, wherever it is.
+      ("items:ok:a%2", "segment 3 ('a%2') has a '%' not followed by two hex digits"),
+      ("items:ok:caf\u{E9}", "segment 3 ('caf\u{E9}') contains '\u{E9}'"),
+      ("items?q=a b", "the value of 'q' contains ' '"),
+      ("items?q=a?b", "the value of 'q' contains '?'"),
+      ("items?q=%C3", "the value of 'q' does not decode to valid UTF-8"),
+      ("items?x=1&", "query part '' is not name=value"),
+      ("items?x-y=1", "query name 'x-y' is not a name"),
+      ("items?", "query part '' is not name=value"),
+      // A ':' carrying a combining mark is one character, not a separator,
+      // as it always was.
+      ("items:\u{301}x", "segment 1 ('items:\u{301}x') contains ':\u{301}'"),
     ])
   func malformed(text: String, reason: String) {
     #expect {

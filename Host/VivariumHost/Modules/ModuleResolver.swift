@@ -23,19 +23,23 @@ extension PluginCatalog {
     } catch {
       throw ResolveError(.invalidURN, error.description)
     }
-    switch table.resolve(urn) {
+    switch table.match(urn) {
     case .notFound:
       throw ResolveError(.notFound, notFoundMessage(urn))
-    case .conflict(let entries):
-      throw ResolveError(.conflict, "'\(urn)' is ambiguous: " + RouteConflict(routes: entries.map(\.value)).message)
-    case .matched(let entry, let bindings):
-      let route = entry.value
+    case .conflict(let numbers):
+      let routes = numbers.map { table.entries[$0].value }
+      throw ResolveError(.conflict, "'\(urn)' is ambiguous: " + RouteConflict(routes: routes).message)
+    case .one(let number):
+      let route = table.entries[number].value
       var given: [(name: String, value: String, origin: String)] = []
-      for name in route.pattern.placeholders {
-        given.append((name, bindings[name] ?? "", "in the URN"))
+      given.reserveCapacity(route.pattern.segments.count + urn.query.count + extra.count)
+      // The pattern matched, so its placeholders bind the URN's segments in
+      // the same places.
+      for (segment, value) in zip(route.pattern.segments, urn.segments) {
+        if case .placeholder(let name) = segment { given.append((name, value, "in the URN")) }
       }
-      given += urn.query.map { ($0.name, $0.value, "in the URN query") }
-      given += extra.map { ($0.name, $0.value, "with --arg") }
+      for (name, value) in urn.query { given.append((name, value, "in the URN query")) }
+      for (name, value) in extra { given.append((name, value, "with --arg")) }
       let arguments = try ArgumentBinder.bind(given, to: route)
       return ResolvedModule(urn: urn, route: route, arguments: arguments)
     }

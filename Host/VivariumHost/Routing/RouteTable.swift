@@ -1,7 +1,7 @@
 import ViperKitHosting
 
 /// URN patterns arranged as a trie of segments, so that resolving a URN costs
-/// one dictionary step per segment whatever the number of patterns.
+/// one step per segment whatever the number of patterns.
 ///
 /// At each segment a literal child is tried before the placeholder child, so
 /// `items:detail:new` wins over `items:detail:{itemID}` for `items:detail:new`.
@@ -27,24 +27,8 @@ public struct RouteTable<Value: Sendable>: Sendable {
     case notFound
   }
 
-  /// A step down the trie: a literal segment, or any segment.
-  private enum Step: Hashable, Sendable {
-    case literal(String)
-    case placeholder
-  }
-
-  /// A trie node: a value, copied on write like any other.
-  private struct Node: Sendable {
-    var children: [Step: Node] = [:]
-    var entries: [Entry] = []
-
-    mutating func insert(_ steps: ArraySlice<Step>, _ entry: Entry) {
-      guard let first = steps.first else { return entries.append(entry) }
-      children[first, default: Node()].insert(steps.dropFirst(), entry)
-    }
-  }
-
-  private var root = Node()
+  /// The patterns' segments, each pattern numbered by its place in ``entries``.
+  @usableFromInline private(set) var trie = RouteTrie()
   /// Every entry in registration order.
   public private(set) var entries: [Entry] = []
 
@@ -54,15 +38,8 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Adds `pattern`. A pattern of the same shape as an existing one is kept
   /// beside it, and both are reported by ``conflicts``.
   public mutating func insert(_ pattern: URNPattern, _ value: Value) {
-    let steps = pattern.segments.map { segment -> Step in
-      switch segment {
-      case .literal(let text): .literal(text)
-      case .placeholder: .placeholder
-      }
-    }
-    let entry = Entry(pattern: pattern, value: value)
-    root.insert(steps[...], entry)
-    entries.append(entry)
+    trie.insert(pattern.segments, as: entries.count)
+    entries.append(Entry(pattern: pattern, value: value))
   }
 
   /// Groups of two or more entries whose patterns match the same URNs.
@@ -77,19 +54,35 @@ public struct RouteTable<Value: Sendable>: Sendable {
     return order.compactMap { groups[$0]!.count > 1 ? groups[$0] : nil }
   }
 
-  /// Finds the pattern for `urn`, literals first.
+  /// Finds the pattern for `urn`, literals first. Inlinable, so that a
+  /// caller in another module (a test, a benchmark, another host) gets it
+  /// compiled for its `Value` rather than through generic witnesses.
+  @inlinable
   public func resolve(_ urn: ParsedURN) -> Resolution {
-    guard let leaf = RouteTable.find(urn.segments[...], in: root) else { return .notFound }
-    if leaf.entries.count > 1 { return .conflict(leaf.entries) }
-    let entry = leaf.entries[0]
-    return .matched(entry, bindings: entry.pattern.match(urn) ?? [:])
+    switch match(urn) {
+    case .notFound: .notFound
+    case .conflict(let numbers): .conflict(numbers.map { entries[$0] })
+    case .one(let number): .matched(entries[number], bindings: entries[number].pattern.match(urn) ?? [:])
+    }
   }
 
-  private static func find(_ segments: ArraySlice<String>, in node: Node) -> Node? {
-    guard let first = segments.first else { return node.entries.isEmpty ? nil : node }
-    let rest = segments.dropFirst()
-    if let literal = node.children[.literal(first)], let found = find(rest, in: literal) { return found }
-    if let placeholder = node.children[.placeholder] { return find(rest, in: placeholder) }
-    return nil
+  /// What ``match(_:)`` found: entries by their place in ``entries``.
+  @usableFromInline
+  enum Match {
+    /// Exactly one pattern matched.
+    case one(Int)
+    /// Several patterns of the same shape claim the URN.
+    case conflict([Int])
+    /// No pattern matches.
+    case notFound
+  }
+
+  /// Finds the pattern for `urn`, literals first, without binding its
+  /// placeholders: the host binds them by position.
+  @inlinable
+  func match(_ urn: ParsedURN) -> Match {
+    guard let found = trie.find(urn.segments) else { return .notFound }
+    guard !found.shared else { return .conflict(Array(sequence(first: found.pattern, next: trie.next(ofShape:)))) }
+    return .one(found.pattern)
   }
 }

@@ -66,15 +66,21 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
     segments.map { if case .literal(let text) = $0 { text } else { nil } }
   }
 
-  /// Binds `urn`'s segments to placeholders if it matches, else nil.
+  /// Binds `urn`'s segments to placeholders if it matches, else nil. The
+  /// bindings are made only for a match, and only if there are placeholders.
   public func match(_ urn: ParsedURN) -> [String: String]? {
     guard urn.segments.count == segments.count else { return nil }
-    var bound: [String: String] = [:]
+    var placeholders = 0
     for (segment, value) in zip(segments, urn.segments) {
       switch segment {
       case .literal(let text): if text != value { return nil }
-      case .placeholder(let name): bound[name] = value
+      case .placeholder: placeholders += 1
       }
+    }
+    guard placeholders > 0 else { return [:] }
+    var bound: [String: String] = .init(minimumCapacity: placeholders)
+    for (segment, value) in zip(segments, urn.segments) {
+      if case .placeholder(let name) = segment { bound[name] = value }
     }
     return bound
   }

@@ -1,0 +1,166 @@
+import ViperKitHosting
+
+/// The trie behind ``RouteTable``: the patterns' segments as nodes, each
+/// pattern known by its number. It is not generic, so the walk is the same
+/// compiled code whatever the table holds.
+///
+/// It is laid out for a lookup to touch little memory, since with many
+/// patterns each new place it touches is a cache miss. Every node lives in
+/// one array and names the others by number: a lookup follows numbers and
+/// copies nothing, and the nodes of a namespace, added together, lie together.
+/// A node keeps its literal children as a chain of siblings, compared in turn;
+/// past ``comparedInTurn`` of them (the namespaces, at the root) it finds them
+/// through a ``ChildIndex`` of node numbers instead.
+@usableFromInline
+struct RouteTrie: Sendable {
+  /// A node, reached from its parent by ``segment`` or by the placeholder.
+  /// Links are node numbers, -1 for none, 32 bits to keep a node small.
+  private struct Node: Sendable {
+    /// The literal segment leading here; empty for the root and for the
+    /// child a placeholder leads to.
+    var segment: String
+    /// The first literal child, while they are chained.
+    var firstChild: Int32 = -1
+    /// The parent's next literal child, while they are chained.
+    var nextSibling: Int32 = -1
+    /// The child any segment leads to.
+    var placeholder: Int32 = -1
+    /// Where in ``RouteTrie/indexes`` the literal children are, once indexed.
+    var childIndex: Int32 = -1
+    /// The first pattern ending here.
+    var pattern: Int32 = -1
+    /// Whether other patterns of the same shape end here too
+    /// (``RouteTrie/sameShape``).
+    var shared = false
+  }
+
+  /// The literal children of a node with many: node numbers in open
+  /// addressing by their segment's hash, four bytes a slot, so that finding
+  /// one costs a slot and the node it names, which the walk reads anyway.
+  private struct ChildIndex: Sendable {
+    /// A power of two of slots, at most half of them full; -1 is empty.
+    var slots: [Int32] = Array(repeating: -1, count: 16)
+    var count = 0
+
+    /// The first slot to look at for `segment`.
+    func start(_ segment: String) -> Int { segment.hashValue & (slots.count - 1) }
+  }
+
+  /// How many literal children a node compares in turn before it indexes them.
+  static let comparedInTurn = 8
+
+  /// The root is the first node.
+  private var nodes = [Node(segment: "")]
+  private var indexes: [ChildIndex] = []
+  /// For each pattern, the next one of the same shape, or -1.
+  private var sameShape: [Int32] = []
+
+  /// Adds the pattern numbered `pattern`; patterns are numbered 0, 1, 2… in
+  /// the order they are added.
+  mutating func insert(_ segments: [URNPattern.Segment], as pattern: Int) {
+    precondition(pattern == sameShape.count, "patterns are numbered in the order they are added")
+    var node = 0
+    for segment in segments {
+      switch segment {
+      case .literal(let text):
+        node = literalChild(of: node, text) ?? addLiteral(text, to: node)
+      case .placeholder:
+        if nodes[node].placeholder < 0 {
+          nodes[node].placeholder = Int32(nodes.count)
+          nodes.append(Node(segment: ""))
+        }
+        node = Int(nodes[node].placeholder)
+      }
+    }
+    sameShape.append(-1)
+    guard nodes[node].pattern >= 0 else {
+      nodes[node].pattern = Int32(pattern)
+      return
+    }
+    nodes[node].shared = true
+    var last = Int(nodes[node].pattern)
+    while sameShape[last] >= 0 { last = Int(sameShape[last]) }
+    sameShape[last] = Int32(pattern)
+  }
+
+  /// The first pattern matching `segments`, a literal child tried before
+  /// the placeholder at each segment, and whether others of its shape match.
+  @usableFromInline
+  func find(_ segments: [String]) -> (pattern: Int, shared: Bool)? {
+    guard let leaf = find(segments, from: 0, in: 0) else { return nil }
+    return (Int(nodes[leaf].pattern), nodes[leaf].shared)
+  }
+
+  /// The pattern after `pattern` with the same shape, in the order added.
+  @usableFromInline
+  func next(ofShape pattern: Int) -> Int? {
+    sameShape[pattern] < 0 ? nil : Int(sameShape[pattern])
+  }
+
+  /// The node where `segments[depth...]` ends below `node` with a pattern.
+  private func find(_ segments: [String], from depth: Int, in node: Int) -> Int? {
+    guard depth < segments.count else { return nodes[node].pattern < 0 ? nil : node }
+    if let literal = literalChild(of: node, segments[depth]), let found = find(segments, from: depth + 1, in: literal) {
+      return found
+    }
+    let placeholder = nodes[node].placeholder
+    return placeholder < 0 ? nil : find(segments, from: depth + 1, in: Int(placeholder))
+  }
+
+  private func literalChild(of node: Int, _ segment: String) -> Int? {
+    guard nodes[node].childIndex < 0 else {
+      let index = indexes[Int(nodes[node].childIndex)]
+      var slot = index.start(segment)
+      while index.slots[slot] >= 0 {
+        if nodes[Int(index.slots[slot])].segment == segment { return Int(index.slots[slot]) }
+        slot = (slot + 1) & (index.slots.count - 1)
+      }
+      return nil
+    }
+    var child = nodes[node].firstChild
+    while child >= 0 {
+      if nodes[Int(child)].segment == segment { return Int(child) }
+      child = nodes[Int(child)].nextSibling
+    }
+    return nil
+  }
+
+  private mutating func addLiteral(_ segment: String, to parent: Int) -> Int {
+    let child = nodes.count
+    nodes.append(Node(segment: segment))
+    if nodes[parent].childIndex >= 0 {
+      add(child, to: Int(nodes[parent].childIndex))
+      return child
+    }
+    nodes[child].nextSibling = nodes[parent].firstChild
+    nodes[parent].firstChild = Int32(child)
+    var chained: [Int32] = []
+    var sibling = nodes[parent].firstChild
+    while sibling >= 0 {
+      chained.append(sibling)
+      sibling = nodes[Int(sibling)].nextSibling
+    }
+    if chained.count > RouteTrie.comparedInTurn {
+      nodes[parent].childIndex = Int32(indexes.count)
+      nodes[parent].firstChild = -1
+      indexes.append(ChildIndex())
+      for node in chained.reversed() { add(Int(node), to: indexes.count - 1) }
+    }
+    return child
+  }
+
+  /// Puts `node` in the index numbered `number`, doubling its slots when it
+  /// would be more than half full.
+  private mutating func add(_ node: Int, to number: Int) {
+    if (indexes[number].count + 1) * 2 > indexes[number].slots.count {
+      let full = indexes[number].slots.filter { $0 >= 0 }
+      indexes[number].slots = Array(repeating: -1, count: indexes[number].slots.count * 2)
+      indexes[number].count = 0
+      for node in full { add(Int(node), to: number) }
+    }
+    var slot = indexes[number].start(nodes[node].segment)
+    while indexes[number].slots[slot] >= 0 { slot = (slot + 1) & (indexes[number].slots.count - 1) }
+    indexes[number].slots[slot] = Int32(node)
+    indexes[number].count += 1
+  }
+}
