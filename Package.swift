@@ -10,14 +10,6 @@ let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")
 let hosting: Target.Dependency = .product(name: "ViperKitHosting", package: "Hosting")
 let testKit: Target.Dependency = .product(name: "ViperKitTestKit", package: "TestKit")
 
-/// A sample plugin: a dynamic library built from Plugins/NAME.
-/// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
-func plugin(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
-  .target(
-    name: name, dependencies: [viperKit] + dependencies, path: "Plugins/\(name)",
-    linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])])
-}
-
 /// Every sample plugin: Plugins/NAME builds libNAME.so. Faulty and FaultyFrame
 /// crash on purpose, to show that the host survives them; the demo's plugin
 /// directory (Scripts/make-plugin-dir) has them only with VIVARIUM_DEMO_FAULTY=1.
@@ -25,15 +17,41 @@ let plugins = [
   "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
   "Faulty", "FaultyFrame",
 ]
+/// Plugins that carry no manifest: they crash on purpose, so the host must
+/// run their code to learn what they offer.
+let unmanifested: Set = ["Faulty", "FaultyFrame"]
 /// Plugins that share the items domain.
 let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
+/// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
+let exportsOnlyTheEntry: [LinkerSetting] = [
+  .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])
+]
+
+/// The targets of a sample plugin. One that carries a manifest has its
+/// code in the target NAME (Plugins/NAME) and its entry point in NAMEPlugin
+/// (Plugins/NAME/Entry), into which ManifestPlugin compiles the manifest
+/// that sample-manifests writes from the code; the product is NAMEPlugin.
+func plugin(_ name: String) -> [Target] {
+  let dependencies: [Target.Dependency] = [viperKit] + (itemsPlugins.contains(name) ? ["ItemsCatalog"] : [])
+  if unmanifested.contains(name) {
+    return [
+      .target(name: name, dependencies: dependencies, path: "Plugins/\(name)", linkerSettings: exportsOnlyTheEntry)
+    ]
+  }
+  return [
+    .target(name: name, dependencies: dependencies, path: "Plugins/\(name)", exclude: ["Entry"]),
+    .target(
+      name: name + "Plugin", dependencies: [.target(name: name), viperKit], path: "Plugins/\(name)/Entry",
+      linkerSettings: exportsOnlyTheEntry, plugins: ["ManifestPlugin"]),
+  ]
+}
 
 let package = Package(
   name: "Vivarium",
   products: [
     .executable(name: "vivarium", targets: ["vivarium"]),
     .executable(name: "vivarium-check", targets: ["vivarium-check"]),
-  ] + plugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+  ] + plugins.map { .library(name: $0, type: .dynamic, targets: [unmanifested.contains($0) ? $0 : $0 + "Plugin"]) },
   dependencies: [
     .package(path: "Host/SDK"),
     .package(path: "Host/SDK/Hosting"),
@@ -69,7 +87,15 @@ let package = Package(
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
-  ] + plugins.map { plugin($0, itemsPlugins.contains($0) ? ["ItemsCatalog"] : []) }
+    // The manifests of the sample plugins (see plugin(_:)).
+    .executableTarget(
+      name: "sample-manifests",
+      dependencies: plugins.filter { !unmanifested.contains($0) }.map { .target(name: $0) } + [viperKit, hosting],
+      path: "Plugins/Manifests/SampleManifests"),
+    .plugin(
+      name: "ManifestPlugin", capability: .buildTool(), dependencies: ["sample-manifests"],
+      path: "Plugins/Manifests/ManifestPlugin"),
+  ] + plugins.flatMap(plugin)
 )
 
 // The benchmarks, release builds only Scripts/benchmark makes

@@ -21,9 +21,3 @@ public enum DashboardPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [DashboardFactory()] }
 }
-
-/// The plugin's entry point, the only symbol the host looks up.
-@_cdecl("vivarium_plugin_entry")
-public func vivariumPluginEntry() -> UnsafeRawPointer {
-  PluginEntry.descriptor(for: DashboardPlugin.self)
-}

@@ -26,9 +26,3 @@ public enum ItemsDetailPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ItemsDetailFactory()] }
 }
-
-/// The plugin's entry point, the only symbol the host looks up.
-@_cdecl("vivarium_plugin_entry")
-public func vivariumPluginEntry() -> UnsafeRawPointer {
-  PluginEntry.descriptor(for: ItemsDetailPlugin.self)
-}

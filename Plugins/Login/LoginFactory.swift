@@ -22,9 +22,3 @@ public enum LoginPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [LoginFactory()] }
 }
-
-/// The plugin's entry point, the only symbol the host looks up.
-@_cdecl("vivarium_plugin_entry")
-public func vivariumPluginEntry() -> UnsafeRawPointer {
-  PluginEntry.descriptor(for: LoginPlugin.self)
-}

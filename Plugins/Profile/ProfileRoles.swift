@@ -119,9 +119,3 @@ public enum ProfilePlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ProfileFactory()] }
 }
-
-/// The plugin's entry point, the only symbol the host looks up.
-@_cdecl("vivarium_plugin_entry")
-public func vivariumPluginEntry() -> UnsafeRawPointer {
-  PluginEntry.descriptor(for: ProfilePlugin.self)
-}

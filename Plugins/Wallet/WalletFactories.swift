@@ -33,9 +33,3 @@ public enum WalletPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [WalletPreviewFactory(), TopUpFactory()] }
 }
-
-/// The plugin's entry point, the only symbol the host looks up.
-@_cdecl("vivarium_plugin_entry")
-public func vivariumPluginEntry() -> UnsafeRawPointer {
-  PluginEntry.descriptor(for: WalletPlugin.self)
-}

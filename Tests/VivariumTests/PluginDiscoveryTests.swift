@@ -31,10 +31,10 @@ struct PluginDiscoveryTests {
     for case .rejected(let rejection) in outcomes {
       kinds[(rejection.path as NSString).lastPathComponent] = rejection.kind
     }
-    #expect(
-      kinds == [
-        "libViperKit.so": .sdkLibrary, "libViperKitHosting.so": .sdkLibrary, "libViperKitTestKit.so": .sdkLibrary,
-      ])
+    // The build also makes -tool copies of the SDK libraries for the
+    // sample-manifests tool it runs.
+    #expect(Set(kinds.values) == [.sdkLibrary], "\(kinds)")
+    #expect(Set(kinds.keys).isSuperset(of: ["libViperKit.so", "libViperKitHosting.so", "libViperKitTestKit.so"]))
   }
 }
 

@@ -99,11 +99,13 @@ struct PluginRegistryTests {
       constructor: "FILE *f = fopen(\"\(marker)\", \"a\"); fputs(\"x\", f); fclose(f);", named: "counted.so", in: dir)
     _ = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     let first = try plugins(dir)
-    #expect(first.stdout.contains("\"from\" : \"probe\""), "\(first.stdout)")
+    #expect(first.stdout.contains("\"from\" : \"manifest\""), "\(first.stdout)")
     #expect(loads(marker) == 1)
     let second = try plugins(dir)
     #expect(second.stdout.contains("foreign-sdk-copy"), "the refusal is remembered: \(second.stdout)")
-    #expect(second.stdout.contains("\"from\" : \"cache\"") && !second.stdout.contains("\"from\" : \"probe\""))
+    #expect(
+      second.stdout.contains("\"from\" : \"cache\"") && !second.stdout.contains("\"from\" : \"probe\"")
+        && !second.stdout.contains("\"from\" : \"manifest\""))
     #expect(loads(marker) == 1, "an unchanged file is not loaded again")
     // Rewritten with the same bytes: a new modification time.
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))

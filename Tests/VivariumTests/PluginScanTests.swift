@@ -92,8 +92,8 @@ struct PluginScanTests {
     let list = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     var registry = PluginRegistry.none
     let catalog = catalog([list], registry: &registry)
-    #expect(catalog.loaded.first?.source == .probe)
-    #expect(catalog.routes.map(\.pattern.text) == ["items:list"], "routed from what the probe reported")
+    #expect(catalog.loaded.first?.source == .manifest)
+    #expect(catalog.routes.map(\.pattern.text) == ["items:list"], "routed from its manifest")
     #expect(try !isMapped(list), "the scan loads nothing into the host")
     let activation = try #require(catalog.loaded.first?.activation)
     #expect(activation.plugin == nil)
@@ -139,71 +139,3 @@ struct PluginScanTests {
 }
 
 /// Plugins carrying their contracts in an ELF section (issue 13).
-@Suite("Plugin manifests")
-@MainActor
-struct PluginManifestTests {
-  /// libManifested.so carrying `manifest`, in a directory of its own.
-  private func manifested(_ manifest: PluginManifest) throws -> (TemporaryDirectory, String) {
-    let dir = try TemporaryDirectory()
-    let source = try dir.write("Manifest.swift", Data(manifest.swiftSource.utf8))
-    return (dir, try SwiftPluginBuilder.build("Manifested", adding: [source], into: dir.path))
-  }
-
-  private let note = Contract(urn: "manifested:note", summary: "One note.")
-
-  @Test func aPluginWithAManifestIsRoutedWithoutRunningAndWithAnotherIsRefusedNamingBoth() throws {
-    let (dir, good) = try manifested(PluginManifest(name: "ManifestedPlugin", contracts: [note]))
-    var other = note
-    other.summary = "Two notes."
-    let (otherDir, stale) = try manifested(
-      PluginManifest(name: "ManifestedPlugin", contracts: [other, Contract(urn: "manifested:ghost", summary: "Gone.")]))
-    _ = (dir, otherDir)
-    let scanner = PluginScanner(
-      probe: PluginProbe(executable: BuildProducts.vivarium), hosting: nil, loader: PluginLoader())
-    var registry = PluginRegistry.none
-    let catalog = PluginCatalog(outcomes: scanner.scanAll([good, stale], registry: &registry))
-    #expect(catalog.loaded.map(\.source) == [.manifest, .manifest])
-    #expect(catalog.routes.map(\.pattern.text) == ["manifested:note", "manifested:note", "manifested:ghost"])
-    #expect(catalog.loaded.allSatisfy { $0.activation?.plugin == nil }, "no code of theirs ran")
-
-    let agreeing = HostRuntime(
-      catalog: PluginCatalog(outcomes: scanner.scanAll([good], registry: &registry)),
-      services: TestServices.make(in: try TemporaryDirectory()))
-    defer { agreeing.shutdown() }
-    try agreeing.open("manifested:note")
-    #expect(agreeing.screen()?.lines(TextRenderer(width: 80)).joined().contains("a manifested note") == true)
-
-    let disagreeing = HostRuntime(
-      catalog: PluginCatalog(outcomes: scanner.scanAll([stale], registry: &registry)),
-      services: TestServices.make(in: try TemporaryDirectory()))
-    defer { disagreeing.shutdown() }
-    #expect {
-      try disagreeing.open("manifested:note")
-    } throws: { error in
-      let message = "\(error)"
-      return message.contains("its manifest declares manifested:ghost, its code does not")
-        && message.contains("manifested:note: its summary differ between its manifest and its code")
-        && message.contains("libManifested.so")
-    }
-  }
-
-  @Test func aManifestForAnotherSDKOrUnreadableIsRefusedWithoutRunningThePlugin() {
-    var newer = PluginManifest(name: "X", contracts: [note])
-    newer.sdkVersion = ViperKitVersion(major: ViperKitVersion.current.major, minor: 99, patch: 0)
-    guard case .failure(let refused) = PluginManifest.record(newer.bytes, path: "/p/x.so", knownServices: nil) else {
-      Issue.record("a manifest for a newer SDK was accepted")
-      return
-    }
-    #expect(refused.kind == .incompatible && refused.reasons.first?.contains("99") == true)
-    guard case .failure(let garbage) = PluginManifest.record(Array("{".utf8), path: "/p/x.so", knownServices: nil)
-    else {
-      Issue.record("garbage was accepted")
-      return
-    }
-    #expect(garbage.kind == .badManifest)
-    #expect(
-      (try? PluginManifest.record(
-        PluginManifest(name: "X", contracts: [note]).bytes, path: "/p/x.so", knownServices: nil
-      ).get())?.contracts == [note])
-  }
-}

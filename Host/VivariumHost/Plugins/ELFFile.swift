@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ViperKit
 
 /// What a file looks like from its ELF headers, read without loading it and
 /// without reading it whole: the ELF header, the section headers and the
@@ -28,7 +29,7 @@ struct ELFFile {
   /// The directories of its run path (`DT_RUNPATH`, else `DT_RPATH`), as
   /// written: `$ORIGIN` is not expanded.
   let runPath: [String]
-  /// The bytes of its ``manifestSection``, when it has one: what the plugin
+  /// The bytes of its ``PluginManifest/sectionName``, when it has one: what the plugin
   /// offers, readable without running any of its code.
   let manifest: [UInt8]?
   /// How many bytes of the file were read: at most ``tableLimit`` beyond the
@@ -63,8 +64,6 @@ struct ELFFile {
   static let namesLimit = 16 << 20
   /// The most dynamic-section entries read: real libraries have dozens.
   static let entryLimit = 4096
-  /// The name of the section a plugin carries its manifest in.
-  static let manifestSection = "vivarium_manifest"
   /// The largest manifest read: a plugin with a hundred modules needs less.
   static let manifestLimit = 1 << 20
 
@@ -181,7 +180,7 @@ struct ELFFile {
     return names
   }
 
-  /// The bytes of the first section named ``manifestSection``, found
+  /// The bytes of the first section named ``PluginManifest/sectionName``, found
   /// through the section-name table (`e_shstrndx`, section `names`).
   private static func manifest(_ budget: inout Budget, _ sections: [Section], names: Int) throws(Problem)
     -> [UInt8]?
@@ -190,7 +189,8 @@ struct ELFFile {
     let table = sections[names]
     let text = try budget.read(table, "section names")
     guard
-      let section = sections.first(where: { text.cString(at: $0.name, limit: table.size) == manifestSection }),
+      let section = sections.first(where: { text.cString(at: $0.name, limit: table.size) == PluginManifest.sectionName }
+      ),
       section.type == 1  // SHT_PROGBITS
     else { return nil }
     guard section.size <= manifestLimit else {

@@ -1,4 +1,6 @@
 import Foundation
+import ViperKit
+import ViperKitHosting
 import VivariumHost
 
 /// `vivarium manifest`: the manifest a plugin should carry, or whether it does.
@@ -42,7 +44,7 @@ enum ManifestCommand: Command {
     }
     guard arguments.has("check") else {
       console.out(
-        arguments.has("swift") ? manifest.swiftSource : String(decoding: manifest.bytes, as: UTF8.self))
+        arguments.has("swift") ? manifest.swiftSource : String(decoding: manifest.json, as: UTF8.self))
       return ExitCode.success
     }
     let file = (path as NSString).lastPathComponent

@@ -1,0 +1,63 @@
+import CViperKit
+
+/// What a plugin offers, as data the host reads without running the plugin.
+///
+/// A plugin carries its manifest as JSON in the ELF section
+/// ``sectionName``. The host routes to a plugin it has never seen from its
+/// manifest alone, loads the plugin only when one of its modules is first
+/// built, and then refuses it if its code declares other contracts than its
+/// manifest does. A manifest made by an earlier build is refused the same
+/// way, so make it on every build: a plugin package made by `vivarium new`
+/// does, with a build-tool plugin that runs a small executable calling
+/// `PluginManifest.writeSource(for:)` from `ViperKitManifest`.
+///
+/// You do not fill these in by hand: ``init(for:)`` reads them from your
+/// plugin type.
+public struct PluginManifest: Codable, Hashable, Sendable {
+  /// Always ``formatName``.
+  public var format: String
+  /// The version of this layout: ``currentVersion``.
+  public var formatVersion: Int
+  /// The plugin's name, as its descriptor gives it.
+  public var name: String
+  /// The plugin ABI version it was built with.
+  public var abiVersion: UInt32
+  /// The SDK version it was built against.
+  public var sdkVersion: ViperKitVersion
+  /// The identity of the Swift compiler that built it (``swiftCompilerIdentity()``).
+  public var compiler: String
+  /// Its factories' contracts, in the order ``ViperPlugin/factories()`` gives them.
+  public var contracts: [Contract]
+
+  /// The name of the ELF section a plugin carries its manifest in.
+  public static let sectionName = "vivarium_manifest"
+  /// The value of ``format``.
+  public static let formatName = "vivarium-plugin-manifest"
+  /// The layout of this SDK's manifests.
+  public static let currentVersion = 1
+
+  /// The manifest of `plugin`: its name and its factories' contracts,
+  /// stamped with the ABI, the SDK version and the compiler that compile
+  /// this call, as its descriptor is (``PluginEntry/descriptor(for:)``).
+  /// Calls the plugin's `factories()`.
+  @_alwaysEmitIntoClient
+  public init<P: ViperPlugin>(for plugin: P.Type) {
+    self.init(
+      name: _typeName(plugin, qualified: false), contracts: plugin.factories().map { type(of: $0).contract },
+      sdkVersion: ViperKitVersion(
+        major: Int(VIPERKIT_VERSION_MAJOR), minor: Int(VIPERKIT_VERSION_MINOR), patch: Int(VIPERKIT_VERSION_PATCH)),
+      compiler: swiftCompilerIdentity())
+  }
+
+  /// A manifest with the given parts, for the host: it describes a plugin
+  /// it has loaded. Plugins use ``init(for:)``.
+  public init(name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String) {
+    format = Self.formatName
+    formatVersion = Self.currentVersion
+    self.name = name
+    abiVersion = VK_PLUGIN_ABI_VERSION
+    self.sdkVersion = sdkVersion
+    self.compiler = compiler
+    self.contracts = contracts
+  }
+}
