@@ -33,9 +33,11 @@ struct SDKCompatibilityTests {
       ] + sdkSources)
     let scaffold = try PluginScaffold(name: name, urn: "legacy:note:{noteID}", sdkPath: sdk)
     try scaffold.write(to: directory.path + "/package")
-    let sources = scaffold.files().map(\.path).filter { $0.hasPrefix("Sources/") }.map {
-      directory.path + "/package/" + $0
-    }
+    // The module's code and its entry point, as one module: the manifest
+    // tool needs ViperKit 2.3, and a 2.0 plugin carries no manifest.
+    let sources = scaffold.files().map(\.path).filter {
+      $0.hasPrefix("Sources/\(name)/") || $0.hasPrefix("Sources/\(name)Entry/")
+    }.map { directory.path + "/package/" + $0 }
     let plugin = try SwiftPluginBuilder.plugin(
       name, sources: sources, into: directory.path, modules: sdk, library: sdk, moduleMap: sdk + "/module.modulemap",
       include: sdk)

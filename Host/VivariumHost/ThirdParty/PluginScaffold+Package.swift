@@ -5,30 +5,96 @@ extension PluginScaffold {
     // swift-tools-version: 6.0
     // The \(name) plugin for Vivarium. Build it with `swift build`; the plugin is
     // .build/debug/lib\(name).so. The SDK paths come from `vivarium sdk`.
+    //
+    // The module's code is the target \(name); the plugin is \(name)Entry, its
+    // entry point, into which the build compiles the plugin's manifest (its
+    // contracts, which the host reads without running the plugin): the build
+    // plugin Manifest runs \(name)Manifest, which writes it from the code.
     import PackageDescription
 
     let package = Package(
       name: "\(name)",
       products: [
-        .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
+        .library(name: "\(name)", type: .dynamic, targets: ["\(name)Entry"])
       ],
       dependencies: [
         .package(path: "\(sdkPath)"),
+        .package(path: "\(sdkPath)/Hosting"),
         .package(path: "\(sdkPath)/TestKit"),
       ],
       targets: [
+        .target(name: "\(name)", dependencies: [.product(name: "ViperKit", package: "SDK")]),
         .target(
-          name: "\(name)",
-          dependencies: [.product(name: "ViperKit", package: "SDK")],
+          name: "\(name)Entry",
+          dependencies: ["\(name)", .product(name: "ViperKit", package: "SDK")],
           // Export only the plugin entry (vivarium check: descriptor.exports).
-          linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])]
+          linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])],
+          plugins: ["Manifest"]
         ),
+        .executableTarget(
+          name: "\(name)Manifest",
+          dependencies: [
+            "\(name)", .product(name: "ViperKit", package: "SDK"),
+            .product(name: "ViperKitHosting", package: "Hosting"),
+          ]
+        ),
+        .plugin(name: "Manifest", capability: .buildTool(), dependencies: ["\(name)Manifest"]),
         .testTarget(
           name: "\(name)Tests",
           dependencies: ["\(name)", .product(name: "ViperKitTestKit", package: "TestKit")]
         ),
       ]
     )
+
+    """
+  }
+
+  var entryFile: String {
+    """
+    import \(name)
+    import ViperKit
+
+    /// The plugin's entry point, the only symbol the host looks up. The build
+    /// compiles the plugin's manifest in beside it (Plugins/Manifest).
+    @_cdecl("vivarium_plugin_entry")
+    public func vivariumPluginEntry() -> UnsafeRawPointer {
+      PluginEntry.descriptor(for: \(name)Plugin.self)
+    }
+
+    """
+  }
+
+  var manifestTool: String {
+    """
+    // Writes the Swift file that makes lib\(name).so carry its manifest, from the
+    // contracts the code declares. Run by the build (Plugins/Manifest).
+    import \(name)
+    import ViperKit
+    import ViperKitHosting
+
+    PluginManifest.writeSourceFile(for: \(name)Plugin.self)
+
+    """
+  }
+
+  var manifestPlugin: String {
+    """
+    import PackagePlugin
+
+    /// Makes every build of \(name)Entry carry a fresh manifest: runs
+    /// \(name)Manifest to write the Swift file holding the plugin's contracts
+    /// in the `vivarium_manifest` section, and compiles it into the plugin.
+    @main struct Manifest: BuildToolPlugin {
+      func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let tool = try context.tool(named: "\(name)Manifest")
+        let output = context.pluginWorkDirectoryURL.appending(path: "Manifest.swift")
+        return [
+          .buildCommand(
+            displayName: "Writing the manifest of \(name)", executable: tool.url, arguments: [output.path],
+            inputFiles: [tool.url], outputFiles: [output])
+        ]
+      }
+    }
 
     """
   }
@@ -73,7 +139,9 @@ extension PluginScaffold {
       | `\(name)Presenter.swift` | turns entities into the view model and decides what each event does |
       | `\(name)Interactor.swift` | owns the data; the only role that may use services |
       | `\(name)Router.swift` | navigation, by URN |
-      | `\(name)Factory.swift` | wires the roles, and the plugin entry point |
+      | `\(name)Factory.swift` | wires the roles; the plugin type listing the module |
+      | `Sources/\(name)Entry` | the plugin's entry point: the dynamic library `lib\(name).so` |
+      | `Sources/\(name)Manifest`, `Plugins/Manifest` | write the plugin's manifest on every build, so the host can route to it without running it |
 
       Vivarium's guide, `Host/SDK/GUIDE.md` in the Vivarium checkout, covers
       slots, outputs, services, testing and checking.

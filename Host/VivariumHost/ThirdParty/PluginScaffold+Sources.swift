@@ -237,12 +237,6 @@ extension PluginScaffold {
         public static func factories() -> [any ModuleFactory] { [\(name)Factory()] }
       }
 
-      /// The plugin's entry point, the only symbol the host looks up.
-      @_cdecl("vivarium_plugin_entry")
-      public func vivariumPluginEntry() -> UnsafeRawPointer {
-        PluginEntry.descriptor(for: \(name)Plugin.self)
-      }
-
       """
   }
 

@@ -52,7 +52,8 @@ enum ManifestCommand: Command {
     case nil:
       console.error(
         name,
-        "\(path) carries no manifest; add the output of 'vivarium manifest \(path) --swift' to its sources and rebuild")
+        "\(path) carries no manifest; a package made by 'vivarium new' writes one on every build (README, \"Writing a plugin\"), or add the output of 'vivarium manifest \(path) --swift' to its sources and rebuild"
+      )
       return ExitCode.failure
     case .failure(let rejection)?:
       for reason in rejection.reasons { console.error(name, "\(path): \(reason)") }
