@@ -6,7 +6,8 @@ SDK), cached in .build/benchmark-plugins between runs; builds the bare dlopen
 loop (Scripts/lib/BareLoop.swift); then prints, side by side, the wall time
 of each command as a median with min-max and as a ratio to the bare loop over
 the same files:
-  cold scan   `vivarium plugins --rescan`: every file probed, the cache rewritten;
+  cold scan   `vivarium plugins --rescan`, the cache rewritten: of plugins
+              without a manifest (each probed) and with one;
   warm start  `vivarium routes`, the registry cache filled;
   render      `vivarium render items:list`, the cache filled (out of process).
 Each directory holds the release ItemsList plugin and N-1 generated ones.
@@ -30,29 +31,56 @@ def run(command, **kw):
 
 
 def generate(release, vivarium, pool, sources, count):
-    """Builds plugins Gen0..Gen{count-1} into pool, those not there already."""
-    os.makedirs(pool, exist_ok=True)
+    """Builds plugins Gen0..Gen{count-1} into pool (no manifest) and into
+    pool/manifested (carrying the manifest their code makes), those not there
+    already. The manifest of each is Gen0's, made by `vivarium manifest` from
+    its build, with the names changed: what the build-tool plugin of a
+    `vivarium new` package writes, without building a manifest tool per plugin.
+    """
+    manifested = f"{pool}/manifested"
     stamp = os.path.join(pool, "STAMP")
     identity = subprocess.run([vivarium, "--version"], capture_output=True, text=True).stdout
     if not os.path.exists(stamp) or open(stamp).read() != identity:
-        shutil.rmtree(pool)
-        os.makedirs(pool)
+        shutil.rmtree(pool, ignore_errors=True)
+        os.makedirs(manifested)
         open(stamp, "w").write(identity)
-    missing = [i for i in range(count) if not os.path.exists(f"{pool}/libGen{i}.so")]
-    if missing:
-        print(f"(building {len(missing)} plugins into {pool}, once)", flush=True)
-    def build(i):
+    missing = [i for i in range(count)
+               if not (os.path.exists(f"{pool}/libGen{i}.so") and os.path.exists(f"{manifested}/libGen{i}.so"))]
+    if not missing:
+        return
+    print(f"(building {len(missing)} plugins twice, with and without a manifest, into {pool}, once)", flush=True)
+
+    def build(i, output, extra=()):
         package = f"{sources}/Gen{i}"
         if not os.path.exists(package):
             run([vivarium, "new", f"Gen{i}", "--urn", f"gen{i}:list", "--dir", package])
-        files = sorted(
-            os.path.join(f"{package}/Sources/Gen{i}", name) for name in os.listdir(f"{package}/Sources/Gen{i}"))
+        # The module's code and its entry point, compiled as one module.
+        files = sorted(f"{package}/Sources/{folder}/{name}"
+                       for folder in [f"Gen{i}", f"Gen{i}Entry"]
+                       for name in os.listdir(f"{package}/Sources/{folder}"))
         run(["swiftc", "-emit-library", "-O", "-module-name", f"Gen{i}", *swift_flags(release),
-             "-Xlinker", f"--version-script={package}/exports.map", "-Xlinker", "-rpath=$ORIGIN", *files,
-             "-o", f"{pool}/libGen{i}.so"])
+             "-Xlinker", f"--version-script={package}/exports.map", "-Xlinker", "-rpath=$ORIGIN", *files, *extra,
+             "-o", output])
+
+    build(0, f"{pool}/libGen0.so")
+    template = subprocess.run([vivarium, "manifest", f"{pool}/libGen0.so"], check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    def build_both(i):
+        if not os.path.exists(f"{pool}/libGen{i}.so"):
+            build(i, f"{pool}/libGen{i}.so")
+        manifest = template.replace("Gen0", f"Gen{i}").replace("gen0", f"gen{i}").encode()
+        source = f"{sources}/Gen{i}-manifest.swift"
+        with open(source, "w") as out:
+            out.write(f'@section("vivarium_manifest") @used\n'
+                      f'let vivariumManifest: InlineArray<{len(manifest)}, UInt8> = '
+                      f'[{", ".join(str(byte) for byte in manifest)}]\n')
+        build(i, f"{manifested}/libGen{i}.so", [source])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as builders:
-        list(builders.map(build, missing))
+        list(builders.map(build_both, missing))
+    for i in sorted({0, count // 2, count - 1}):
+        run([vivarium, "manifest", f"{manifested}/libGen{i}.so", "--check"])
 
 
 def swift_flags(release):
@@ -61,11 +89,12 @@ def swift_flags(release):
     return ["-I", f"{release}/Modules", "-Xcc", f"-fmodule-map-file={modulemap}", "-L", release, "-lViperKit"]
 
 
-def directory(work, pool, release, size):
-    path = f"{work}/plugins-{size}"
+def directory(path, pool, release, size):
+    """path, holding the release ItemsList plugin and size-1 plugins from pool."""
     os.makedirs(path, exist_ok=True)
     os.chmod(path, 0o755)
-    shutil.copy(f"{release}/libItemsList.so", path)
+    if size:
+        shutil.copy(f"{release}/libItemsList.so", path)
     for i in range(size - 1):
         shutil.copy(f"{pool}/libGen{i}.so", path)
     return path
@@ -102,31 +131,31 @@ def main():
          f"{root}/Scripts/lib/BareLoop.swift", "-o", bare])
     env = dict(os.environ, NO_COLOR="1", SWIFT_BACKTRACE="enable=no")
     env.pop("VIVARIUM_PLUGIN_PATH", None)
-    print(f"{'plugins':>7}  {'bare dlopen loop ms':>22}  {'cold scan ms, x bare':>27}  "
-          f"{'warm start ms, x bare':>27}  {'render items:list ms, x bare':>27}")
+    columns = ["bare dlopen loop", "cold scan, probed", "cold scan, manifests", "warm start", "render items:list"]
+    print(f"{'plugins':>7}  " + "  ".join(f"{name + ' ms, x bare':>28}" for name in columns))
     warm = {}
     for size in [0] + SIZES:
-        plugins = f"{work}/plugins-{size}"
-        if size:
-            plugins = directory(work, pool, release, size)
-        else:
-            os.makedirs(plugins, exist_ok=True)
-            os.chmod(plugins, 0o755)
+        plain = directory(f"{work}/plain-{size}", pool, release, size)
+        plugins = directory(f"{work}/plugins-{size}", f"{pool}/manifested", release, size)
         data = f"{work}/data-{size}"
         runs = RUNS.get(size, 15)
         common = ["--plugins", plugins, "--data", data]
         loop = timed([bare, plugins], runs, env)
+        probed = timed([vivarium, "plugins", "--rescan", "--plugins", plain, "--data", f"{work}/data-plain-{size}"],
+                       runs, env)
         cold = timed([vivarium, "plugins", "--rescan", *common], runs, env)
         warm[size] = timed([vivarium, "routes", *common], runs, env)
-        if size == 0:
-            print(f"{0:>7}  {cell(loop):>22}  {cell(cold):>27}  {cell(warm[0]):>27}")
-            continue
-        render = timed([vivarium, "render", "items:list", *common], runs, env)
-        print(f"{size:>7}  {cell(loop):>22}  {cell(cold, loop):>27}  {cell(warm[size], loop):>27}  "
-              f"{cell(render, loop):>27}")
+        render = timed([vivarium, "render", "items:list", *common], runs, env) if size else None
+        floor = loop if size else None
+        cells = [cell(loop), cell(probed, floor), cell(cold, floor), cell(warm[size], floor)]
+        cells += [cell(render, floor)] if render else []
+        print(f"{size:>7}  " + "  ".join(f"{text:>28}" for text in cells), flush=True)
     largest = max(SIZES)
     print(f"warm start at {largest} plugins against none: {warm[largest][0] / warm[0][0]:.2f}x "
           f"({warm[largest][0]:.1f} ms against {warm[0][0]:.1f} ms)")
+    print("(cold scan: vivarium plugins --rescan; warm start: vivarium routes, the registry cache filled; "
+          "render: vivarium render items:list, the cache filled. Each directory holds the ItemsList plugin and "
+          "N-1 generated ones: carrying manifests, except in the probed column)")
 
 
 if __name__ == "__main__":

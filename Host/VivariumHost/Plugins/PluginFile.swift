@@ -27,21 +27,20 @@ struct PluginFile: Sendable {
   /// Where the open file is now, every link resolved; nil if it was removed.
   var realPath: String? {
     if let origin { return origin }
-    guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: loadPath), path.hasPrefix("/"),
-      !path.hasSuffix(" (deleted)")
-    else { return nil }
+    guard let path = Self.link(loadPath), path.hasPrefix("/"), !path.hasSuffix(" (deleted)") else { return nil }
     return path
   }
 
   /// Opens `path` for checking: resolves it, checks every directory on its
   /// real path, opens the result without following a link, and checks the
-  /// open file (regular, owner, mode).
-  static func open(_ path: String) throws(Rejection) -> PluginFile {
-    guard let real = realPath(path) else {
+  /// open file (regular, owner, mode). `directories` keeps what was found
+  /// of each directory for the other files of one scan.
+  static func open(_ path: String, directories: DirectoryChecks = DirectoryChecks()) throws(Rejection) -> PluginFile {
+    guard let real = directories.realPath(of: path) else {
       throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno))); check the path")
     }
-    for directory in Set([parent(real), realPath(parent(path)) ?? parent(real)]) {
-      if let problem = FilePermissions.problem(directoriesFrom: directory) {
+    for directory in Set([parent(real), directories.realPath(of: parent(path)) ?? parent(real)]) {
+      if let problem = directories.problem(directoriesFrom: directory) {
         throw Rejection(path, .unsafePermissions, problem)
       }
     }
@@ -83,9 +82,7 @@ struct PluginFile: Sendable {
     if let problem = FilePermissions.problem(file: path, info) {
       throw Rejection(path, .unsafePermissions, problem)
     }
-    if let real, let opened = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
-      opened != real
-    {
+    if let real, let opened = link("/proc/self/fd/\(fd)"), opened != real {
       throw Rejection(
         path, .unreadable,
         "it moved while the host checked it (\(real) is now \(opened)); try again, and find out who moves it")
@@ -96,13 +93,17 @@ struct PluginFile: Sendable {
   /// Closes the descriptor of a file that was not loaded.
   func close() { _ = Glibc.close(descriptor) }
 
-  private static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
+  /// The target of the symbolic link `path`, or nil when it is none.
+  private static func link(_ path: String) -> String? {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
+      let count = readlink(path, buffer.baseAddress!, buffer.count - 1)
+      guard count >= 0 else { return nil }
+      buffer[count] = 0
+      return String(cString: buffer.baseAddress!)
+    }
   }
 
-  private static func parent(_ path: String) -> String {
+  static func parent(_ path: String) -> String {
     let directory = (path as NSString).deletingLastPathComponent
     return directory.isEmpty ? "." : directory
   }

@@ -37,10 +37,11 @@ public struct PluginScanner: Sendable {
   public func scanAll(_ paths: [String], registry: inout PluginRegistry) -> [PluginOutcome] {
     var outcomes = [PluginOutcome?](repeating: nil, count: paths.count)
     var unknown: [(index: Int, file: PluginFile)] = []
+    let directories = DirectoryChecks()
     for (index, path) in paths.enumerated() {
       let file: PluginFile
       do {
-        file = try PluginFile.open(path)
+        file = try PluginFile.open(path, directories: directories)
       } catch {
         outcomes[index] = .rejected(error)
         continue
