@@ -28,9 +28,10 @@ let exportsOnlyTheEntry: [LinkerSetting] = [
 ]
 
 /// The targets of a sample plugin. One that carries a manifest has its
-/// code in the target NAME (Plugins/NAME) and its entry point in NAMEEntry
-/// (Plugins/NAME/Entry), into which ManifestPlugin compiles the manifest
-/// that sample-manifests writes from the code; the product is NAMEEntry.
+/// code in the target NAME (Plugins/NAME) and its entry point in the target
+/// NAMEEntryPoint (Plugins/NAME/Entry), which the product NAME builds and into
+/// which ManifestPlugin compiles the manifest sample-manifests writes from
+/// the code.
 func plugin(_ name: String) -> [Target] {
   let dependencies: [Target.Dependency] = [viperKit] + (itemsPlugins.contains(name) ? ["ItemsCatalog"] : [])
   if unmanifested.contains(name) {
@@ -41,7 +42,7 @@ func plugin(_ name: String) -> [Target] {
   return [
     .target(name: name, dependencies: dependencies, path: "Plugins/\(name)", exclude: ["Entry"]),
     .target(
-      name: name + "Entry", dependencies: [.target(name: name), viperKit], path: "Plugins/\(name)/Entry",
+      name: name + "EntryPoint", dependencies: [.target(name: name), viperKit], path: "Plugins/\(name)/Entry",
       linkerSettings: exportsOnlyTheEntry, plugins: ["ManifestPlugin"]),
   ]
 }
@@ -51,7 +52,7 @@ let package = Package(
   products: [
     .executable(name: "vivarium", targets: ["vivarium"]),
     .executable(name: "vivarium-check", targets: ["vivarium-check"]),
-  ] + plugins.map { .library(name: $0, type: .dynamic, targets: [unmanifested.contains($0) ? $0 : $0 + "Entry"]) },
+  ] + plugins.map { .library(name: $0, type: .dynamic, targets: [unmanifested.contains($0) ? $0 : $0 + "EntryPoint"]) },
   dependencies: [
     .package(path: "Host/SDK"),
     .package(path: "Host/SDK/Hosting"),

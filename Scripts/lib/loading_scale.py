@@ -56,7 +56,7 @@ def generate(release, vivarium, pool, sources, count):
             run([vivarium, "new", f"Gen{i}", "--urn", f"gen{i}:list", "--dir", package])
         # The module's code and its entry point, compiled as one module.
         files = sorted(f"{package}/Sources/{folder}/{name}"
-                       for folder in [f"Gen{i}", f"Gen{i}Entry"]
+                       for folder in [f"Gen{i}", f"Gen{i}EntryPoint"]
                        for name in os.listdir(f"{package}/Sources/{folder}"))
         run(["swiftc", "-emit-library", "-O", "-module-name", f"Gen{i}", *swift_flags(release),
              "-Xlinker", f"--version-script={package}/exports.map", "-Xlinker", "-rpath=$ORIGIN", *files, *extra,

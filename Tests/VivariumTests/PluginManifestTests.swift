@@ -96,6 +96,13 @@ struct PluginManifestTests {
       return
     }
     #expect(garbage.kind == .badManifest)
+    let one = PluginManifest(name: "X", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity())
+    guard case .failure(let twice) = PluginManifest.record(one.json + one.json, path: "/p/x.so", knownServices: nil)
+    else {
+      Issue.record("two manifests in one section were accepted")
+      return
+    }
+    #expect(twice.kind == .badManifest && twice.reasons.first?.contains("holds 2 manifests") == true, "\(twice)")
     #expect(
       (try? PluginManifest.record(
         PluginManifest(name: "X", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity()).json,

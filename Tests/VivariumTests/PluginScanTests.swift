@@ -137,5 +137,3 @@ struct PluginScanTests {
     }
   }
 }
-
-/// Plugins carrying their contracts in an ELF section (issue 13).

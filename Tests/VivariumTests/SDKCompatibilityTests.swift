@@ -36,7 +36,7 @@ struct SDKCompatibilityTests {
     // The module's code and its entry point, as one module: the manifest
     // tool needs ViperKit 2.3, and a 2.0 plugin carries no manifest.
     let sources = scaffold.files().map(\.path).filter {
-      $0.hasPrefix("Sources/\(name)/") || $0.hasPrefix("Sources/\(name)Entry/")
+      $0.hasPrefix("Sources/\(name)/") || $0.hasPrefix("Sources/\(name)EntryPoint/")
     }.map { directory.path + "/package/" + $0 }
     let plugin = try SwiftPluginBuilder.plugin(
       name, sources: sources, into: directory.path, modules: sdk, library: sdk, moduleMap: sdk + "/module.modulemap",

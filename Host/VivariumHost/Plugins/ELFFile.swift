@@ -188,11 +188,9 @@ struct ELFFile {
     guard names > 0, names < sections.count, sections[names].type == 3 else { return nil }
     let table = sections[names]
     let text = try budget.read(table, "section names")
-    guard
-      let section = sections.first(where: { text.cString(at: $0.name, limit: table.size) == PluginManifest.sectionName }
-      ),
-      section.type == 1  // SHT_PROGBITS
-    else { return nil }
+    let named = { (section: Section) in text.cString(at: section.name, limit: table.size) == PluginManifest.sectionName
+    }
+    guard let section = sections.first(where: named), section.type == 1 /* SHT_PROGBITS */ else { return nil }
     guard section.size <= manifestLimit else {
       throw .implausible("its manifest section takes \(section.size) bytes (at most \(manifestLimit) are read)")
     }

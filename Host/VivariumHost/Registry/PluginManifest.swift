@@ -14,11 +14,14 @@ extension PluginManifest {
   /// offers, or why the plugin is refused: a manifest that cannot be read,
   /// one for another ABI, SDK or compiler, or contracts that are not valid.
   static func record(_ bytes: [UInt8], path: String, knownServices: Set<String>?) -> Result<PluginRecord, Rejection> {
-    let fix = "rebuild the plugin so that its manifest is made again"
+    let fix = ManifestAdvice.remake(path)
     guard let manifest = PluginManifest(json: bytes) else {
-      return .failure(
-        Rejection(
-          path, .badManifest, "its \(PluginManifest.sectionName) section is not a manifest this host can read; \(fix)"))
+      let count = bytes.split(separator: UInt8(ascii: "}")).count { $0.starts(with: Array(#"{"abiVersion""#.utf8)) }
+      let what =
+        count > 1
+        ? "holds \(count) manifests: the plugin compiles more than one manifest file; keep only the one its build writes"
+        : "is not a manifest this host can read; \(fix)"
+      return .failure(Rejection(path, .badManifest, "its \(PluginManifest.sectionName) section \(what)"))
     }
     guard manifest.format == formatName, manifest.formatVersion == currentVersion else {
       return .failure(
@@ -32,7 +35,7 @@ extension PluginManifest {
       compiler: manifest.compiler)
     if let rejection = DescriptorCheck.rejection(path, fields) {
       let stale =
-        "(so its manifest says; a manifest left from an earlier build says so too: make it again with 'vivarium manifest \(path) --swift')"
+        "(so its manifest says; a manifest left from an earlier build says so too: \(fix))"
       return .failure(
         Rejection(
           path, rejection.kind, rejection.reasons + [stale],
@@ -79,5 +82,13 @@ extension PluginManifest {
   public static func differences(_ carried: PluginRecord, from contracts: [Contract], path: String) -> [String] {
     ContractDisagreement(path: path, recorded: carried.contracts, loaded: contracts, source: .manifest)?
       .differences ?? []
+  }
+}
+
+/// What to tell the author of a plugin whose manifest is missing or stale.
+public enum ManifestAdvice {
+  /// How to make the manifest of the plugin at `path` again.
+  public static func remake(_ path: String) -> String {
+    "rebuild the plugin: a package made by 'vivarium new' writes its manifest on every build (README, \"Writing a plugin\"); one built some other way needs the output of 'vivarium manifest \(path) --swift' among its sources, once"
   }
 }

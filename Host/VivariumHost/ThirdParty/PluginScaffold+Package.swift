@@ -6,7 +6,7 @@ extension PluginScaffold {
     // The \(name) plugin for Vivarium. Build it with `swift build`; the plugin is
     // .build/debug/lib\(name).so. The SDK paths come from `vivarium sdk`.
     //
-    // The module's code is the target \(name); the plugin is \(name)Entry, its
+    // The module's code is the target \(name); the plugin is \(name)EntryPoint, its
     // entry point, into which the build compiles the plugin's manifest (its
     // contracts, which the host reads without running the plugin): the build
     // plugin Manifest runs \(name)Manifest, which writes it from the code.
@@ -15,7 +15,7 @@ extension PluginScaffold {
     let package = Package(
       name: "\(name)",
       products: [
-        .library(name: "\(name)", type: .dynamic, targets: ["\(name)Entry"])
+        .library(name: "\(name)", type: .dynamic, targets: ["\(name)EntryPoint"])
       ],
       dependencies: [
         .package(path: "\(sdkPath)"),
@@ -25,7 +25,7 @@ extension PluginScaffold {
       targets: [
         .target(name: "\(name)", dependencies: [.product(name: "ViperKit", package: "SDK")]),
         .target(
-          name: "\(name)Entry",
+          name: "\(name)EntryPoint",
           dependencies: ["\(name)", .product(name: "ViperKit", package: "SDK")],
           // Export only the plugin entry (vivarium check: descriptor.exports).
           linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])],
@@ -81,7 +81,7 @@ extension PluginScaffold {
     """
     import PackagePlugin
 
-    /// Makes every build of \(name)Entry carry a fresh manifest: runs
+    /// Makes every build of \(name)EntryPoint carry a fresh manifest: runs
     /// \(name)Manifest to write the Swift file holding the plugin's contracts
     /// in the `vivarium_manifest` section, and compiles it into the plugin.
     @main struct Manifest: BuildToolPlugin {
@@ -140,7 +140,7 @@ extension PluginScaffold {
       | `\(name)Interactor.swift` | owns the data; the only role that may use services |
       | `\(name)Router.swift` | navigation, by URN |
       | `\(name)Factory.swift` | wires the roles; the plugin type listing the module |
-      | `Sources/\(name)Entry` | the plugin's entry point: the dynamic library `lib\(name).so` |
+      | `Sources/\(name)EntryPoint` | the plugin's entry point: the dynamic library `lib\(name).so` |
       | `Sources/\(name)Manifest`, `Plugins/Manifest` | write the plugin's manifest on every build, so the host can route to it without running it |
 
       Vivarium's guide, `Host/SDK/GUIDE.md` in the Vivarium checkout, covers

@@ -95,7 +95,7 @@ public struct PluginScaffold: Sendable {
       ("\(source)Interactor.swift", interactorFile),
       ("\(source)Router.swift", routerFile),
       ("\(source)Factory.swift", factoryFile),
-      ("Sources/\(name)Entry/\(name)Entry.swift", entryFile),
+      ("Sources/\(name)EntryPoint/\(name)EntryPoint.swift", entryFile),
       ("Sources/\(name)Manifest/main.swift", manifestTool),
       ("Plugins/Manifest/Manifest.swift", manifestPlugin),
       ("Tests/\(name)Tests/\(name)Tests.swift", testFile),

@@ -14,8 +14,9 @@ enum ManifestCommand: Command {
     checks the manifest against the plugin's contracts when it first builds one of its
     modules, and refuses a plugin whose manifest is stale. This command loads the plugin
     in a child process and prints the manifest its contracts make: JSON by default, or
-    with --swift a Swift file to add to the plugin's sources (then rebuild). --check says
-    whether the manifest the plugin carries agrees with its contracts.
+    with --swift a Swift file to add to the sources of a plugin built some other way (a
+    package made by 'vivarium new' writes it on every build: do not add it there too).
+    --check says whether the manifest the plugin carries agrees with its contracts.
     """
   static let options = [
     OptionSpec.flag("swift", "Print the manifest as a Swift source file to add to the plugin's target."),
@@ -52,7 +53,7 @@ enum ManifestCommand: Command {
     case nil:
       console.error(
         name,
-        "\(path) carries no manifest; a package made by 'vivarium new' writes one on every build (README, \"Writing a plugin\"), or add the output of 'vivarium manifest \(path) --swift' to its sources and rebuild"
+        "\(path) carries no manifest; \(ManifestAdvice.remake(path))"
       )
       return ExitCode.failure
     case .failure(let rejection)?:
@@ -62,7 +63,7 @@ enum ManifestCommand: Command {
       let differences = PluginManifest.differences(record, from: manifest.contracts, path: path)
       for difference in differences { console.error(name, "\(path): \(difference)") }
       guard differences.isEmpty else {
-        console.error(name, "make it again with 'vivarium manifest \(path) --swift' and rebuild")
+        console.error(name, "\(ManifestAdvice.remake(path))")
         return ExitCode.failure
       }
       console.out(

@@ -10,7 +10,9 @@ enum NewCommand: Command {
     Writes a Swift package for the plugin NAME (UpperCamelCase) with one module answering
     PATTERN (see 'URN syntax' in the README; each {placeholder} becomes a required string
     argument): its contract, view, presenter, interactor, router, entity and factory,
-    the plugin entry point, a test using the conformance test kit, and a README. It
+    the plugin entry point (target NAMEEntryPoint), the manifest tool and build-tool
+    plugin that make every build carry the plugin's manifest (NAMEManifest,
+    Plugins/Manifest), a test using the conformance test kit, and a README. It
     builds with 'swift build' against the SDK 'vivarium sdk' names, loads in this host and
     passes 'vivarium check' as written. DIR (default ./NAME) must not exist, or be empty,
     and must be outside the Vivarium checkout; an existing file is never overwritten.

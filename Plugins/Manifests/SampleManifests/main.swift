@@ -21,7 +21,12 @@ let plugins: [String: any ViperPlugin.Type] = [
 ]
 
 func write<P: ViperPlugin>(_ plugin: P.Type, to output: String) {
-  PluginManifest.writeSourceFile(for: plugin, arguments: [CommandLine.arguments[0], output])
+  do {
+    try PluginManifest.writeSourceFile(for: plugin, to: output)
+  } catch {
+    FileHandle.standardError.write(Data("sample-manifests: cannot write \(output): \(error)\n".utf8))
+    exit(2)
+  }
 }
 
 let arguments = CommandLine.arguments

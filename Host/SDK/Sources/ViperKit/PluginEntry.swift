@@ -4,13 +4,17 @@ import CViperKit
 ///
 /// Conform a caseless `enum` and return one factory per module the plugin
 /// offers. The host calls ``factories()`` once, after it has checked the
-/// plugin's descriptor, and never unloads the plugin.
+/// plugin's descriptor, and never unloads the plugin. Export its descriptor
+/// from one C function, in the target the plugin's dynamic library builds
+/// (in a `vivarium new` package, `NAMEEntryPoint`; the module's code and the
+/// manifest tool are other targets, and must not define it again):
 ///
 /// ```swift
 /// public enum ItemsListPlugin: ViperPlugin {
 ///   public static func factories() -> [any ModuleFactory] { [ItemsListFactory()] }
 /// }
 ///
+/// // In the entry-point target:
 /// @_cdecl("vivarium_plugin_entry")
 /// public func vivariumPluginEntry() -> UnsafeRawPointer {
 ///   PluginEntry.descriptor(for: ItemsListPlugin.self)

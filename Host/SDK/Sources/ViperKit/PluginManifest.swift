@@ -9,7 +9,8 @@ import CViperKit
 /// manifest does. A manifest made by an earlier build is refused the same
 /// way, so make it on every build: a plugin package made by `vivarium new`
 /// does, with a build-tool plugin that runs a small executable calling
-/// `PluginManifest.writeSource(for:)` from `ViperKitManifest`.
+/// `PluginManifest.writeSourceFile(for:)` from ViperKitHosting. Compile
+/// exactly one manifest into a plugin: two in one section are refused.
 ///
 /// You do not fill these in by hand: ``init(for:)`` reads them from your
 /// plugin type.
@@ -20,7 +21,7 @@ public struct PluginManifest: Codable, Hashable, Sendable {
   public var formatVersion: Int
   /// The plugin's name, as its descriptor gives it.
   public var name: String
-  /// The plugin ABI version it was built with.
+  /// The plugin ABI version of the SDK it was built with.
   public var abiVersion: UInt32
   /// The SDK version it was built against.
   public var sdkVersion: ViperKitVersion

@@ -2,7 +2,7 @@ import Foundation
 import ViperKit
 
 /// The manifest as bytes and as Swift source: what a plugin's build writes
-/// (through ``PluginManifest/writeSourceFile(for:arguments:)``) and what the
+/// (through ``PluginManifest/writeSourceFile(for:)``) and what the
 /// host reads back.
 extension PluginManifest {
   /// The manifest as the JSON bytes a plugin carries. Keys are sorted, so
@@ -41,30 +41,34 @@ extension PluginManifest {
       """
   }
 
-  /// The whole of a plugin package's manifest executable: writes the
-  /// ``swiftSource`` of `plugin`'s manifest to the file named by the one
-  /// argument in `arguments` (the command line), leaving the file alone
-  /// when it already holds it. The package's build-tool plugin runs the
-  /// executable and compiles the file into the dynamic library, so every
-  /// build carries a fresh manifest. Exits with status 2 and a message on
-  /// standard error when the argument is missing or the file cannot be
-  /// written.
-  public static func writeSourceFile<P: ViperPlugin>(
-    for plugin: P.Type, arguments: [String] = CommandLine.arguments
-  ) {
+  /// Writes the ``swiftSource`` of `plugin`'s manifest to the file at
+  /// `path`, leaving the file alone when it already holds it (so an
+  /// unchanged manifest compiles nothing again). Throws when the file
+  /// cannot be written.
+  public static func writeSourceFile<P: ViperPlugin>(for plugin: P.Type, to path: String) throws {
+    let source = PluginManifest(for: plugin).swiftSource
+    if (try? String(contentsOfFile: path, encoding: .utf8)) == source { return }
+    try source.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  /// The whole of a plugin package's manifest executable: writes `plugin`'s
+  /// manifest source (``writeSourceFile(for:to:)``) to the file named by the
+  /// one argument on the command line. The package's build-tool plugin runs
+  /// the executable and compiles the file into the plugin, so every build
+  /// carries a fresh manifest. Exits with status 2 and a message on standard
+  /// error when the argument is missing or the file cannot be written.
+  public static func writeSourceFile<P: ViperPlugin>(for plugin: P.Type) {
+    let arguments = CommandLine.arguments
     let tool = arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "manifest"
     guard arguments.count == 2 else {
       FileHandle.standardError.write(Data("usage: \(tool) OUTPUT.swift\n".utf8))
       exit(2)
     }
-    let source = PluginManifest(for: plugin).swiftSource
-    let path = arguments[1]
-    if (try? String(contentsOfFile: path, encoding: .utf8)) == source { return }
     do {
-      try source.write(toFile: path, atomically: true, encoding: .utf8)
+      try writeSourceFile(for: plugin, to: arguments[1])
     } catch {
       FileHandle.standardError.write(
-        Data("\(tool): cannot write \(plugin)'s manifest to \(path): \(error.localizedDescription)\n".utf8))
+        Data("\(tool): cannot write \(plugin)'s manifest to \(arguments[1]): \(error.localizedDescription)\n".utf8))
       exit(2)
     }
   }
