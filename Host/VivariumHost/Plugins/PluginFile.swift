@@ -97,7 +97,8 @@ struct PluginFile: Sendable {
   private static func link(_ path: String) -> String? {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer in
       let count = readlink(path, buffer.baseAddress!, buffer.count - 1)
-      guard count >= 0 else { return nil }
+      // A target that fills the buffer may have been cut short: not trusted.
+      guard count >= 0, count < buffer.count - 1 else { return nil }
       buffer[count] = 0
       return String(cString: buffer.baseAddress!)
     }
