@@ -33,8 +33,8 @@ def run(command, **kw):
 def generate(release, vivarium, pool, sources, count):
     """Builds plugins Gen0..Gen{count-1} into pool (no manifest) and into
     pool/manifested (carrying the manifest their code makes), those not there
-    already. The manifest of each is Gen0's, made by `vivarium manifest` from
-    its build, with the names changed: what the build-tool plugin of a
+    already. Each manifest is the Swift file `vivarium manifest --swift` makes
+    from the plugin built without one: what the build-tool plugin of a
     `vivarium new` package writes, without building a manifest tool per plugin.
     """
     manifested = f"{pool}/manifested"
@@ -48,6 +48,7 @@ def generate(release, vivarium, pool, sources, count):
                if not (os.path.exists(f"{pool}/libGen{i}.so") and os.path.exists(f"{manifested}/libGen{i}.so"))]
     if not missing:
         return
+    os.makedirs(sources, exist_ok=True)
     print(f"(building {len(missing)} plugins twice, with and without a manifest, into {pool}, once)", flush=True)
 
     def build(i, output, extra=()):
@@ -62,19 +63,13 @@ def generate(release, vivarium, pool, sources, count):
              "-Xlinker", f"--version-script={package}/exports.map", "-Xlinker", "-rpath=$ORIGIN", *files, *extra,
              "-o", output])
 
-    build(0, f"{pool}/libGen0.so")
-    template = subprocess.run([vivarium, "manifest", f"{pool}/libGen0.so"], check=True, capture_output=True,
-                              text=True).stdout.strip()
-
     def build_both(i):
-        if not os.path.exists(f"{pool}/libGen{i}.so"):
-            build(i, f"{pool}/libGen{i}.so")
-        manifest = template.replace("Gen0", f"Gen{i}").replace("gen0", f"gen{i}").encode()
+        plain = f"{pool}/libGen{i}.so"
+        if not os.path.exists(plain):
+            build(i, plain)
         source = f"{sources}/Gen{i}-manifest.swift"
         with open(source, "w") as out:
-            out.write(f'@section("vivarium_manifest") @used\n'
-                      f'let vivariumManifest: InlineArray<{len(manifest)}, UInt8> = '
-                      f'[{", ".join(str(byte) for byte in manifest)}]\n')
+            subprocess.run([vivarium, "manifest", plain, "--swift"], check=True, stdout=out)
         build(i, f"{manifested}/libGen{i}.so", [source])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as builders:

@@ -20,16 +20,18 @@ struct PluginManifestTests {
 
   private let note = Contract(urn: "manifested:note", summary: "One note.")
 
+  /// The manifest of a plugin named `name` built by this host's SDK and compiler.
+  private func manifest(_ name: String, _ contracts: [Contract]) -> PluginManifest {
+    PluginManifest(name: name, contracts: contracts, sdkVersion: .current, compiler: swiftCompilerIdentity())
+  }
+
   @Test func aPluginWithAManifestIsRoutedWithoutRunningAndWithAnotherIsRefusedNamingBoth() throws {
     let (dir, good) = try manifested(
-      PluginManifest(
-        name: "ManifestedPlugin", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity()))
+      manifest("ManifestedPlugin", [note]))
     var other = note
     other.summary = "Two notes."
     let (otherDir, stale) = try manifested(
-      PluginManifest(
-        name: "ManifestedPlugin", contracts: [other, Contract(urn: "manifested:ghost", summary: "Gone.")],
-        sdkVersion: .current, compiler: swiftCompilerIdentity()))
+      manifest("ManifestedPlugin", [other, Contract(urn: "manifested:ghost", summary: "Gone.")]))
     _ = (dir, otherDir)
     let scanner = PluginScanner(
       probe: PluginProbe(executable: BuildProducts.vivarium), hosting: nil, loader: PluginLoader())
@@ -83,7 +85,7 @@ struct PluginManifestTests {
   }
 
   @Test func aManifestForAnotherSDKOrUnreadableIsRefusedWithoutRunningThePlugin() {
-    var newer = PluginManifest(name: "X", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity())
+    var newer = manifest("X", [note])
     newer.sdkVersion = ViperKitVersion(major: ViperKitVersion.current.major, minor: 99, patch: 0)
     guard case .failure(let refused) = PluginManifest.record(newer.json, path: "/p/x.so", knownServices: nil) else {
       Issue.record("a manifest for a newer SDK was accepted")
@@ -96,7 +98,7 @@ struct PluginManifestTests {
       return
     }
     #expect(garbage.kind == .badManifest)
-    let one = PluginManifest(name: "X", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity())
+    let one = manifest("X", [note])
     guard case .failure(let twice) = PluginManifest.record(one.json + one.json, path: "/p/x.so", knownServices: nil)
     else {
       Issue.record("two manifests in one section were accepted")
@@ -105,7 +107,7 @@ struct PluginManifestTests {
     #expect(twice.kind == .badManifest && twice.reasons.first?.contains("holds 2 manifests") == true, "\(twice)")
     #expect(
       (try? PluginManifest.record(
-        PluginManifest(name: "X", contracts: [note], sdkVersion: .current, compiler: swiftCompilerIdentity()).json,
+        manifest("X", [note]).json,
         path: "/p/x.so", knownServices: nil
       ).get())?.contracts == [note])
   }
