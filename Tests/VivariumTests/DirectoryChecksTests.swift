@@ -41,3 +41,14 @@ struct DirectoryChecksTests {
     }
   }
 }
+
+@Suite("Path names")
+struct PathNameTests {
+  @Test(arguments: [
+    ("a/b", "a"), ("/a", "/"), ("a", "."), ("a/", "."), ("/", "/"), ("/a/b/", "/a"), ("a//b", "a"), ("//a", "/"),
+    ("./a", "."), ("", "."),
+  ])
+  func theParentIsWhatDirnameGives(path: String, parent: String) {
+    #expect(PathName.parent(path) == parent)
+  }
+}

@@ -56,7 +56,7 @@ struct NavigationKillTests {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
     let store = NavigationStore(dataDirectory: data.path, directories: [plugins.path])
-    let folder = (store.path as NSString).deletingLastPathComponent
+    let folder = PathName.parent(store.path)
     // The first line is the app's name; from the second, screens, each
     // drawn after the change it shows was saved.
     for lines in [1, 2, 9, 40, 150, 600, 1_500] {
@@ -83,7 +83,7 @@ struct NavigationKillTests {
     let next = NavigationState(layers: [[.init(urn: "items:detail:1", arguments: [], slots: [])]])
     let bytes = try JSONEncoder().encode(next)
     #expect(throws: (any Error).self) { try AtomicFile.write(bytes, to: store.path, fault: .crash(afterBytes: 9)) }
-    let folder = (store.path as NSString).deletingLastPathComponent
+    let folder = PathName.parent(store.path)
     #expect(temporaries(in: folder).count == 1, "the cut-short write left its temporary file")
     #expect(try NavigationStore(dataDirectory: data.path, directories: ["/plugins"]).load().get() == saved)
 

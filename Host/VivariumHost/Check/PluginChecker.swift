@@ -45,7 +45,7 @@ public struct PluginChecker: Sendable {
   /// `vivarium-check` beside the `vivarium` at `host`, or an error saying
   /// where it was looked for and what to do.
   public static func runner(besides host: String) throws(RunnerMissing) -> String {
-    let path = (host as NSString).deletingLastPathComponent + "/" + runnerName
+    let path = PathName.parent(host) + "/" + runnerName
     guard access(path, X_OK) == 0 else { throw RunnerMissing(path: path) }
     return path
   }

@@ -22,7 +22,7 @@ final class DirectoryChecks {
     if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK, name != "..", name != ".", !name.isEmpty,
       path.last != "/"
     {
-      let directory = PluginFile.parent(path)
+      let directory = PathName.parent(path)
       guard let real = resolved(directory) else { return nil }
       return real == "/" ? "/" + name : real + "/" + name
     }

@@ -32,7 +32,7 @@ public struct PluginDiscovery: Sendable {
       directories = path.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
       source = .environment
     } else {
-      directories = [(executable as NSString).deletingLastPathComponent]
+      directories = [PathName.parent(executable)]
       source = .bundled
     }
   }

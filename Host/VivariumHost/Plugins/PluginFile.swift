@@ -39,7 +39,9 @@ struct PluginFile: Sendable {
     guard let real = directories.realPath(of: path) else {
       throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno))); check the path")
     }
-    for directory in Set([parent(real), directories.realPath(of: parent(path)) ?? parent(real)]) {
+    for directory in Set([
+      PathName.parent(real), directories.realPath(of: PathName.parent(path)) ?? PathName.parent(real),
+    ]) {
       if let problem = directories.problem(directoriesFrom: directory) {
         throw Rejection(path, .unsafePermissions, problem)
       }
@@ -102,10 +104,5 @@ struct PluginFile: Sendable {
       buffer[count] = 0
       return String(cString: buffer.baseAddress!)
     }
-  }
-
-  static func parent(_ path: String) -> String {
-    let directory = (path as NSString).deletingLastPathComponent
-    return directory.isEmpty ? "." : directory
   }
 }

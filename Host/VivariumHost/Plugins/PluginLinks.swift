@@ -44,7 +44,7 @@ enum PluginLinks {
       elf?.runPath.compactMap(originSuffix).map { $0.split(separator: "/").filter { $0 == ".." }.count }.max() ?? 0
     let folder = tree + String(repeating: "/o", count: min(climb + libraryRoom, depthLimit))
     let realPath = file.realPath
-    let realFolder = realPath.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
+    let realFolder = realPath.map(PathName.parent) ?? "/"
     let name = realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
     var libraries: [PluginFile] = []
     do {

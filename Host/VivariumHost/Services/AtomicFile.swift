@@ -24,7 +24,7 @@ enum AtomicFile {
 
   /// Writes `data` to `path`, creating its directory (mode 0700) if needed.
   static func write(_ data: Data, to path: String, fault: Fault? = nil) throws(WriteError) {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = PathName.parent(path)
     do {
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

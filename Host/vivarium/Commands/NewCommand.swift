@@ -85,7 +85,7 @@ enum NewCommand: Command {
         return ([String(cString: resolved)] + rest.reversed()).joined(separator: "/")
       }
       rest.append((existing as NSString).lastPathComponent)
-      existing = (existing as NSString).deletingLastPathComponent
+      existing = PathName.parent(existing)
     }
     return path
   }

@@ -8,7 +8,7 @@ enum BuildProducts {
   static let directory: String = {
     let executable =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return (executable as NSString).deletingLastPathComponent
+    return PathName.parent(executable)
   }()
 
   static let vivarium = directory + "/vivarium"

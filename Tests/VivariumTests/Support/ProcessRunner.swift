@@ -10,12 +10,14 @@ struct ProcessResult {
 
 enum ProcessRunner {
   /// Runs `executable` with `arguments`, an environment of `environment` added
-  /// to this process's (minus VIVARIUM_PLUGIN_PATH), and no standard input.
-  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
-    -> ProcessResult
-  {
+  /// to this process's (minus VIVARIUM_PLUGIN_PATH), no standard input, and
+  /// `directory` (when given) as its working directory.
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+  ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.arguments = arguments
     process.environment = Self.environment(environment)
     let out = Pipe()
@@ -52,8 +54,10 @@ enum ProcessRunner {
   }()
 
   /// Runs the host built with the tests.
-  static func vivarium(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-    try run(BuildProducts.vivarium, arguments, environment: environment)
+  static func vivarium(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws
+    -> ProcessResult
+  {
+    try run(BuildProducts.vivarium, arguments, environment: environment, directory: directory)
   }
 }
 

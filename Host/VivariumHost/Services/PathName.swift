@@ -1,0 +1,18 @@
+/// Path arithmetic on path strings, without touching the file system.
+///
+/// Foundation's `NSString.deletingLastPathComponent` traps on a relative
+/// path with no slash inside it ("plugins", "a/") in the toolchain the host
+/// is built with, so the host takes a path's parent here instead.
+public enum PathName {
+  /// The directory part of `path`, as `dirname` gives it: "a/b" → "a",
+  /// "/a" → "/", "a" and "a/" → ".", "/" → "/". Trailing and doubled
+  /// slashes are dropped.
+  public static func parent(_ path: String) -> String {
+    var rest = Substring(path)
+    while rest.count > 1, rest.last == "/" { rest = rest.dropLast() }
+    guard let slash = rest.lastIndex(of: "/") else { return "." }
+    var head = rest[..<slash]
+    while head.last == "/" { head = head.dropLast() }
+    return head.isEmpty ? "/" : String(head)
+  }
+}
