@@ -42,6 +42,26 @@ struct DirectoryChecksTests {
   }
 }
 
+extension DirectoryChecksTests {
+  /// A cache hit is decided on one `lstat`: only for a plain file that
+  /// passes every check opening it would make.
+  @Test func aFileIsPeekedAtOnlyWhenOpeningItWouldPassTheSameChecks() throws {
+    let dir = try TemporaryDirectory()
+    let plain = try dir.write("libA.so", Data("x".utf8))
+    let opened = try PluginFile.open(plain)
+    defer { opened.close() }
+    #expect(PluginFile.peek(plain, directories: DirectoryChecks()) == opened.key)
+    try FileManager.default.createSymbolicLink(atPath: dir.path + "/libB.so", withDestinationPath: plain)
+    #expect(PluginFile.peek(dir.path + "/libB.so", directories: DirectoryChecks()) == nil, "a link is opened")
+    let writable = try dir.write("libC.so", Data("x".utf8))
+    chmod(writable, 0o666)
+    #expect(PluginFile.peek(writable, directories: DirectoryChecks()) == nil, "a file others can write")
+    chmod(dir.path, 0o777)
+    defer { chmod(dir.path, 0o755) }
+    #expect(PluginFile.peek(plain, directories: DirectoryChecks()) == nil, "a directory others can write")
+  }
+}
+
 @Suite("Path names")
 struct PathNameTests {
   @Test(arguments: [
@@ -50,5 +70,10 @@ struct PathNameTests {
   ])
   func theParentIsWhatDirnameGives(path: String, parent: String) {
     #expect(PathName.parent(path) == parent)
+  }
+
+  @Test(arguments: [("a/b.so", "b.so"), ("a/", "a"), ("/", "/"), ("", ""), ("b.so", "b.so"), ("/a//b//", "b")])
+  func theLastComponentIsWhatBasenameGives(path: String, name: String) {
+    #expect(PathName.lastComponent(path) == name)
   }
 }

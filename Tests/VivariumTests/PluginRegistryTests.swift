@@ -34,51 +34,80 @@ struct PluginRegistryTests {
     for other in changed { #expect(registry.entry(for: other) == nil, "\(other)") }
   }
 
+  private func write(_ bytes: [UInt8]) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: registryPath))
+  }
+
+  private var entry: PluginRegistry.Entry { .init(key: key(data.path), outcome: .success(record)) }
+
   @Test func aSavedRegistryIsReadBackOnlyByTheSameHostSDKAndCompiler() throws {
     var (registry, _) = PluginRegistry.open(dataDirectory: data.path)
     registry.remember(key(data.path), .success(record))
+    let refused = Rejection("/p/crash.so", .crashed, ["it crashed"])
+    registry.remember(key("/p/crash.so"), .failure(refused))
     try registry.save()
-    #expect(PluginRegistry.open(dataDirectory: data.path).0.entry(for: key(data.path))?.record == record)
-    let saved = try Data(contentsOf: URL(fileURLWithPath: registryPath))
-    for field in ["host", "sdk", "compiler", "formatVersion"] {
-      var object = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
-      #expect(object[field] != nil, "the registry names its \(field)")
-      object[field] = field == "formatVersion" ? 99 : "other"
-      try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: registryPath))
+    let reopened = PluginRegistry.open(dataDirectory: data.path).0
+    #expect(reopened.entry(for: key(data.path))?.record == record)
+    #expect(reopened.entry(for: key("/p/crash.so")) == nil, "a file that is gone is left out")
+    var others = [
+      PluginRegistry.encode([entry], host: "0.0.1"), PluginRegistry.encode([entry], sdk: "1.0.0"),
+      PluginRegistry.encode([entry], compiler: "Swift 5.10"),
+    ]
+    var otherFormat = PluginRegistry.encode([entry])
+    otherFormat[PluginRegistry.magic.count] += 1
+    others.append(otherFormat)
+    for (index, bytes) in others.enumerated() {
+      try write(bytes)
       let (reopened, warning) = PluginRegistry.open(dataDirectory: data.path)
-      #expect(reopened.entry(for: key(data.path)) == nil, "another \(field) is a miss")
-      #expect(warning == nil, "another \(field) is no damage")
+      #expect(reopened.entry(for: key(data.path)) == nil, "another writer (\(index)) is a miss")
+      #expect(warning == nil, "another writer (\(index)) is no damage")
     }
   }
 
-  @Test(arguments: [
-    ("{\"entries\": [", "damaged"), ("", "damaged"),
-    (
-      #"{"format":"someone-else","formatVersion":1,"host":"","sdk":"","compiler":"","entries":[]}"#,
-      "not a plugin registry"
-    ),
-  ])
-  func aDamagedOrForeignCacheIsDiscardedWithAWarningAndReplaced(contents: String, said: String) throws {
-    try contents.write(toFile: registryPath, atomically: true, encoding: .utf8)
+  @Test func aRefusalComesBackWithItsReasonsAndChecks() throws {
+    let refused = Rejection(
+      data.path, .crashed, ["it crashed with signal 11", "rebuild it"], checks: ["load.entry", "x"])
+    try write(PluginRegistry.encode([.init(key: key(data.path), outcome: .failure(refused))]))
+    let (reopened, warning) = PluginRegistry.open(dataDirectory: data.path)
+    #expect(warning == nil)
+    #expect(reopened.entry(for: key(data.path))?.rejection == refused)
+  }
+
+  /// Files that are not a registry this host wrote, and what the warning says.
+  static let unusable: [(String, [UInt8], String)] = {
+    var good = PluginRegistry.encode([
+      .init(
+        key: PluginFileKey(path: "/p/libA.so", size: 1, modified: 2, inode: 3, device: 4),
+        outcome: .success(PluginRecord(name: "A", sdkVersion: .current, contracts: WireProtocolTests.contracts)))
+    ])
+    var flipped = good
+    flipped[flipped.count / 2] ^= 0x20
+    let noContracts = PluginRegistry.encode([
+      .init(
+        key: PluginFileKey(path: "/p/libA.so", size: 1, modified: 2, inode: 3, device: 4),
+        outcome: .success(PluginRecord(name: "A", sdkVersion: .current, contracts: [])))
+    ])
+    return [
+      ("empty", [], "is not a plugin registry"),
+      ("the JSON of an older host", Array(#"{"entries": ["#.utf8), "is not a plugin registry"),
+      ("cut short", Array(good.prefix(good.count - 20)), "damaged"),
+      ("only its first line", PluginRegistry.magic + [PluginRegistry.formatVersion], "damaged (it is cut short)"),
+      ("a byte changed", flipped, "damaged (its contents do not match their checksum)"),
+      ("an entry without contracts", noContracts, "has no contracts"),
+    ]
+  }()
+
+  @Test(arguments: unusable.indices)
+  func aDamagedOrForeignCacheIsDiscardedWithAWarningAndReplaced(index: Int) throws {
+    let (what, bytes, said) = Self.unusable[index]
+    try write(bytes)
     var (registry, warning) = PluginRegistry.open(dataDirectory: data.path)
-    #expect(warning?.contains(registryPath) == true && warning?.contains(said) == true, "\(warning ?? "no warning")")
+    #expect(warning?.contains(registryPath) == true && warning?.contains(said) == true, "\(what): \(warning ?? "none")")
     #expect(warning?.contains("scanned again") == true)
     registry.remember(key(data.path), .success(record))
     try registry.save()
     let (reopened, again) = PluginRegistry.open(dataDirectory: data.path)
     #expect(again == nil && reopened.entry(for: key(data.path))?.record == record)
-  }
-
-  @Test func anIncompleteEntryDiscardsTheWholeCache() throws {
-    var (registry, _) = PluginRegistry.open(dataDirectory: data.path)
-    registry.remember(key(data.path), .success(record))
-    try registry.save()
-    let saved = try String(contentsOfFile: registryPath, encoding: .utf8)
-    let broken = saved.replacingOccurrences(of: #""contracts":[{"#, with: #""contracts":[],"x":[{"#)
-    try broken.write(toFile: registryPath, atomically: true, encoding: .utf8)
-    let (reopened, warning) = PluginRegistry.open(dataDirectory: data.path)
-    #expect(warning?.contains("damaged") == true, "\(warning ?? "no warning")")
-    #expect(reopened.entry(for: key(data.path)) == nil)
   }
 
   // MARK: Through the command line
@@ -138,7 +167,7 @@ struct PluginRegistryTests {
   }
 
   @Test func aDamagedCacheIsNamedOnStderrAndTheScanGoesOn() throws {
-    try Data("\u{1B}[31mnot json".utf8).write(to: URL(fileURLWithPath: registryPath))
+    try write(PluginRegistry.magic + [PluginRegistry.formatVersion] + Array("\u{1B}[31m damaged".utf8))
     let dir = try TemporaryDirectory()
     _ = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     let result = try ProcessRunner.vivarium(["routes", "--plugins", dir.path, "--data", data.path])

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ViperKit
 import VivariumHost
+import VivariumTerminal
 
 @Suite("Drawing view trees as text")
 @MainActor
@@ -58,6 +59,16 @@ struct TextRendererTests {
     let lines = TextRenderer(width: 20).lines(.text("the quick brown fox jumps over the lazy dog again and again"))
     #expect(lines.allSatisfy { $0.count <= 20 })
     #expect(lines.joined(separator: " ") == "the quick brown fox jumps over the lazy dog again and again")
+  }
+
+  /// A line that already fits is kept as it is; anything else is wrapped
+  /// (spaces collapsed, ends trimmed, long words cut).
+  @Test(arguments: [
+    ("a b", 3, ["a b"]), ("a  b", 10, ["a b"]), (" a", 10, ["a"]), ("a ", 10, ["a"]), ("abcd", 3, ["abc", "d"]),
+    ("ab cd", 4, ["ab", "cd"]), ("é  b", 10, ["é b"]), ("", 5, [""]), ("a\nb", 5, ["a", "b"]),
+  ])
+  func wrappingKeepsOnlyWhatAlreadyFits(text: String, width: Int, lines: [String]) {
+    #expect(TextWrap.lines(text, width: width) == lines)
   }
 
   /// Splitting a word longer than a line counted the rest of the word for

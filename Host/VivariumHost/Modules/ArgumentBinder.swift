@@ -13,7 +13,7 @@ enum ArgumentBinder {
     if let arguments = bindValid(given, to: contract.arguments) { return arguments }
     // Something is wrong: checked one argument at a time, in the order given,
     // to name the first problem. Only now is a message made.
-    let owner = "\(contract.urn) (\((route.pluginPath as NSString).lastPathComponent))"
+    let owner = "\(contract.urn) (\(PathName.lastComponent(route.pluginPath)))"
     var values: [String: ArgumentValue] = [:]
     var origins: [String: String] = [:]
     for (name, text, origin) in given {

@@ -10,6 +10,7 @@ import Glibc
 final class DirectoryChecks {
   private var realPaths: [String: String] = [:]
   private var problems: [String: String?] = [:]
+  private var statuses: [String: stat] = [:]
 
   init() {}
 
@@ -17,9 +18,8 @@ final class DirectoryChecks {
   /// when it cannot be resolved. A file that is not itself a link is found
   /// through its directory's real path.
   func realPath(of path: String) -> String? {
-    var info = stat()
-    let name = (path as NSString).lastPathComponent
-    if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK, name != "..", name != ".", !name.isEmpty,
+    let name = PathName.lastComponent(path)
+    if let info = linkStatus(of: path), info.st_mode & S_IFMT != S_IFLNK, name != "..", name != ".", !name.isEmpty,
       path.last != "/"
     {
       let directory = PathName.parent(path)
@@ -27,6 +27,16 @@ final class DirectoryChecks {
       return real == "/" ? "/" + name : real + "/" + name
     }
     return Self.realpathOf(path)
+  }
+
+  /// What `lstat` says of `path`, asked once per scan; nil (and `errno`
+  /// set) when it fails.
+  func linkStatus(of path: String) -> stat? {
+    if let known = statuses[path] { return known }
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    statuses[path] = info
+    return info
   }
 
   /// ``FilePermissions/problem(directoriesFrom:)``, once per directory.
@@ -37,7 +47,8 @@ final class DirectoryChecks {
     return problem
   }
 
-  private func resolved(_ directory: String) -> String? {
+  /// The real path of the directory `directory`, resolved once per scan.
+  func resolved(_ directory: String) -> String? {
     if let known = realPaths[directory] { return known }
     guard let real = Self.realpathOf(directory) else { return nil }
     realPaths[directory] = real

@@ -41,7 +41,7 @@ public struct PluginDiscovery: Sendable {
   /// directory order then file-name order. Every `.so` file gets an outcome;
   /// so does every directory that cannot be scanned.
   public func load(with loader: PluginLoader) -> [PluginOutcome] {
-    load { loader.loadAll($0) }
+    load { paths, _ in loader.loadAll(paths) }
   }
 
   /// Scans every directory as ``load(with:)`` does, but hosts each plugin
@@ -49,18 +49,19 @@ public struct PluginDiscovery: Sendable {
   /// plugins is loaded into this process.
   @MainActor
   public func load(hosting options: PluginProcessOptions) -> [PluginOutcome] {
-    load { PluginProcess.startAll($0, options: options) }
+    load { paths, _ in PluginProcess.startAll(paths, options: options) }
   }
 
   /// Scans every directory as ``load(with:)`` does, with `scanner`: a
   /// plugin that `registry` knows, or that a probe scanned, is not loaded
   /// until one of its modules is built (``PluginScanner``).
   public func scan(with scanner: PluginScanner, registry: inout PluginRegistry) -> [PluginOutcome] {
-    load { scanner.scanAll($0, registry: &registry) }
+    load { scanner.scanAll($0, registry: &registry, directories: $1) }
   }
 
-  private func load(_ loadAll: ([String]) -> [PluginOutcome]) -> [PluginOutcome] {
+  private func load(_ loadAll: ([String], DirectoryChecks) -> [PluginOutcome]) -> [PluginOutcome] {
     var outcomes: [PluginOutcome] = []
+    let checks = DirectoryChecks()
     var seen: [FileIdentity: String] = [:]
     for directory in directories {
       let files: [String]
@@ -73,14 +74,16 @@ public struct PluginDiscovery: Sendable {
       var unique: [String] = []
       var duplicates: [String: Rejection] = [:]
       for file in files {
-        if let identity = FileIdentity(file), let first = seen[identity] {
-          duplicates[file] = Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")
-          continue
+        if let identity = FileIdentity(file, checks) {
+          if let first = seen[identity] {
+            duplicates[file] = Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")
+            continue
+          }
+          seen[identity] = file
         }
-        if let identity = FileIdentity(file) { seen[identity] = file }
         unique.append(file)
       }
-      var loaded = loadAll(unique).makeIterator()
+      var loaded = loadAll(unique, checks).makeIterator()
       for file in files {
         if let duplicate = duplicates[file] {
           outcomes.append(.rejected(duplicate))
@@ -124,7 +127,8 @@ public struct PluginDiscovery: Sendable {
     } catch {
       throw Rejection(directory, .unreadable, "cannot list the directory: \(error.localizedDescription)")
     }
-    let files = names.filter { $0.hasSuffix(".so") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+    let folder = directory.hasSuffix("/") ? directory : directory + "/"
+    let files = names.filter { $0.hasSuffix(".so") }.sorted().map { folder + $0 }
     // The bundled folder is a build folder: its other libraries are not
     // plugins, but a file that is not even a library gets its row.
     return source == .bundled ? files.filter { !PluginLoader.isOtherLibrary($0) } : files
@@ -135,9 +139,11 @@ public struct PluginDiscovery: Sendable {
 private struct FileIdentity: Hashable {
   let device: UInt64
   let inode: UInt64
-  init?(_ path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+  /// The identity of the file `path` leads to, from the `lstat` the scan
+  /// makes anyway unless `path` is a link.
+  init?(_ path: String, _ checks: DirectoryChecks) {
+    guard var info = checks.linkStatus(of: path) else { return nil }
+    if info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 { return nil }
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
   }

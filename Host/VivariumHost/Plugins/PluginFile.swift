@@ -63,6 +63,21 @@ struct PluginFile: Sendable {
     }
   }
 
+  /// The key of `path` as it is now, from one `lstat`: when it is a regular
+  /// file (not a link) that passes the checks ``open(_:directories:)``
+  /// makes of its permissions and its directories; nil otherwise (open it to
+  /// find out why). A scan looks a file up in the registry cache by this key
+  /// and reads nothing more of a file it finds there; whatever is loaded
+  /// later is opened and checked again.
+  static func peek(_ path: String, directories: DirectoryChecks) -> PluginFileKey? {
+    guard let info = directories.linkStatus(of: path), info.st_mode & S_IFMT == S_IFREG,
+      FilePermissions.problem(file: path, info) == nil,
+      let directory = directories.resolved(PathName.parent(path)),
+      directories.problem(directoriesFrom: directory) == nil
+    else { return nil }
+    return PluginFileKey(path: path, info)
+  }
+
   /// A descriptor a parent process opened and checked, handed to this child
   /// as ``ChildChannel/fileDescriptor``; checked again through `fstat`.
   static func inherited(_ fd: Int32, path: String) throws(Rejection) -> PluginFile {

@@ -45,7 +45,7 @@ enum PluginLinks {
     let folder = tree + String(repeating: "/o", count: min(climb + libraryRoom, depthLimit))
     let realPath = file.realPath
     let realFolder = realPath.map(PathName.parent) ?? "/"
-    let name = realPath.map { ($0 as NSString).lastPathComponent } ?? "plugin.so"
+    let name = realPath.map { PathName.lastComponent($0) } ?? "plugin.so"
     var libraries: [PluginFile] = []
     do {
       try makeDirectories(folder)

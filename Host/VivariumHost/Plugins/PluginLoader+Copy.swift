@@ -25,7 +25,7 @@ extension PluginLoader {
   func loadCopy(of original: PluginFile) -> PluginOutcome {
     defer { original.close() }
     let path = original.path
-    let name = (path as NSString).lastPathComponent
+    let name = PathName.lastComponent(path)
     let copy = vivarium_memfd(name)
     guard copy >= 0 else {
       return .rejected(

@@ -12,34 +12,31 @@ import ViperKit
 /// was refused when that reason came from running its code: a plugin that
 /// crashed or hung its probe is not probed again until its file changes.
 ///
-/// The file is written atomically. One that cannot be read, is not JSON, or
-/// is not a registry is discarded with a warning, never trusted; a registry
-/// written by another host or SDK version is ignored without one.
+/// The file is written atomically (its layout: `PluginRegistry+Coding`).
+/// One that cannot be read, is not a registry, or is damaged is discarded
+/// with a warning, never trusted; a registry written by another host, SDK
+/// or compiler is ignored without one.
 public struct PluginRegistry: Sendable {
   /// What the cache knows of one file.
-  public struct Entry: Codable, Equatable, Sendable {
+  public struct Entry: Equatable, Sendable {
     /// The version of the file the entry is about.
     public var key: PluginFileKey
-    /// What the plugin offers, when it was accepted.
-    public var record: PluginRecord?
-    /// Why it was refused, when it was.
-    public var rejection: Rejection?
-  }
+    /// What the plugin offers, or why it was refused.
+    public var outcome: Result<PluginRecord, Rejection>
 
-  /// The file's layout.
-  struct Contents: Codable {
-    var format: String
-    var formatVersion: Int
-    var host: String
-    var sdk: String
-    var compiler: String
-    var entries: [Entry]
+    /// What the plugin offers, when it was accepted.
+    public var record: PluginRecord? { try? outcome.get() }
+    /// Why it was refused, when it was.
+    public var rejection: Rejection? {
+      guard case .failure(let rejection) = outcome else { return nil }
+      return rejection
+    }
   }
 
   /// The registry's file name in the data directory.
-  public static let fileName = "plugin-registry.json"
-  static let format = "vivarium-plugin-registry"
-  static let formatVersion = 1
+  public static let fileName = "plugin-registry.cache"
+  /// The version of the file's layout, its byte after ``magic``.
+  static let formatVersion: UInt8 = 2
 
   /// The cache file; nil when there is no cache (`--no-cache`).
   public let path: String?
@@ -76,38 +73,16 @@ public struct PluginRegistry: Sendable {
   /// one written by another host, SDK or compiler (a miss for every file,
   /// not damage); a failure saying why a file that is there is unusable.
   private static func entries(at path: String) -> Result<[String: Entry]?, RegistryError> {
-    let data: Data
     switch FileContents.read(path) {
     case .missing: return .success(nil)
     case .failed(let code):
       return .failure(
         RegistryError(description: "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))"))
-    case .data(let bytes): data = bytes
-    }
-    guard let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
-      return .failure(
-        RegistryError(
-          description: "the plugin registry cache \(path) is damaged (it is not a registry this host can read)"))
-    }
-    guard contents.format == format else {
-      return .failure(
-        RegistryError(description: "\(path) is not a plugin registry cache (its format is '\(contents.format)')"))
-    }
-    guard contents.formatVersion == formatVersion, contents.host == VivariumVersion.current,
-      contents.sdk == ViperKitVersion.current.description, contents.compiler == swiftCompilerIdentity()
-    else { return .success(nil) }
-    var entries: [String: Entry] = [:]
-    for entry in contents.entries {
-      guard (entry.record == nil) != (entry.rejection == nil), entry.record.map({ !$0.contracts.isEmpty }) ?? true
-      else {
-        return .failure(
-          RegistryError(
-            description: "the plugin registry cache \(path) is damaged (its entry for \(entry.key.path) is incomplete)")
-        )
+    case .data(let bytes):
+      return decode(Array(bytes), path: path).map { entries in
+        entries.map { Dictionary($0.map { ($0.key.path, $0) }) { _, last in last } }
       }
-      entries[entry.key.path] = entry
     }
-    return .success(entries)
   }
 
   /// What the cache knows of exactly this version of the file, if anything.
@@ -118,11 +93,7 @@ public struct PluginRegistry: Sendable {
 
   /// Remembers what scanning the file `key` gave.
   mutating func remember(_ key: PluginFileKey, _ outcome: Result<PluginRecord, Rejection>) {
-    let entry: Entry
-    switch outcome {
-    case .success(let record): entry = Entry(key: key, record: record, rejection: nil)
-    case .failure(let rejection): entry = Entry(key: key, record: nil, rejection: rejection)
-    }
+    let entry = Entry(key: key, outcome: outcome)
     guard path != nil, entries[key.path] != entry else { return }
     entries[key.path] = entry
     changed = true
@@ -133,18 +104,10 @@ public struct PluginRegistry: Sendable {
   public mutating func save() throws(RegistryError) {
     guard let path, changed else { return }
     for (file, _) in entries where !FileContents.exists(file) { entries[file] = nil }
-    let contents = Contents(
-      format: Self.format, formatVersion: Self.formatVersion, host: VivariumVersion.current,
-      sdk: ViperKitVersion.current.description, compiler: swiftCompilerIdentity(),
-      entries: entries.keys.sorted().compactMap { entries[$0] })
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    do {
-      try AtomicFile.write(try encoder.encode(contents), to: path)
-    } catch let error as AtomicFile.WriteError {
-      throw RegistryError(description: "the plugin registry cache was not saved (\(error)); the next start scans again")
+    do throws(AtomicFile.WriteError) {
+      try AtomicFile.write(Data(Self.encode(entries.keys.sorted().compactMap { entries[$0] })), to: path)
     } catch {
-      throw RegistryError(description: "the plugin registry cache could not be encoded: \(error)")
+      throw RegistryError(description: "the plugin registry cache was not saved (\(error)); the next start scans again")
     }
     changed = false
   }

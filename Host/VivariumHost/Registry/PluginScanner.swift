@@ -3,9 +3,10 @@ import ViperKit
 /// Finds out what each plugin file offers while running as little plugin
 /// code as it can, and loads none of it into this process unless asked to:
 ///
-/// 1. every file is opened and its permissions checked, every time;
+/// 1. every file's permissions, and its directories', are checked every
+///    time;
 /// 2. a file the registry cache knows, unchanged, is taken from the cache:
-///    nothing of it is read beyond its `stat`;
+///    nothing of it is read beyond its `lstat` (``PluginFile/peek``);
 /// 3. any other file has its ELF headers checked; one carrying a manifest
 ///    (``PluginManifest``) is taken at its word, none of its code run; the
 ///    others are probed in batches (``PluginProbe``), or loaded into this
@@ -35,10 +36,19 @@ public struct PluginScanner: Sendable {
 
   /// The outcome for each of `paths`, in order, using and updating `registry`.
   public func scanAll(_ paths: [String], registry: inout PluginRegistry) -> [PluginOutcome] {
+    scanAll(paths, registry: &registry, directories: DirectoryChecks())
+  }
+
+  /// ``scanAll(_:registry:)``, with what this scan already learned of the
+  /// files and their directories.
+  func scanAll(_ paths: [String], registry: inout PluginRegistry, directories: DirectoryChecks) -> [PluginOutcome] {
     var outcomes = [PluginOutcome?](repeating: nil, count: paths.count)
     var unknown: [(index: Int, file: PluginFile)] = []
-    let directories = DirectoryChecks()
     for (index, path) in paths.enumerated() {
+      if let key = PluginFile.peek(path, directories: directories), let entry = registry.entry(for: key) {
+        outcomes[index] = outcome(path, entry)
+        continue
+      }
       let file: PluginFile
       do {
         file = try PluginFile.open(path, directories: directories)
@@ -46,9 +56,9 @@ public struct PluginScanner: Sendable {
         outcomes[index] = .rejected(error)
         continue
       }
-      if let entry = registry.entry(for: file.key), let outcome = outcome(path, entry) {
+      if let entry = registry.entry(for: file.key) {
         file.close()
-        outcomes[index] = outcome
+        outcomes[index] = outcome(path, entry)
         continue
       }
       let elf: ELFFile
@@ -94,10 +104,12 @@ public struct PluginScanner: Sendable {
     return outcomes.map { $0! }
   }
 
-  /// The outcome a registry entry gives, nil when it is unusable.
-  private func outcome(_ path: String, _ entry: PluginRegistry.Entry) -> PluginOutcome? {
-    if let record = entry.record { return notLoaded(path, record, source: .cache) }
-    return entry.rejection.map { .rejected($0) }
+  /// The outcome a registry entry gives.
+  private func outcome(_ path: String, _ entry: PluginRegistry.Entry) -> PluginOutcome {
+    switch entry.outcome {
+    case .success(let record): notLoaded(path, record, source: .cache)
+    case .failure(let rejection): .rejected(rejection)
+    }
   }
 
   private func remember(

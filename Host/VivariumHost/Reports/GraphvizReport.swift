@@ -11,7 +11,7 @@ public enum GraphvizReport {
     let byPlugin = Dictionary(grouping: catalog.routes, by: \.pluginPath)
     for (index, plugin) in byPlugin.keys.sorted().enumerated() {
       lines.append("  subgraph cluster_\(index) {")
-      lines.append("    label=\(quote((plugin as NSString).lastPathComponent)); style=rounded; color=gray;")
+      lines.append("    label=\(quote(PathName.lastComponent(plugin))); style=rounded; color=gray;")
       for route in byPlugin[plugin] ?? [] { lines.append("    \(quote(route.pattern.text));") }
       lines.append("  }")
     }
@@ -38,7 +38,7 @@ public enum GraphvizReport {
   public static func tree(_ runtime: HostRuntime) -> String {
     var lines = ["digraph modules {", "  node [shape=box, fontname=\"Helvetica\"];"]
     for node in runtime.nodes {
-      let plugin = (node.pluginPath as NSString).lastPathComponent
+      let plugin = PathName.lastComponent(node.pluginPath)
       let style = node.isAppeared ? "bold" : "solid"
       lines.append("  m\(node.id) [label=\(quote("\(node.urn)\n\(plugin)")), style=\(style)];")
       for child in node.allChildren {

@@ -91,7 +91,7 @@ public struct PluginsReport: Encodable, Sendable {
     let shownDirectories = directories.map { $0.isEmpty ? "(empty entry)" : $0.oneLineVisible }.joined(separator: ", ")
     var lines = ["Plugins from \(shownDirectories) (\(source))"]
     let names = plugins.map { row in
-      row.path.isEmpty ? "(empty entry)" : (row.path as NSString).lastPathComponent.oneLineVisible
+      row.path.isEmpty ? "(empty entry)" : PathName.lastComponent(row.path).oneLineVisible
     }
     let nameWidth = min(names.map(\.count).max() ?? 0, 32)
     for (row, shownName) in zip(plugins, names) {

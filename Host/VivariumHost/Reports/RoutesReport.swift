@@ -37,7 +37,7 @@ public struct RoutesReport: Encodable, Sendable {
     var lines: [String] = []
     for entry in routes {
       let contract = entry.contract
-      let plugin = (entry.plugin as NSString).lastPathComponent.oneLineVisible
+      let plugin = PathName.lastComponent(entry.plugin).oneLineVisible
       let flag = entry.conflicted ? style.tone(.negative, "  CONFLICT: not routed") : ""
       lines.append(
         style.bold(entry.urn.oneLineVisible) + "  " + style.dim("\(plugin), contract v\(contract.version)") + flag)

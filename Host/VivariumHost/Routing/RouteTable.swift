@@ -44,14 +44,21 @@ public struct RouteTable<Value: Sendable>: Sendable {
 
   /// Groups of two or more entries whose patterns match the same URNs.
   public var conflicts: [[Entry]] {
-    var groups: [[String?]: [Entry]] = [:]
-    var order: [[String?]] = []
-    for entry in entries {
-      let shape = entry.pattern.shape
-      if groups[shape] == nil { order.append(shape) }
-      groups[shape, default: []].append(entry)
+    // The trie chains the patterns of one shape, first added first.
+    var grouped = Set<Int>()
+    var groups: [[Entry]] = []
+    for first in entries.indices where !grouped.contains(first) {
+      var next = trie.next(ofShape: first)
+      guard next != nil else { continue }
+      var group = [entries[first]]
+      while let number = next {
+        grouped.insert(number)
+        group.append(entries[number])
+        next = trie.next(ofShape: number)
+      }
+      groups.append(group)
     }
-    return order.compactMap { groups[$0]!.count > 1 ? groups[$0] : nil }
+    return groups
   }
 
   /// Finds the pattern for `urn`, literals first. Inlinable, so that a

@@ -22,7 +22,7 @@ extension HostRuntime {
     /// One sentence for a notice, saying it came `seconds` after the source
     /// was saved.
     public func summary(after seconds: Double?) -> String {
-      let file = (path as NSString).lastPathComponent
+      let file = PathName.lastComponent(path)
       guard accepted else {
         return "\(file) was rebuilt but refused: \(problems.joined(separator: "; ")); the running version stays"
       }

@@ -161,7 +161,7 @@ public final class HostRuntime {
     )
     let module: Module
     var restoreFailure: String?
-    let plugin = (resolved.route.pluginPath as NSString).lastPathComponent
+    let plugin = PathName.lastComponent(resolved.route.pluginPath)
     let factory: any ModuleFactory
     do throws(Rejection) {
       // A plugin known from a scan is loaded now, for its first module.

@@ -79,7 +79,7 @@ public final class ModuleNode {
   var visibleChildren: [ModuleNode] { slots.flatMap(\.visibleChildren) }
 
   /// `urn (plugin file)`, for messages.
-  var label: String { "\(urn) (\((pluginPath as NSString).lastPathComponent))" }
+  var label: String { "\(urn) (\(PathName.lastComponent(pluginPath)))" }
 }
 
 /// A declared slot and the child modules in it.

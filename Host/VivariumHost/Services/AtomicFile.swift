@@ -31,7 +31,7 @@ enum AtomicFile {
     } catch {
       throw WriteError(path: path, reason: "cannot create \(directory): \(error.localizedDescription)")
     }
-    let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    let temporary = "\(directory)/.\(PathName.lastComponent(path)).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw WriteError(path: path, reason: "cannot create \(temporary): \(errorText(errno))") }
     /// Closes and removes the temporary file, then throws `reason`.

@@ -15,4 +15,14 @@ public enum PathName {
     while head.last == "/" { head = head.dropLast() }
     return head.isEmpty ? "/" : String(head)
   }
+
+  /// The last component of `path`: "a/b.so" → "b.so", "a/" → "a",
+  /// "/" → "/", "" → "". What `NSString.lastPathComponent` gives, without
+  /// bridging (a scan takes the name of every plugin file).
+  public static func lastComponent(_ path: String) -> String {
+    var rest = Substring(path)
+    while rest.count > 1, rest.last == "/" { rest = rest.dropLast() }
+    guard rest != "/", let slash = rest.lastIndex(of: "/") else { return String(rest) }
+    return String(rest[rest.index(after: slash)...])
+  }
 }

@@ -29,7 +29,7 @@ public struct PluginIdentity: Hashable, Sendable {
   /// The storage name used before storage was keyed by identity: the file
   /// name without `lib` and extension (`libProductSearch.so` → `ProductSearch`).
   var legacyStorageName: String {
-    var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    var name = (PathName.lastComponent(path) as NSString).deletingPathExtension
     if name.hasPrefix("lib") { name.removeFirst(3) }
     return name
   }
@@ -40,7 +40,10 @@ public struct PluginIdentity: Hashable, Sendable {
     if name.utf8.count > 200 { return "is longer than 200 bytes" }
     if name.contains("/") { return "contains '/'" }
     if name.hasPrefix(".") { return "starts with '.'" }
-    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+    // Printable ASCII has no control characters: only other names are looked at.
+    if !name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }),
+      name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    {
       return "contains control characters"
     }
     return nil

@@ -215,7 +215,7 @@ public final class Session {
   }
 
   private static func treeLines(_ node: ModuleNode, indent: String) -> [String] {
-    let plugin = (node.pluginPath as NSString).lastPathComponent
+    let plugin = PathName.lastComponent(node.pluginPath)
     let slot = node.slotName.map { "[\($0)] " } ?? ""
     let state = node.isAppeared ? "visible" : "hidden"
     var lines = ["\(indent)\(slot)\(node.urn)  \(plugin), \(state)".oneLineVisible]

@@ -128,7 +128,7 @@ public final class PackageBuilder {
     let errors = output.split(separator: "\n").filter { $0.contains("error: ") }.prefix(3).map { line in
       let parts = line.components(separatedBy: ": error: ")
       guard parts.count == 2 else { return String(line) }
-      return "\((parts[0] as NSString).lastPathComponent): \(parts[1])"
+      return "\(PathName.lastComponent(parts[0])): \(parts[1])"
     }
     return Outcome(
       succeeded: succeeded,

@@ -7,6 +7,7 @@ public enum TextWrap {
   /// starts a new line.
   public static func lines(_ text: String, width: Int) -> [String] {
     let width = max(width, 1)
+    if fitsAsItIs(text, width: width) { return [text] }
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
@@ -42,6 +43,20 @@ public enum TextWrap {
       lines.append(line)
     }
     return lines
+  }
+
+  /// Whether `text` is one line of printable ASCII, words one space apart,
+  /// no wider than `width`: what wrapping leaves as it is, found without
+  /// measuring characters (a report wraps hundreds of such cells).
+  private static func fitsAsItIs(_ text: String, width: Int) -> Bool {
+    let utf8 = text.utf8
+    guard utf8.count <= width, utf8.first != 0x20, utf8.last != 0x20 else { return false }
+    var previous: UInt8 = 0
+    for byte in utf8 {
+      guard (0x20...0x7E).contains(byte), byte != 0x20 || previous != 0x20 else { return false }
+      previous = byte
+    }
+    return true
   }
 
   /// The longest start of `text` at most `columns` wide, and its width.

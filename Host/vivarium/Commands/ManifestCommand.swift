@@ -48,7 +48,7 @@ enum ManifestCommand: Command {
         arguments.has("swift") ? manifest.swiftSource : String(decoding: manifest.json, as: UTF8.self))
       return ExitCode.success
     }
-    let file = (path as NSString).lastPathComponent
+    let file = PathName.lastComponent(path)
     switch carried {
     case nil:
       console.error(

@@ -84,7 +84,7 @@ enum NewCommand: Command {
         defer { free(resolved) }
         return ([String(cString: resolved)] + rest.reversed()).joined(separator: "/")
       }
-      rest.append((existing as NSString).lastPathComponent)
+      rest.append(PathName.lastComponent(existing))
       existing = PathName.parent(existing)
     }
     return path

@@ -76,7 +76,7 @@ final class Watching {
     if let builder {
       builder.onStart = { [weak runtime] files in
         runtime?.services.notifications.notice(
-          "Building \((builder.directory as NSString).lastPathComponent) (\(files.prefix(3).joined(separator: ", ")))…",
+          "Building \(PathName.lastComponent(builder.directory)) (\(files.prefix(3).joined(separator: ", ")))…",
           tone: .info)
         runtime?.onScreenChanged()
       }

@@ -64,7 +64,7 @@ public final class PluginProcess {
   func closeFile() { file.close() }
 
   /// The plugin file's name, for messages.
-  public var fileName: String { (path as NSString).lastPathComponent }
+  public var fileName: String { PathName.lastComponent(path) }
 
   // MARK: Starting
 

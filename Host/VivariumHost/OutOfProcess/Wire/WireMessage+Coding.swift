@@ -76,10 +76,7 @@ extension WireMessage {
       writer.int(version)
       writer.string(name)
       writer.string(sdkVersion)
-      // Contracts cross once per plugin start: their JSON form is enough.
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      writer.raw(Array((try? encoder.encode(contracts)) ?? Data("[]".utf8)))
+      writer.array(contracts) { $0.contract($1) }
     case .refused(let kind, let reasons):
       writer.string(kind)
       writer.array(reasons) { $0.string($1) }
@@ -165,10 +162,7 @@ extension WireMessage {
       let version = try reader.int()
       let name = try reader.string()
       let sdkVersion = try reader.string()
-      let json = try reader.rawBytes()
-      guard let contracts = try? JSONDecoder().decode([Contract].self, from: Data(json)) else {
-        throw WireError("the contracts in a ready message do not decode")
-      }
+      let contracts = try reader.array { (reader: inout WireReader) throws(WireError) in try reader.contract() }
       return .ready(version: version, name: name, sdkVersion: sdkVersion, contracts: contracts)
     case 1:
       return .refused(

@@ -231,4 +231,5 @@ enum WireCases {
   static let roles: [Role] = [.view, .presenter, .interactor, .router]
   static let lifecycle: [LifecycleEvent] = [.attach, .appear, .disappear, .detach]
   static let levels: [LogLevel] = [.debug, .info, .warning, .error]
+  static let slotKinds: [SlotKind] = [.single, .stack, .tabs]
 }
