@@ -11,6 +11,7 @@ the same files:
   warm start  `vivarium routes`, the registry cache filled;
   render      `vivarium render items:list`, the cache filled (out of process).
 Each directory holds the release ItemsList plugin and N-1 generated ones.
+Then the warm start at the largest N against none, the two taken in turn.
 
   python3 Scripts/lib/loading_scale.py RELEASE_DIR WORK_DIR
 """
@@ -107,6 +108,18 @@ def timed(command, runs, env, before=None):
     return statistics.median(times), times[0], times[-1]
 
 
+def interleaved(commands, runs, env):
+    """Times each of `commands` `runs` times, taking them in turn, so that a
+    slower spell of the machine falls on all of them alike: for a ratio."""
+    times = [[] for _ in commands]
+    for _ in range(runs):
+        for command, spent in zip(commands, times):
+            start = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            spent.append((time.perf_counter() - start) * 1000)
+    return [(statistics.median(t), min(t), max(t)) for t in times]
+
+
 def cell(figure, floor=None):
     median, low, high = figure
     text = f"{median:6.1f} ({low:.1f}-{high:.1f})"
@@ -146,8 +159,12 @@ def main():
         cells += [cell(render, floor)] if render else []
         print(f"{size:>7}  " + "  ".join(f"{text:>28}" for text in cells), flush=True)
     largest = max(SIZES)
-    print(f"warm start at {largest} plugins against none: {warm[largest][0] / warm[0][0]:.2f}x "
-          f"({warm[largest][0]:.1f} ms against {warm[0][0]:.1f} ms)")
+    runs = 21
+    routes = [[vivarium, "routes", "--plugins", f"{work}/plugins-{size}", "--data", f"{work}/data-{size}"]
+              for size in (0, largest)]
+    none, most = interleaved(routes, runs, env)
+    print(f"warm start at {largest} plugins against none, {runs} runs of each taken in turn: "
+          f"{most[0] / none[0]:.2f}x ({cell(most).strip()} ms against {cell(none).strip()} ms)")
     print("(cold scan: vivarium plugins --rescan; warm start: vivarium routes, the registry cache filled; "
           "render: vivarium render items:list, the cache filled. Each directory holds the ItemsList plugin and "
           "N-1 generated ones: carrying manifests, except in the probed column)")

@@ -2,7 +2,10 @@ import ViperKit
 import ViperKitHosting
 
 /// A module the host can build: its contract, its factory and its plugin.
-public struct Route: Sendable {
+///
+/// A class, immutable: a lookup hands out the route it found, and copying a
+/// reference is one retain where copying its fields was a dozen.
+public final class Route: Sendable {
   /// The parsed URN pattern.
   public let pattern: URNPattern
   /// The factory that builds it.
@@ -11,6 +14,13 @@ public struct Route: Sendable {
   public let pluginPath: String
   /// The plugin's declared identity, which keys its storage.
   public let identity: PluginIdentity
+
+  init(pattern: URNPattern, factory: any ModuleFactory, pluginPath: String, identity: PluginIdentity) {
+    self.pattern = pattern
+    self.factory = factory
+    self.pluginPath = pluginPath
+    self.identity = identity
+  }
 
   /// The factory's contract.
   public var contract: Contract { factory.contract }
