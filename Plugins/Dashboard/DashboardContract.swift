@@ -65,7 +65,8 @@ enum DashboardContract {
     services: [Services.Name.settings],
     guards: [
       RouteGuard(requires: sessionUserKey, otherwise: "login:form", reason: "Sign in to open your dashboard.")
-    ])
+    ],
+    opens: [.push("profile:{userID}"), .replace("login:form")])
 
   /// The setting naming who is signed in; `login:form` sets it.
   static let sessionUserKey = "session.user"

@@ -53,7 +53,8 @@ enum ItemsListContract {
     urn: "items:list",
     version: 1,
     summary: "All items with their state and date; select one for its detail, or delete them all.",
-    services: [Services.Name.settings, Services.Name.notifications])
+    services: [Services.Name.settings, Services.Name.notifications],
+    opens: [.push("items:detail:{itemID}")])
 
   /// The list element and button identifiers the view draws.
   static let listID = "items"

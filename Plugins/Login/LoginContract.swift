@@ -66,7 +66,8 @@ enum LoginContract {
     urn: "login:form",
     version: 2,
     summary: "Sign in with a user name and password; on success the dashboard replaces this screen.",
-    services: [Services.Name.settings, Services.Name.log, Services.Name.clock])
+    services: [Services.Name.settings, Services.Name.log, Services.Name.clock],
+    opens: [.replace("dashboard:home")])
 
   static let signInID = "signIn"
   static let cancelID = "cancel"

@@ -11,7 +11,8 @@ struct WireContractsTests {
   @Test func everyFieldOfAContractIsOneTheCodingKnows() {
     let contract = WireProtocolTests.contracts[0]
     let counts = [
-      ("Contract", Mirror(reflecting: contract).children.count, 9),
+      ("Contract", Mirror(reflecting: contract).children.count, 10),
+      ("NavigationTarget", Mirror(reflecting: contract.opens[0]).children.count, 3),
       ("ArgumentSpec", Mirror(reflecting: contract.arguments[0]).children.count, 6),
       ("MessageSpec", Mirror(reflecting: contract.outputs[0]).children.count, 3),
       ("SlotSpec", Mirror(reflecting: contract.slots[0]).children.count, 4),

@@ -39,7 +39,12 @@ struct WireProtocolTests {
       ],
       slots: [SlotSpec(name: "detail", accepts: ["items:detail:{itemID}"], kind: .tabs, description: "The item.")],
       services: ["storage", "settings"],
-      guards: [RouteGuard(requires: "session.user", otherwise: "login:form", reason: "Sign in first.")]),
+      guards: [RouteGuard(requires: "session.user", otherwise: "login:form", reason: "Sign in first.")],
+      opens: [
+        .push(
+          "items:detail:{itemID}", expects: [MessageSpec(name: "deleted", fields: ["itemID": .int], description: "")]),
+        .present("items:new"), .replace("login:form"),
+      ]),
     Contract(urn: "items:detail:{itemID}", summary: "One item.", arguments: [.required("itemID", .int, "The item.")]),
   ]
 

@@ -14,13 +14,23 @@ public final class Route: Sendable {
   public let pluginPath: String
   /// The plugin's declared identity, which keys its storage.
   public let identity: PluginIdentity
+  /// The SDK version the plugin was built against.
+  public let sdkVersion: ViperKitVersion
 
-  init(pattern: URNPattern, factory: any ModuleFactory, pluginPath: String, identity: PluginIdentity) {
+  init(
+    pattern: URNPattern, factory: any ModuleFactory, pluginPath: String, identity: PluginIdentity,
+    sdkVersion: ViperKitVersion
+  ) {
     self.pattern = pattern
     self.factory = factory
     self.pluginPath = pluginPath
     self.identity = identity
+    self.sdkVersion = sdkVersion
   }
+
+  /// Whether the module's contract declares where it navigates
+  /// (``Contract/opens``), so that its requests are checked against it.
+  public var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }
 
   /// The factory's contract.
   public var contract: Contract { factory.contract }
@@ -83,7 +93,10 @@ public struct PluginCatalog: Sendable {
         // Contracts of loaded plugins were checked, so their patterns parse.
         guard let pattern = try? URNPattern(parsing: factory.contract.urn) else { continue }
         table.insert(
-          pattern, Route(pattern: pattern, factory: factory, pluginPath: plugin.path, identity: identity))
+          pattern,
+          Route(
+            pattern: pattern, factory: factory, pluginPath: plugin.path, identity: identity,
+            sdkVersion: plugin.sdkVersion))
       }
     }
     self.table = table

@@ -358,6 +358,15 @@ public final class HostRuntime {
     }
   }
 
+  /// Reports a request the module's contract does not declare; the request
+  /// is still carried out (the conformance checks are where it fails).
+  private func checkDeclared(_ kind: NavigationTarget.Kind, _ urn: String, from node: ModuleNode) {
+    guard node.resolved.route.declaresNavigation,
+      let problem = NavigationCheck.problem(kind, urn, from: node.contract)
+    else { return }
+    report(node, problem)
+  }
+
   func report(_ node: ModuleNode, _ message: String) {
     problems.append(HostProblem(module: node.urn, message: message))
     services.logLine(.warning, module: node.urn, message)
@@ -365,9 +374,15 @@ public final class HostRuntime {
 
   private func perform(_ request: Request) {
     switch request {
-    case .push(let node, let urn): push(urn, from: node)
-    case .present(let node, let urn): present(urn, from: node)
-    case .replace(let node, let urn): replace(with: urn, from: node)
+    case .push(let node, let urn):
+      checkDeclared(.push, urn, from: node)
+      push(urn, from: node)
+    case .present(let node, let urn):
+      checkDeclared(.present, urn, from: node)
+      present(urn, from: node)
+    case .replace(let node, let urn):
+      checkDeclared(.replace, urn, from: node)
+      replace(with: urn, from: node)
     case .pop(let node): pop(from: node)
     case .popToRoot(let node): popToRoot(from: node)
     case .dismiss(let node): dismiss(from: node)

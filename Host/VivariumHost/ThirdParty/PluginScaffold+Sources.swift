@@ -60,6 +60,9 @@ extension PluginScaffold {
         arguments: [
     \(arguments)
         ])
+        // It opens no other screen. To push, present or replace one, declare
+        // it (ViperKit 2.4): add `opens: [.push("\(name.lowercased()):detail:{id}")]`
+        // above; the host reports any request not declared there.
 
       static let listID = "entries"
       static let refreshID = "refresh"

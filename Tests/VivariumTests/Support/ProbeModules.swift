@@ -98,7 +98,12 @@ enum ProbeApp {
       inputs: [MessageSpec(name: "ping", description: "Ping.")],
       outputs: [MessageSpec(name: "done", fields: ["code": .int], description: "Done.")])
     let factories: [any ModuleFactory] = [parent, child].map { ProbeFactory(contract: $0, recorder: recorder) }
-    return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "probe.so", name: "Probe", factories: factories))])
+    // Built, as far as the host knows, before contracts declared their
+    // navigation: the tests using it make requests of every kind, checked
+    // against declarations in NavigationDeclarationTests instead.
+    let plugin = LoadedPlugin(
+      path: "probe.so", name: "Probe", sdkVersion: ViperKitVersion(major: 2, minor: 3, patch: 0), factories: factories)
+    return PluginCatalog(outcomes: [.loaded(plugin)])
   }
 }
 

@@ -26,12 +26,17 @@ public struct Contract: Codable, Hashable, Sendable {
   /// Conditions the host checks before it builds the module; the first that
   /// fails sends the person elsewhere.
   public var guards: [RouteGuard]
+  /// Every screen the module may push, present or replace itself with
+  /// (ViperKit 2.4). A request to anything else is reported by the host and
+  /// fails the conformance checks. Empty in contracts of plugins built
+  /// against earlier versions, whose requests are not checked.
+  public var opens: [NavigationTarget]
 
   /// Creates a contract; everything but the URN pattern and summary is optional.
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = []
+    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = []
   ) {
     self.urn = urn
     self.version = version
@@ -42,6 +47,36 @@ public struct Contract: Codable, Hashable, Sendable {
     self.slots = slots
     self.services = services
     self.guards = guards
+    self.opens = opens
+  }
+
+  /// Creates a contract that opens nothing: the initializer of ViperKit 2.3,
+  /// kept for plugins built against it.
+  @_disfavoredOverload
+  public init(
+    urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
+    inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
+    services: [String] = [], guards: [RouteGuard] = []
+  ) {
+    self.init(
+      urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
+      slots: slots, services: services, guards: guards, opens: [])
+  }
+
+  /// Decodes a contract; ``opens``, which contracts written before
+  /// ViperKit 2.4 lack, is empty when it is missing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    urn = try container.decode(String.self, forKey: .urn)
+    version = try container.decode(Int.self, forKey: .version)
+    summary = try container.decode(String.self, forKey: .summary)
+    arguments = try container.decode([ArgumentSpec].self, forKey: .arguments)
+    inputs = try container.decode([MessageSpec].self, forKey: .inputs)
+    outputs = try container.decode([MessageSpec].self, forKey: .outputs)
+    slots = try container.decode([SlotSpec].self, forKey: .slots)
+    services = try container.decode([String].self, forKey: .services)
+    guards = try container.decode([RouteGuard].self, forKey: .guards)
+    opens = try container.decodeIfPresent([NavigationTarget].self, forKey: .opens) ?? []
   }
 
   /// The argument named `name`, if the contract declares one.

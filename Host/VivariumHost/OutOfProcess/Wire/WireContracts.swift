@@ -20,6 +20,11 @@ extension WireWriter {
       writer.string(guarded.otherwise)
       writer.string(guarded.reason)
     }
+    array(contract.opens) { writer, target in
+      writer.unsigned(UInt64(NavigationTarget.Kind.allCases.firstIndex(of: target.kind) ?? 0))
+      writer.string(target.urn)
+      writer.array(target.expects) { $0.messageSpec($1) }
+    }
   }
 
   private mutating func argument(_ spec: ArgumentSpec) {
@@ -63,6 +68,11 @@ extension WireReader {
       services: try array { (reader: inout WireReader) throws(WireError) in try reader.string() },
       guards: try array { (reader: inout WireReader) throws(WireError) in
         RouteGuard(requires: try reader.string(), otherwise: try reader.string(), reason: try reader.string())
+      },
+      opens: try array { (reader: inout WireReader) throws(WireError) in
+        NavigationTarget(
+          try reader.choice(NavigationTarget.Kind.allCases, "navigation kind"), try reader.string(),
+          expects: try reader.array { (reader: inout WireReader) throws(WireError) in try reader.messageSpec() })
       })
   }
 

@@ -59,6 +59,14 @@ public enum ContractCheck {
         }
       }
     }
+    problems += duplicates(contract.opens.map { "\($0.kind.rawValue) \($0.urn)" }, "navigation target", urn)
+    for target in contract.opens {
+      do { _ = try URNPattern(parsing: target.urn) } catch {
+        problems.append("\(urn): opens .\(target.kind.rawValue)(\"\(target.urn)\"): \(error.description)")
+      }
+      problems += duplicates(target.expects.map(\.name), "expected output", urn)
+      problems += target.expects.flatMap { self.problems($0, "expected output", in: urn) }
+    }
     return problems
   }
 

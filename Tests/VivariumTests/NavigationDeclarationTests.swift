@@ -1,0 +1,67 @@
+import Testing
+import ViperKit
+import ViperKitHosting
+
+@testable import VivariumHost
+
+/// Contracts declare where their module navigates (ViperKit 2.4,
+/// `Contract.opens`); the host reports a request that is not declared.
+@Suite("Declared navigation")
+@MainActor
+struct NavigationDeclarationTests {
+  static let list = Contract(
+    urn: "probe:list", summary: "A list.", opens: [.push("probe:child:{n}"), .present("probe:new")])
+
+  @Test func aRequestIsDeclaredWhenADeclaredPatternOfItsKindMatches() throws {
+    #expect(NavigationCheck.problem(.push, "probe:child:7", from: Self.list) == nil)
+    #expect(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list) == nil)
+    #expect(NavigationCheck.problem(.present, "probe:new", from: Self.list) == nil)
+    #expect(NavigationCheck.problem(.push, "not a urn at all", from: Self.list) == nil, "refused for that instead")
+    let wrongKind = try #require(NavigationCheck.problem(.replace, "probe:child:7", from: Self.list))
+    #expect(
+      wrongKind
+        == "probe:list asked to replace 'probe:child:7', which its contract does not declare (it declares no .replace); add .replace(\"probe:child:7\") or a pattern matching it to Contract.opens"
+    )
+    let typo = try #require(NavigationCheck.problem(.push, "probe:chlid:7", from: Self.list))
+    #expect(typo.contains("declares .push only of \"probe:child:{n}\""), "\(typo)")
+  }
+
+  @Test func aDeclaredPatternThatIsNoPatternIsAContractProblem() {
+    let broken = Contract(urn: "probe:list", summary: "A list.", opens: [.push("probe::x"), .push("probe::x")])
+    let problems = ContractCheck.structuralProblems(broken)
+    #expect(problems.contains { $0.hasPrefix("probe:list: opens .push(\"probe::x\"): ") }, "\(problems)")
+    #expect(problems.contains("probe:list: navigation target 'push probe::x' is declared twice"), "\(problems)")
+  }
+
+  /// A runtime whose `probe:list` module (of a plugin built against `sdk`)
+  /// declares ``list``.
+  private func host(sdk: ViperKitVersion) throws -> (HostRuntime, ProbeRecorder) {
+    let recorder = ProbeRecorder()
+    let child = Contract(urn: "probe:child:{n}", summary: "Child.", arguments: [.required("n", .int, "Which.")])
+    let factories: [any ModuleFactory] = [Self.list, child].map { ProbeFactory(contract: $0, recorder: recorder) }
+    let plugin = LoadedPlugin(path: "probe.so", name: "Probe", sdkVersion: sdk, factories: factories)
+    let runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())
+    try runtime.open("probe:list")
+    return (runtime, recorder)
+  }
+
+  @Test func anUndeclaredRequestIsReportedAndStillCarriedOut() throws {
+    let (runtime, recorder) = try host(sdk: .current)
+    try #require(recorder.context("probe:list")).router.push("probe:child:1")
+    runtime.drain()
+    #expect(runtime.problems.isEmpty, "a declared push: \(runtime.problems)")
+    try #require(recorder.context("probe:child:1")).router.replace("probe:child:2")
+    runtime.drain()
+    #expect(runtime.top?.urn == "probe:child:2", "carried out")
+    #expect(runtime.problems.map(\.module) == ["probe:child:1"])
+    #expect(runtime.problems.first?.message.contains("asked to replace 'probe:child:2'") == true)
+  }
+
+  @Test func requestsOfPluginsBuiltBeforeDeclarationsAreNotChecked() throws {
+    let (runtime, recorder) = try host(sdk: ViperKitVersion(major: 2, minor: 3, patch: 0))
+    try #require(recorder.context("probe:list")).router.replace("probe:child:2")
+    runtime.drain()
+    #expect(runtime.top?.urn == "probe:child:2")
+    #expect(runtime.problems.isEmpty, "\(runtime.problems)")
+  }
+}
