@@ -18,6 +18,17 @@ struct CommandLineMistakesTests {
     #expect(help.stderr.contains("did you mean 'check'?"), "\(help.stderr)")
   }
 
+  /// A working directory deleted under the shell resolves to nothing: the
+  /// walk up a relative path must stop at ".", not circle there for good.
+  @Test func newInADeletedWorkingDirectoryEndsWithAnError() throws {
+    let dir = try TemporaryDirectory()
+    let script = "mkdir gone && cd gone && rmdir ../gone && exec timeout 60 \"$0\" new Foo --urn foo:bar"
+    let result = try ProcessRunner.run(
+      "/bin/sh", ["-c", script, BuildProducts.vivarium], directory: dir.path)
+    #expect(result.status == 1, "124 is a hang cut short: \(result.stderr)")
+    #expect(result.stderr.contains("vivarium new: error:"), "\(result.stderr)")
+  }
+
   @Test func aMisspeltOptionGetsTheClosestOne() throws {
     let result = try ProcessRunner.vivarium(["render", "items:list", "--jsn"])
     #expect(result.status == 2)

@@ -79,14 +79,17 @@ enum NewCommand: Command {
   private static func realPath(_ path: String) -> String {
     var existing = path
     var rest: [String] = []
-    while !existing.isEmpty, existing != "/" {
+    while true {
       if let resolved = realpath(existing, nil) {
         defer { free(resolved) }
         return ([String(cString: resolved)] + rest.reversed()).joined(separator: "/")
       }
+      // "/" and "." are their own parents: nothing above them to resolve
+      // (a working directory that was deleted does not resolve).
+      let parent = PathName.parent(existing)
+      guard parent != existing else { return path }
       rest.append(PathName.lastComponent(existing))
-      existing = PathName.parent(existing)
+      existing = parent
     }
-    return path
   }
 }

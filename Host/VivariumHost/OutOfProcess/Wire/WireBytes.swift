@@ -55,6 +55,12 @@ struct WireWriter {
     for value in values { write(&self, value) }
   }
 
+  /// `value` as its place among `cases`, which ``WireReader/choice(_:_:)``
+  /// reads back; both sides list the cases in the same order.
+  mutating func choice<T: Equatable>(_ value: T, _ cases: [T]) {
+    unsigned(UInt64(cases.firstIndex(of: value) ?? 0))
+  }
+
   mutating func raw(_ data: [UInt8]) {
     unsigned(UInt64(data.count))
     bytes.append(contentsOf: data)

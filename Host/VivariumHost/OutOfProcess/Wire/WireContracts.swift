@@ -21,7 +21,7 @@ extension WireWriter {
       writer.string(guarded.reason)
     }
     array(contract.opens) { writer, target in
-      writer.unsigned(UInt64(NavigationTarget.Kind.allCases.firstIndex(of: target.kind) ?? 0))
+      writer.choice(target.kind, NavigationTarget.Kind.allCases)
       writer.string(target.urn)
       writer.array(target.expects) { $0.messageSpec($1) }
     }
@@ -48,12 +48,12 @@ extension WireWriter {
   private mutating func slot(_ slot: SlotSpec) {
     string(slot.name)
     array(slot.accepts) { $0.string($1) }
-    unsigned(UInt64(WireCases.slotKinds.firstIndex(of: slot.kind) ?? 0))
+    choice(slot.kind, WireCases.slotKinds)
     string(slot.description)
   }
 
   private mutating func argumentType(_ type: ArgumentType) {
-    unsigned(UInt64(ArgumentType.allCases.firstIndex(of: type) ?? 0))
+    choice(type, ArgumentType.allCases)
   }
 }
 

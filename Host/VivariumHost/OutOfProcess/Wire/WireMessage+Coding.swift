@@ -91,7 +91,7 @@ extension WireMessage {
     case .lifecycle(let call, let module, let event):
       writer.unsigned(UInt64(call))
       writer.unsigned(UInt64(module))
-      writer.unsigned(UInt64(WireCases.lifecycle.firstIndex(of: event) ?? 0))
+      writer.choice(event, WireCases.lifecycle)
     case .event(let call, let module, let event):
       writer.unsigned(UInt64(call))
       writer.unsigned(UInt64(module))
@@ -288,7 +288,7 @@ extension WireServiceCall {
       writer.optional(value) { $0.value($1) }
     case .log(let level, let text):
       writer.byte(5)
-      writer.unsigned(UInt64(WireCases.levels.firstIndex(of: level) ?? 0))
+      writer.choice(level, WireCases.levels)
       writer.string(text)
     case .notice(let text, let tone):
       writer.byte(6)

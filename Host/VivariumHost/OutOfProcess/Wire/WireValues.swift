@@ -75,7 +75,7 @@ extension WireWriter {
     }
   }
 
-  mutating func tone(_ tone: Tone) { unsigned(UInt64(WireCases.tones.firstIndex(of: tone) ?? 0)) }
+  mutating func tone(_ tone: Tone) { choice(tone, WireCases.tones) }
 
   mutating func node(_ node: ViewNode) {
     switch node {
@@ -134,7 +134,7 @@ extension WireWriter {
 
   mutating func roles(_ roles: [WireRole]) {
     array(roles) { writer, role in
-      writer.unsigned(UInt64(WireCases.roles.firstIndex(of: role.role) ?? 0))
+      writer.choice(role.role, WireCases.roles)
       writer.string(role.typeName)
     }
   }
