@@ -20,13 +20,15 @@ let usage = """
   """
 
 /// Runs one plugin (`module` nil) or module check in this process.
-@MainActor func run(_ job: Job, factories: [any ModuleFactory], strictness: Int) -> CheckResult {
+@MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) -> CheckResult {
+  let factories = plugin.factories
   guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
   guard let factory = factories.first(where: { $0.contract.urn == module }) else {
     return CheckResult(
       check: job.check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
   }
-  return Conformance.run(job.check, on: factory, strictness: strictness)
+  return Conformance.run(
+    job.check, on: factory, strictness: strictness, plugin: factories, sdkVersion: plugin.sdkVersion)
 }
 
 @MainActor func main() -> Int32 {
@@ -41,7 +43,7 @@ let usage = """
   if case .loaded(let plugin) = PluginLoader(validatesContracts: false).loadInherited(
     ChildChannel.fileDescriptor, path: arguments[0])
   {
-    results = jobs.map { run($0, factories: plugin.factories, strictness: strictness) }
+    results = jobs.map { run($0, plugin: plugin, strictness: strictness) }
   } else {
     results = jobs.map {
       CheckResult(

@@ -66,7 +66,7 @@ enum DashboardContract {
     guards: [
       RouteGuard(requires: sessionUserKey, otherwise: "login:form", reason: "Sign in to open your dashboard.")
     ],
-    opens: [.push("profile:{userID}"), .replace("login:form")])
+    opens: [.push("profile:{userID}", arguments: ["userID": .string]), .replace("login:form")])
 
   /// The setting naming who is signed in; `login:form` sets it.
   static let sessionUserKey = "session.user"

@@ -54,7 +54,7 @@ enum ItemsListContract {
     version: 1,
     summary: "All items with their state and date; select one for its detail, or delete them all.",
     services: [Services.Name.settings, Services.Name.notifications],
-    opens: [.push("items:detail:{itemID}")])
+    opens: [.push("items:detail:{itemID}", arguments: ["itemID": .int])])
 
   /// The list element and button identifiers the view draws.
   static let listID = "items"

@@ -67,7 +67,7 @@ enum LoginContract {
     version: 2,
     summary: "Sign in with a user name and password; on success the dashboard replaces this screen.",
     services: [Services.Name.settings, Services.Name.log, Services.Name.clock],
-    opens: [.replace("dashboard:home")])
+    opens: [.replace("dashboard:home", arguments: ["user": .string])])
 
   static let signInID = "signIn"
   static let cancelID = "cancel"

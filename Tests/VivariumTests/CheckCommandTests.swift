@@ -23,13 +23,18 @@ struct CheckCommandTests {
     return (try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)), result.status)
   }
 
-  /// Timing checks only warn, and a loaded machine can make them; everything
-  /// else must pass without a warning.
+  /// Timing checks only warn, and a loaded machine can make them. The
+  /// profile and the item detail have a Back button, flagged because it
+  /// fails where they are the first screen (opened by a deep link; the demo
+  /// only pushes them). Everything else must pass without a warning.
   @Test func everySamplePluginPassesAtStrictnessTen() throws {
     let files = BuildProducts.pluginNames.map { "\(BuildProducts.directory)/lib\($0).so" }
     let (report, status) = try check(files + ["--strictness", "10"])
-    let failures = report.plugins.flatMap(\.results).filter {
-      $0.status.isFailure || ($0.status == .warning && !$0.check.hasPrefix("speed."))
+    let results = report.plugins.flatMap(\.results)
+    let back = results.filter { $0.check == "navigation.back" && $0.status == .warning }
+    #expect(back.compactMap(\.module).sorted() == ["items:detail:{itemID}", "profile:{userID}"])
+    let failures = results.filter {
+      $0.status.isFailure || ($0.status == .warning && !$0.check.hasPrefix("speed.") && $0.check != "navigation.back")
     }
     #expect(failures.isEmpty, "\(failures.map(\.description).joined(separator: "\n"))")
     #expect(status == 0)

@@ -14,7 +14,11 @@ struct NavigationDeclarationTests {
 
   @Test func aRequestIsDeclaredWhenADeclaredPatternOfItsKindMatches() throws {
     #expect(NavigationCheck.problem(.push, "probe:child:7", from: Self.list) == nil)
-    #expect(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list) == nil)
+    let query = try #require(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list))
+    #expect(
+      query
+        == "probe:list asked to push 'probe:child:7?compact=true', but .push(\"probe:child:{n}\") does not pass the argument 'compact' (it passes no query argument); correct the name, or add \"compact\" and its type to the target's arguments"
+    )
     #expect(NavigationCheck.problem(.present, "probe:new", from: Self.list) == nil)
     #expect(NavigationCheck.problem(.push, "not a urn at all", from: Self.list) == nil, "refused for that instead")
     let wrongKind = try #require(NavigationCheck.problem(.replace, "probe:child:7", from: Self.list))
@@ -24,6 +28,21 @@ struct NavigationDeclarationTests {
     )
     let typo = try #require(NavigationCheck.problem(.push, "probe:chlid:7", from: Self.list))
     #expect(typo.contains("declares .push only of \"probe:child:{n}\""), "\(typo)")
+  }
+
+  @Test func aRequestPassesOnlyTheArgumentsItsTargetDeclaresWithTheirTypes() throws {
+    let weather = Contract(
+      urn: "probe:list", summary: "A list.",
+      opens: [.push("weather:today:{city}", arguments: ["units": .string, "days": .int])])
+    #expect(NavigationCheck.problem(.push, "weather:today:london?units=metric&days=3", from: weather) == nil)
+    #expect(NavigationCheck.problem(.push, "weather:today:london", from: weather) == nil, "all are optional")
+    let typo = try #require(NavigationCheck.problem(.push, "weather:today:london?unit=imperial", from: weather))
+    #expect(typo.contains("does not pass the argument 'unit' (it passes days (int), units (string))"), "\(typo)")
+    let type = try #require(NavigationCheck.problem(.push, "weather:today:london?days=many", from: weather))
+    #expect(
+      type.hasSuffix(
+        "but .push(\"weather:today:{city}\") passes 'days' as an int, and 'many' (in the URN query) is not one"),
+      "\(type)")
   }
 
   @Test func aDeclaredPatternThatIsNoPatternIsAContractProblem() {

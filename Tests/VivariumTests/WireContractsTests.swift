@@ -12,7 +12,7 @@ struct WireContractsTests {
     let contract = WireProtocolTests.contracts[0]
     let counts = [
       ("Contract", Mirror(reflecting: contract).children.count, 10),
-      ("NavigationTarget", Mirror(reflecting: contract.opens[0]).children.count, 3),
+      ("NavigationTarget", Mirror(reflecting: contract.opens[0]).children.count, 4),
       ("ArgumentSpec", Mirror(reflecting: contract.arguments[0]).children.count, 6),
       ("MessageSpec", Mirror(reflecting: contract.outputs[0]).children.count, 3),
       ("SlotSpec", Mirror(reflecting: contract.slots[0]).children.count, 4),

@@ -42,7 +42,8 @@ struct WireProtocolTests {
       guards: [RouteGuard(requires: "session.user", otherwise: "login:form", reason: "Sign in first.")],
       opens: [
         .push(
-          "items:detail:{itemID}", expects: [MessageSpec(name: "deleted", fields: ["itemID": .int], description: "")]),
+          "items:detail:{itemID}", arguments: ["itemID": .int, "compact": .bool],
+          expects: [MessageSpec(name: "deleted", fields: ["itemID": .int], description: "")]),
         .present("items:new"), .replace("login:form"),
       ]),
     Contract(urn: "items:detail:{itemID}", summary: "One item.", arguments: [.required("itemID", .int, "The item.")]),

@@ -14,44 +14,18 @@ enum ArgumentBinder {
     // Something is wrong: checked one argument at a time, in the order given,
     // to name the first problem. Only now is a message made.
     let owner = "\(contract.urn) (\(PathName.lastComponent(route.pluginPath)))"
-    var values: [String: ArgumentValue] = [:]
-    var origins: [String: String] = [:]
-    for (name, text, origin) in given {
-      guard let spec = contract.argument(named: name) else {
-        throw ResolveError(
-          .unknownArgument,
-          "unknown argument '\(name)' (\(origin)) for \(owner); it takes \(describe(contract.arguments))")
-      }
-      if let first = origins[name] {
-        throw ResolveError(
-          .duplicateArgument, "argument '\(name)' of \(owner) is given twice: \(first) and \(origin); give it once")
-      }
-      guard let value = ArgumentValue(parsing: text, as: spec.type) else {
-        throw ResolveError(
-          .wrongType,
-          "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))"
-        )
-      }
-      if !spec.choices.isEmpty, !spec.choices.contains(value) {
-        throw ResolveError(
-          .wrongType,
-          "argument '\(name)' of \(owner) must be one of \(spec.choices.map(\.description).joined(separator: ", ")), got '\(text)' (\(origin))"
-        )
-      }
-      values[name] = value
-      origins[name] = origin
+    switch ArgumentCheck.bind(given, to: contract, owner: owner) {
+    case .success(let values): return Arguments(values)
+    case .failure(let problem):
+      let kind: ResolveError.Kind =
+        switch problem.kind {
+        case .unknown: .unknownArgument
+        case .duplicate: .duplicateArgument
+        case .wrongType: .wrongType
+        case .missing: .missingArgument
+        }
+      throw ResolveError(kind, problem.message)
     }
-    for spec in contract.arguments where values[spec.name] == nil {
-      if let value = spec.defaultValue {
-        values[spec.name] = value
-      } else {
-        throw ResolveError(
-          .missingArgument,
-          "missing required argument '\(spec.name)' (\(spec.type)) of \(owner); pass it with --arg \(spec.name)=VALUE or ?\(spec.name)=VALUE in the URN"
-        )
-      }
-    }
-    return Arguments(values)
   }
 
   /// The arguments if nothing is wrong with them: every one given is one
@@ -83,31 +57,4 @@ enum ArgumentBinder {
     return Arguments(values)
   }
 
-  /// `itemID (int, required), compact (bool, default false)`, or `no arguments`.
-  static func describe(_ arguments: [ArgumentSpec]) -> String {
-    guard !arguments.isEmpty else { return "no arguments" }
-    return arguments.map { spec in
-      "\(spec.name) (\(spec.type), \(spec.defaultValue.map { "default \($0)" } ?? "required"))"
-    }.joined(separator: ", ")
-  }
-
-  private static func article(_ type: ArgumentType) -> String {
-    switch type {
-    case .int: "an int"
-    case .bool: "a bool"
-    case .double: "a double"
-    case .string: "a string"
-    @unknown default: "a \(type)"
-    }
-  }
-
-  private static func example(_ type: ArgumentType) -> String {
-    switch type {
-    case .int: " such as 42"
-    case .bool: ": true or false"
-    case .double: " such as 2.5"
-    case .string: ""
-    @unknown default: ""
-    }
-  }
 }

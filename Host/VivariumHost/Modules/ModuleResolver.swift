@@ -31,14 +31,7 @@ extension PluginCatalog {
       throw ResolveError(.conflict, "'\(urn)' is ambiguous: " + RouteConflict(routes: routes).message)
     case .one(let number):
       let route = table.entries[number].value
-      var given: [(name: String, value: String, origin: String)] = []
-      given.reserveCapacity(route.pattern.segments.count + urn.query.count + extra.count)
-      // The pattern matched, so its placeholders bind the URN's segments in
-      // the same places.
-      for (segment, value) in zip(route.pattern.segments, urn.segments) {
-        if case .placeholder(let name) = segment { given.append((name, value, "in the URN")) }
-      }
-      for (name, value) in urn.query { given.append((name, value, "in the URN query")) }
+      var given = ArgumentCheck.given(urn, matching: route.pattern, extra: extra.count)
       for (name, value) in extra { given.append((name, value, "with --arg")) }
       let arguments = try ArgumentBinder.bind(given, to: route)
       return ResolvedModule(urn: urn, route: route, arguments: arguments)

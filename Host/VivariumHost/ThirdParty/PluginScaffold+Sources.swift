@@ -1,7 +1,8 @@
 /// The Swift sources of a new plugin: one file per VIPER role.
 extension PluginScaffold {
   private var arguments: String {
-    pattern.placeholders.map { "      .required(\"\($0)\", .string, \"The \($0) this screen shows.\")" }
+    (pattern.placeholders.map { "      .required(\"\($0)\", .string, \"The \($0) this screen shows.\")" }
+      + ["      .optional(\"entry\", .int, default: .int(0), \"The entry shown, or 0 for the list of entries.\")"])
       .joined(separator: ",\n")
   }
 
@@ -16,6 +17,7 @@ extension PluginScaffold {
     protocol \(name)ViewOutput: ViperPresenter {
       func didTapRefresh()
       func didTapBack()
+      func didSelect(row: String)
     }
 
     /// Presenter → View: what to draw.
@@ -35,6 +37,7 @@ extension PluginScaffold {
 
     /// Presenter → Router: where to go.
     protocol \(name)Routing: ViperRouter {
+      func open(entry: Int)
       func close()
     }
 
@@ -50,6 +53,9 @@ extension PluginScaffold {
       let details: [String]
       let rows: [ListRow]
       let notice: String?
+      /// Back is drawn only on a pushed entry: the list may be the app's
+      /// first screen, where there is nowhere to go back to.
+      let showsBack: Bool
     }
 
     enum \(name)Contract {
@@ -59,10 +65,11 @@ extension PluginScaffold {
         summary: "The \(name) screen.",
         arguments: [
     \(arguments)
-        ])
-        // It opens no other screen. To push, present or replace one, declare
-        // it (ViperKit 2.4): add `opens: [.push("\(name.lowercased()):detail:{id}")]`
-        // above; the host reports any request not declared there.
+        ],
+        // Every screen it opens: selecting an entry pushes this module again,
+        // showing that entry. The host reports a request not declared here,
+        // and `vivarium check` fails it.
+        opens: [.push("\(pattern.text)", arguments: ["entry": .int])])
 
       static let listID = "entries"
       static let refreshID = "refresh"
@@ -90,6 +97,7 @@ extension PluginScaffold {
         switch event {
         case .tap(\(name)Contract.refreshID): presenter.didTapRefresh()
         case .tap(\(name)Contract.backID): presenter.didTapBack()
+        case .select(\(name)Contract.listID, let row): presenter.didSelect(row: row)
         default: break
         }
       }
@@ -102,7 +110,7 @@ extension PluginScaffold {
           ViewNode.list(id: \(name)Contract.listID, rows: screen.rows)
           ViewNode.horizontal {
             ViewNode.button(id: \(name)Contract.refreshID, title: "Refresh")
-            ViewNode.button(id: \(name)Contract.backID, title: "Back")
+            if screen.showsBack { ViewNode.button(id: \(name)Contract.backID, title: "Back") }
           }
         }
       }
@@ -121,9 +129,11 @@ extension PluginScaffold {
       let interactor: any \(name)InteractorInput
       let router: any \(name)Routing
       private let details: [String]
+      private let entry: Int
 
-      init(details: [String], interactor: any \(name)InteractorInput, router: any \(name)Routing) {
+      init(details: [String], entry: Int, interactor: any \(name)InteractorInput, router: any \(name)Routing) {
         self.details = details
+        self.entry = entry
         self.interactor = interactor
         self.router = router
       }
@@ -136,15 +146,18 @@ extension PluginScaffold {
     extension \(name)Presenter: \(name)ViewOutput {
       func didTapRefresh() { interactor.load() }
       func didTapBack() { router.close() }
+      func didSelect(row: String) {
+        if let entry = Int(row) { router.open(entry: entry) }
+      }
     }
 
     extension \(name)Presenter: \(name)InteractorOutput {
       func present(entries: [\(name)Entry], loads: Int) {
         view?.display(
           \(name)Screen(
-            title: "\(name)", details: details,
-            rows: entries.map { ListRow(id: String($0.id), title: $0.title) },
-            notice: loads > 1 ? "Refreshed." : nil))
+            title: "\(name)", details: details + (entry == 0 ? [] : ["entry: \\(entry)"]),
+            rows: entries.filter { entry == 0 || $0.id == entry }.map { ListRow(id: String($0.id), title: $0.title) },
+            notice: loads > 1 ? "Refreshed." : nil, showsBack: entry != 0))
       }
     }
 
@@ -187,11 +200,15 @@ extension PluginScaffold {
     /// Navigates by URN through the host; never builds another module itself.
     final class \(name)Router: ViperRouter, \(name)Routing {
       private let appRouter: any AppRouter
+      /// This module's own URN, to open another of its entries.
+      private let urn: URN
 
-      init(appRouter: any AppRouter) {
+      init(appRouter: any AppRouter, urn: URN) {
         self.appRouter = appRouter
+        self.urn = urn
       }
 
+      func open(entry: Int) { appRouter.push(urn.query("entry", entry)) }
       func close() { appRouter.pop() }
     }
 
@@ -215,6 +232,12 @@ extension PluginScaffold {
       """
     }.joined()
     let details = pattern.placeholders.map { "\"\($0): \\(\(identifier($0)))\"" }
+    let segments = pattern.segments.map {
+      switch $0 {
+      case .literal(let text): "\"\(text)\""
+      case .placeholder(let name): identifier(name)
+      }
+    }
     return """
       import ViperKit
 
@@ -224,9 +247,10 @@ extension PluginScaffold {
 
         func build(_ context: ModuleContext) throws -> Module {
       \(reads)    let interactor = \(name)Interactor(services: context.services)
-          let router = \(name)Router(appRouter: context.router)
+          let router = \(name)Router(appRouter: context.router, urn: URN(\(segments.joined(separator: ", "))))
           let presenter = \(name)Presenter(
-            details: [\(details.joined(separator: ", "))], interactor: interactor, router: router)
+            details: [\(details.joined(separator: ", "))], entry: context.arguments.int("entry") ?? 0,
+            interactor: interactor, router: router)
           let view = \(name)View(canvas: context.canvas, presenter: presenter)
           presenter.view = view
           interactor.presenter = presenter
@@ -271,7 +295,7 @@ extension PluginScaffold {
           #expect(children.contains { if case .list(_, let rows) = $0 { rows.count == 3 } else { false } })
         }
 
-        @Test func refreshSaysSoAndBackPops() async throws {
+        @Test func refreshSaysSo() async throws {
           let harness = try await presented()
           try harness.send(.tap(button: "refresh"))
           guard case .stack(_, let children)? = harness.tree else {
@@ -279,9 +303,19 @@ extension PluginScaffold {
             return
           }
           #expect(children.contains(.notice(.info, "Refreshed.")))
-          try harness.send(.tap(button: "back"))
-          #expect(harness.requests == [.pop])
+          // No Back on the list: it may be the app's first screen.
+          #expect(ViewElements(harness.tree).buttons == ["refresh"])
           #expect(harness.tearDown().isEmpty)
+        }
+
+        @Test func selectingAnEntryPushesItAndItsBackPops() async throws {
+          let list = try await presented()
+          try list.send(.select(list: "entries", row: "2"))
+          #expect(list.requests == [.push(list.urn + "?entry=2")])
+          let entry = try ModuleHarness(\(name)Factory(), arguments: [\(arguments.isEmpty ? "" : arguments + ", ")"entry": .int(2)])
+          await entry.present()
+          try entry.send(.tap(button: "back"))
+          #expect(entry.requests == [.pop])
         }
 
         /// Time and memory checks are left to `vivarium check`, which runs each in

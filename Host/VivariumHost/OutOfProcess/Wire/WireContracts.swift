@@ -23,6 +23,7 @@ extension WireWriter {
     array(contract.opens) { writer, target in
       writer.choice(target.kind, NavigationTarget.Kind.allCases)
       writer.string(target.urn)
+      writer.typeMap(target.arguments)
       writer.array(target.expects) { $0.messageSpec($1) }
     }
   }
@@ -38,11 +39,16 @@ extension WireWriter {
 
   private mutating func messageSpec(_ spec: MessageSpec) {
     string(spec.name)
-    array(spec.fields.sorted { $0.key < $1.key }) { writer, field in
-      writer.string(field.key)
-      writer.argumentType(field.value)
-    }
+    typeMap(spec.fields)
     string(spec.description)
+  }
+
+  /// Names and their types (a message's fields, a target's arguments), sorted.
+  private mutating func typeMap(_ types: [String: ArgumentType]) {
+    array(types.sorted { $0.key < $1.key }) { writer, entry in
+      writer.string(entry.key)
+      writer.argumentType(entry.value)
+    }
   }
 
   private mutating func slot(_ slot: SlotSpec) {
@@ -72,6 +78,7 @@ extension WireReader {
       opens: try array { (reader: inout WireReader) throws(WireError) in
         NavigationTarget(
           try reader.choice(NavigationTarget.Kind.allCases, "navigation kind"), try reader.string(),
+          arguments: try reader.typeMap { "the argument '\($0)' of a navigation target comes twice" },
           expects: try reader.array { (reader: inout WireReader) throws(WireError) in try reader.messageSpec() })
       })
   }
@@ -86,16 +93,20 @@ extension WireReader {
 
   private mutating func messageSpec() throws(WireError) -> MessageSpec {
     let name = try string()
+    let fields = try typeMap { "the field '\($0)' of message '\(name)' comes twice" }
+    return MessageSpec(name: name, fields: fields, description: try string())
+  }
+
+  /// Names and their types, refusing a name that comes twice with `twice`.
+  private mutating func typeMap(twice: (String) -> String) throws(WireError) -> [String: ArgumentType] {
     let pairs = try array { (reader: inout WireReader) throws(WireError) in
       (try reader.string(), try reader.argumentType())
     }
-    var fields: [String: ArgumentType] = [:]
-    for (field, type) in pairs {
-      guard fields.updateValue(type, forKey: field) == nil else {
-        throw WireError("the field '\(field)' of message '\(name)' comes twice")
-      }
+    var types: [String: ArgumentType] = [:]
+    for (name, type) in pairs {
+      guard types.updateValue(type, forKey: name) == nil else { throw WireError(twice(name)) }
     }
-    return MessageSpec(name: name, fields: fields, description: try string())
+    return types
   }
 
   private mutating func slot() throws(WireError) -> SlotSpec {

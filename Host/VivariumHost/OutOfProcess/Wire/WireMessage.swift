@@ -70,7 +70,7 @@ enum WireMessage: Equatable, Sendable {
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 4
+  static let version = 5
   /// The largest frame either side accepts: a draw of a very long list fits
   /// many times over.
   static let frameLimit = 4 << 20

@@ -128,6 +128,20 @@ public struct ConformanceCheck: Hashable, Sendable {
         "Nothing is drawn, requested or emitted during build; attach, appear, disappear, appear, disappear, detach are handled without trapping.",
       fix: "Do work on attach, not in build(_:); keep lifecycle handlers free of assumptions about how often they run."),
     .init(
+      name: "navigation.declared", level: 3, scope: .module,
+      verifies:
+        "Every push, present and replace the module asks for while presenting and interacting is declared in Contract.opens, with the query arguments it passes and their types; one whose URN a module of the same plugin answers resolves to it with arguments its contract accepts (plugins built against ViperKit 2.4 or later).",
+      fix:
+        "Correct the URN the router builds, or declare the target in Contract.opens: .push(\"pattern\", arguments: [\"name\": .string])."
+    ),
+    .init(
+      name: "navigation.back", level: 3, scope: .module,
+      verifies:
+        "The module, shown as the first screen of the app, does not ask to go back with pop() (a warning: the host has nowhere to go back to, and a module is the first screen when it is the start, a replace target or the first URN of a deep link).",
+      fix:
+        "Offer a way out that works on a first screen, such as replace(_:) with the screen to return to; pop() only from screens that are always pushed, and dismiss() from presented ones."
+    ),
+    .init(
       name: "leaks.teardown", level: 4, scope: .module,
       verifies: "After disappear and detach, no object of the module's roles is alive.",
       fix: "Make every back reference weak: presenter → view, interactor → presenter, router → view."),
@@ -186,6 +200,10 @@ public struct ConformanceCheck: Hashable, Sendable {
     "composition.inputs": "A parent relies on the inputs the contract promises; without a receiver they are refused.",
     "composition.lifecycle":
       "The host decides when a module is shown; work done in build happens before anything is on screen, and may happen for modules never shown.",
+    "navigation.declared":
+      "Plugins are built apart, so no compiler sees a URN typed in one and answered in another; a typo fails only when a person taps the button.",
+    "navigation.back":
+      "On a first screen a Back button does nothing but report an error, and the person is stuck.",
     "leaks.teardown":
       "A view and presenter holding each other strongly is the classic VIPER leak; every closed screen stays in memory.",
     "leaks.repeated": "Screens are opened and closed all day; memory kept per build grows until the app is killed.",

@@ -13,9 +13,11 @@ import ViperKit
 @MainActor
 public enum Conformance {
   /// Runs every selected plugin and module check on `factories` (one
-  /// plugin's modules) at `strictness` (1 to 10).
+  /// plugin's modules, built against ViperKit `sdkVersion`) at `strictness`
+  /// (1 to 10).
   public static func run(
-    factories: [any ModuleFactory], strictness: Int = 10, only: [String] = [], skip: [String] = []
+    factories: [any ModuleFactory], strictness: Int = 10, only: [String] = [], skip: [String] = [],
+    sdkVersion: ViperKitVersion = .current
   ) -> ConformanceReport {
     var results: [CheckResult] = []
     for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
@@ -27,7 +29,7 @@ public enum Conformance {
       for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         results.append(
           reason.map { CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: $0) }
-            ?? run(check.name, on: factory, strictness: strictness))
+            ?? run(check.name, on: factory, strictness: strictness, plugin: factories, sdkVersion: sdkVersion))
       }
     }
     return ConformanceReport(results: results)
@@ -55,9 +57,17 @@ public enum Conformance {
       message: factories.count == 1 ? "1 pattern" : "\(factories.count) patterns, all distinct")
   }
 
-  /// Runs the module check `name` on the module `factory` builds.
-  public static func run(_ name: String, on factory: any ModuleFactory, strictness: Int) -> CheckResult {
-    let checker = ModuleChecker(factory: factory, strictness: max(1, min(strictness, 10)))
+  /// Runs the module check `name` on the module `factory` builds. `plugin`
+  /// is every factory of its plugin, so that a request to a sibling module
+  /// is checked against its contract; `sdkVersion` is the ViperKit the
+  /// plugin was built against (navigation is checked from 2.4).
+  public static func run(
+    _ name: String, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
+    sdkVersion: ViperKitVersion = .current
+  ) -> CheckResult {
+    var checker = ModuleChecker(factory: factory, strictness: max(1, min(strictness, 10)))
+    checker.siblings = plugin
+    checker.declaresNavigation = sdkVersion >= NavigationCheck.declaredSince
     let urn = factory.contract.urn
     guard let outcome = checker.run(name) else {
       return CheckResult(check: name, status: .skipped, module: urn, message: "not a module check")

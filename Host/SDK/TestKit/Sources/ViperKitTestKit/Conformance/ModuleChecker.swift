@@ -14,6 +14,11 @@ struct ModuleChecker {
 
   let factory: any ModuleFactory
   let strictness: Int
+  /// Every factory of the module's plugin, itself included.
+  var siblings: [any ModuleFactory] = []
+  /// Whether the plugin's contracts declare their navigation (built against
+  /// ViperKit 2.4 or later).
+  var declaresNavigation = true
   var contract: Contract { factory.contract }
 
   func run(_ name: String) -> Outcome? {
@@ -22,7 +27,8 @@ struct ModuleChecker {
       "build.missing-argument": buildMissing, "build.wrong-type": buildWrongType,
       "build.unknown-argument": buildUnknown, "presentation.first-cycle": firstCycle,
       "presentation.interaction": interaction, "composition.slots": slots, "composition.outputs": outputs,
-      "composition.inputs": inputs, "composition.lifecycle": lifecycle, "leaks.teardown": leaksAfterTeardown,
+      "composition.inputs": inputs, "composition.lifecycle": lifecycle, "navigation.declared": declaredNavigation,
+      "navigation.back": back, "leaks.teardown": leaksAfterTeardown,
       "leaks.repeated": leaksRepeated, "concurrency.build": concurrentBuilds, "speed.first-render": firstRenderSpeed,
     ]
     return checks[name].map { $0() }
@@ -132,12 +138,14 @@ struct ModuleChecker {
     return events
   }
 
-  /// Performs each action on a fresh module; returns the outputs emitted.
-  func interact(fuzz: Bool) throws(HarnessError) -> (actions: Int, outputs: [Message]) {
-    guard let first = try? harness() else { return (0, []) }
+  /// Performs each action on a fresh module; returns the outputs emitted
+  /// and the requests made, presenting included.
+  func interact(fuzz: Bool) throws(HarnessError) -> (actions: Int, outputs: [Message], requests: [RouteRequest]) {
+    guard let first = try? harness() else { return (0, [], []) }
     first.presentNow()
     let events = actions(first.tree, fuzz: fuzz)
     var outputs = first.outputs
+    var requests = first.requests
     first.tearDown()
     var performed = 0
     for event in events {
@@ -149,14 +157,15 @@ struct ModuleChecker {
       guard ViewElements(module.tree).problem(with: event) == nil else { continue }
       try module.send(event)
       outputs += module.outputs
+      requests += module.requests
       performed += 1
     }
-    return (performed, outputs)
+    return (performed, outputs, requests)
   }
 
   func interaction() -> Outcome {
     do {
-      let (count, _) = try interact(fuzz: true)
+      let (count, _, _) = try interact(fuzz: true)
       return count == 0
         ? .skipped("the first screen has nothing to act on") : .passed("performed \(self.count(count, "action"))")
     } catch {
@@ -199,7 +208,7 @@ struct ModuleChecker {
   }
 
   func outputs() -> Outcome {
-    guard let (_, emitted) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
+    guard let (_, emitted, _) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
     for message in emitted {
       guard let spec = contract.outputs.first(where: { $0.name == message.name }) else {
         return .failed("emitted '\(message.name)', which the contract does not declare as an output")

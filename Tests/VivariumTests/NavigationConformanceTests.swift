@@ -1,0 +1,105 @@
+import Testing
+import ViperKit
+import ViperKitTestKit
+
+/// The conformance checks exercise each module's declared navigation: a
+/// request it makes that its contract does not declare fails
+/// `navigation.declared`, and so does one its own plugin's module would
+/// refuse; a Back on a first screen is flagged by `navigation.back`.
+@Suite("Navigation conformance")
+@MainActor
+struct NavigationConformanceTests {
+  static let weather = Contract(
+    urn: "weather:today:{city}", summary: "Today's weather.",
+    arguments: [
+      .required("city", .string, "Where."), .optional("units", .string, default: .string("metric"), "Which units."),
+    ])
+
+  /// A plugin whose `weather:home` has a button asking its router for `request`.
+  func plugin(_ request: TapFactory.Request, opens: [NavigationTarget]) -> [any ModuleFactory] {
+    let home = Contract(urn: "weather:home", summary: "Home.", opens: opens)
+    return [TapFactory(contract: home, request: request), TapFactory(contract: Self.weather, request: .none)]
+  }
+
+  func result(_ check: String, _ factories: [any ModuleFactory], sdk: ViperKitVersion = .current) -> CheckResult {
+    Conformance.run(check, on: factories[0], strictness: 5, plugin: factories, sdkVersion: sdk)
+  }
+
+  @Test func theUnitsTypoFailsAlthoughThePatternIsDeclared() {
+    let factories = plugin(.push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}")])
+    let typo = result("navigation.declared", factories)
+    #expect(typo.status == .failed)
+    #expect(typo.message.contains("does not pass the argument 'unit'"), "\(typo.message)")
+    // Declared by the opener, the typo is still refused by the module that answers it.
+    let declared = plugin(
+      .push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}", arguments: ["unit": .string])])
+    let refused = result("navigation.declared", declared)
+    #expect(refused.status == .failed)
+    #expect(
+      refused.message.hasPrefix(
+        "weather:home asked to push 'weather:today:london?unit=imperial', which the host would refuse: unknown argument 'unit' (in the URN query) for weather:today:{city}; it takes city (string, required), units (string, default metric)"
+      ), "\(refused.message)")
+    let right = plugin(
+      .push("weather:today:london?units=imperial"),
+      opens: [.push("weather:today:{city}", arguments: ["units": .string])])
+    #expect(result("navigation.declared", right).status == .passed)
+  }
+
+  @Test func anUndeclaredRequestFailsUnlessThePluginPredatesDeclarations() {
+    let factories = plugin(.present("weather:today:london"), opens: [.push("weather:today:{city}")])
+    let undeclared = result("navigation.declared", factories)
+    #expect(undeclared.status == .failed)
+    #expect(undeclared.message.contains("which its contract does not declare (it declares no .present)"))
+    #expect(
+      result("navigation.declared", factories, sdk: ViperKitVersion(major: 2, minor: 3, patch: 0)).status == .skipped)
+    let noURN = result("navigation.declared", plugin(.push("weather:"), opens: []))
+    #expect(noURN.status == .failed)
+    #expect(noURN.message.hasPrefix("weather:home asked to push 'weather:', which is no URN: "), "\(noURN.message)")
+  }
+
+  @Test func backOnTheFirstScreenIsFlagged() {
+    let back = result("navigation.back", plugin(.pop, opens: []))
+    #expect(back.status == .warning)
+    #expect(back.message.contains("asked to go back with pop() while it was the first screen"), "\(back.message)")
+    #expect(result("navigation.back", plugin(.none, opens: [])).status == .passed)
+  }
+}
+
+/// A module drawing one button, `go`, that asks its router for `request`.
+struct TapFactory: ModuleFactory {
+  enum Request: Sendable { case push(String), present(String), pop, none }
+  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+  let contract: Contract
+  let request: Request
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let view = TapView(canvas: context.canvas, router: context.router, request: request)
+    return Module(view: view, presenter: view)
+  }
+}
+
+/// View and presenter in one: there is nothing to present.
+final class TapView: ViperView, ViperPresenter {
+  let canvas: any Canvas
+  let router: any AppRouter
+  let request: TapFactory.Request
+
+  init(canvas: any Canvas, router: any AppRouter, request: TapFactory.Request) {
+    self.canvas = canvas
+    self.router = router
+    self.request = request
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach { canvas.draw(.button(id: "go", title: "Go")) }
+  }
+
+  func handle(_ event: ViewEvent) {
+    switch request {
+    case .push(let urn): router.push(urn)
+    case .present(let urn): router.present(urn)
+    case .pop: router.pop()
+    case .none: break
+    }
+  }
+}
