@@ -7,7 +7,7 @@ enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Run the conformance checks on plugin files before shipping them."
   static let synopsis =
-    "vivarium check PLUGIN.so... [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
+    "vivarium check (PLUGIN.so... | --app DIR) [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
   static let details = """
     Runs every check listed in Host/SDK/TestKit/CHECKS.md on each file (a directory means
     every .so in it): loading and the descriptor, then each module's contract, building,
@@ -18,12 +18,24 @@ enum CheckCommand: Command {
     checks; higher levels add interaction, leaks, fuzzing and concurrency (default 5).
     PATTERN is a check name, an area such as build, or a prefix ending in *; a
     PATTERN that matches no check is a usage error.
+
+    With --app DIR: proves from the contracts, without running a module, that the app
+    the directory and its vivarium-app.json make up holds together: the start opens;
+    every push, present, replace and slot pattern a contract declares resolves to
+    exactly one module, passing arguments it takes with their types and all it
+    requires; every output a module expects back is one its target declares, with the
+    same fields; every module is reachable from the start (with a scheme, those only a
+    deep link reaches are listed). Each finding has a stable name (app.start,
+    app.target-unresolved, app.target-ambiguous, app.target-arguments, app.expects,
+    app.unreachable, app.manifest; the note app.deep-link-only), the files involved
+    and what to change.
     """
   static let options = [
     OptionSpec.value("strictness", "N", "How deep to go, 1 to 10 (default 5)."),
     OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
     OptionSpec.value("skip", "PATTERN", "Skip checks matching PATTERN (repeatable)."),
     OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
+    OptionSpec.value("app", "DIR", "Check the whole app in the plugin directory DIR instead of plugin files."),
     OptionSpec.flag("list", "List the checks (those --only and --skip select): name, strictness, what each verifies."),
     CommonOptions.json,
     OptionSpec.flag(
@@ -31,7 +43,8 @@ enum CheckCommand: Command {
       "Load the plugin in this process and run every check in one vivarium-check process without a time limit, for debuggers; a crash then ends the run."
     ),
   ]
-  static let exitCodes = "0 nothing failed, crashed or timed out (warnings allowed); 1 something did; 2 usage error."
+  static let exitCodes =
+    "0 nothing failed, crashed or timed out (warnings and notes allowed); 1 something did, or --app found a failure; 2 usage error."
 
   /// One check, as `--list --json` prints it.
   struct Listed: Encodable {
@@ -44,6 +57,7 @@ enum CheckCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    if let directory = arguments.all("app").last { return try checkApp(directory, arguments, console) }
     let only = arguments.all("only")
     let skip = arguments.all("skip")
     try validate(only, option: "only")

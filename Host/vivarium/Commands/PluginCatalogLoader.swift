@@ -6,8 +6,8 @@ enum PluginCatalogLoader {
   /// The directories chosen from `--plugins`, the environment or the bundled
   /// plugins, and everything loaded from them. Unless `quiet` (the `plugins`
   /// command, which reports every file and directory in its rows), a
-  /// `--plugins` path that does not exist fails the command before anything
-  /// is loaded, and each refused file gets a one-line warning on stderr.
+  /// `--plugins` path (or one of `plugins`, given instead) that does not
+  /// exist fails the command before anything is loaded, and each refused file gets a one-line warning on stderr.
   ///
   /// A plugin the registry cache in the data directory knows (unless
   /// `--no-cache`; `--rescan` forgets what it knows) is not probed again,
@@ -16,11 +16,14 @@ enum PluginCatalogLoader {
   @MainActor
   static func load(
     _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
-    hosting: PluginProcessOptions? = nil
+    hosting: PluginProcessOptions? = nil, plugins: [String]? = nil
   ) throws -> (PluginDiscovery, PluginCatalog) {
-    if !quiet, let missing = missingPaths(arguments).first { throw CommandFailure(missingMessage(missing)) }
+    let paths = plugins ?? arguments.all("plugins")
+    if !quiet, let missing = paths.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
+      throw CommandFailure(missingMessage(missing))
+    }
     let discovery = PluginDiscovery(
-      commandLine: arguments.all("plugins"), environment: console.environment, executable: executablePath)
+      commandLine: paths, environment: console.environment, executable: executablePath)
     var registry = PluginRegistry.none
     if !arguments.has("no-cache") {
       let opened = PluginRegistry.open(

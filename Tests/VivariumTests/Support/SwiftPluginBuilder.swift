@@ -8,6 +8,8 @@ enum SwiftPluginBuilder {
   static let brokenModules = Result { try build("BrokenModules") }
   /// libBrokenPlugin.so: fails contract.unambiguous and warns on speed.load.
   static let brokenPlugin = Result { try build("BrokenPlugin") }
+  /// libChangedProfile.so: the demo's profile:{userID}, with userID an int.
+  static let changedProfile = Result { try build("ChangedProfile") }
 
   private static let output: TemporaryDirectory? = try? TemporaryDirectory()
 

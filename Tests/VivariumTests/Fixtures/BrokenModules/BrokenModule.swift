@@ -12,6 +12,10 @@ struct BrokenFactory: ModuleFactory {
   enum Flaw: Sendable {
     case none, throwsAlways, trapsWhenMissing, trapsOnWrongType, trapsOnUnknown, drawsNothing, trapsOnLongText
     case undeclaredOutput, noReceiver, drawsInBuild, retainCycle, hoardsMemory, sharedCounter, slow, forgetsSlots
+    /// Done pushes `broken:none:weather:london?unit=imperial`: its module takes `units`.
+    case unitsTypo
+    /// Done goes back with pop(), also on a first screen.
+    case backOnFirst
   }
 
   func build(_ context: ModuleContext) throws -> Module {
@@ -26,7 +30,7 @@ struct BrokenFactory: ModuleFactory {
     case .hoardsMemory: Hoard.add()
     default: break
     }
-    let presenter = BrokenPresenter(flaw: flaw, messages: context.messages)
+    let presenter = BrokenPresenter(flaw: flaw, messages: context.messages, router: context.router)
     let view = BrokenView(canvas: context.canvas, presenter: presenter, flaw: flaw, slots: contract.slots.map(\.name))
     presenter.view = view
     if flaw == .retainCycle { presenter.strongView = view }
@@ -80,14 +84,21 @@ final class BrokenPresenter: ViperPresenter, MessageReceiver {
   var strongView: BrokenView?
   let flaw: BrokenFactory.Flaw
   let messages: any MessagePort
+  let router: any AppRouter
 
-  init(flaw: BrokenFactory.Flaw, messages: any MessagePort) {
+  init(flaw: BrokenFactory.Flaw, messages: any MessagePort, router: any AppRouter) {
     self.flaw = flaw
     self.messages = messages
+    self.router = router
   }
 
   func done() {
-    if flaw == .undeclaredOutput { messages.emit(Message("finished")) }
+    switch flaw {
+    case .undeclaredOutput: messages.emit(Message("finished"))
+    case .unitsTypo: router.push("broken:none:weather:london?unit=imperial")
+    case .backOnFirst: router.pop()
+    default: break
+    }
   }
 
   func named(_ text: String) {

@@ -31,6 +31,18 @@ public enum BrokenModulesPlugin: ViperPlugin {
       module("leaks.repeated", .hoardsMemory),
       module("concurrency.build", .sharedCounter),
       module("speed.first-render", .slow),
+      // Declared with the typo, so only the module that answers it refuses it.
+      module("navigation.declared", .unitsTypo) {
+        $0.opens = [.push("broken:none:weather:{city}", arguments: ["unit": .string])]
+      },
+      module("navigation.back", .backOnFirst),
+      BrokenFactory(
+        contract: Contract(
+          urn: "broken:none:weather:{city}", summary: "Breaks nothing; takes units, not unit.",
+          arguments: [
+            .required("city", .string, "Where."),
+            .optional("units", .string, default: .string("metric"), "Which units."),
+          ]), flaw: .none),
       module("none", .none),
     ]
   }

@@ -1,0 +1,36 @@
+/// One thing `vivarium check --app` found: a stable name, the files
+/// involved, what is wrong and what to change.
+public struct AppFinding: Codable, Sendable, Equatable {
+  /// Whether the finding fails the check or is only listed.
+  public enum Severity: String, Codable, Sendable {
+    /// The app does not work as declared.
+    case failed
+    /// Worth knowing; the check still passes.
+    case note
+  }
+
+  /// The stable name, `app.aspect`; README, "Checking a whole app", lists them.
+  public let name: String
+  /// Failed or note.
+  public let severity: Severity
+  /// The URN pattern of the module that declares what is wrong, if one does.
+  public let module: String?
+  /// The plugin files (and the manifest) involved, the declaring one first.
+  public let files: [String]
+  /// What is wrong, naming both sides.
+  public let message: String
+  /// What to change.
+  public let fix: String
+
+  /// Every name a finding can have, with what it means.
+  public static let names: [(name: String, meaning: String)] = [
+    ("app.manifest", "the directory has no usable vivarium-app.json"),
+    ("app.start", "the manifest's start link (behind its scheme, if it has one) does not open"),
+    ("app.target-unresolved", "a declared push, present, replace or slot pattern matches no module"),
+    ("app.target-ambiguous", "a declared pattern matches more than one module"),
+    ("app.target-arguments", "a declared target passes arguments its module does not take, or not with its types"),
+    ("app.expects", "an output a module expects back is not one its target declares, with the same fields"),
+    ("app.unreachable", "no way from the start reaches the module, and the app has no scheme for deep links"),
+    ("app.deep-link-only", "a note: only a deep link reaches the module"),
+  ]
+}

@@ -1,0 +1,119 @@
+import ViperKit
+import ViperKitHosting
+
+/// The app a plugin directory makes up, as its contracts declare it: which
+/// module pushes, presents, replaces itself with or embeds which, where the
+/// app starts, and what the start reaches. `vivarium check --app` proves it
+/// and `vivarium graph` draws it; nothing is built.
+public struct AppFlow: Sendable {
+  /// One declared way from a module to others.
+  public struct Edge: Sendable {
+    /// How the module opens its target: a ``NavigationTarget/Kind`` or an embed.
+    public enum Kind: String, Sendable, Codable {
+      case push, present, replace, embed
+
+      /// `pushes`, `presents`, `replaces itself with`, `embeds`.
+      public var verb: String {
+        switch self {
+        case .push: "pushes"
+        case .present: "presents"
+        case .replace: "replaces itself with"
+        case .embed: "embeds"
+        }
+      }
+    }
+    /// The module that declares it.
+    public let from: Route
+    /// How.
+    public let kind: Kind
+    /// The declared pattern.
+    public let pattern: String
+    /// The slot, for an embed.
+    public let slot: String?
+    /// The declaration, for a push, present or replace.
+    public let target: NavigationTarget?
+    /// Every module whose pattern matches some URN the declared one does:
+    /// exactly one when the declaration resolves.
+    public let to: [Route]
+  }
+
+  /// Every module, in catalog order.
+  public let routes: [Route]
+  /// Every declaration, in the order of the modules and their contracts.
+  public let edges: [Edge]
+  /// The app manifest, if the directory has one.
+  public let manifest: AppManifest?
+  /// The modules the manifest's start link opens, in order; empty without a
+  /// manifest or when it does not resolve (``startProblem`` says why).
+  public let start: [Route]
+  /// Why the start link does not open, if it does not.
+  public let startProblem: String?
+  /// The modules reachable from the start along the edges.
+  public let reachable: Set<ObjectIdentifier>
+
+  /// The flow of `catalog`, starting where `manifest` says.
+  public init(catalog: PluginCatalog, manifest: AppManifest?) {
+    let routes = catalog.routes
+    self.routes = routes
+    self.manifest = manifest
+    var edges: [Edge] = []
+    for route in routes {
+      let contract = route.contract
+      for target in contract.opens {
+        edges.append(
+          Edge(
+            from: route, kind: Edge.Kind(rawValue: target.kind.rawValue) ?? .push, pattern: target.urn, slot: nil,
+            target: target, to: Self.modules(overlapping: target.urn, in: routes)))
+      }
+      for slot in contract.slots {
+        for accepted in slot.accepts {
+          edges.append(
+            Edge(
+              from: route, kind: .embed, pattern: accepted, slot: slot.name, target: nil,
+              to: Self.modules(overlapping: accepted, in: routes)))
+        }
+      }
+    }
+    self.edges = edges
+    var start: [Route] = []
+    var startProblem: String?
+    if let manifest {
+      do {
+        let link = manifest.scheme.map { "\($0)://\(manifest.start)" } ?? manifest.start
+        for segment in try DeepLink.segments(of: link, scheme: manifest.scheme) {
+          start.append(try catalog.resolve(segment).route)
+        }
+      } catch {
+        start = []
+        startProblem = error.message
+      }
+    }
+    self.start = start
+    self.startProblem = startProblem
+    var reachable = Set(start.map(ObjectIdentifier.init))
+    var queue = start
+    let outgoing = Dictionary(grouping: edges) { ObjectIdentifier($0.from) }
+    while let next = queue.popLast() {
+      // An ambiguous declaration is a finding of its own; what it may open
+      // counts as reached, so that it is not reported twice.
+      for edge in outgoing[ObjectIdentifier(next)] ?? [] {
+        for target in edge.to where reachable.insert(ObjectIdentifier(target)).inserted { queue.append(target) }
+      }
+    }
+    self.reachable = reachable
+  }
+
+  /// The modules no way from the start reaches.
+  public var unreachable: [Route] { routes.filter { !reachable.contains(ObjectIdentifier($0)) } }
+
+  /// The modules whose patterns match some URN that `pattern` matches: a
+  /// literal segment meets the same literal or a placeholder. None if
+  /// `pattern` is no pattern.
+  static func modules(overlapping pattern: String, in routes: [Route]) -> [Route] {
+    guard let parsed = try? URNPattern(parsing: pattern) else { return [] }
+    return routes.filter { route in
+      route.pattern.segments.count == parsed.segments.count
+        && zip(route.pattern.shape, parsed.shape).allSatisfy { $0 == nil || $1 == nil || $0 == $1 }
+    }
+  }
+}

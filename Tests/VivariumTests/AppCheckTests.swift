@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+
+/// `vivarium check --app` proves an app's links from its contracts: each
+/// broken variant fails with its finding, naming both sides and their files.
+@Suite("Whole-app check")
+@MainActor
+struct AppCheckTests {
+  static let login = Contract(
+    urn: "login:form", summary: "Sign in.", opens: [.replace("home:main", arguments: ["user": .string])])
+  static let home = Contract(
+    urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
+    slots: [SlotSpec(name: "tabs", accepts: ["items:list"], kind: .tabs, description: "Tabs.")],
+    opens: [.push("profile:{userID}", arguments: ["userID": .string])])
+  static let items = Contract(
+    urn: "items:list", summary: "Items.",
+    opens: [
+      .present(
+        "items:pick", expects: [MessageSpec(name: "picked", fields: ["itemID": .int], description: "The pick.")])
+    ])
+  static let picker = Contract(
+    urn: "items:pick", summary: "Pick.",
+    outputs: [MessageSpec(name: "picked", fields: ["itemID": .int], description: "The pick.")])
+  static let profile = Contract(
+    urn: "profile:{userID}", summary: "Profile.", arguments: [.required("userID", .string, "Who.")])
+
+  /// Findings for an app of one plugin file per contract, `plugins/NAME.so`
+  /// named after each contract's namespace, starting at login:form.
+  func findings(
+    _ contracts: [Contract], start: String? = "login:form", scheme: String? = nil
+  ) -> [AppFinding] {
+    let recorder = ProbeRecorder()
+    let outcomes = contracts.enumerated().map { index, contract in
+      let name = "\(contract.urn.prefix { $0 != ":" })\(index)"
+      return PluginOutcome.loaded(
+        LoadedPlugin(
+          path: "plugins/lib\(name).so", name: name, sdkVersion: .current,
+          factories: [ProbeFactory(contract: contract, recorder: recorder)]))
+    }
+    let manifest = start.map { AppManifest(name: "Probe app", start: $0, scheme: scheme, path: "plugins/app.json") }
+    return AppCheck.findings(AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: manifest))
+  }
+
+  static let app = [login, home, items, picker, profile]
+
+  @Test func anAppWhoseLinksAllResolvePasses() {
+    #expect(findings(Self.app) == [])
+  }
+
+  @Test func aChangedArgumentTypeNamesBothSides() throws {
+    let changed = Contract(
+      urn: "profile:{userID}", summary: "Profile.", arguments: [.required("userID", .int, "Who.")])
+    let found = findings([Self.login, Self.home, Self.items, Self.picker, changed])
+    let finding = try #require(found.first)
+    #expect(found.count == 1)
+    #expect(finding.name == "app.target-arguments")
+    #expect(finding.module == "home:main")
+    #expect(finding.files == ["plugins/libhome1.so", "plugins/libprofile4.so"])
+    #expect(
+      finding.message
+        == "home:main (libhome1.so) pushes profile:{userID} passing {userID} as a string, but profile:{userID} (libprofile4.so) takes it as 'userID', an int"
+    )
+    #expect(finding.fix.contains("Contract.opens of home:main, or the arguments of profile:{userID}"))
+  }
+
+  @Test func argumentsATargetDoesNotTakeOrRequiresAndLacksAreFindings() {
+    let profile = Contract(
+      urn: "profile:{userID}", summary: "Profile.",
+      arguments: [.required("userID", .string, "Who."), .required("tab", .string, "Which tab.")])
+    let login = Contract(
+      urn: "login:form", summary: "Sign in.", opens: [.replace("home:main", arguments: ["usr": .string])])
+    let messages = findings([login, Self.home, Self.items, Self.picker, profile]).map(\.message)
+    #expect(
+      messages == [
+        "login:form (liblogin0.so) replaces itself with home:main passing 'usr', which home:main (libhome1.so) does not take; it takes user (string, default ada)",
+        "home:main (libhome1.so) pushes profile:{userID} without 'tab', which profile:{userID} (libprofile4.so) requires (string)",
+      ])
+  }
+
+  @Test func aTargetNoModuleOrSeveralAnswerIsAFinding() {
+    let login = Contract(urn: "login:form", summary: "Sign in.", opens: [.replace("hom:main"), .replace("home:main")])
+    let settings = Contract(urn: "profile:settings", summary: "Settings.")
+    let found = findings([login, Self.home, Self.items, Self.picker, Self.profile, settings])
+    #expect(found.map(\.name) == ["app.target-unresolved", "app.target-ambiguous"])
+    #expect(
+      found[0].message
+        == "login:form (liblogin0.so) declares .replace(\"hom:main\") in Contract.opens, which no module in the directory answers"
+    )
+    #expect(
+      found[1].message.hasSuffix("which matches profile:{userID} (libprofile4.so), profile:settings (libprofile5.so)"))
+    #expect(found[1].files == ["plugins/libhome1.so", "plugins/libprofile4.so", "plugins/libprofile5.so"])
+  }
+
+  @Test func anExpectedOutputTheTargetDoesNotDeclareAlikeIsAFinding() {
+    let picker = Contract(
+      urn: "items:pick", summary: "Pick.",
+      outputs: [MessageSpec(name: "picked", fields: ["itemID": .string], description: "The pick.")])
+    let found = findings([Self.login, Self.home, Self.items, picker, Self.profile])
+    #expect(found.map(\.name) == ["app.expects"])
+    #expect(
+      found.first?.message
+        == "items:list (libitems2.so) expects 'picked' back from items:pick (libitems3.so), whose fields are itemID (string), not itemID (int)"
+    )
+  }
+
+  @Test func aSlotPatternIsCheckedLikeATarget() {
+    let home = Contract(
+      urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
+      slots: [SlotSpec(name: "tabs", accepts: ["items:lists"], kind: .tabs, description: "Tabs.")])
+    let found = findings([Self.login, home, Self.items, Self.picker, Self.profile])
+    #expect(found.first?.message.contains("declares slot 'tabs' accepts \"items:lists\"") == true, "\(found)")
+  }
+
+  @Test func theStartMustOpenAndEveryModuleBeReachable() {
+    let start = findings(Self.app, start: "login:from")
+    #expect(start.map(\.name) == ["app.start"])
+    #expect(start.first?.files == ["plugins/app.json"])
+    #expect(
+      start.first?.message.hasPrefix("the start 'login:from' does not open: no module answers 'login:from'") == true)
+    #expect(findings(Self.app, start: nil).map(\.name) == ["app.manifest"])
+    let lonely = Contract(urn: "lonely:screen", summary: "Nobody opens it.")
+    let unreachable = findings(Self.app + [lonely])
+    #expect(unreachable.map(\.name) == ["app.unreachable"])
+    #expect(unreachable.first?.severity == .failed)
+    let linked = findings(Self.app + [lonely], scheme: "probe")
+    #expect(linked.map(\.name) == ["app.deep-link-only"])
+    #expect(linked.first?.severity == .note)
+  }
+}
