@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import VivariumHost
+import ViperKit
+
+@testable import VivariumHost
 
 @Suite("App manifest")
 @MainActor
@@ -65,12 +67,50 @@ struct AppManifestTests {
 @Suite("Graphviz output")
 @MainActor
 struct GraphTests {
-  @Test func catalogShowsWhichModuleEmbedsWhich() {
-    let dot = GraphvizReport.catalog(BuildProducts.demoCatalog)
+  @Test func theDemosFlowConnectsEveryScreenAndIsTheOneInTheReadme() throws {
+    let directory = try BuildProducts.demoPluginDirectory()
+    let result = try ProcessRunner.vivarium(["graph", "--plugins", directory.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let dot = result.stdout
     #expect(dot.hasPrefix("digraph vivarium {"))
-    #expect(dot.contains(#""dashboard:home" -> "items:list" [label="tabs (tabs)"];"#))
-    #expect(dot.contains(#""feed:home" -> "wallet:preview" [label="wallet (single)"];"#))
+    #expect(dot.contains(#""dashboard:home" -> "items:list" [label="tabs", arrowtail=odiamond"#))
+    #expect(dot.contains(#""login:form" -> "dashboard:home" [label="replace", style=bold];"#))
+    #expect(dot.contains(#""items:list" -> "items:detail:{itemID}" [label="push"];"#))
+    #expect(dot.contains(#""wallet:preview" -> "wallet:topup" [label="present", style=dashed];"#))
+    #expect(dot.contains(#"start -> "login:form";"#))
+    #expect(dot.contains(#""login:form" [peripheries=2"#))
+    #expect(!dot.contains("unreachable"), "every screen of the demo is connected")
     #expect(dot.contains(#"label="libWallet.so""#))
+    let committed = try String(
+      contentsOfFile: BuildProducts.repository + "/Plugins/demo-flow.dot", encoding: .utf8)
+    #expect(dot == committed, "the README's graph is out of date: run Scripts/update-demo-graph")
+  }
+
+  /// 40 modules in 8 plugins: each plugin a cluster, each module one node;
+  /// a module nothing declared leads to is marked, a pattern nothing answers shown.
+  @Test func aLargeAppIsClusteredByPluginWithWhatIsUnreachableMarked() {
+    let recorder = ProbeRecorder()
+    let outcomes = (0..<8).map { plugin in
+      let factories = (0..<5).map { module in
+        let next = plugin * 5 + module + 1
+        let opens: [NavigationTarget] = next < 39 ? [.push("app:m\(next)")] : [.present("app:missing")]
+        return ProbeFactory(
+          contract: Contract(urn: "app:m\(plugin * 5 + module)", summary: "One.", opens: opens), recorder: recorder)
+      }
+      return PluginOutcome.loaded(
+        LoadedPlugin(path: "/p/libP\(plugin).so", name: "P\(plugin)", sdkVersion: .current, factories: factories))
+    }
+    let flow = AppFlow(
+      catalog: PluginCatalog(outcomes: outcomes), manifest: AppManifest(name: "Big", start: "app:m0", scheme: nil))
+    let dot = GraphvizReport.flow(flow)
+    #expect(dot.components(separatedBy: "subgraph cluster_").count - 1 == 8)
+    #expect(dot.contains(#"label="libP7.so""#))
+    #expect(dot.contains(#""app:m38" -> "app:missing" [label="present", style=dashed];"#))
+    #expect(dot.contains(#""app:missing" [style="rounded,dashed", label="app:missing\n(not loaded)"];"#))
+    #expect(
+      dot.contains(
+        #""app:m39" [style="rounded,dashed", color=gray50, fontcolor=gray40, label="app:m39\n(unreachable)"];"#))
+    #expect(dot.components(separatedBy: "(unreachable)").count - 1 == 1)
   }
 
   @Test func liveTreeFromTheCommandLine() throws {

@@ -4,32 +4,66 @@ import ViperKit
 /// Graphviz DOT for people who would rather look than read: the route
 /// catalog (which module embeds which) or the live module tree.
 public enum GraphvizReport {
-  /// Modules grouped by plugin; an edge from each module to the modules its
-  /// slots accept, labelled with the slot. Render with `dot -Tsvg`.
-  public static func catalog(_ catalog: PluginCatalog) -> String {
-    var lines = ["digraph vivarium {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
-    let byPlugin = Dictionary(grouping: catalog.routes, by: \.pluginPath)
+  /// The app's flow as its contracts declare it: one node per module,
+  /// clustered by plugin; push (solid), present (dashed), replace (bold) and
+  /// embed (diamond tail, labelled with the slot) edges; the start marked by
+  /// an arrow from a `start` point and a double border; modules the start
+  /// does not reach grey and dashed, labelled so; a declared pattern no
+  /// module answers as a dashed `not loaded` node. Render with `dot -Tsvg`.
+  public static func flow(_ flow: AppFlow) -> String {
+    var lines = [
+      "digraph vivarium {", "  rankdir=LR; nodesep=0.3; ranksep=0.6;",
+      "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
+      "  edge [fontname=\"Helvetica\", fontsize=9];",
+    ]
+    let starts = Set(flow.start.map(ObjectIdentifier.init))
+    let checked = flow.manifest != nil && flow.startProblem == nil
+    let byPlugin = Dictionary(grouping: flow.routes, by: \.pluginPath)
     for (index, plugin) in byPlugin.keys.sorted().enumerated() {
       lines.append("  subgraph cluster_\(index) {")
-      lines.append("    label=\(quote(PathName.lastComponent(plugin))); style=rounded; color=gray;")
-      for route in byPlugin[plugin] ?? [] { lines.append("    \(quote(route.pattern.text));") }
+      lines.append(
+        "    label=\(quote(PathName.lastComponent(plugin))); style=\"rounded,filled\"; color=gray80; fillcolor=gray97; fontname=\"Helvetica\"; fontsize=10;"
+      )
+      for route in byPlugin[plugin] ?? [] {
+        let id = ObjectIdentifier(route)
+        var attributes: [String] = []
+        if starts.contains(id) { attributes.append("peripheries=2, style=\"rounded,bold\"") }
+        if checked, !flow.reachable.contains(id) {
+          attributes.append("style=\"rounded,dashed\", color=gray50, fontcolor=gray40")
+          attributes.append("label=\(quote(route.pattern.text + "\n(unreachable)"))")
+        }
+        lines.append(
+          "    \(quote(route.pattern.text))\(attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]");")
+      }
       lines.append("  }")
     }
-    let known = Set(catalog.routes.map(\.pattern.text))
-    for route in catalog.routes {
-      for slot in route.contract.slots {
-        for accepted in slot.accepts {
-          if !known.contains(accepted) {
-            lines.append("  \(quote(accepted)) [style=dashed, label=\(quote(accepted + "\n(not loaded)"))];")
-          }
-          lines.append(
-            "  \(quote(route.pattern.text)) -> \(quote(accepted)) [label=\(quote("\(slot.name) (\(slot.kind.rawValue))"))];"
-          )
-        }
+    if let first = flow.start.first {
+      lines.append(
+        "  start [shape=circle, style=filled, fillcolor=black, fontcolor=white, label=\"start\", fontsize=8];")
+      lines.append("  start -> \(quote(first.pattern.text));")
+    }
+    var unknown: Set<String> = []
+    for edge in flow.edges {
+      let targets = edge.to.isEmpty ? [edge.pattern] : edge.to.map(\.pattern.text)
+      if edge.to.isEmpty, unknown.insert(edge.pattern).inserted {
+        lines.append(
+          "  \(quote(edge.pattern)) [style=\"rounded,dashed\", label=\(quote(edge.pattern + "\n(not loaded)"))];")
+      }
+      for target in targets {
+        lines.append("  \(quote(edge.from.pattern.text)) -> \(quote(target)) [\(style(edge))];")
       }
     }
     lines.append("}")
     return lines.joined(separator: "\n")
+  }
+
+  private static func style(_ edge: AppFlow.Edge) -> String {
+    switch edge.kind {
+    case .push: "label=\"push\""
+    case .present: "label=\"present\", style=dashed"
+    case .replace: "label=\"replace\", style=bold"
+    case .embed: "label=\(quote(edge.slot ?? "")), arrowtail=odiamond, dir=both, color=gray40"
+    }
   }
 
   /// The live modules: each layer's stack left to right (dashed: pushed on

@@ -4,12 +4,15 @@ import VivariumHost
 /// `vivarium graph`: the route catalog or a live module tree as Graphviz DOT.
 enum GraphCommand: Command {
   static let name = "graph"
-  static let summary = "Print the route catalog, or the module tree of a deep link, as Graphviz DOT."
+  static let summary = "Print the app's flow, or the module tree of a deep link, as Graphviz DOT."
   static let synopsis = "vivarium graph [--urn LINK] [--plugins DIR]... [--data DIR]"
   static let details = """
-    Without --urn: every module grouped by plugin, with an edge from each module to those
-    its slots accept. With --urn: opens the URN or deep link and prints the live tree of
-    modules it builds (children under parents, pushed screens to the right).
+    Without --urn: the app's flow as the contracts declare it: every module, grouped by
+    plugin, with an edge for each push, present (dashed), replace (bold) and embed (slot
+    name) it declares; the app manifest's start marked, and modules it does not reach
+    dashed and labelled unreachable. 'vivarium check --app DIR' proves the same links.
+    With --urn: opens the URN or deep link and prints the live tree of modules it builds
+    (children under parents, pushed screens to the right).
 
     Render it with Graphviz: vivarium graph | dot -Tsvg > modules.svg
     """
@@ -24,7 +27,13 @@ enum GraphCommand: Command {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     guard let link = arguments.all("urn").last else {
-      console.out(GraphvizReport.catalog(catalog))
+      var manifest: AppManifest?
+      switch AppManifest.find(in: discovery.directories) {
+      case .success(let found): manifest = found
+      case .failure(let error): console.warning(name, "\(error.description); the start is not marked")
+      case nil: manifest = nil
+      }
+      console.out(GraphvizReport.flow(AppFlow(catalog: catalog, manifest: manifest)))
       return ExitCode.success
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
