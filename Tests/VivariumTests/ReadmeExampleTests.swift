@@ -25,7 +25,7 @@ struct ReadmeExampleTests {
           .filter { $0.offset % 2 == 1 }.map { String($0.element) }
       }
     }
-    let names = ["vivarium check", "vivarium render", "vivarium new"]
+    let names = ["vivarium check", "vivarium check --app", "vivarium render", "vivarium new"]
     return found.map { $0.trimmingCharacters(in: .whitespaces) }.filter { command in
       command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
         && !command.contains("path/to")
@@ -36,6 +36,9 @@ struct ReadmeExampleTests {
     }
   }()
 
+  /// The plugin directory Scripts/demo makes, relative to the repository.
+  static let demoPlugins = ".build/demo-plugins"
+
   @Test func theReadmeShowsRunnableExamples() {
     #expect(Self.commands.contains("vivarium render items:list"), "\(Self.commands)")
     #expect(Self.commands.count >= 4, "\(Self.commands)")
@@ -44,8 +47,16 @@ struct ReadmeExampleTests {
   @Test(arguments: commands)
   func exampleRunsAsWritten(command: String) throws {
     let arguments = command.split(separator: " ").dropFirst().map { $0.trimmingCharacters(in: ["'"]) }
+    if arguments.contains(Self.demoPlugins) {
+      // The reader ran the Quick start, whose Scripts/demo made it.
+      let made = try ProcessRunner.run(
+        BuildProducts.repository + "/Scripts/make-plugin-dir",
+        [BuildProducts.directory, BuildProducts.repository + "/" + Self.demoPlugins])
+      #expect(made.status == 0, "\(made.stderr)")
+    }
     let dataDirectory = try TemporaryDirectory()
-    let result = try ProcessRunner.vivarium(arguments, environment: ["VIVARIUM_DATA_DIR": dataDirectory.path])
+    let result = try ProcessRunner.vivarium(
+      arguments, environment: ["VIVARIUM_DATA_DIR": dataDirectory.path], directory: BuildProducts.repository)
     #expect(result.status == 0, "\(command): \(result.stderr)")
   }
 }
