@@ -56,7 +56,7 @@ public enum AppCheck {
   private static func findings(_ edge: AppFlow.Edge) -> [AppFinding] {
     let from = edge.from
     let declaration =
-      edge.slot.map { "slot '\($0)' accepts \"\(edge.pattern)\"" }
+      edge.slot.map { "slot '\($0)' accepting \"\(edge.pattern)\"" }
       ?? ".\(edge.kind.rawValue)(\"\(edge.pattern)\") in Contract.opens"
     let opener = "\(from.pattern.text) (\(file(from)))"
     func finding(_ name: String, _ message: String, _ fix: String, _ others: [Route]) -> AppFinding {
