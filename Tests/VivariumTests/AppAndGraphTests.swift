@@ -106,7 +106,7 @@ struct GraphTests {
     #expect(dot.components(separatedBy: "subgraph cluster_").count - 1 == 8)
     #expect(dot.contains(#"label="libP7.so""#))
     #expect(dot.contains(#""app:m38" -> "app:missing" [label="present", style=dashed];"#))
-    #expect(dot.contains(#""app:missing" [style="rounded,dashed", label="app:missing\n(not loaded)"];"#))
+    #expect(dot.contains(#""app:missing" [style="rounded,dashed", label="app:missing\n(no module answers)"];"#))
     #expect(
       dot.contains(
         #""app:m39" [style="rounded,dashed", color=gray50, fontcolor=gray40, label="app:m39\n(unreachable)"];"#))

@@ -50,9 +50,30 @@ struct AppCheckCommandTests {
   @Test func aMissingDirectoryOrPluginFilesBesideItAreUsageErrors() throws {
     let missing = try ProcessRunner.vivarium(["check", "--app", "/nonexistent/plugins"])
     #expect(missing.status == 2)
-    #expect(missing.stderr.contains("--app takes a plugin directory, and '/nonexistent/plugins' is not one"))
+    #expect(missing.stderr.contains("there is no directory '/nonexistent/plugins' (given with --app)"))
     let both = try ProcessRunner.vivarium(["check", "--app", "/tmp", "libA.so"])
     #expect(both.status == 2)
     #expect(both.stderr.contains("--app checks a whole directory; give plugin files without it"))
+  }
+
+  @Test func aRefusedPluginAndABadManifestAreFindings() throws {
+    let directory = try BuildProducts.demoPluginDirectory()
+    try directory.write("libJunk.so", Data("not a library".utf8))
+    try directory.write("vivarium-app.json", Data(#"{"name": "Demo"}"#.utf8))
+    let (report, status) = try check(directory.path)
+    #expect(status == 1)
+    #expect(report.findings.map(\.name) == ["app.manifest", "app.plugin-refused"], "\(report.findings)")
+    #expect(report.findings[0].message == #"vivarium-app.json has no "start"; it needs "name" and "start""#)
+    #expect(report.findings[1].files == [directory.path + "/libJunk.so"])
+    #expect(report.findings[1].message.hasPrefix("libJunk.so was refused (not-elf): "), "\(report.findings[1].message)")
+  }
+
+  @Test func optionsForPluginFilesAreUsageErrorsWithApp() throws {
+    let strict = try ProcessRunner.vivarium(["check", "--app", "/tmp", "--strictness", "10"])
+    #expect(strict.status == 2)
+    #expect(strict.stderr.contains("--strictness applies to checks of plugin files"))
+    let twice = try ProcessRunner.vivarium(["check", "--app", "/tmp", "--app", "/var"])
+    #expect(twice.status == 2)
+    #expect(twice.stderr.contains("give --app once"))
   }
 }

@@ -30,14 +30,16 @@ struct AppCheckTests {
   /// Findings for an app of one plugin file per contract, `plugins/NAME.so`
   /// named after each contract's namespace, starting at login:form.
   func findings(
-    _ contracts: [Contract], start: String? = "login:form", scheme: String? = nil
+    _ contracts: [Contract], start: String? = "login:form", scheme: String? = nil,
+    oldSDK: Set<String> = []
   ) -> [AppFinding] {
     let recorder = ProbeRecorder()
     let outcomes = contracts.enumerated().map { index, contract in
       let name = "\(contract.urn.prefix { $0 != ":" })\(index)"
       return PluginOutcome.loaded(
         LoadedPlugin(
-          path: "plugins/lib\(name).so", name: name, sdkVersion: .current,
+          path: "plugins/lib\(name).so", name: name,
+          sdkVersion: oldSDK.contains(contract.urn) ? ViperKitVersion(major: 2, minor: 3, patch: 0) : .current,
           factories: [ProbeFactory(contract: contract, recorder: recorder)]))
     }
     let manifest = start.map { AppManifest(name: "Probe app", start: $0, scheme: scheme, path: "plugins/app.json") }
@@ -45,6 +47,13 @@ struct AppCheckTests {
   }
 
   static let app = [login, home, items, picker, profile]
+
+  /// A required string, compact or extended.
+  static let style: ArgumentSpec = {
+    var spec = ArgumentSpec.required("style", .string, "How.")
+    spec.choices = [.string("compact"), .string("extended")]
+    return spec
+  }()
 
   @Test func anAppWhoseLinksAllResolvePasses() {
     #expect(findings(Self.app) == [])
@@ -82,15 +91,16 @@ struct AppCheckTests {
 
   @Test func aTargetNoModuleOrSeveralAnswerIsAFinding() {
     let login = Contract(urn: "login:form", summary: "Sign in.", opens: [.replace("hom:main"), .replace("home:main")])
-    let settings = Contract(urn: "profile:settings", summary: "Settings.")
-    let found = findings([login, Self.home, Self.items, Self.picker, Self.profile, settings])
+    // Two plugins answering the same URNs: the host routes neither.
+    let twin = Contract(urn: "profile:{name}", summary: "Twin.", arguments: [.required("name", .string, "Who.")])
+    let found = findings([login, Self.home, Self.items, Self.picker, Self.profile, twin])
     #expect(found.map(\.name) == ["app.target-unresolved", "app.target-ambiguous"])
     #expect(
       found[0].message
         == "login:form (liblogin0.so) declares .replace(\"hom:main\") in Contract.opens, which no module in the directory answers"
     )
     #expect(
-      found[1].message.hasSuffix("which matches profile:{userID} (libprofile4.so), profile:settings (libprofile5.so)"))
+      found[1].message.hasSuffix("which matches profile:{userID} (libprofile4.so), profile:{name} (libprofile5.so)"))
     #expect(found[1].files == ["plugins/libhome1.so", "plugins/libprofile4.so", "plugins/libprofile5.so"])
   }
 
@@ -128,5 +138,57 @@ struct AppCheckTests {
     let linked = findings(Self.app + [lonely], scheme: "probe")
     #expect(linked.map(\.name) == ["app.deep-link-only"])
     #expect(linked.first?.severity == .note)
+  }
+
+  @Test func aStartLinkMayNameTheSchemeItself() {
+    #expect(findings(Self.app, start: "probe://login:form", scheme: "probe") == [])
+    let other = findings(Self.app, start: "other://login:form", scheme: "probe")
+    #expect(other.map(\.name) == ["app.start"])
+    #expect(other.first?.message.contains("the link's scheme is 'other', this app's is 'probe'") == true)
+  }
+
+  @Test func aDeclaredPatternLeadsWhereTheRouterSendsItsURNs() {
+    let new = Contract(urn: "profile:new", summary: "A new member.")
+    let home = Contract(
+      urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
+      slots: [SlotSpec(name: "tabs", accepts: ["items:list"], kind: .tabs, description: "Tabs.")],
+      opens: [.push("profile:{userID}", arguments: ["userID": .string]), .present("profile:new")])
+    #expect(findings([Self.login, home, Self.items, Self.picker, Self.profile, new]) == [])
+  }
+
+  @Test func aPluginBuiltBeforeDeclarationsLeavesReachUnproven() {
+    // Built against 2.3: its slots are known, what it opens is not.
+    var home = Self.home
+    home.opens = []
+    let found = findings([Self.login, home, Self.items, Self.picker, Self.profile], oldSDK: ["home:main"])
+    #expect(found.map(\.name) == ["app.navigation-undeclared", "app.reach-unproven"])
+    #expect(found.allSatisfy { $0.severity == .note })
+    #expect(found[0].message.hasPrefix("libhome1.so was built against ViperKit 2.3.0"), "\(found[0].message)")
+    #expect(found[1].module == "profile:{userID}")
+  }
+
+  @Test func aLiteralMustBeAValueTheTargetAccepts() {
+    let feed = Contract(
+      urn: "feed:{style}", summary: "Feed.",
+      arguments: [Self.style])
+    let home = Contract(
+      urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
+      slots: [
+        SlotSpec(name: "tabs", accepts: ["items:list"], kind: .tabs, description: "Tabs."),
+        SlotSpec(name: "feed", accepts: ["feed:wide"], description: "The feed."),
+      ],
+      opens: [.push("profile:{userID}", arguments: ["userID": .string])])
+    let found = findings([Self.login, home, Self.items, Self.picker, Self.profile, feed])
+    #expect(
+      found.map(\.message) == [
+        "home:main (libhome1.so) embeds feed:wide, whose 'wide' is the argument 'style' of feed:{style} (libfeed5.so), which must be one of compact, extended"
+      ])
+  }
+
+  @Test func theReadmeExplainsEveryFinding() throws {
+    let readme = try String(contentsOfFile: BuildProducts.repository + "/README.md", encoding: .utf8)
+    for (name, _) in AppFinding.names {
+      #expect(readme.contains("| `\(name)` |"), "README, Checking a whole app: add a row for \(name)")
+    }
   }
 }

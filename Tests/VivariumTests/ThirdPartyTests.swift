@@ -26,6 +26,17 @@ struct ThirdPartyTests {
     }
   }
 
+  /// The module pushes itself with `?entry=N`, so a placeholder of that name
+  /// would give its contract two arguments named alike.
+  @Test func aPlaceholderNamedLikeTheEntryArgumentIsRefused() {
+    #expect {
+      try PluginScaffold(name: "Things", urn: "things:{entry}", sdkPath: "/sdk")
+    } throws: { error in
+      (error as? PluginScaffold.ScaffoldError)?.message.hasPrefix("--urn: the placeholder {entry} is the name of")
+        == true
+    }
+  }
+
   @Test func writesEveryRoleATestAndAReadme() throws {
     let dir = try TemporaryDirectory()
     let scaffold = try PluginScaffold(name: "Weather", urn: "weather:today:{city}", sdkPath: "/opt/vivarium/Host/SDK")

@@ -10,32 +10,68 @@ public enum AppCheck {
   /// Every finding about `flow`, in the order of its modules.
   public static func findings(_ flow: AppFlow) -> [AppFinding] {
     var findings = startFindings(flow)
+    for rejection in flow.refused {
+      findings.append(
+        AppFinding(
+          name: "app.plugin-refused", severity: .failed, module: nil, files: [rejection.path],
+          message:
+            "\(PathName.lastComponent(rejection.path)) was refused (\(rejection.kind.rawValue)): \(rejection.reasons.first ?? "see vivarium plugins")",
+          fix: "fix or remove the file; 'vivarium plugins --plugins DIR' says what is wrong with it"))
+    }
     for edge in flow.edges {
       findings += self.findings(edge)
     }
-    let deepLinks = flow.manifest?.scheme != nil
-    for route in flow.unreachable where flow.startProblem == nil && flow.manifest != nil {
-      let name = "\(route.pattern.text) (\(file(route)))"
+    var noted: Set<String> = []
+    for route in flow.undeclared where noted.insert(route.pluginPath).inserted {
       findings.append(
-        deepLinks
-          ? AppFinding(
-            name: "app.deep-link-only", severity: .note, module: route.pattern.text, files: [route.pluginPath],
-            message: "\(name) is reached only by a deep link: nothing the start leads to opens or embeds it",
-            fix:
-              "nothing, if a link is the way in; otherwise declare it in the Contract.opens or a slot of a module that is reached"
-          )
-          : AppFinding(
-            name: "app.unreachable", severity: .failed, module: route.pattern.text, files: [route.pluginPath],
-            message:
-              "\(name) cannot be reached: nothing the start leads to opens or embeds it, and the app has no scheme for deep links",
-            fix:
-              "declare it in the Contract.opens or a slot of a module that is reached, give the manifest a \"scheme\", or remove the module"
-          ))
+        AppFinding(
+          name: "app.navigation-undeclared", severity: .note, module: nil, files: [route.pluginPath],
+          message:
+            "\(file(route)) was built against ViperKit \(route.sdkVersion), whose contracts cannot declare what they open; its modules' navigation is not checked",
+          fix:
+            "rebuild it against ViperKit \(NavigationCheck.declaredSince.major).\(NavigationCheck.declaredSince.minor) or later and declare Contract.opens"
+        ))
+    }
+    guard flow.manifest != nil, flow.startProblem == nil else { return findings }
+    for route in flow.unreachable {
+      findings.append(unreached(route, flow))
     }
     return findings
   }
 
+  /// What is said of `route`, which nothing declared from the start reaches.
+  private static func unreached(_ route: Route, _ flow: AppFlow) -> AppFinding {
+    let name = "\(route.pattern.text) (\(file(route)))"
+    let declare = "declare it in the Contract.opens or a slot of a module that is reached"
+    if let opener = flow.undeclared.first {
+      return AppFinding(
+        name: "app.reach-unproven", severity: .note, module: route.pattern.text, files: [route.pluginPath],
+        message:
+          "nothing declared from the start leads to \(name), but \(opener.pattern.text) (\(file(opener))) declares nothing it opens and may",
+        fix: "rebuild \(file(opener)) against ViperKit 2.4 and declare what it opens, or \(declare)")
+    }
+    if flow.manifest?.scheme != nil {
+      return AppFinding(
+        name: "app.deep-link-only", severity: .note, module: route.pattern.text, files: [route.pluginPath],
+        message: "\(name) is reached only by a deep link: nothing the start leads to opens or embeds it",
+        fix: "nothing, if a link is the way in; otherwise \(declare)")
+    }
+    return AppFinding(
+      name: "app.unreachable", severity: .failed, module: route.pattern.text, files: [route.pluginPath],
+      message:
+        "\(name) cannot be reached: nothing the start leads to opens or embeds it, and the app has no scheme for deep links",
+      fix: "\(declare), give the manifest a \"scheme\", or remove the module")
+  }
+
   private static func startFindings(_ flow: AppFlow) -> [AppFinding] {
+    if let problem = flow.manifestProblem {
+      return [
+        AppFinding(
+          name: "app.manifest", severity: .failed, module: nil, files: [problem.path],
+          message: "\(PathName.lastComponent(problem.path)) \(problem.reason)",
+          fix: "write it as {\"name\": \"My app\", \"start\": \"URN\", \"scheme\": \"my-app\"} (scheme optional)")
+      ]
+    }
     guard let manifest = flow.manifest else {
       return [
         AppFinding(
@@ -117,10 +153,14 @@ public enum AppCheck {
       given.insert(name)
       switch ours {
       case .literal(let value):
-        if ArgumentValue(parsing: value, as: spec.type) == nil {
+        let parsed = ArgumentValue(parsing: value, as: spec.type)
+        if parsed == nil || !spec.choices.isEmpty && !spec.choices.contains(parsed!) {
+          let must =
+            spec.choices.isEmpty
+            ? ArgumentCheck.article(spec.type)
+            : "one of " + spec.choices.map(\.description).joined(separator: ", ")
           problems.append(
-            "\(passes) \(edge.pattern), whose '\(value)' is the argument '\(name)' of \(module), which must be \(ArgumentCheck.article(spec.type))"
-          )
+            "\(passes) \(edge.pattern), whose '\(value)' is the argument '\(name)' of \(module), which must be \(must)")
         }
       case .placeholder(let placeholder):
         if let type = types[placeholder], type != spec.type {

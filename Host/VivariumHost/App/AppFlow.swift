@@ -10,7 +10,25 @@ public struct AppFlow: Sendable {
   public struct Edge: Sendable {
     /// How the module opens its target: a ``NavigationTarget/Kind`` or an embed.
     public enum Kind: String, Sendable, Codable {
-      case push, present, replace, embed
+      /// ``NavigationTarget/Kind/push``.
+      case push
+      /// ``NavigationTarget/Kind/present``.
+      case present
+      /// ``NavigationTarget/Kind/replace``.
+      case replace
+      /// A slot's ``SlotSpec/accepts``.
+      case embed
+
+      /// The kind of a declared target.
+      init(_ kind: NavigationTarget.Kind) {
+        switch kind {
+        case .push: self = .push
+        case .present: self = .present
+        case .replace: self = .replace
+        // The host is built with the SDK it reads contracts of, so knows every kind.
+        @unknown default: self = .push
+        }
+      }
 
       /// `pushes`, `presents`, `replaces itself with`, `embeds`.
       public var verb: String {
@@ -32,8 +50,8 @@ public struct AppFlow: Sendable {
     public let slot: String?
     /// The declaration, for a push, present or replace.
     public let target: NavigationTarget?
-    /// Every module whose pattern matches some URN the declared one does:
-    /// exactly one when the declaration resolves.
+    /// The modules the declared pattern leads to, as the router would send
+    /// its URNs: exactly one when the declaration resolves.
     public let to: [Route]
   }
 
@@ -41,8 +59,13 @@ public struct AppFlow: Sendable {
   public let routes: [Route]
   /// Every declaration, in the order of the modules and their contracts.
   public let edges: [Edge]
-  /// The app manifest, if the directory has one.
+  /// The app manifest, if the directory has one the host can use.
   public let manifest: AppManifest?
+  /// Why the directory's manifest cannot be used, if it cannot.
+  public let manifestProblem: ManifestError?
+  /// The plugin files the host refused, which may be why a target resolves
+  /// to nothing.
+  public let refused: [Rejection]
   /// The modules the manifest's start link opens, in order; empty without a
   /// manifest or when it does not resolve (``startProblem`` says why).
   public let start: [Route]
@@ -50,19 +73,26 @@ public struct AppFlow: Sendable {
   public let startProblem: String?
   /// The modules reachable from the start along the edges.
   public let reachable: Set<ObjectIdentifier>
+  /// Reachable modules of plugins built against a ViperKit before 2.4,
+  /// whose contracts cannot say what they open: a module not reached may
+  /// still be opened by one of them.
+  public let undeclared: [Route]
 
-  /// The flow of `catalog`, starting where `manifest` says.
-  public init(catalog: PluginCatalog, manifest: AppManifest?) {
+  /// The flow of `catalog`, starting where `manifest` says; `manifestProblem`
+  /// says why the directory's manifest could not be read, if it could not.
+  public init(catalog: PluginCatalog, manifest: AppManifest?, manifestProblem: ManifestError? = nil) {
     let routes = catalog.routes
     self.routes = routes
     self.manifest = manifest
+    self.manifestProblem = manifestProblem
+    refused = catalog.rejected.filter { !$0.isSDKLibrary }
     var edges: [Edge] = []
     for route in routes {
       let contract = route.contract
       for target in contract.opens {
         edges.append(
           Edge(
-            from: route, kind: Edge.Kind(rawValue: target.kind.rawValue) ?? .push, pattern: target.urn, slot: nil,
+            from: route, kind: Edge.Kind(target.kind), pattern: target.urn, slot: nil,
             target: target, to: Self.modules(overlapping: target.urn, in: routes)))
       }
       for slot in contract.slots {
@@ -79,8 +109,8 @@ public struct AppFlow: Sendable {
     var startProblem: String?
     if let manifest {
       do {
-        let link = manifest.scheme.map { "\($0)://\(manifest.start)" } ?? manifest.start
-        for segment in try DeepLink.segments(of: link, scheme: manifest.scheme) {
+        // As `vivarium run` opens it: a `scheme://` in front must be the app's.
+        for segment in try DeepLink.segments(of: manifest.start, scheme: manifest.scheme) {
           start.append(try catalog.resolve(segment).route)
         }
       } catch {
@@ -101,19 +131,28 @@ public struct AppFlow: Sendable {
       }
     }
     self.reachable = reachable
+    undeclared = routes.filter { reachable.contains(ObjectIdentifier($0)) && !$0.declaresNavigation }
   }
 
   /// The modules no way from the start reaches.
   public var unreachable: [Route] { routes.filter { !reachable.contains(ObjectIdentifier($0)) } }
 
-  /// The modules whose patterns match some URN that `pattern` matches: a
-  /// literal segment meets the same literal or a placeholder. None if
-  /// `pattern` is no pattern.
+  /// Whether ``unreachable`` is proven: the start opens, and every module it
+  /// reaches declares what it opens.
+  public var knowsReach: Bool { manifest != nil && startProblem == nil && undeclared.isEmpty }
+
+  /// The modules the router sends URNs of `pattern` to: of those whose
+  /// patterns match some URN it matches (a literal segment meets the same
+  /// literal or a placeholder), the ones of its own shape where there are.
+  /// None if `pattern` is no pattern.
   static func modules(overlapping pattern: String, in routes: [Route]) -> [Route] {
     guard let parsed = try? URNPattern(parsing: pattern) else { return [] }
-    return routes.filter { route in
+    let overlapping = routes.filter { route in
       route.pattern.segments.count == parsed.segments.count
         && zip(route.pattern.shape, parsed.shape).allSatisfy { $0 == nil || $1 == nil || $0 == $1 }
     }
+    // As the router sends them: `items:detail:new` to the module of that
+    // literal, `items:detail:{id}` to the one taking any id.
+    return URNPattern.preferred(overlapping, for: parsed.shape, pattern: \.pattern)
   }
 }

@@ -8,16 +8,17 @@ public enum GraphvizReport {
   /// clustered by plugin; push (solid), present (dashed), replace (bold) and
   /// embed (diamond tail, labelled with the slot) edges; the start marked by
   /// an arrow from a `start` point and a double border; modules the start
-  /// does not reach grey and dashed, labelled so; a declared pattern no
-  /// module answers as a dashed `not loaded` node. Render with `dot -Tsvg`.
+  /// does not reach grey and dashed, labelled so (unless a module of a
+  /// plugin built before ViperKit 2.4, which declares nothing, may reach
+  /// them); a declared pattern no module answers as a dashed node. Render with `dot -Tsvg`.
   public static func flow(_ flow: AppFlow) -> String {
     var lines = [
       "digraph vivarium {", "  rankdir=LR; nodesep=0.3; ranksep=0.6;",
       "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
       "  edge [fontname=\"Helvetica\", fontsize=9];",
     ]
-    let starts = Set(flow.start.map(ObjectIdentifier.init))
-    let checked = flow.manifest != nil && flow.startProblem == nil
+    let starts = Set(flow.start.prefix(1).map(ObjectIdentifier.init))
+    let checked = flow.knowsReach
     let byPlugin = Dictionary(grouping: flow.routes, by: \.pluginPath)
     for (index, plugin) in byPlugin.keys.sorted().enumerated() {
       lines.append("  subgraph cluster_\(index) {")
@@ -47,7 +48,8 @@ public enum GraphvizReport {
       let targets = edge.to.isEmpty ? [edge.pattern] : edge.to.map(\.pattern.text)
       if edge.to.isEmpty, unknown.insert(edge.pattern).inserted {
         lines.append(
-          "  \(quote(edge.pattern)) [style=\"rounded,dashed\", label=\(quote(edge.pattern + "\n(not loaded)"))];")
+          "  \(quote(edge.pattern)) [style=\"rounded,dashed\", label=\(quote(edge.pattern + "\n(no module answers)"))];"
+        )
       }
       for target in targets {
         lines.append("  \(quote(edge.from.pattern.text)) -> \(quote(target)) [\(style(edge))];")

@@ -38,6 +38,9 @@ public struct PluginScaffold: Sendable {
     "true", "try", "typealias", "var", "where", "while", "Any", "some", "any",
   ]
 
+  /// The optional argument the new module pushes itself with, to show one entry.
+  static let entryArgument = "entry"
+
   /// Validates `name` and `urn`.
   public init(name: String, urn: String, sdkPath: String) throws(ScaffoldError) {
     guard name.range(of: "^[A-Z][A-Za-z0-9]{0,39}$", options: .regularExpression) != nil else {
@@ -53,6 +56,12 @@ public struct PluginScaffold: Sendable {
       pattern = try URNPattern(parsing: urn)
     } catch {
       throw ScaffoldError(message: "--urn: \(error.description)")
+    }
+    guard !pattern.placeholders.contains(PluginScaffold.entryArgument) else {
+      throw ScaffoldError(
+        message:
+          "--urn: the placeholder {\(PluginScaffold.entryArgument)} is the name of the argument the new module pushes itself with; name it otherwise, such as {\(PluginScaffold.entryArgument)ID}"
+      )
     }
     self.name = name
     self.sdkPath = sdkPath

@@ -3,23 +3,36 @@ import VivariumHost
 
 /// `vivarium check --app DIR`: the whole app a plugin directory makes up.
 extension CheckCommand {
-  static func checkApp(_ directory: String, _ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+  static func checkApp(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let directories = arguments.all("app")
+    guard directories.count == 1 else { throw UsageError("give --app once: one plugin directory is one app") }
+    let directory = directories[0]
     guard arguments.positionals.isEmpty else {
       throw UsageError(
         "--app checks a whole directory; give plugin files without it ('vivarium check \(arguments.positionals[0])')")
     }
+    let moduleOptions = ["strictness", "only", "skip", "timeout", "list", "in-process"]
+    if let option = moduleOptions.first(where: { arguments.has($0) || !arguments.all($0).isEmpty }) {
+      throw UsageError(
+        "--\(option) applies to checks of plugin files, which build modules; --app builds none and takes only --json")
+    }
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-      throw UsageError("--app takes a plugin directory, and '\(directory)' is not one")
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+      throw UsageError("there is no directory '\(directory)' (given with --app); check the path")
+    }
+    guard isDirectory.boolValue else {
+      throw UsageError("--app takes a plugin directory, and '\(directory)' is a file; check files without --app")
     }
     let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, plugins: [directory])
     var manifest: AppManifest?
+    var problem: ManifestError?
     switch AppManifest.find(in: [directory]) {
     case .success(let found): manifest = found
-    case .failure(let error): throw CommandFailure(error.description)
-    case nil: manifest = nil
+    case .failure(let error): problem = error
+    case nil: break
     }
-    let report = AppCheckReport(directory: directory, flow: AppFlow(catalog: catalog, manifest: manifest))
+    let flow = AppFlow(catalog: catalog, manifest: manifest, manifestProblem: problem)
+    let report = AppCheckReport(directory: directory, flow: flow)
     if arguments.has("json") {
       console.json(report)
     } else {

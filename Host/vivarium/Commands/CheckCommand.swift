@@ -25,11 +25,9 @@ enum CheckCommand: Command {
     exactly one module, passing arguments it takes with their types and all it
     requires; every output a module expects back is one its target declares, with the
     same fields; every module is reachable from the start (with a scheme, those only a
-    deep link reaches are listed). Each finding has a stable name (app.start,
-    app.target-unresolved, app.target-ambiguous, app.target-arguments, app.expects,
-    app.unreachable, app.manifest; the note app.deep-link-only), the files involved
+    deep link reaches are listed). Each finding has a stable name, the files involved
     and what to change.
-    """
+    """ + "\n\nFindings: " + AppFinding.names.map { "\($0.name), \($0.meaning)" }.joined(separator: "; ") + "."
   static let options = [
     OptionSpec.value("strictness", "N", "How deep to go, 1 to 10 (default 5)."),
     OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
@@ -57,7 +55,7 @@ enum CheckCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    if let directory = arguments.all("app").last { return try checkApp(directory, arguments, console) }
+    if !arguments.all("app").isEmpty { return try checkApp(arguments, console) }
     let only = arguments.all("only")
     let skip = arguments.all("skip")
     try validate(only, option: "only")

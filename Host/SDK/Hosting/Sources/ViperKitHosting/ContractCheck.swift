@@ -64,6 +64,11 @@ public enum ContractCheck {
       do { _ = try URNPattern(parsing: target.urn) } catch {
         problems.append("\(urn): opens .\(target.kind.rawValue)(\"\(target.urn)\"): \(error.description)")
       }
+      for name in target.arguments.keys.sorted() where !URNSyntax.isIdentifier(Substring(name)) {
+        problems.append(
+          "\(urn): opens .\(target.kind.rawValue)(\"\(target.urn)\") passes '\(name)', which is not a name (letters, digits and '_', not starting with a digit)"
+        )
+      }
       problems += duplicates(target.expects.map(\.name), "expected output", urn)
       problems += target.expects.flatMap { self.problems($0, "expected output", in: urn) }
     }

@@ -88,3 +88,25 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
   /// The pattern as written.
   public var description: String { text }
 }
+
+extension URNPattern {
+  /// Of `candidates`, the ones the router prefers for `shape`: segment by
+  /// segment, where some candidate's segment is the same as `shape`'s (the
+  /// same literal, or a placeholder where `shape` has one, as nil), the
+  /// others are dropped. `shape` is a URN's segments or a declared pattern's
+  /// ``shape``. Of candidates that all match a URN, this leaves the one the
+  /// host routes it to, a literal segment being tried before a placeholder.
+  public static func preferred<Candidate>(
+    _ candidates: [Candidate], for shape: [String?], pattern: (Candidate) -> URNPattern
+  ) -> [Candidate] {
+    var kept = candidates
+    for (position, segment) in shape.enumerated() where kept.count > 1 {
+      let same = kept.filter { candidate in
+        let theirs = pattern(candidate).shape
+        return position < theirs.count && theirs[position] == segment
+      }
+      if !same.isEmpty { kept = same }
+    }
+    return kept
+  }
+}

@@ -14,14 +14,17 @@ extension ModuleChecker {
       opened += 1
       if let problem = problem(kind, urn) { return .failed(problem) }
     }
-    return .passed(opened == 0 ? "asked to open nothing" : "asked to open \(count(opened, "screen")), each declared")
+    return .passed(
+      opened == 0
+        ? "asked to open nothing"
+        : "asked to open \(count(opened, "screen")), \(opened == 1 ? "declared" : "each declared")")
   }
 
   func back() -> Outcome {
     guard let (_, _, requests) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
     guard requests.contains(.pop) else { return .passed("did not ask to go back as the first screen") }
     return .warning(
-      "\(contract.urn) asked to go back with pop() while it was the first screen of the app, where the host can only report 'cannot pop the first screen'"
+      "\(contract.urn) asked to go back with pop() when shown as the first screen; where it is one (the app's start, a replace target, the first URN of a deep link), the host can only report 'cannot pop the first screen'"
     )
   }
 
@@ -32,14 +35,21 @@ extension ModuleChecker {
     let parsed: ParsedURN
     do { parsed = try ParsedURN(parsing: urn) } catch { return "\(asked), which is no URN: \(error.description)" }
     if let problem = NavigationCheck.problem(kind, urn, from: contract) { return problem }
-    for sibling in siblings {
-      guard let pattern = try? URNPattern(parsing: sibling.contract.urn), pattern.match(parsed) != nil else { continue }
-      let given = ArgumentCheck.given(parsed, matching: pattern)
-      guard case .failure(let refused) = ArgumentCheck.bind(given, to: sibling.contract, owner: sibling.contract.urn)
-      else { return nil }
-      return "\(asked), which the host would refuse: \(refused.message)"
+    let matching = siblings.compactMap { sibling -> (contract: Contract, pattern: URNPattern)? in
+      guard let pattern = try? URNPattern(parsing: sibling.contract.urn), pattern.match(parsed) != nil else {
+        return nil
+      }
+      return (sibling.contract, pattern)
     }
-    return nil
+    // The one the host routes it to, a literal segment before a placeholder.
+    guard
+      let (target, pattern) = URNPattern.preferred(
+        matching, for: parsed.segments.map(Optional.some), pattern: \.pattern
+      ).first
+    else { return nil }
+    let given = ArgumentCheck.given(parsed, matching: pattern)
+    guard case .failure(let refused) = ArgumentCheck.bind(given, to: target, owner: target.urn) else { return nil }
+    return "\(asked), which the host would refuse: \(refused.message)"
   }
 }
 
