@@ -113,9 +113,10 @@ extension PluginScaffold {
 
   var readme: String {
     let arguments =
-      pattern.placeholders.isEmpty
-      ? "It takes no arguments."
-      : "Its arguments: " + pattern.placeholders.map { "`\($0)` (string, required)" }.joined(separator: ", ") + "."
+      "Its arguments: "
+      + (pattern.placeholders.map { "`\($0)` (string, required)" }
+      + ["`\(PluginScaffold.entryArgument)` (int, default 0: the list; another: that entry, pushed)"])
+      .joined(separator: ", ") + "."
     return """
       # \(name)
 
@@ -138,7 +139,7 @@ extension PluginScaffold {
       | `\(name)View.swift` | draws the view model as a `ViewNode` tree, forwards events; holds no state |
       | `\(name)Presenter.swift` | turns entities into the view model and decides what each event does |
       | `\(name)Interactor.swift` | owns the data; the only role that may use services |
-      | `\(name)Router.swift` | navigation, by URN |
+      | `\(name)Router.swift` | navigation, by URN: a selected entry is pushed as `?\(PluginScaffold.entryArgument)=N`, as `Contract.opens` declares, and Back pops it |
       | `\(name)Factory.swift` | wires the roles; the plugin type listing the module |
       | `Sources/\(name)EntryPoint` | the plugin's entry point: the dynamic library `lib\(name).so` |
       | `Sources/\(name)Manifest`, `Plugins/Manifest` | write the plugin's manifest on every build, so the host can route to it without running it |
