@@ -29,7 +29,7 @@ public enum AppCheck {
           message:
             "\(file(route)) was built against ViperKit \(route.sdkVersion), whose contracts cannot declare what they open; its modules' navigation is not checked",
           fix:
-            "rebuild it against ViperKit \(NavigationCheck.declaredSince.major).\(NavigationCheck.declaredSince.minor) or later and declare Contract.opens"
+            "rebuild it against ViperKit \(declaringSDK) or later and declare Contract.opens"
         ))
     }
     guard flow.manifest != nil, flow.startProblem == nil else { return findings }
@@ -48,7 +48,8 @@ public enum AppCheck {
         name: "app.reach-unproven", severity: .note, module: route.pattern.text, files: [route.pluginPath],
         message:
           "nothing declared from the start leads to \(name), but \(opener.pattern.text) (\(file(opener))) declares nothing it opens and may",
-        fix: "rebuild \(file(opener)) against ViperKit 2.4 and declare what it opens, or \(declare)")
+        fix:
+          "rebuild \(file(opener)) against ViperKit \(declaringSDK) or later and declare what it opens, or \(declare)")
     }
     if flow.manifest?.scheme != nil {
       return AppFinding(
@@ -153,14 +154,10 @@ public enum AppCheck {
       given.insert(name)
       switch ours {
       case .literal(let value):
-        let parsed = ArgumentValue(parsing: value, as: spec.type)
-        if parsed == nil || !spec.choices.isEmpty && !spec.choices.contains(parsed!) {
-          let must =
-            spec.choices.isEmpty
-            ? ArgumentCheck.article(spec.type)
-            : "one of " + spec.choices.map(\.description).joined(separator: ", ")
+        if case .failure(let refused) = ArgumentCheck.value(value, for: spec) {
           problems.append(
-            "\(passes) \(edge.pattern), whose '\(value)' is the argument '\(name)' of \(module), which must be \(must)")
+            "\(passes) \(edge.pattern), whose '\(value)' is the argument '\(name)' of \(module), which \(refused.requirement)"
+          )
         }
       case .placeholder(let placeholder):
         if let type = types[placeholder], type != spec.type {
@@ -203,9 +200,13 @@ public enum AppCheck {
   }
 
   private static func fields(_ message: MessageSpec) -> String {
-    message.fields.isEmpty
-      ? "none" : message.fields.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    message.fields.isEmpty ? "none" : ArgumentCheck.describe(message.fields)
   }
 
   private static func file(_ route: Route) -> String { PathName.lastComponent(route.pluginPath) }
+
+  /// `2.4`: the first ViperKit whose contracts declare navigation.
+  private static var declaringSDK: String {
+    "\(NavigationCheck.declaredSince.major).\(NavigationCheck.declaredSince.minor)"
+  }
 }

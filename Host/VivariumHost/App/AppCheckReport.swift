@@ -14,7 +14,7 @@ public struct AppCheckReport: Encodable, Sendable {
   /// Every finding, failures and notes.
   public let findings: [AppFinding]
   /// Whether any finding fails the check.
-  public var failed: Bool { findings.contains { $0.severity == .failed } }
+  public let failed: Bool
 
   /// The report on `flow`, the app in `directory`.
   public init(directory: String, flow: AppFlow) {
@@ -24,20 +24,7 @@ public struct AppCheckReport: Encodable, Sendable {
     modules = flow.routes.count
     links = flow.edges.count
     findings = AppCheck.findings(flow)
-  }
-
-  private enum CodingKeys: String, CodingKey { case directory, app, start, modules, links, findings, failed }
-
-  /// Encodes the fields and whether the check failed.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(directory, forKey: .directory)
-    try container.encode(app, forKey: .app)
-    try container.encode(start, forKey: .start)
-    try container.encode(modules, forKey: .modules)
-    try container.encode(links, forKey: .links)
-    try container.encode(findings, forKey: .findings)
-    try container.encode(failed, forKey: .failed)
+    failed = findings.contains { $0.severity == .failed }
   }
 
   /// The report as terminal text, `width` columns wide, with what plugins

@@ -1,8 +1,8 @@
 import Foundation
 import ViperKit
 
-/// Graphviz DOT for people who would rather look than read: the route
-/// catalog (which module embeds which) or the live module tree.
+/// Graphviz DOT for people who would rather look than read: the app's flow
+/// as its contracts declare it, or the live module tree.
 public enum GraphvizReport {
   /// The app's flow as its contracts declare it: one node per module,
   /// clustered by plugin; push (solid), present (dashed), replace (bold) and
@@ -10,7 +10,8 @@ public enum GraphvizReport {
   /// an arrow from a `start` point and a double border; modules the start
   /// does not reach grey and dashed, labelled so (unless a module of a
   /// plugin built before ViperKit 2.4, which declares nothing, may reach
-  /// them); a declared pattern no module answers as a dashed node. Render with `dot -Tsvg`.
+  /// them); a declared pattern no module answers as a dashed node. Render
+  /// with `dot -Tsvg`.
   public static func flow(_ flow: AppFlow) -> String {
     var lines = [
       "digraph vivarium {", "  rankdir=LR; nodesep=0.3; ranksep=0.6;",

@@ -19,9 +19,7 @@ enum PluginCatalogLoader {
     hosting: PluginProcessOptions? = nil, plugins: [String]? = nil
   ) throws -> (PluginDiscovery, PluginCatalog) {
     let paths = plugins ?? arguments.all("plugins")
-    if !quiet, let missing = paths.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
-      throw CommandFailure(missingMessage(missing))
-    }
+    if !quiet, let missing = missingPaths(paths).first { throw CommandFailure(missingMessage(missing)) }
     let discovery = PluginDiscovery(
       commandLine: paths, environment: console.environment, executable: executablePath)
     var registry = PluginRegistry.none
@@ -55,9 +53,9 @@ enum PluginCatalogLoader {
     return (discovery, catalog)
   }
 
-  /// The `--plugins` paths given on the command line that do not exist.
-  static func missingPaths(_ arguments: ParsedArguments) -> [String] {
-    arguments.all("plugins").filter { !FileManager.default.fileExists(atPath: $0) }
+  /// The plugin paths given (with `--plugins`) that do not exist.
+  static func missingPaths(_ paths: [String]) -> [String] {
+    paths.filter { !FileManager.default.fileExists(atPath: $0) }
   }
 
   /// What is said about a `--plugins` path that does not exist.

@@ -39,7 +39,7 @@ enum PluginsCommand: Command {
     } else {
       console.out(report.text(style: console.style, width: console.width))
     }
-    let missing = PluginCatalogLoader.missingPaths(arguments)
+    let missing = PluginCatalogLoader.missingPaths(arguments.all("plugins"))
     for path in missing { console.error(name, PluginCatalogLoader.missingMessage(path)) }
     return missing.isEmpty ? ExitCode.success : ExitCode.failure
   }

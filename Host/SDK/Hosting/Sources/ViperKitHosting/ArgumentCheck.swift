@@ -45,21 +45,14 @@ public enum ArgumentCheck {
             kind: .duplicate,
             message: "argument '\(name)' of \(owner) is given twice: \(first) and \(origin); give it once"))
       }
-      guard let value = ArgumentValue(parsing: text, as: spec.type) else {
+      let value: ArgumentValue
+      switch self.value(text, for: spec) {
+      case .success(let parsed): value = parsed
+      case .failure(let refused):
         return .failure(
           Problem(
             kind: .wrongType,
-            message:
-              "argument '\(name)' of \(owner) must be \(article(spec.type))\(example(spec.type)), got '\(text)' (\(origin))"
-          ))
-      }
-      if !spec.choices.isEmpty, !spec.choices.contains(value) {
-        return .failure(
-          Problem(
-            kind: .wrongType,
-            message:
-              "argument '\(name)' of \(owner) must be one of \(spec.choices.map(\.description).joined(separator: ", ")), got '\(text)' (\(origin))"
-          ))
+            message: "argument '\(name)' of \(owner) \(refused.requirement), got '\(text)' (\(origin))"))
       }
       values[name] = value
       origins[name] = origin
@@ -93,6 +86,30 @@ public enum ArgumentCheck {
     }
     for (name, value) in urn.query { given.append((name, value, "in the URN query")) }
     return given
+  }
+
+  /// Why a text is no value of an argument: what it must be instead.
+  public struct Refused: Error, Equatable, Sendable {
+    /// `must be an int such as 42`, `must be one of metric, imperial`.
+    public let requirement: String
+  }
+
+  /// The value `text` gives the argument `spec`: of its type, and one of its
+  /// choices if it has any.
+  public static func value(_ text: String, for spec: ArgumentSpec) -> Result<ArgumentValue, Refused> {
+    guard let value = ArgumentValue(parsing: text, as: spec.type) else {
+      return .failure(Refused(requirement: "must be \(article(spec.type))\(example(spec.type))"))
+    }
+    guard spec.choices.isEmpty || spec.choices.contains(value) else {
+      return .failure(
+        Refused(requirement: "must be one of \(spec.choices.map(\.description).joined(separator: ", "))"))
+    }
+    return .success(value)
+  }
+
+  /// `compact (bool), itemID (int)`: names and their types, sorted by name.
+  public static func describe(_ types: [String: ArgumentType]) -> String {
+    types.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
   }
 
   /// `itemID (int, required), compact (bool, default false)`, or `no arguments`.

@@ -43,10 +43,7 @@ public enum NavigationCheck {
         if pattern.placeholders.contains(name) { continue }
         let listed =
           target.arguments.isEmpty
-          ? "it passes no query argument"
-          : "it passes "
-            + target.arguments.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(
-              separator: ", ")
+          ? "it passes no query argument" : "it passes " + ArgumentCheck.describe(target.arguments)
         return
           "\(declaration) does not pass the argument '\(name)' (\(listed)); correct the name, or add \"\(name)\" and its type to the target's arguments"
       }
