@@ -49,25 +49,104 @@ void vivarium_terminal_guard_restore(void) {
   tcsetattr(guard_fd, TCSADRAIN, &guard_saved);
 }
 
+/* The crash log: a descriptor opened for appending, written once by the
+   fatal handler. */
+static int crash_log_fd = -1;
+
+/* Appends `text` (`length` bytes) to `buffer` at `*at`, within `size`. */
+static void put(char *buffer, size_t size, size_t *at, const char *text, size_t length) {
+  for (size_t i = 0; i < length && *at < size; i++) buffer[(*at)++] = text[i];
+}
+
+/* Appends `value` as `width` decimal digits (zero-padded). */
+static void put_number(char *buffer, size_t size, size_t *at, long value, int width) {
+  char digits[20];
+  for (int i = width - 1; i >= 0; i--) {
+    digits[i] = (char)('0' + value % 10);
+    value /= 10;
+  }
+  put(buffer, size, at, digits, (size_t)width);
+}
+
+/* One line in the log's own form (`2026-11-25T01:02:03Z error host: …`),
+   async-signal-safe: the date from days since 1970 by Howard Hinnant's
+   civil_from_days, no locale, no allocation. */
+static void write_crash_line(int signal) {
+  if (crash_log_fd < 0) return;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  long seconds = (long)now.tv_sec, days = seconds / 86400, rest = seconds % 86400;
+  long z = days + 719468, era = z / 146097, doe = z - era * 146097;
+  long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+  long day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+  long year = yoe + era * 400 + (month <= 2);
+  char line[256];
+  size_t at = 0;
+  put_number(line, sizeof line, &at, year, 4);
+  put(line, sizeof line, &at, "-", 1);
+  put_number(line, sizeof line, &at, month, 2);
+  put(line, sizeof line, &at, "-", 1);
+  put_number(line, sizeof line, &at, day, 2);
+  put(line, sizeof line, &at, "T", 1);
+  put_number(line, sizeof line, &at, rest / 3600, 2);
+  put(line, sizeof line, &at, ":", 1);
+  put_number(line, sizeof line, &at, rest / 60 % 60, 2);
+  put(line, sizeof line, &at, ":", 1);
+  put_number(line, sizeof line, &at, rest % 60, 2);
+  static const char middle[] = "Z error host: vivarium crashed: signal ";
+  put(line, sizeof line, &at, middle, sizeof middle - 1);
+  put_number(line, sizeof line, &at, signal, signal >= 10 ? 2 : 1);
+  const char *name = sigabbrev_np(signal);
+  if (name) {
+    put(line, sizeof line, &at, " (SIG", 5);
+    put(line, sizeof line, &at, name, strlen(name));
+    put(line, sizeof line, &at, ")", 1);
+  }
+  static const char tail[] = "; its crash report is on the standard error it had\n";
+  put(line, sizeof line, &at, tail, sizeof tail - 1);
+  ssize_t ignored = write(crash_log_fd, line, at);
+  (void)ignored;
+}
+
 static void fatal_handler(int signal, siginfo_t *info, void *context) {
   vivarium_terminal_guard_restore();
   guard_active = 0;
+  write_crash_line(signal);
+  crash_log_fd = -1;
   for (size_t i = 0; i < FATAL_COUNT; i++) {
     if (fatal_signals[i] != signal) continue;
     struct sigaction *previous = &previous_fatal[i];
     sigaction(signal, previous, NULL);
     if ((previous->sa_flags & SA_SIGINFO) && previous->sa_sigaction) {
       previous->sa_sigaction(signal, info, context);
-      return;
-    }
-    if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
       previous->sa_handler(signal);
-      return;
     }
   }
-  /* The default action, now: the disposition is back to what it was, and
-     SA_NODEFER lets the signal through at once. */
+  /* The default action, now: a handler that returned (the backtracer, once
+     its report is written) expects the fault to come again, which a signal
+     sent by kill(2) never does. SA_NODEFER lets it through at once. */
+  struct sigaction fallback;
+  memset(&fallback, 0, sizeof fallback);
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal, &fallback, NULL);
   raise(signal);
+}
+
+/* Installs fatal_handler once, in front of whatever handled the fatal
+   signals before (Swift's backtracer). */
+static void install_fatal_handler(void) {
+  if (fatal_installed) return;
+  atexit(vivarium_terminal_guard_restore);
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = fatal_handler;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (size_t i = 0; i < FATAL_COUNT; i++) sigaction(fatal_signals[i], &action, &previous_fatal[i]);
+  fatal_installed = 1;
 }
 
 int vivarium_terminal_guard_set(int fd, const struct termios *saved, const char *restore, size_t length) {
@@ -77,18 +156,14 @@ int vivarium_terminal_guard_set(int fd, const struct termios *saved, const char 
   guard_saved = *saved;
   memcpy(guard_restore, restore, length);
   guard_length = length;
-  if (!fatal_installed) {
-    atexit(vivarium_terminal_guard_restore);
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = fatal_handler;
-    action.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&action.sa_mask);
-    for (size_t i = 0; i < FATAL_COUNT; i++) sigaction(fatal_signals[i], &action, &previous_fatal[i]);
-    fatal_installed = 1;
-  }
+  install_fatal_handler();
   guard_active = 1;
   return 0;
+}
+
+void vivarium_crash_log_set(int fd) {
+  crash_log_fd = fd;
+  install_fatal_handler();
 }
 
 void vivarium_terminal_guard_clear(void) { guard_active = 0; }

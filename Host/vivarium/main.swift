@@ -11,6 +11,8 @@ let commands: [any Command.Type] = [
 // The plugin processes' fork server must start before anything else runs:
 // no thread, no dispatch queue, so that each fork of it is clean.
 if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) { ZygoteMain.run() }
+// A crash report goes to stderr at once: never a screen waiting for keys.
+CrashReport.keepTheTerminal()
 
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -62,7 +62,11 @@ struct PluginLibraryTests {
     let inPlugins = dir.path + "/plugins/libUser.so"
     try FileManager.default.createDirectory(atPath: dir.path + "/plugins", withIntermediateDirectories: false)
     try FileManager.default.moveItem(atPath: plugin, toPath: inPlugins)
-    guard case .rejected(let rejection) = PluginLoader().load(inPlugins) else { return }
+    let outcome = PluginLoader().load(inPlugins)
+    guard case .rejected(let rejection) = outcome else {
+      Issue.record("a C plugin without a Swift type cannot load: \(outcome)")
+      return
+    }
     #expect(rejection.kind == .foreignSDKCopy, "\(rejection)")
   }
 
@@ -70,7 +74,11 @@ struct PluginLibraryTests {
     let dir = try TemporaryDirectory()
     let climb = "$ORIGIN" + String(repeating: "/..", count: 20) + "/lib"
     let plugin = try CPluginBuilder.pluginNeedingALibrary(in: dir, runPath: climb)
-    guard case .rejected(let rejection) = PluginLoader().load(plugin) else { return }
+    let outcome = PluginLoader().load(plugin)
+    guard case .rejected(let rejection) = outcome else {
+      Issue.record("a run path climbing out of the load tree was followed: \(outcome)")
+      return
+    }
     #expect(rejection.kind == .dlopenFailed)
     #expect(rejection.reasons[0].contains("climbs more than"), "\(rejection)")
   }

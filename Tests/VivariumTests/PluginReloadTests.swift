@@ -116,6 +116,57 @@ struct PluginReloadTests {
     #expect(bench.text.contains("Products") && bench.text.contains("page 2 of"), "\(bench.text)")
   }
 
+  /// Work of the old build that is still asleep on the host's clock when
+  /// the reload lets its process go wakes to nothing: the host must not
+  /// reach back into the supervisor of a process it dropped (this crashed
+  /// the whole host: "Attempted to read an unowned reference").
+  @Test func workAsleepInTheOldProcessEndsQuietlyAfterAReload() async throws {
+    let plugins = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    let path = try plugins.copy(BuildProducts.directory + "/libFeed.so", as: "libFeed.so")
+    let reloader = PluginReloader(hosting: PluginProcessOptions(executable: BuildProducts.vivarium))
+    let services = try TestServices.make()
+    let runtime: HostRuntime? = HostRuntime(catalog: PluginCatalog(outcomes: [reloader.load(path)]), services: services)
+    defer { runtime?.shutdown() }
+    try #require(runtime).open("feed:home")
+    // The feed's first fetch sleeps on the virtual clock, in work of the old process.
+    try await waitUntil { services.clock.sleeping > 0 }
+    weak let oldProcess = runtime?.catalog.loaded.first?.process
+    #expect(oldProcess != nil)
+    let reload = try #require(runtime).reload(reloader.load(path))
+    #expect(reload.accepted, "\(reload)")
+    // Everything of the old build is let go, then its sleeps wake.
+    try await waitUntil { oldProcess == nil }
+    await services.clock.advance(by: 60) { for _ in 0..<50 { await Task.yield() } }
+    // The wallet preview it embeds is not in this directory: that is all.
+    let problems = (runtime?.takeProblems() ?? []).filter { !$0.description.contains("'wallet:preview'") }
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(runtime?.screen() != nil)
+    for plugin in runtime?.catalog.loaded ?? [] { plugin.process?.terminate() }
+  }
+
+  /// The same, step by step: work whose process supervisor is gone is
+  /// told to sleep, and wakes with no one to tell.
+  @Test func workOutlivingItsProcessSupervisorWakesWithNoOneToTell() async throws {
+    var process: PluginProcess? = PluginProcess(
+      file: try PluginFile.open(BuildProducts.directory + "/libFeed.so"),
+      options: PluginProcessOptions(executable: BuildProducts.vivarium))
+    let work = RemoteWork(id: 1, process: try #require(process))
+    weak let gone = process
+    process = nil
+    #expect(gone == nil)
+    let running = Task { try await work.run(clock: nil) }
+    work.sleep(1, for: 1)
+    work.end(.finished)
+    try await running.value
+  }
+
+  /// Polls `condition` on the main actor for up to a generous minute.
+  private func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<6000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    try #require(condition())
+  }
+
   @Test func theWatcherReportsAFileOnceItHoldsStill() throws {
     let bench = try Bench(outOfProcess: false)
     var changed: [String] = []

@@ -9,8 +9,8 @@ import Testing
 @Suite("Probes that plugin code cannot stall or fool")
 @MainActor
 struct ProbeHardeningTests {
-  /// Generous: none of these tests is about the limit itself.
-  private let probe = PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(30))
+  /// Generous, for a busy machine: none of these tests is about the limit itself.
+  private let probe = PluginProbe(executable: BuildProducts.vivarium, timeout: .seconds(120))
 
   private func probed(_ constructor: String, in dir: TemporaryDirectory) throws -> Rejection? {
     let path = try CPluginBuilder.plugin(constructor: constructor, named: "plugin.so", in: dir)
@@ -18,8 +18,7 @@ struct ProbeHardeningTests {
     return rejection
   }
 
-  @Test(.timeLimit(.minutes(1)))
-  func aBackgroundProcessHoldingTheProbesPipesNeitherStallsNorOutlivesIt() throws {
+  @Test func aBackgroundProcessHoldingTheProbesPipesNeitherStallsNorOutlivesIt() throws {
     let dir = try TemporaryDirectory()
     let marker = dir.path + "/grandchild.pid"
     // The grandchild keeps the probe's stderr and reply channel open forever.
@@ -36,8 +35,7 @@ struct ProbeHardeningTests {
     #expect(waitUntilGone(pid), "the probe's process group, the grandchild included, is killed once the probe is done")
   }
 
-  @Test(.timeLimit(.minutes(1)))
-  func aHangingProbeDoesNotOutliveAHostKilledWhileWaitingForIt() throws {
+  @Test func aHangingProbeDoesNotOutliveAHostKilledWhileWaitingForIt() throws {
     let dir = try TemporaryDirectory()
     let marker = dir.path + "/probe.pid"
     _ = try CPluginBuilder.plugin(
@@ -50,7 +48,8 @@ struct ProbeHardeningTests {
     host.standardError = FileHandle.nullDevice
     try host.run()
     var probe: Int32?
-    for _ in 0..<600 where probe == nil {
+    // Up to a generous two minutes for the host to start its probe.
+    for _ in 0..<2400 where probe == nil {
       probe = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap { Int32($0) }
       if probe == nil { usleep(50_000) }
     }
@@ -60,9 +59,9 @@ struct ProbeHardeningTests {
     #expect(waitUntilGone(pid), "the probe outlived the host")
   }
 
-  /// Whether process `pid` is gone (or a zombie) within ten seconds; kills it if not.
+  /// Whether process `pid` is gone (or a zombie) within a generous minute; kills it if not.
   private func waitUntilGone(_ pid: Int32) -> Bool {
-    for _ in 0..<200 {
+    for _ in 0..<1200 {
       let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")
       if state == nil || state?[2] == "Z" { return true }
       usleep(50_000)

@@ -34,6 +34,12 @@ int vivarium_terminal_guard_set(int fd, const struct termios *saved, const char 
    guard stays set. */
 void vivarium_terminal_guard_restore(void);
 
+/* The crash log: when the process dies of a fatal signal (those of the
+   terminal guard), one line saying so, with the time and the signal, is
+   appended to `fd` (opened with O_APPEND) after the terminal is put back
+   and before the backtracer or the default action runs. -1 forgets it. */
+void vivarium_crash_log_set(int fd);
+
 /* Forgets the terminal: a fatal signal no longer touches it. */
 void vivarium_terminal_guard_clear(void);
 

@@ -1,3 +1,4 @@
+import CVivariumSystem
 import Foundation
 import Glibc
 import ViperKit
@@ -147,6 +148,13 @@ public final class HostServices {
   }
 
   private var logFailed = false
+
+  /// Has a crash of this process (a fatal signal: a trap in the host, or in
+  /// a plugin loaded into it) noted in `vivarium.log` as one line, after the
+  /// terminal is put back and before the crash report goes to stderr.
+  public func logCrashes() {
+    if let fd = logFile { vivarium_crash_log_set(fd) }
+  }
 
   /// `vivarium.log`, opened for appending (`O_APPEND`, so two sessions'
   /// lines never overwrite each other) on the first line logged; nil when it

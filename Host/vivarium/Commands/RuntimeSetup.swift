@@ -30,6 +30,7 @@ enum RuntimeSetup {
       now = date.timeIntervalSince1970
     }
     let services = HostServices(dataDirectory: directory, now: now)
+    services.logCrashes()
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
     for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }
     return HostRuntime(catalog: catalog, services: services)

@@ -7,14 +7,17 @@ import Testing
 struct FullScreenTerminalTests {
   /// `vivarium run` on the demo, with fresh data, on a new terminal (the
   /// directories are returned to be kept until the test ends).
-  private func demo(term: String, columns: Int, rows: Int, _ extra: [String] = []) throws -> (
-    PseudoTerminal, TemporaryDirectory, TemporaryDirectory
-  ) {
+  /// `backtraces` leaves Swift's crash reports as a person has them, on.
+  private func demo(term: String, columns: Int, rows: Int, _ extra: [String] = [], backtraces: Bool = false) throws
+    -> (PseudoTerminal, TemporaryDirectory, TemporaryDirectory)
+  {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
+    var environment = ["TERM": term, "HOME": data.path]
+    if !backtraces { environment["SWIFT_BACKTRACE"] = "enable=no" }
     let terminal = try PseudoTerminal(
       BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path] + extra,
-      environment: ["TERM": term, "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: columns, rows: rows)
+      environment: environment, columns: columns, rows: rows)
     return (terminal, plugins, data)
   }
 
@@ -90,6 +93,25 @@ struct FullScreenTerminalTests {
     #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag)
     // The terminal's last bytes may still be on their way to the reading thread.
     #expect(terminal.waitFor("\u{1B}[?1049l"), "the alternate screen was left: \(terminal.text)")
+  }
+
+  /// A crash of the host, with Swift's crash reports on as a person has
+  /// them: the terminal is put back, the report is written at once (never
+  /// "Press space to interact…", which held the terminal for 30 s) and the
+  /// log says the host crashed.
+  @Test func aCrashIsReportedAtOnceWithoutHoldingTheTerminal() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm", columns: 80, rows: 24, backtraces: true)
+    defer { withExtendedLifetime((plugins, data)) {} }
+    #expect(terminal.waitFor("Password"), "\(terminal.text)")
+    kill(terminal.pid, SIGSEGV)
+    let status = terminal.wait()
+    #expect(status & 0x7F == SIGSEGV, "died of SIGSEGV: \(status)")
+    #expect(terminal.waitFor("Program crashed"), "the crash report: \(terminal.text.suffix(2000))")
+    #expect(!terminal.text.contains("Press space"), "\(terminal.text.suffix(2000))")
+    #expect(
+      terminal.text.range(of: "\u{1B}[?1049l")!.lowerBound < terminal.text.range(of: "Program crashed")!.lowerBound)
+    let log = try String(contentsOfFile: data.path + "/vivarium.log", encoding: .utf8)
+    #expect(log.contains("error host: vivarium crashed: signal 11 (SIGSEGV)"), "\(log)")
   }
 
   /// `--line` keeps the line-by-line session on a terminal, for screen

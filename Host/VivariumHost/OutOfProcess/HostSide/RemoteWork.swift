@@ -7,7 +7,10 @@ import ViperKit
 @MainActor
 final class RemoteWork {
   let id: UInt32
-  private unowned let process: PluginProcess
+  /// Weak: a reload lets the process's supervisor go while work of its
+  /// modules may still be waking from a sleep on the host's clock, and
+  /// such work has no one left to tell.
+  private weak var process: PluginProcess?
   private var queued: [Command] = []
   private var waiter: CheckedContinuation<Command, Never>?
   private var sleeper: (id: UInt32, task: Task<Void, any Error>)?
@@ -61,7 +64,7 @@ final class RemoteWork {
       switch await next() {
       case .sleep(let sleep, let seconds):
         guard let clock else {
-          process.send(.woke(sleep: sleep, cancelled: true))
+          process?.send(.woke(sleep: sleep, cancelled: true))
           continue
         }
         // The sleep runs in a task of its own (with this work's task-local
@@ -80,7 +83,7 @@ final class RemoteWork {
           woke = false
         }
         sleeper = nil
-        process.send(.woke(sleep: sleep, cancelled: !woke))
+        process?.send(.woke(sleep: sleep, cancelled: !woke))
         try Task.checkCancellation()
       case .ended(.finished): return
       case .ended(.failed(let error)): throw RemoteWorkError(description: error)
@@ -95,9 +98,9 @@ final class RemoteWork {
       process.send(.woke(sleep: sleep, cancelled: true))
       return
     }
-    Task { @MainActor in
+    Task { @MainActor [weak process] in
       let woke = (try? await clock.sleep(for: seconds)) != nil
-      process.send(.woke(sleep: sleep, cancelled: !woke))
+      process?.send(.woke(sleep: sleep, cancelled: !woke))
     }
   }
 }
