@@ -3,7 +3,7 @@
 //
 // ViperKit (the SDK) is its own package in Host/SDK so that every binary here
 // links the one libViperKit.so. Depend on its *product* only; a dependency on
-// the target would link a private static copy (see README, "Writing a plugin").
+// the target would link a private static copy (see docs/writing-a-plugin.md, "The package").
 import PackageDescription
 
 let viperKit: Target.Dependency = .product(name: "ViperKit", package: "SDK")

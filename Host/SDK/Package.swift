@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // ViperKit, the Vivarium plugin SDK. It is its own package so that the host,
 // every plugin and every test bundle link one shared `libViperKit.so`
-// (see README "Writing a plugin"). Depend on the `ViperKit` product, never on
+// (see docs/writing-a-plugin.md, "The package"). Depend on the `ViperKit` product, never on
 // the target: a target dependency links a private static copy and breaks
 // type identity across dlopen.
 import PackageDescription

@@ -83,7 +83,8 @@ struct GraphTests {
     #expect(dot.contains(#"label="libWallet.so""#))
     let committed = try String(
       contentsOfFile: BuildProducts.repository + "/Plugins/demo-flow.dot", encoding: .utf8)
-    #expect(dot == committed, "the README's graph is out of date: run Scripts/update-demo-graph")
+    #expect(
+      dot == committed, "the demo's graph (README, docs/checking.md) is out of date: run Scripts/update-demo-graph")
   }
 
   /// 40 modules in 8 plugins: each plugin a cluster, each module one node;

@@ -185,10 +185,10 @@ struct AppCheckTests {
       ])
   }
 
-  @Test func theReadmeExplainsEveryFinding() throws {
-    let readme = try String(contentsOfFile: BuildProducts.repository + "/README.md", encoding: .utf8)
+  @Test func theDocsExplainEveryFinding() throws {
+    let page = try String(contentsOfFile: BuildProducts.repository + "/docs/checking.md", encoding: .utf8)
     for (name, _) in AppFinding.names {
-      #expect(readme.contains("| `\(name)` |"), "README, Checking a whole app: add a row for \(name)")
+      #expect(page.contains("| `\(name)` |"), "docs/checking.md, Checking a whole app: add a row for \(name)")
     }
   }
 }

@@ -5,7 +5,7 @@ import ViperKit
 
 @testable import VivariumHost
 
-/// The name a descriptor declares keys the plugin's storage (README, "Data"),
+/// The name a descriptor declares keys the plugin's storage (docs/using-the-app.md, "The data directory"),
 /// so it must stay the plugin type's name as `String(describing:)` gives it.
 @Suite("Plugin names in descriptors")
 @MainActor

@@ -1,19 +1,39 @@
 import Foundation
 import Testing
 
-/// The README's own `vivarium` examples work as written: every command in a
-/// code block or code span that names no placeholder (DIR, URN, …) and no
-/// file of the reader's own (a plugin they have yet to build). A command
-/// that needs arguments, named alone in prose (`vivarium check`), is a name,
-/// not an example.
+/// The README's and the docs pages' own `vivarium` examples work as written:
+/// every command in a code block or code span that names no placeholder (DIR,
+/// URN, …), no file of the reader's own (a plugin they have yet to build) and
+/// no internal command (`__zygote`, which the host starts itself).
+/// A command that needs arguments, named alone in prose (`vivarium check`), is
+/// a name, not an example.
 @Suite("README examples")
 @MainActor
 struct ReadmeExampleTests {
-  nonisolated static let commands: [String] = {
-    let readme = (try? String(contentsOfFile: BuildProducts.repository + "/README.md", encoding: .utf8)) ?? ""
+  /// One example: the command, and the first page showing it.
+  struct Example: Sendable, CustomTestStringConvertible {
+    let page: String
+    let command: String
+    var testDescription: String { "\(page): \(command)" }
+  }
+
+  /// The README, then every page under docs/, relative to the repository.
+  nonisolated static let pages: [String] = {
+    let docs = (try? FileManager.default.contentsOfDirectory(atPath: BuildProducts.repository + "/docs")) ?? []
+    return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+  }()
+
+  nonisolated static let examples: [Example] = {
+    var seen: Set<String> = []
+    return pages.flatMap { page in commands(in: page).map { Example(page: page, command: $0) } }
+      .filter { seen.insert($0.command).inserted }
+  }()
+
+  nonisolated static func commands(in page: String) -> [String] {
+    let text = (try? String(contentsOfFile: BuildProducts.repository + "/" + page, encoding: .utf8)) ?? ""
     var found: [String] = []
     var inShell = false
-    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       if line.hasPrefix("```") {
         inShell = line == "```sh"
         continue
@@ -31,21 +51,26 @@ struct ReadmeExampleTests {
         && !command.contains("path/to")
         && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
         && !command.split(separator: " ").dropFirst().contains { word in
-          word.contains { $0.isUppercase } || word.hasPrefix("[") || word == "new"
+          word.contains { $0.isUppercase } || word.hasPrefix("[") || word.hasPrefix("__") || word == "new"
         }
     }
-  }()
+  }
 
   /// The plugin directory Scripts/demo makes, relative to the repository.
   static let demoPlugins = ".build/demo-plugins"
 
-  @Test func theReadmeShowsRunnableExamples() {
-    #expect(Self.commands.contains("vivarium render items:list"), "\(Self.commands)")
-    #expect(Self.commands.count >= 4, "\(Self.commands)")
+  @Test func theReadmeAndEachPageShowRunnableExamples() {
+    for page in ["README.md", "docs/using-the-app.md", "docs/checking.md", "docs/reference.md"] {
+      #expect(Self.pages.contains(page), "\(Self.pages)")
+      #expect(!Self.commands(in: page).isEmpty, "\(page) shows no runnable vivarium example")
+    }
+    #expect(Self.commands(in: "README.md").contains("vivarium render items:list"))
+    #expect(Self.examples.count >= 10, "\(Self.examples)")
   }
 
-  @Test(arguments: commands)
-  func exampleRunsAsWritten(command: String) throws {
+  @Test(arguments: examples)
+  func exampleRunsAsWritten(example: Example) throws {
+    let command = example.command
     let arguments = command.split(separator: " ").dropFirst().map { $0.trimmingCharacters(in: ["'"]) }
     if arguments.contains(Self.demoPlugins) {
       // The reader ran the Quick start, whose Scripts/demo made it.
@@ -57,6 +82,6 @@ struct ReadmeExampleTests {
     let dataDirectory = try TemporaryDirectory()
     let result = try ProcessRunner.vivarium(
       arguments, environment: ["VIVARIUM_DATA_DIR": dataDirectory.path], directory: BuildProducts.repository)
-    #expect(result.status == 0, "\(command): \(result.stderr)")
+    #expect(result.status == 0, "\(example): \(result.stderr)")
   }
 }

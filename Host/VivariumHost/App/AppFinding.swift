@@ -9,7 +9,7 @@ public struct AppFinding: Codable, Sendable, Equatable {
     case note
   }
 
-  /// The stable name, `app.aspect`; README, "Checking a whole app", lists them.
+  /// The stable name, `app.aspect`; docs/checking.md, "Checking a whole app", lists them.
   public let name: String
   /// Failed or note.
   public let severity: Severity

@@ -10,7 +10,7 @@ import Glibc
 /// produces no valid frame, and the parent treats the run as failed. This
 /// guards against mistakes and naive forgery, not against a plugin set on
 /// deceiving the host: plugin code runs in the child with its memory and
-/// descriptors (README, "Loading checks").
+/// descriptors (docs/checking.md, "Loading checks").
 ///
 /// Frame: `VIVARIUM-REPLY NONCE LENGTH\n` then exactly LENGTH bytes.
 public enum ChildChannel {

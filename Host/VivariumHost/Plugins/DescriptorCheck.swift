@@ -31,7 +31,7 @@ struct DescriptorFields: Equatable {
   }
 }
 
-/// The compatibility rule, field by field (README, "Compatibility"):
+/// The compatibility rule, field by field (docs/writing-a-plugin.md, "Compatibility"):
 /// - magic equals `VK_PLUGIN_MAGIC`;
 /// - plugin ABI version equals the host's;
 /// - SDK major equals the host's, and the plugin's minor is no newer;

@@ -89,6 +89,6 @@ extension PluginManifest {
 public enum ManifestAdvice {
   /// How to make the manifest of the plugin at `path` again.
   public static func remake(_ path: String) -> String {
-    "rebuild the plugin: a package made by 'vivarium new' writes its manifest on every build (README, \"Writing a plugin\"); one built some other way needs the output of 'vivarium manifest \(path) --swift' among its sources, once"
+    "rebuild the plugin: a package made by 'vivarium new' writes its manifest on every build (docs/writing-a-plugin.md, \"The package\"); one built some other way needs the output of 'vivarium manifest \(path) --swift' among its sources, once"
   }
 }

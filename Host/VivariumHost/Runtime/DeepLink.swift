@@ -2,7 +2,7 @@ import ViperKit
 import ViperKitHosting
 
 /// Deep links: several URNs joined by `/`, each opened inside or on top of the
-/// one before (README, "Deep links"), optionally behind the app's `scheme://`.
+/// one before (docs/using-the-app.md, "Deep links"), optionally behind the app's `scheme://`.
 enum DeepLink {
   /// The most segments a deep link may have: far more than any app needs, few
   /// enough that a runaway link fails at once instead of building for minutes.

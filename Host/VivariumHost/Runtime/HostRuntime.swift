@@ -16,7 +16,7 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 /// The application runtime: navigation layers of live modules, each module a
 /// tree of embedded children, and the queue of requests modules make.
 ///
-/// Lifecycle order (README, "Lifecycle"): a new module is attached, then the
+/// Lifecycle order (docs/writing-a-plugin.md, "Navigation and composition"): a new module is attached, then the
 /// one it covers disappears, then it appears. Appear goes parent first, then
 /// visible children; disappear and detach go children first, then parent.
 @MainActor

@@ -4,7 +4,7 @@ import Foundation
 /// (`plugin_name`, the plugin type's name such as `ProductSearchPlugin`), so
 /// that copying or renaming a `.so` file does not hand it another plugin's
 /// data. The name is declared by the plugin itself: this keeps plugins apart
-/// by mistake, not by force (see README, "Data").
+/// by mistake, not by force (see docs/using-the-app.md, "The data directory").
 public struct PluginIdentity: Hashable, Sendable {
   /// The declared name, which names the storage file `storage/NAME.json`.
   public let name: String

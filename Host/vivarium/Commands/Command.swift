@@ -1,7 +1,7 @@
 import ViperKitHosting
 import VivariumHost
 
-/// Exit codes, the same for every command (README, "Exit codes").
+/// Exit codes, the same for every command (docs/reference.md, "Exit codes").
 enum ExitCode {
   /// The command did what was asked.
   static let success: Int32 = 0

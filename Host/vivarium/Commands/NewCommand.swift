@@ -8,7 +8,7 @@ enum NewCommand: Command {
   static let synopsis = "vivarium new NAME --urn PATTERN [--dir DIR]"
   static let details = """
     Writes a Swift package for the plugin NAME (UpperCamelCase) with one module answering
-    PATTERN (see 'URN syntax' in the README; each {placeholder} becomes a required string
+    PATTERN (see 'URN syntax' in docs/reference.md; each {placeholder} becomes a required string
     argument): its contract, view, presenter, interactor, router, entity and factory,
     the plugin entry point (target NAMEEntryPoint), the manifest tool and build-tool
     plugin that make every build carry the plugin's manifest (NAMEManifest,

@@ -9,7 +9,7 @@ enum RenderCommand: Command {
   static let summary = "Build the module at a URN, run its first presentation cycle, print the screen."
   static let synopsis = "vivarium render URN [--arg NAME=VALUE]... [--plugins DIR]... [--json]"
   static let details = """
-    Resolves URN (see 'URN syntax' in the README), checks its arguments against the
+    Resolves URN (see 'URN syntax' in docs/reference.md), checks its arguments against the
     module's contract, builds the module, runs attach and appear (view ready -> presenter
     -> interactor -> presenter -> view), prints the screen it drew, then sends disappear
     and detach and releases it. With --json, prints the view tree instead.

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import ViperKit
 
-/// One plugin file hosted in a process of its own (README, "What runs
-/// where"): the supervisor in the host. It starts the process, hands it the
+/// One plugin file hosted in a process of its own (docs/what-runs-where.md,
+/// "Processes"): the supervisor in the host. It starts the process, hands it the
 /// calls of the host's modules and waits for their answers up to
 /// ``PluginProcessOptions/responseLimit``, carries out what the process's
 /// modules ask, and notices when the process ends. A plugin that crashes,

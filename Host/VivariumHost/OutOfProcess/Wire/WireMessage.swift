@@ -1,7 +1,7 @@
 import ViperKit
 
-/// The protocol between the host and a plugin process (README, "What runs
-/// where"): value messages, each sent as one length-prefixed frame
+/// The protocol between the host and a plugin process (docs/what-runs-where.md,
+/// "Processes"): value messages, each sent as one length-prefixed frame
 /// (``WireFrame``) over a socket pair. The host calls (`build`, `lifecycle`,
 /// `event`, `message`) carry a call number the plugin answers with `done`,
 /// `built` or `buildFailed`; the plugin's service calls carry a call number

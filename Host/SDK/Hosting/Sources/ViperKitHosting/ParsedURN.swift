@@ -2,7 +2,7 @@ import ViperKit
 
 /// A parsed URN: `namespace:segment:…[?name=value&…]`.
 ///
-/// Grammar (README, "URN syntax"):
+/// Grammar (docs/reference.md, "URN syntax"):
 /// ```
 /// urn     = segment *( ":" segment ) [ "?" query ]
 /// segment = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / pct-encoded )

@@ -22,7 +22,7 @@
 /* Layout version of VKPluginDescriptor. Raised when the struct changes. */
 #define VK_PLUGIN_ABI_VERSION 1u
 
-/* The SDK version a plugin is compiled against (see README, "Compatibility"). */
+/* The SDK version a plugin is compiled against (see docs/writing-a-plugin.md, "Compatibility"). */
 #define VIPERKIT_VERSION_MAJOR 2
 #define VIPERKIT_VERSION_MINOR 4
 #define VIPERKIT_VERSION_PATCH 0
