@@ -50,7 +50,10 @@ struct FullScreenTerminalTests {
       BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
       environment: ["TERM": "xterm", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 100, rows: 30)
     #expect(terminal.waitFor("Password"), "\(terminal.text)")
-    #expect(terminal.waitFor("damaged"), "the app does not say the saved screens were lost: \(terminal.text)")
+    // On the app's own screen, not only on stderr before it.
+    let screen = try #require(terminal.written.range(of: Data("\u{1B}[?1049h".utf8))).upperBound
+    #expect(
+      terminal.waitFor("damaged", after: screen), "the app does not say the saved screens were lost: \(terminal.text)")
     terminal.send("\u{3}")
     #expect(terminal.wait() == 0)
   }
