@@ -83,11 +83,12 @@ public final class HostServices {
   /// The services `contract` lists, for a module of `plugin`.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let wanted = Set(contract.services)
+    let reporter = ModuleReporter(services: self, urn: urn)
     return Services(
       storage: wanted.contains(Services.Name.storage) ? store(for: plugin) : nil,
       settings: wanted.contains(Services.Name.settings) ? settings : nil,
-      log: wanted.contains(Services.Name.log) ? ModuleLog(services: self, urn: urn) : nil,
-      notifications: wanted.contains(Services.Name.notifications) ? ModuleNotifier(services: self, urn: urn) : nil,
+      log: wanted.contains(Services.Name.log) ? reporter : nil,
+      notifications: wanted.contains(Services.Name.notifications) ? reporter : nil,
       clock: wanted.contains(Services.Name.clock) ? clock : nil)
   }
 
@@ -209,8 +210,10 @@ public final class HostNotifications: Notifier {
   }
 }
 
-/// One module's view of the host log: every line tagged with its URN.
-private final class ModuleLog: ModuleLogger {
+/// One module's view of the host log and of the person's notices and
+/// alerts: every line it logs tagged with its URN, and every notice and
+/// alert it raises logged too, where it can be read again whole.
+private final class ModuleReporter: ModuleLogger, Notifier {
   private weak var services: HostServices?
   private let urn: String
 
@@ -222,26 +225,14 @@ private final class ModuleLog: ModuleLogger {
   func log(_ level: LogLevel, _ message: String) {
     services?.logLine(level, module: urn, message)
   }
-}
-
-/// One module's notices and alerts: shown to the person, and logged with
-/// its URN, where they can be read again whole.
-private final class ModuleNotifier: Notifier {
-  private weak var services: HostServices?
-  private let urn: String
-
-  init(services: HostServices, urn: String) {
-    self.services = services
-    self.urn = urn
-  }
 
   func notice(_ text: String, tone: Tone) {
-    services?.logLine([.warning, .negative].contains(tone) ? .warning : .info, module: urn, "notice: \(text)")
+    log([.warning, .negative].contains(tone) ? .warning : .info, "notice: \(text)")
     services?.notifications.notice(text, tone: tone)
   }
 
   func alert(title: String, message: String) {
-    services?.logLine(.warning, module: urn, "alert: \(title): \(message)")
+    log(.warning, "alert: \(title): \(message)")
     services?.notifications.alert(title: title, message: message)
   }
 }
