@@ -41,7 +41,9 @@ enum DashboardTab: Int, CaseIterable {
   case feed
 
   var urn: URN { [URN("items", "list"), URN("products", "search"), URN("feed", "home")][rawValue] }
-  var title: String { ["Items", "Search", "Feed"][rawValue] }
+  /// The title of the tab's button: the heading its module draws, which
+  /// names the tab where it is shown.
+  var title: String { ["Items", "Products", "Feed"][rawValue] }
   var buttonID: String { "tab.\(["items", "search", "feed"][rawValue])" }
 }
 

@@ -6,7 +6,10 @@ import ViperKit
 
 /// View → Presenter: what the person did.
 protocol ItemsListViewOutput: ViperPresenter {
+  /// Asks whether to delete them all; nothing is deleted yet.
   func didTapDeleteAll()
+  /// The answer: delete them all, or keep them.
+  func didConfirmDeleteAll(_ confirmed: Bool)
   func didSelectItem(id: Int)
 }
 
@@ -46,6 +49,8 @@ struct ItemsListScreen: ViperViewModel {
   let summary: String
   let items: [ItemUI]
   let notice: String?
+  /// Whether the screen asks to confirm deleting every item.
+  let confirmingDeleteAll: Bool
 }
 
 enum ItemsListContract {
@@ -59,4 +64,7 @@ enum ItemsListContract {
   /// The list element and button identifiers the view draws.
   static let listID = "items"
   static let deleteAllID = "deleteAll"
+  /// The answers to "delete them all?".
+  static let confirmDeleteAllID = "confirmDeleteAll"
+  static let keepItemsID = "keepItems"
 }

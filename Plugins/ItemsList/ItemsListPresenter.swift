@@ -6,6 +6,10 @@ final class ItemsListPresenter: ViperPresenter {
   weak var view: (any ItemsListViewInput)?
   let interactor: any ItemsListInteractorInput
   let router: any ItemsListRouting
+  /// The items shown last, drawn again while the person answers.
+  private var items: [Item] = []
+  /// Whether the screen asks to confirm deleting them all.
+  private var confirmingDeleteAll = false
 
   init(interactor: any ItemsListInteractorInput, router: any ItemsListRouting) {
     self.interactor = interactor
@@ -17,10 +21,14 @@ final class ItemsListPresenter: ViperPresenter {
   }
 
   private func show(_ items: [Item], notice: String? = nil) {
+    self.items = items
+    if items.isEmpty { confirmingDeleteAll = false }
     let enabled = items.filter(\.enabled).count
     let summary = "\(items.count) \(items.count == 1 ? "item" : "items"), \(enabled) enabled"
     view?.display(
-      ItemsListScreen(title: "Items", summary: summary, items: items.map(ItemsListPresenter.ui), notice: notice))
+      ItemsListScreen(
+        title: "Items", summary: summary, items: items.map(ItemsListPresenter.ui), notice: notice,
+        confirmingDeleteAll: confirmingDeleteAll))
   }
 
   static func ui(_ item: Item) -> ItemUI {
@@ -32,7 +40,15 @@ final class ItemsListPresenter: ViperPresenter {
 }
 
 extension ItemsListPresenter: ItemsListViewOutput {
-  func didTapDeleteAll() { interactor.deleteAllItems() }
+  func didTapDeleteAll() {
+    confirmingDeleteAll = true
+    show(items)
+  }
+
+  func didConfirmDeleteAll(_ confirmed: Bool) {
+    confirmingDeleteAll = false
+    if confirmed { interactor.deleteAllItems() } else { show(items) }
+  }
   func didSelectItem(id: Int) { router.showDetail(itemID: id) }
 }
 

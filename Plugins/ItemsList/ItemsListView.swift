@@ -14,6 +14,10 @@ final class ItemsListView: ViperView, ItemsListViewInput {
     switch event {
     case .tap(ItemsListContract.deleteAllID):
       presenter.didTapDeleteAll()
+    case .tap(ItemsListContract.confirmDeleteAllID):
+      presenter.didConfirmDeleteAll(true)
+    case .tap(ItemsListContract.keepItemsID):
+      presenter.didConfirmDeleteAll(false)
     case .select(ItemsListContract.listID, let row):
       if let id = Int(row) { presenter.didSelectItem(id: id) }
     default:
@@ -32,7 +36,16 @@ final class ItemsListView: ViperView, ItemsListViewInput {
         ViewNode.list(
           id: ItemsListContract.listID,
           rows: screen.items.map { ListRow(id: $0.id, title: $0.name, detail: $0.date, marker: $0.marker) })
-        ViewNode.button(id: ItemsListContract.deleteAllID, title: "Delete all")
+        if screen.confirmingDeleteAll {
+          let items = screen.items.count == 1 ? "1 item" : "\(screen.items.count) items"
+          ViewNode.notice(.warning, "Delete all \(items)? This cannot be undone.")
+          ViewNode.horizontal {
+            ViewNode.button(id: ItemsListContract.keepItemsID, title: "Keep them")
+            ViewNode.button(id: ItemsListContract.confirmDeleteAllID, title: "Delete \(items)")
+          }
+        } else {
+          ViewNode.button(id: ItemsListContract.deleteAllID, title: "Delete all")
+        }
       }
     }
   }

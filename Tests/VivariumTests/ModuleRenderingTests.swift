@@ -69,9 +69,16 @@ struct ModuleRenderingTests {
     #expect(instance.top?.opener === list)
   }
 
-  @Test func deleteAllEmptiesTheListAndSaysSo() throws {
+  @Test func deleteAllAsksFirstThenEmptiesTheListAndSaysSo() throws {
     let instance = try presented("items:list")
     try instance.send(.tap(button: "deleteAll"))
+    let asking = try #require(instance.top?.tree)
+    #expect(asking.contains(.notice(.warning, "Delete all 4 items? This cannot be undone.")), "\(asking)")
+    #expect("\(asking)".contains("Water the plants"), "nothing is deleted before the answer")
+    try instance.send(.tap(button: "keepItems"))
+    #expect(instance.top?.tree?.contains(.button(id: "deleteAll", title: "Delete all")) == true)
+    try instance.send(.tap(button: "deleteAll"))
+    try instance.send(.tap(button: "confirmDeleteAll"))
     #expect(
       instance.top?.tree
         == .stack(

@@ -48,7 +48,11 @@ struct OutputFailureTests {
     let lines = log(host)
     #expect(lines.count == 1, "\(lines)")
     #expect(lines[0].contains("hello\\x0A2026") && lines[0].contains("\\e]52"), "\(lines)")
-    #expect(host.recentLog == lines)
+    // The session's `log` keeps the break, the line after it indented
+    // under the message: no line of its own, and no control either.
+    #expect(host.recentLog.count == 1)
+    #expect(
+      host.recentLog[0].hasSuffix("evil:x: hello\n    2026-01-01T00:00:00Z error host: FORGED \\e]52;c;aGk=\\x07"))
   }
 
   @Test func aLogThatCannotBeWrittenIsToldOnceAndTheSessionGoesOn() throws {

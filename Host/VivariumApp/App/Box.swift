@@ -35,4 +35,36 @@ enum Box {
     grid.put(" " + TextWrap.truncate(title, to: rect.width - 6) + " ", x: rect.x + 2, y: rect.y, style: style)
     return Rect(x: rect.x + 1, y: rect.y + 1, width: rect.width - 2, height: rect.height - 2)
   }
+
+  /// `line` in rows of at most `width` columns: as it is when it fits, else
+  /// broken at spaces (its own spacing kept: a table's columns stay), the
+  /// rows after the first indented two columns more than the line is.
+  static func wrap(_ line: String, width: Int) -> [String] {
+    guard DisplayWidth.of(line) > width else { return [line] }
+    let hanging = String(repeating: " ", count: line.prefix { $0 == " " }.count + 2)
+    guard width - hanging.count >= 10 else { return TextWrap.lines(line, width: width) }
+    var rows: [String] = []
+    var rest = Substring(line)
+    var lead = ""
+    while DisplayWidth.of(lead) + DisplayWidth.of(rest) > width {
+      let head = TextWrap.prefix(rest, columns: width - DisplayWidth.of(lead)).0
+      guard !head.isEmpty else { break }
+      // The last space inside the text (not its indentation), unless the cut falls on a space.
+      var cut = head.endIndex
+      if rest[cut] != " ", let space = head.drop(while: { $0 == " " }).lastIndex(of: " ") { cut = space }
+      rows.append(lead + String(rest[..<cut]).trimmingTrailingSpaces)
+      rest = rest[cut...].drop { $0 == " " }
+      lead = hanging
+    }
+    return rows + [lead + rest]
+  }
+}
+
+extension String {
+  /// This text without the spaces it ends with.
+  fileprivate var trimmingTrailingSpaces: String {
+    var text = Substring(self)
+    while text.last == " " { text = text.dropLast() }
+    return String(text)
+  }
 }

@@ -11,6 +11,11 @@ extension TerminalApp {
     let before = (focus, editor)
     if focusOwner != node {
       if let owner = focusOwner, let focus { focusMemory[owner] = focus }
+      // What is kept for modules gone goes with them: a new module may be
+      // given the identifier of one freed, and must start afresh.
+      let live = Set(runtime.nodes.map(ObjectIdentifier.init))
+      focusMemory = focusMemory.filter { live.contains($0.key) }
+      offsets = offsets.filter { live.contains($0.key) }
       focusOwner = node
       focus = focusMemory[node]
       focusIndex = 0
@@ -23,6 +28,8 @@ extension TerminalApp {
       focusMoved = true
     }
     syncEditor(hotspots.first { $0.key == focus })
+    // A field focused anew takes the keys typed.
+    if before.0 != focus { editing = true }
     return before.0 != focus || before.1 != editor
   }
 
@@ -55,7 +62,9 @@ extension TerminalApp {
   var focusedSpot: Hotspot? { drawnHotspots.first { $0.key == focus } }
 
   /// The line above the status line: the command line while it is open,
-  /// else the message.
+  /// else the message, wrapped upwards over the screen when it is longer
+  /// than a line (at most half the body; what is cut there says where the
+  /// rest is).
   func messageLine(_ grid: inout Grid) {
     let row = height - 2
     if commandActive {
@@ -67,8 +76,23 @@ extension TerminalApp {
       return
     }
     guard let message else { return }
-    let text = TextRenderer.noticeMark(message.tone) + " " + message.text
-    grid.put(TextWrap.truncate(text.oneLine, to: width - 1), x: 0, y: row, style: Palette.tone(message.tone))
+    let lines = messageRows(message)
+    for (index, line) in lines.enumerated() {
+      let y = row - lines.count + 1 + index
+      grid.clear(x: 0, y: y, width: width)
+      grid.put(line, x: 0, y: y, style: Palette.tone(message.tone))
+    }
+  }
+
+  /// The rows `message` takes: its text wrapped to the window, every line
+  /// of it, or as many as half the body holds, the last saying the log has it all.
+  func messageRows(_ message: Message) -> [String] {
+    let text = TextRenderer.noticeMark(message.tone) + " " + TerminalText.visible(message.text, keepingNewlines: true)
+    let lines = TextWrap.lines(text, width: width - 1)
+    let most = max((height - TerminalApp.chrome.top - TerminalApp.chrome.bottom) / 2, 1)
+    guard lines.count > most else { return lines }
+    let more = " … (the rest: ':log')"
+    return lines.prefix(most - 1) + [TextWrap.truncate(lines[most - 1], to: width - 1 - more.count) + more]
   }
 
   /// The last row: the focused element's address and the keys that apply,
@@ -88,7 +112,9 @@ extension TerminalApp {
     if let spot {
       switch spot.kind {
       case .button: place = spot.key.address
-      case .row(let index, let count): place = "\(spot.key.address) · row \(index + 1) of \(count)"
+      // As `select` takes it: the list's address and the row's id.
+      case .row(let index, let count):
+        place = "\(spot.key.address) \(spot.key.row ?? "") · row \(index + 1) of \(count)"
       case .field: place = spot.key.address
       }
     }
@@ -97,7 +123,7 @@ extension TerminalApp {
       place +=
         (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
     }
-    let hints = overlay != nil ? "Esc close · ↑↓ PgUp PgDn scroll" : HelpText.hints(for: spot?.kind)
+    let hints = overlay != nil ? "Esc close · ↑↓ PgUp PgDn scroll" : HelpText.hints(for: spot?.kind, editing: editing)
     // Where the person is comes first; the hints get the rest.
     let shown = TextWrap.truncate(place, to: max(width - 2, 0))
     let column = grid.put(" " + shown + " ", x: 0, y: row, style: CellStyle(bold: true, reverse: true))

@@ -53,7 +53,7 @@ extension TerminalApp {
   func collectNews() {
     for problem in runtime.takeProblems() { say(problem.description, tone: .negative) }
     if let notice = runtime.services.notifications.takeNotices().last { say(notice.text, tone: notice.tone) }
-    if let message, now() - message.shown >= TerminalApp.messageSeconds { self.message = nil }
+    if let message, now() - message.shown >= seconds(showing: message) { self.message = nil }
   }
 
   /// Row 0: the app's name and where the person is (each screen of the
@@ -129,7 +129,7 @@ extension TerminalApp {
 
   private func layout(_ screen: ComposedScreen, width: Int, active: Bool) -> Page {
     var layout = ScreenLayout(
-      width: width, focus: active ? focus : nil, editor: active ? editor : nil, spinner: spinner)
+      width: width, focus: active ? focus : nil, editor: active && editing ? editor : nil, spinner: spinner)
     layout.module(screen, x: 0, width: width)
     return layout.page
   }
@@ -157,23 +157,31 @@ extension TerminalApp {
     grid.put(ok, x: inner.x + (inner.width - ok.count) / 2, y: inner.y + inner.height - 1, style: Palette.focus)
   }
 
+  /// The columns of text in a box over a window `windowWidth` wide: all
+  /// but its two edges and a column of margin.
+  public static func reportWidth(windowWidth: Int) -> Int { max(windowWidth - 3, 1) }
+
   private func overlay(_ overlay: Overlay, in body: Box.Rect, into grid: inout Grid) {
     let (title, lines) =
       switch overlay {
       case .help: ("Keys", HelpText.lines)
       case .report(let title, let lines): (title, lines)
       }
-    // As wide as the window: no cut-off text of the screen beside it.
-    let box = Box.centred(width: width, height: min(lines.count + 2, body.height), in: body)
+    // As wide as the window: no cut-off text of the screen beside it. Text
+    // runs from a column in from the left edge to the column before the
+    // right edge, where the scroll bar goes; longer lines wrap.
+    let textWidth = TerminalApp.reportWidth(windowWidth: width)
+    let rows = lines.flatMap { Box.wrap($0, width: textWidth) }
+    let box = Box.centred(width: width, height: min(rows.count + 2, body.height), in: body)
     let inner = Box.draw(&grid, box, title: title, style: Palette.bold)
-    overlayOffset = max(0, min(overlayOffset, lines.count - inner.height))
-    for row in 0..<min(inner.height, lines.count - overlayOffset) {
-      grid.put(lines[overlayOffset + row], x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width)
+    overlayOffset = max(0, min(overlayOffset, rows.count - inner.height))
+    for row in 0..<min(inner.height, rows.count - overlayOffset) {
+      grid.put(rows[overlayOffset + row], x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width)
     }
-    if lines.count > inner.height {
+    if rows.count > inner.height {
       scrollbar(
         &grid, rect: Box.Rect(x: inner.x, y: inner.y, width: inner.width + 1, height: inner.height),
-        offset: overlayOffset, total: lines.count)
+        offset: overlayOffset, total: rows.count)
     }
   }
 }

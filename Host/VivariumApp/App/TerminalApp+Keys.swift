@@ -12,6 +12,15 @@ extension TerminalApp {
     if key == .control("c") { return .quit }
     if key == .control("z") { return .suspend }
     if key == .control("l") { return .repaint }
+    // Keys that work wherever the focus is, in a field and on the command line too.
+    if key == .control("g") {
+      (commandActive, overlay, overlayOffset) = (false, .help, 0)
+      return .redraw
+    }
+    if key == .control("p") {
+      openCommandLine()
+      return .redraw
+    }
     if commandActive { return await commandKey(key) }
     if case .mouse(let mouse) = key { return mouseEvent(mouse) }
     if overlay != nil { return overlayKey(key) }
@@ -26,29 +35,46 @@ extension TerminalApp {
     let spot = focusedSpot
     // A field focused by the key before, with no frame between, gets its editor now.
     if case .field? = spot?.kind, editor == nil { syncEditor(spot) }
-    if case .field? = spot?.kind, var editor, FieldEditor.handles(key) {
-      if editor.apply(key) { type(editor.text, into: spot!.key.address, secret: isSecret(spot)) }
-      self.editor = editor
-      return .redraw
+    if case .field? = spot?.kind, editing {
+      if key == .escape {
+        editing = false
+        return .redraw
+      }
+      if var editor, FieldEditor.handles(key) {
+        if editor.apply(key) { type(editor.text, into: spot!.key.address, secret: isSecret(spot)) }
+        self.editor = editor
+        return .redraw
+      }
     }
     switch key {
     case .tab, .down: moveFocus(by: 1)
     case .backTab, .up: moveFocus(by: -1)
     case .right: moveFocus(by: 1)
     case .left: moveFocus(by: -1)
-    case .enter, .character(" "): activate(spot)
+    case .enter, .character(" "):
+      if case .field? = spot?.kind, !editing { editing = true } else { activate(spot) }
     case .pageDown, .pageUp: page(key == .pageDown ? 1 : -1, in: spot)
     case .home, .end: jump(toEnd: key == .end, in: spot)
     case .escape: goBack()
     case .character("?"): (overlay, overlayOffset) = (.help, 0)
-    case .character(":"):
-      commandActive = true
-      commandLine.open()
+    case .character(":"): openCommandLine()
     case .character("q"): return .quit
-    case .character, .paste: say("Only a field takes text: Tab to one (? lists the keys).", tone: .info)
+    case .character, .paste:
+      if case .field? = spot?.kind {
+        say("Press Enter to edit the field (? lists the keys).", tone: .info)
+      } else {
+        say("Only a field takes text: Tab to one (? lists the keys).", tone: .info)
+      }
     default: break
     }
     return .redraw
+  }
+
+  /// `:` or Ctrl-P: the command line, over whatever box is open.
+  private func openCommandLine() {
+    overlay = nil
+    commandActive = true
+    commandLine.open()
   }
 
   private func isSecret(_ spot: Hotspot?) -> Bool {
@@ -101,6 +127,7 @@ extension TerminalApp {
     focusMoved = true
     editor = nil
     editorDrawn = nil
+    editing = true
   }
 
   /// Enter: tap a button, select a row, go from a field to the next element.

@@ -62,6 +62,10 @@ public final class TerminalApp {
   /// The editor of the focused field, and the value the module last drew in it.
   var editor: FieldEditor?
   var editorDrawn: String?
+  /// Whether the focused field takes the keys typed: true when focus
+  /// arrives on it; Esc leaves it (the field stays focused, and `:`, `?`
+  /// and `q` act again), Enter takes it up again.
+  var editing = true
   /// Secret text typed per field address: the module never draws it back.
   var secrets: [String: String] = [:]
   /// Scroll offsets per pane (keyed by the pane's module).
@@ -118,8 +122,14 @@ public final class TerminalApp {
   public func nextFrameDue() -> Double? {
     var due: [Double] = []
     if isWorking { due.append(now() + 0.1) }
-    if let message { due.append(message.shown + TerminalApp.messageSeconds) }
+    if let message { due.append(message.shown + seconds(showing: message)) }
     return due.min()
+  }
+
+  /// How long `message` stays: ``messageSeconds``, and 2 more for each
+  /// further row it takes.
+  func seconds(showing message: Message) -> Double {
+    TerminalApp.messageSeconds + 2 * Double(messageRows(message).count - 1)
   }
 
   /// Whether any module has work in flight (not a timer waiting).

@@ -186,8 +186,8 @@ struct ScreenLayout {
     for child in slot.children {
       let top = page.addRow()
       var column = page.put("┌─", x: x, row: top, style: Palette.dim)
-      if let tabs = slot.tabs, let selected = slot.selected {
-        column = tabStrip(tabs, selected: selected, x: column + 1, row: top, limit: x + width)
+      if let tabs = slot.tabs, let selected = slot.selected, tabs.indices.contains(selected) {
+        column = shownTab(tabs[selected], position: selected, of: tabs.count, x: column + 1, row: top, limit: x + width)
       }
       if child.isWorking { page.put(" \(spinner)", x: column, row: top, style: Palette.tone(.info), limit: x + width) }
       module(child, x: indents ? x + 2 : x, width: indents ? width - 2 : width)
@@ -198,16 +198,12 @@ struct ScreenLayout {
     }
   }
 
-  /// The tab strip: every tab's title, the shown one bold, reversed and in
-  /// brackets (visible without colour); returns the column after it.
-  private mutating func tabStrip(_ tabs: [String], selected: Int, x: Int, row: Int, limit: Int) -> Int {
-    var column = x
-    for (index, title) in tabs.enumerated() {
-      let shown = index == selected
-      let text = shown ? "[\(title)]" : " \(title) "
-      column = page.put(text, x: column, row: row, style: shown ? Palette.tab : Palette.dim, limit: limit)
-      if index < tabs.count - 1 { column = page.put(" · ", x: column, row: row, style: Palette.dim, limit: limit) }
-    }
-    return column
+  /// Which tab is shown, in the frame's top: its title, bold and in
+  /// brackets (visible without colour), and its place. The module draws the
+  /// control that switches tabs; this names what it shows. Returns the
+  /// column after it.
+  private mutating func shownTab(_ title: String, position: Int, of count: Int, x: Int, row: Int, limit: Int) -> Int {
+    let column = page.put("[\(title)]", x: x, row: row, style: Palette.tab, limit: limit)
+    return page.put(" tab \(position + 1) of \(count)", x: column, row: row, style: Palette.dim, limit: limit)
   }
 }

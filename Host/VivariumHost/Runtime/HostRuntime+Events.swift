@@ -42,7 +42,7 @@ extension HostRuntime {
     let parts = address.split(separator: "/", omittingEmptySubsequences: false)
     if let empty = parts.firstIndex(where: \.isEmpty) {
       throw ViewEventError(
-        "part \(empty + 1) of the address '\(Self.clipped(address))' is empty; write the address as drawn in parentheses, slots and the element id joined by single '/', e.g. tabs/deleteAll"
+        "part \(empty + 1) of the address '\(Self.clipped(address))' is empty; write the address as shown (in parentheses in the line session, on the bottom line in full screen): slots and the element id joined by single '/', e.g. tabs/deleteAll"
       )
     }
     var path = ""

@@ -20,7 +20,8 @@ public final class HostServices {
   public let dataDirectory: String
   /// Notices and alerts modules raised, for the person.
   public let notifications = HostNotifications()
-  /// Log lines written during this run, newest last.
+  /// Log entries written during this run, newest last: one per message, its
+  /// line breaks kept (each line after the first indented by four spaces).
   public private(set) var recentLog: [String] = []
 
   /// The clock every module gets: real, or virtual from `now`.
@@ -83,11 +84,12 @@ public final class HostServices {
   /// The services `contract` lists, for a module of `plugin`.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let wanted = Set(contract.services)
+    let reporter = ModuleReporter(services: self, urn: urn)
     return Services(
       storage: wanted.contains(Services.Name.storage) ? store(for: plugin) : nil,
       settings: wanted.contains(Services.Name.settings) ? settings : nil,
-      log: wanted.contains(Services.Name.log) ? ModuleLog(services: self, urn: urn) : nil,
-      notifications: wanted.contains(Services.Name.notifications) ? notifications : nil,
+      log: wanted.contains(Services.Name.log) ? reporter : nil,
+      notifications: wanted.contains(Services.Name.notifications) ? reporter : nil,
       clock: wanted.contains(Services.Name.clock) ? clock : nil)
   }
 
@@ -125,13 +127,18 @@ public final class HostServices {
     notifications.notice(problem, tone: .warning)
   }
 
-  /// Appends a line to `vivarium.log` in the data directory and to ``recentLog``.
+  /// Appends a line to `vivarium.log` in the data directory (line breaks
+  /// in `message` escaped) and an entry to ``recentLog`` (line breaks kept).
   public func logLine(_ level: LogLevel, module: String, _ message: String) {
     let time = Date(timeIntervalSince1970: clock.now()).formatted(.iso8601)
     // One line each, whatever the module wrote: a newline cannot forge a
     // line of the host's, and no control character reaches `tail -f`.
-    let line = "\(time) \(level.rawValue) \(TerminalText.visible(module)): \(TerminalText.visible(message))"
-    recentLog.append(line)
+    let head = "\(time) \(level.rawValue) \(TerminalText.visible(module)): "
+    let line = head + TerminalText.visible(message)
+    // For the session's `log`, the message as written, its lines broken
+    // where it breaks them, each continuation indented under the first.
+    let lines = TerminalText.visible(message.trimmingCharacters(in: .newlines), keepingNewlines: true)
+    recentLog.append(head + lines.replacingOccurrences(of: "\n", with: "\n    "))
     if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
     appendToLogFile(line + "\n")
   }
@@ -211,8 +218,10 @@ public final class HostNotifications: Notifier {
   }
 }
 
-/// One module's view of the host log: every line tagged with its URN.
-private final class ModuleLog: ModuleLogger {
+/// One module's view of the host log and of the person's notices and
+/// alerts: every line it logs tagged with its URN, and every notice and
+/// alert it raises logged too, where it can be read again whole.
+private final class ModuleReporter: ModuleLogger, Notifier {
   private weak var services: HostServices?
   private let urn: String
 
@@ -223,5 +232,15 @@ private final class ModuleLog: ModuleLogger {
 
   func log(_ level: LogLevel, _ message: String) {
     services?.logLine(level, module: urn, message)
+  }
+
+  func notice(_ text: String, tone: Tone) {
+    log([.warning, .negative].contains(tone) ? .warning : .info, "notice: \(text)")
+    services?.notifications.notice(text, tone: tone)
+  }
+
+  func alert(title: String, message: String) {
+    log(.warning, "alert: \(title): \(message)")
+    services?.notifications.alert(title: title, message: message)
   }
 }

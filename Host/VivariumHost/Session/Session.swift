@@ -159,7 +159,11 @@ public final class Session {
       link: runtime.link(scheme: scheme))
   }
 
+  /// The step after a command: its output, the screen when it `draws`,
+  /// and its `errors`, which are logged too (where a person can read them
+  /// again, whole).
   private func finish(_ line: String, output: [String] = [], errors: [String], draws: Bool) -> Step {
+    for error in errors { runtime.services.logLine(.error, module: "session", error) }
     let problems = runtime.takeProblems().map(\.description)
     let screen = draws ? runtime.screen() : nil
     var lines = output

@@ -45,8 +45,9 @@ public enum SessionCommand: Equatable, Sendable {
 
   /// The command list `help` prints.
   public static let commandList = """
-    Commands. ADDRESS is an element id as drawn in parentheses, e.g. deleteAll or
-    tabs/items; ROW is a row id of that list, also drawn in parentheses.
+    Commands. ADDRESS is an element id, e.g. deleteAll or tabs/items, and ROW a row id
+    of that list: the line session draws both in parentheses; full screen names the
+    focused element's on its bottom line, and Tab completes addresses.
       tap ADDRESS            tap a button
       select ADDRESS ROW     select row ROW of a list
       type ADDRESS TEXT      put TEXT in a field (the rest of the line)
@@ -108,7 +109,9 @@ public enum SessionCommand: Equatable, Sendable {
         "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
       ]
       guard let command = simple[name] else {
-        throw ParseError(message: "unknown command '\(name)'; type 'help' for the list")
+        throw ParseError(
+          message: "unknown command '\(name)'"
+            + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list"))
       }
       try expect(0, name)
       return command

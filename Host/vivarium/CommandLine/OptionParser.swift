@@ -1,3 +1,5 @@
+import VivariumHost
+
 /// A command-line mistake: printed on stderr with a pointer to `--help`, exit 2.
 struct UsageError: Error {
   let message: String

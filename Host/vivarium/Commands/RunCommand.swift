@@ -43,21 +43,23 @@ enum RunCommand: Command {
 
   /// Restores the screens the last session on these plugins showed, unless
   /// `--start` or `--fresh` says otherwise, and saves them from now on
-  /// whenever they change; true when something was restored.
+  /// whenever they change; whether something was restored, and what could
+  /// not be (logged too), for the person.
   @MainActor
   private static func resume(
-    _ runtime: HostRuntime, directories: [String], _ arguments: ParsedArguments, _ console: Console
-  ) -> Bool {
+    _ runtime: HostRuntime, directories: [String], _ arguments: ParsedArguments
+  ) -> (resumed: Bool, lost: [String]) {
     let store = NavigationStore(dataDirectory: runtime.services.dataDirectory, directories: directories)
     if arguments.has("fresh") { store.remove() }
+    var lost: [String] = []
     if arguments.all("start").isEmpty, !arguments.has("fresh") {
       switch store.load() {
-      case .success(let state?):
-        for lost in runtime.restore(state) { console.warning(name, lost) }
+      case .success(let state?): lost = runtime.restore(state)
       case .success(nil): break
-      case .failure(let error): console.warning(name, error.description)
+      case .failure(let error): lost = [error.description]
       }
     }
+    for warning in lost { runtime.services.logLine(.warning, module: "host", warning) }
     var reported = false
     runtime.onNavigationChanged = { [weak runtime] in
       guard let runtime else { return }
@@ -69,7 +71,7 @@ enum RunCommand: Command {
         reported = true
       }
     }
-    return runtime.top != nil
+    return (runtime.top != nil, lost)
   }
 
   static func run(_ given: ParsedArguments, _ console: Console) async throws -> Int32 {
@@ -99,15 +101,17 @@ enum RunCommand: Command {
     case nil: break
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
-    let resumed = resume(runtime, directories: discovery.directories, arguments, console)
+    let (resumed, lost) = resume(runtime, directories: discovery.directories, arguments)
     let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
     let watching =
       arguments.has("watch")
       ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, arguments) : nil
     defer { watching?.stop() }
     if fullScreen {
-      return try await FullScreen.run(runtime: runtime, discovery: discovery, manifest: manifest, first: first, console)
+      return try await FullScreen.run(
+        runtime: runtime, discovery: discovery, manifest: manifest, first: first, lost: lost, console)
     }
+    for warning in lost { console.warning(name, warning) }
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VivariumHost
 
 /// `vivarium run` on a real (pseudo-)terminal: signed in with keys only, and
 /// the terminal as it was after it quits.
@@ -37,6 +38,27 @@ struct FullScreenTerminalTests {
     again.send("q")
     #expect(again.wait() == 0)
     #expect(!again.text.contains("Sign in"), "the first screen was opened over the resumed ones")
+  }
+
+  /// Saved screens that cannot be restored are said in the app, not only
+  /// on stderr after it quits.
+  @Test func screensThatCannotBeRestoredAreSaidOnScreen() throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let store = NavigationStore(dataDirectory: data.path, directories: [plugins.path])
+    try FileManager.default.createDirectory(
+      atPath: (store.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data("{".utf8).write(to: URL(fileURLWithPath: store.path))
+    let terminal = try PseudoTerminal(
+      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
+      environment: ["TERM": "xterm", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 100, rows: 30)
+    #expect(terminal.waitFor("Password"), "\(terminal.text)")
+    // On the app's own screen, not only on stderr before it.
+    let screen = try #require(terminal.written.range(of: Data("\u{1B}[?1049h".utf8))).upperBound
+    #expect(
+      terminal.waitFor("damaged", after: screen), "the app does not say the saved screens were lost: \(terminal.text)")
+    terminal.send("\u{3}")
+    #expect(terminal.wait() == 0)
   }
 
   @Test func signingInWithKeysAndQuittingLeavesTheTerminalAsItWas() throws {

@@ -35,6 +35,7 @@ struct PluginProcessFailureTests {
     // The module under it, from another plugin process, still answers.
     try host.runtime.back()
     try host.runtime.send(.tap(button: "deleteAll"))
+    try host.runtime.send(.tap(button: "confirmDeleteAll"))
     #expect(host.text.contains("0 items"))
   }
 
