@@ -72,6 +72,21 @@ struct ModuleWorkTests {
     #expect(runtime.services.recentLog.contains { $0.contains("probe:worker") && $0.contains("'load' was cancelled") })
   }
 
+  /// The spinner shows work in flight, not a timer between its ticks,
+  /// however short its interval.
+  @Test func aTimerBetweenItsTicksIsNotWorkInFlight() async throws {
+    try runtime.open("probe:worker")
+    try runtime.send(.tap(button: "tick"))
+    _ = await runtime.work.settle(limit: 10)
+    #expect(worker?.isWorking == false, "a one-second timer waiting for its next tick")
+    await runtime.letTimePass(1)
+    #expect(worker?.tree?.contains(.text("ticks: 1")) == true)
+    #expect(worker?.isWorking == false)
+    try runtime.send(.tap(button: "load"))
+    _ = await runtime.work.settle(limit: 10)
+    #expect(worker?.isWorking == true, "a one-second fetch is work in flight")
+  }
+
   @Test func aFailureIsAProblemNamingTheModuleAndTheWork() async throws {
     try runtime.open("probe:worker")
     try runtime.send(.tap(button: "fail"))

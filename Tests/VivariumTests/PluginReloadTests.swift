@@ -156,7 +156,7 @@ struct PluginReloadTests {
     process = nil
     #expect(gone == nil)
     let running = Task { try await work.run(clock: nil) }
-    work.sleep(1, for: 1)
+    work.sleep(1, for: 1, waiting: false)
     work.end(.finished)
     try await running.value
   }

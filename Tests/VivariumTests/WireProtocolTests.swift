@@ -150,7 +150,8 @@ struct WireProtocolTests {
     samples += [
       .service(call: 0, module: 2, .now), .workStarted(module: 2, work: 15, name: "load"),
       .workEnded(work: 15, .finished), .workEnded(work: 16, .failed("timed out")), .workEnded(work: 17, .cancelled),
-      .sleep(work: 0, sleep: 18, seconds: 0.25), .sleep(work: 19, sleep: 20, seconds: .infinity),
+      .sleep(work: 0, sleep: 18, seconds: 0.25, waiting: false),
+      .sleep(work: 19, sleep: 20, seconds: .infinity, waiting: true),
       .cancelSleep(sleep: 18), .leaked(module: 2, roles: roles), .leaked(module: 3, roles: []),
     ]
     return samples
@@ -267,8 +268,8 @@ struct WireProtocolTests {
 
   @Test func notANumberComesBackBitForBit() throws {
     let nan = Double(nan: 0x1234, signaling: false)
-    let decoded = try WireMessage.decode(WireMessage.sleep(work: 1, sleep: 2, seconds: nan).encoded)
-    guard case .sleep(let work, let sleep, let seconds) = decoded else {
+    let decoded = try WireMessage.decode(WireMessage.sleep(work: 1, sleep: 2, seconds: nan, waiting: false).encoded)
+    guard case .sleep(let work, let sleep, let seconds, _) = decoded else {
       Issue.record("not a sleep: \(decoded)")
       return
     }

@@ -124,4 +124,19 @@ public protocol WallClock: AnyObject {
   /// `CancellationError` if the work it runs in is cancelled first (when the
   /// module detaches, say).
   func sleep(for seconds: Double) async throws
+  /// Returns once `seconds` have passed, as ``sleep(for:)`` does, for a
+  /// wait that is not work in flight: a timer between its ticks, a poll
+  /// between its looks. The host shows no spinner while a module's work
+  /// waits so. ``ModuleWork/every(_:on:_:_:)`` waits with it.
+  ///
+  /// Conformers need not implement it: by default it sleeps.
+  func wait(for seconds: Double) async throws
+}
+
+extension WallClock {
+  /// Sleeps for `seconds`: a clock that does not tell waiting from work in
+  /// flight waits as it sleeps.
+  public func wait(for seconds: Double) async throws {
+    try await sleep(for: seconds)
+  }
 }

@@ -30,14 +30,15 @@ public protocol ModuleWork: AnyObject {
 extension ModuleWork {
   /// Runs `tick` every `seconds` on `clock` (first after `seconds`), until the
   /// handle is cancelled or the module detaches. A tick that throws ends the
-  /// timer and is reported like any failed work.
+  /// timer and is reported like any failed work. Between ticks the timer
+  /// waits (``WallClock/wait(for:)``): only a tick is work in flight.
   @discardableResult
   public func every(
     _ seconds: Double, on clock: any WallClock, _ name: String, _ tick: @escaping @MainActor () async throws -> Void
   ) -> WorkHandle {
     start(name) {
       while true {
-        try await clock.sleep(for: seconds)
+        try await clock.wait(for: seconds)
         try await tick()
       }
     }

@@ -381,13 +381,13 @@ public final class PluginProcess {
       works[id] = work
       module.start(work, named: name)
     case .workEnded(let id, let outcome): works.removeValue(forKey: id)?.end(outcome)
-    case .sleep(let id, let sleep, var seconds):
+    case .sleep(let id, let sleep, var seconds, let waiting):
       // Any number may come: up to about 31 years, as the host's clock can wait.
       seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
       if let work = works[id] {
-        work.sleep(sleep, for: seconds)
+        work.sleep(sleep, for: seconds, waiting: waiting)
       } else {
-        RemoteWork.sleepOutsideWork(sleep, for: seconds, process: self)
+        RemoteWork.sleepOutsideWork(sleep, for: seconds, waiting: waiting, process: self)
       }
     case .cancelSleep(let sleep):
       for work in works.values { work.cancelSleep(sleep) }

@@ -16,7 +16,7 @@ final class RemoteWork {
   private var sleeper: (id: UInt32, task: Task<Void, any Error>)?
 
   private enum Command {
-    case sleep(UInt32, Double)
+    case sleep(UInt32, Double, waiting: Bool)
     case ended(WireWorkOutcome)
   }
 
@@ -25,8 +25,9 @@ final class RemoteWork {
     self.process = process
   }
 
-  /// The work in the process sleeps `seconds` as sleep `sleep`.
-  func sleep(_ sleep: UInt32, for seconds: Double) { push(.sleep(sleep, seconds)) }
+  /// The work in the process sleeps `seconds` as sleep `sleep`, or waits
+  /// them between ticks of a timer.
+  func sleep(_ sleep: UInt32, for seconds: Double, waiting: Bool) { push(.sleep(sleep, seconds, waiting: waiting)) }
 
   /// The work in the process ended.
   func end(_ outcome: WireWorkOutcome) { push(.ended(outcome)) }
@@ -35,7 +36,7 @@ final class RemoteWork {
   func cancelSleep(_ sleep: UInt32) {
     if sleeper?.id == sleep { sleeper?.task.cancel() }
     queued.removeAll {
-      if case .sleep(sleep, _) = $0 { true } else { false }
+      if case .sleep(sleep, _, _) = $0 { true } else { false }
     }
   }
 
@@ -62,14 +63,14 @@ final class RemoteWork {
   func run(clock: (any WallClock)?) async throws {
     while true {
       switch await next() {
-      case .sleep(let sleep, let seconds):
+      case .sleep(let sleep, let seconds, let waiting):
         guard let clock else {
           process?.send(.woke(sleep: sleep, cancelled: true))
           continue
         }
         // The sleep runs in a task of its own (with this work's task-local
         // scope), so the process can cancel it alone.
-        let task = Task { @MainActor in try await clock.sleep(for: seconds) }
+        let task = Task { @MainActor in try await Self.sleep(on: clock, for: seconds, waiting: waiting) }
         sleeper = (sleep, task)
         let woke: Bool
         do {
@@ -93,15 +94,23 @@ final class RemoteWork {
   }
 
   /// A sleep of the process outside any work it started.
-  static func sleepOutsideWork(_ sleep: UInt32, for seconds: Double, process: PluginProcess) {
+  static func sleepOutsideWork(_ sleep: UInt32, for seconds: Double, waiting: Bool, process: PluginProcess) {
     guard let clock = process.clock else {
       process.send(.woke(sleep: sleep, cancelled: true))
       return
     }
     Task { @MainActor [weak process] in
-      let woke = (try? await clock.sleep(for: seconds)) != nil
+      let woke = (try? await Self.sleep(on: clock, for: seconds, waiting: waiting)) != nil
       process?.send(.woke(sleep: sleep, cancelled: !woke))
     }
+  }
+}
+
+extension RemoteWork {
+  /// Sleeps on `clock` as the process's work did: waiting between ticks of
+  /// a timer, or sleeping in work in flight.
+  fileprivate static func sleep(on clock: any WallClock, for seconds: Double, waiting: Bool) async throws {
+    if waiting { try await clock.wait(for: seconds) } else { try await clock.sleep(for: seconds) }
   }
 }
 

@@ -96,7 +96,11 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
   }
 
   func sleep(for seconds: Double) async throws {
-    try await server.sleep(seconds, work: ChannelWork.current ?? 0)
+    try await server.sleep(seconds, work: ChannelWork.current ?? 0, waiting: false)
+  }
+
+  func wait(for seconds: Double) async throws {
+    try await server.sleep(seconds, work: ChannelWork.current ?? 0, waiting: true)
   }
 }
 

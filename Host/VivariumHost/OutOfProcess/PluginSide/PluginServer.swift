@@ -214,14 +214,14 @@ public final class PluginServer {
   }
 
   /// Sleeps on the host's clock, within work `work` (0 outside any).
-  func sleep(_ seconds: Double, work: UInt32) async throws {
+  func sleep(_ seconds: Double, work: UInt32, waiting: Bool) async throws {
     try Task.checkCancellation()
     let id = nextSleep
     nextSleep &+= 1
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         sleepers[id] = continuation
-        channel.send(.sleep(work: work, sleep: id, seconds: seconds))
+        channel.send(.sleep(work: work, sleep: id, seconds: seconds, waiting: waiting))
       }
     } onCancel: {
       Task { @MainActor in

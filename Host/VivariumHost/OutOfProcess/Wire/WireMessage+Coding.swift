@@ -140,10 +140,11 @@ extension WireMessage {
         writer.string(error)
       case .cancelled: writer.byte(2)
       }
-    case .sleep(let work, let sleep, let seconds):
+    case .sleep(let work, let sleep, let seconds, let waiting):
       writer.unsigned(UInt64(work))
       writer.unsigned(UInt64(sleep))
       writer.double(seconds)
+      writer.bool(waiting)
     case .cancelSleep(let sleep):
       writer.unsigned(UInt64(sleep))
     case .leaked(let module, let roles):
@@ -203,7 +204,9 @@ extension WireMessage {
       case 2: return .workEnded(work: work, .cancelled)
       case let other: throw WireError("work outcome \(other) is not one this host knows")
       }
-    case 16: return .sleep(work: try reader.u32(), sleep: try reader.u32(), seconds: try reader.double())
+    case 16:
+      return .sleep(
+        work: try reader.u32(), sleep: try reader.u32(), seconds: try reader.double(), waiting: try reader.bool())
     case 17: return .cancelSleep(sleep: try reader.u32())
     case 18: return .leaked(module: try reader.u32(), roles: try reader.roles())
     case 19:

@@ -55,8 +55,9 @@ enum WireMessage: Equatable, Sendable {
   case workStarted(module: UInt32, work: UInt32, name: String)
   /// Work `work` ended.
   case workEnded(work: UInt32, WireWorkOutcome)
-  /// Work `work` (0: none) sleeps `seconds` on the host's clock.
-  case sleep(work: UInt32, sleep: UInt32, seconds: Double)
+  /// Work `work` (0: none) sleeps `seconds` on the host's clock; `waiting`
+  /// when it waits between ticks of a timer (``WallClock/wait(for:)``).
+  case sleep(work: UInt32, sleep: UInt32, seconds: Double, waiting: Bool)
   /// The plugin cancelled sleep `sleep`.
   case cancelSleep(sleep: UInt32)
   /// The module's restoration state changed (JSON, nil for none), or
@@ -70,7 +71,7 @@ enum WireMessage: Equatable, Sendable {
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 5
+  static let version = 6
   /// The largest frame either side accepts: a draw of a very long list fits
   /// many times over.
   static let frameLimit = 4 << 20

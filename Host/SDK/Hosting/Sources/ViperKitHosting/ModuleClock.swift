@@ -70,9 +70,19 @@ public final class ModuleClock: WallClock {
   /// Returns once `seconds` have passed; throws `CancellationError` if the
   /// calling task is cancelled first.
   public func sleep(for seconds: Double) async throws {
-    try Task.checkCancellation()
     // A long sleep is a timer or a poll waiting, not work in flight.
-    let scope = seconds >= ModuleClock.waitingSleep ? ModuleClock.scope : nil
+    try await sleep(for: seconds, waiting: seconds >= ModuleClock.waitingSleep)
+  }
+
+  /// Returns once `seconds` have passed, counted as waiting whatever their
+  /// length: a timer between its ticks.
+  public func wait(for seconds: Double) async throws {
+    try await sleep(for: seconds, waiting: true)
+  }
+
+  private func sleep(for seconds: Double, waiting: Bool) async throws {
+    try Task.checkCancellation()
+    let scope = waiting ? ModuleClock.scope : nil
     if let scope { sleepersByScope[scope, default: 0] += 1 }
     defer {
       if let scope {
