@@ -137,6 +137,26 @@ struct CheckCommandTests {
     #expect(report.plugins[1].results.contains { $0.check == "build.minimal" && $0.status == .passed })
   }
 
+  /// A plugin author's build folder holds the SDK's own libraries:
+  /// `vivarium plugins` skips them, and so does `check`, failing nothing.
+  @Test func theSDKsOwnLibrariesInABuildFolderAreSkipped() throws {
+    let dir = try TemporaryDirectory()
+    for name in ["libViperKit.so", "libViperKitHosting.so", "libViperKitTestKit.so"] {
+      try dir.copy(BuildProducts.directory + "/" + name, as: name)
+    }
+    let (report, status) = try check([dir.path])
+    #expect(status == 0)
+    #expect(!report.failed)
+    #expect(report.plugins.count == 3)
+    for plugin in report.plugins {
+      #expect(plugin.results.map(\.status) == [.skipped], "\(plugin.path): \(plugin.results)")
+      #expect(plugin.results.first?.message.contains("nothing to do in a build folder") == true)
+    }
+    let text = try ProcessRunner.vivarium(["check", dir.path])
+    #expect(text.status == 0)
+    #expect(text.stdout.contains("skipped: it is the ViperKit SDK library"), "\(text.stdout)")
+  }
+
   @Test func onlySkipAndStrictnessChooseTheChecks() throws {
     let (report, _) = try check([BuildProducts.itemsList, "--only", "build", "--skip", "build.minimal"])
     let ran = report.plugins[0].results.filter { $0.status != .skipped }.map(\.check)
