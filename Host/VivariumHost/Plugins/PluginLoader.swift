@@ -25,6 +25,10 @@ public struct PluginLoader: Sendable {
   /// Called with a file's path after its checks (and probe), just before it
   /// is loaded here: for tests that replace the file at that moment.
   let beforeLoading: (@Sendable (String) -> Void)?
+  /// Called once the dynamic loader has mapped a file and run its
+  /// constructors, just before its entry point is called: a probe tells its
+  /// parent, so that a crash before it is known to be in the dynamic loader.
+  var beforeEntry: (@Sendable () -> Void)?
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
@@ -150,6 +154,7 @@ public struct PluginLoader: Sendable {
     let start = ContinuousClock.now
     let handle = try open(file)
     opened = true
+    beforeEntry?()
     guard let symbol = dlsym(handle, VK_PLUGIN_ENTRY_SYMBOL) else {
       throw Rejection(path, .noEntrySymbol, Self.noEntryReason)
     }
