@@ -2,6 +2,7 @@ import CVivariumSystem
 import Foundation
 import Glibc
 import ViperKit
+import ViperKitHosting
 
 /// One plugin file hosted in a process of its own (README, "What runs
 /// where"): the supervisor in the host. It starts the process, hands it the
@@ -239,7 +240,8 @@ public final class PluginProcess {
     if case .ended = state, let rejection = restart() {
       throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
     }
-    clock = clock ?? context.services.clock
+    // The host's clock, never a stand-in for a module that did not list it.
+    if !(context.services.clock is UndeclaredService) { clock = clock ?? context.services.clock }
     let module = RemoteModule(id: nextModule, process: self, context: context)
     nextModule &+= 1
     modules[module.id] = module
