@@ -136,7 +136,7 @@ public struct PluginChecker: Sendable {
       }
     case .flooded:
       return each(.crashed) {
-        "wrote over \(ChildProcess.replyLimit) bytes into the check's result channel\(place($0)); \(debug($0))"
+        "wrote into the check's result channel (descriptor 3) bytes that are no result, or a result over \(ChildProcess.replyLimit) bytes\(place($0)); \(debug($0))"
       }
     case .timedOut:
       return each(.timedOut) {

@@ -179,6 +179,7 @@ public struct PluginLoader: Sendable {
       throw Rejection(
         path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
     }
+    if let tooMany = PluginLimits.rejection(path, count: factories.count) { throw tooMany }
     let problems =
       validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) } : []
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
@@ -231,6 +232,8 @@ public struct PluginLoader: Sendable {
     case .implausible(let what):
       Rejection(
         path, .implausible, "\(what), far more than any plugin; it is not a plugin, or it is damaged: rebuild it")
+    case .manifestTooLarge(let bytes):
+      Rejection(path, .tooManyModules, PluginLimits.problem(bytes: bytes, as: "its manifest section"))
     case .truncated(let expected, let actual):
       Rejection(
         path, .truncated,

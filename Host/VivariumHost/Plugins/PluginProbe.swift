@@ -123,7 +123,7 @@ public struct PluginProbe: Sendable {
     case .flooded:
       return Rejection(
         path, .crashed,
-        "while loading, it wrote over \(ChildProcess.replyLimit) bytes into the probe's report channel; the probe was killed"
+        "while loading, code in it wrote into the probe's report channel (descriptor 3) bytes that are no report, or a report over \(ChildProcess.replyLimit) bytes; the probe was killed"
       )
     case .signaled(let signal, _, let stderr) where !entryCalled:
       return Rejection(
@@ -163,14 +163,25 @@ public struct PluginProbe: Sendable {
       case .loaded(let plugin): report = ProbeReport(record: PluginRecord(plugin), rejection: nil)
       case .rejected(let rejection): report = ProbeReport(record: nil, rejection: rejection)
       }
-      // Encoding a plain Codable struct cannot fail.
-      ChildChannel.reply((try? JSONEncoder().encode(report)) ?? Data(), nonce: nonce)
+      ChildChannel.reply(report.bytes(path: path), nonce: nonce)
     }
     return 0
   }
 }
 
-private struct ProbeReport: Codable {
+struct ProbeReport: Codable {
   let record: PluginRecord?
   let rejection: Rejection?
+
+  /// The report as the probe sends it; for a plugin whose contracts take
+  /// more than ``PluginLimits/contractBytes``, a rejection saying so.
+  func bytes(path: String) -> Data {
+    // Encoding a plain Codable struct cannot fail.
+    let bytes = (try? JSONEncoder().encode(self)) ?? Data()
+    guard let record,
+      let refusal = PluginLimits.rejection(
+        path, count: record.contracts.count, bytes: bytes.count, as: "the probe's report (JSON)")
+    else { return bytes }
+    return ProbeReport(record: nil, rejection: refusal).bytes(path: path)
+  }
 }

@@ -71,9 +71,10 @@ enum WireMessage: Equatable, Sendable {
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
   static let version = 5
-  /// The largest frame either side accepts: a draw of a very long list fits
-  /// many times over.
-  static let frameLimit = 4 << 20
+  /// The largest frame either side accepts: the `ready` message of a
+  /// plugin whose contracts take up to ``PluginLimits/contractBytes``, with
+  /// room for the rest; a draw of a very long list fits many times over.
+  static let frameLimit = PluginLimits.contractBytes + (1 << 20)
   /// The deepest view tree, message or contract nesting the decoder follows.
   static let depthLimit = 64
 }

@@ -71,16 +71,19 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
 
   // MARK: KeyValueStore
 
+  /// Reports the use; nothing is stored.
   public func value(forKey key: String) -> String? {
     used()
     return nil
   }
 
+  /// Reports the use and throws ``Refused``.
   public func set(_ value: String?, forKey key: String) throws {
     used()
     throw Refused(description: problem)
   }
 
+  /// Reports the use; nothing is stored.
   public func keys() -> [String] {
     used()
     return []
@@ -88,11 +91,13 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
 
   // MARK: SettingsStore
 
+  /// Reports the use; nothing is set.
   public func value(forKey key: String) -> ArgumentValue? {
     used()
     return nil
   }
 
+  /// Reports the use and throws ``Refused``.
   public func set(_ value: ArgumentValue?, forKey key: String) throws {
     used()
     throw Refused(description: problem)
@@ -100,17 +105,22 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
 
   // MARK: ModuleLogger, Notifier
 
+  /// Reports the use; the line is dropped.
   public func log(_ level: LogLevel, _ message: String) { used() }
+  /// Reports the use; the notice is dropped.
   public func notice(_ text: String, tone: Tone) { used() }
+  /// Reports the use; the alert is dropped.
   public func alert(title: String, message: String) { used() }
 
   // MARK: WallClock
 
+  /// Reports the use; the host's time.
   public func now() -> Double {
     used()
     return time()
   }
 
+  /// Reports the use and throws ``Refused`` at once, instead of waiting.
   public func sleep(for seconds: Double) async throws {
     used()
     throw Refused(description: problem)
