@@ -145,6 +145,16 @@ struct ProbeHardeningTests {
     #expect(trapped.kind == .crashed)
     #expect(trapped.reasons.joined().contains("in its entry point or factories()"), "\(trapped.reasons)")
     #expect(!trapped.reasons.joined().contains("damaged"))
+    // The same in a plugin process of its own, where `render` loads a
+    // plugin the host knows from its manifest.
+    let started = PluginProcess.startAll(
+      [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
+    let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
+    try #require(failed.count == 2, "both fail: \(started)")
+    #expect(failed[0].reasons.joined().contains("inside the dynamic loader"), "\(failed[0].reasons)")
+    #expect(failed[0].reasons.joined().contains("rebuild it"))
+    #expect(failed[1].reasons.joined().contains("signal"), "\(failed[1].reasons)")
+    #expect(!failed[1].reasons.joined().contains("damaged"))
   }
 
   /// The bytes of the section named `name` in the ELF64 file `bytes`.

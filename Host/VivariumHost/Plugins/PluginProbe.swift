@@ -126,10 +126,7 @@ public struct PluginProbe: Sendable {
         "while loading, code in it wrote into the probe's report channel (descriptor 3) bytes that are no report, or a report over \(ChildProcess.replyLimit) bytes; the probe was killed"
       )
     case .signaled(let signal, _, let stderr) where !entryCalled:
-      return Rejection(
-        path, .crashed,
-        "it crashed inside the dynamic loader (\(ChildProcess.describe(signal: signal)))\(Self.said(stderr)), before its entry point was called: the file may be damaged (a copy or build cut short or written over); rebuild it, and if a fresh build crashes too, a static constructor in it does. The host skipped it"
-      )
+      return Self.crashedInsideLoader(path, signal: signal, stderr: stderr)
     case .signaled(let signal, _, let stderr):
       return Rejection(
         path, .crashed,
@@ -141,6 +138,16 @@ public struct PluginProbe: Sendable {
         "the probe process exited with status \(status) without its report\(Self.said(stderr)): code in the plugin ended the process while it loaded (a constructor or the entry point calling exit, or a fatal error). Debug it with '--in-process'"
       )
     }
+  }
+
+  /// The file `path` whose process `signal` ended before its entry point
+  /// was called, with the tail of its `stderr`: it crashed inside the
+  /// dynamic loader, so it may be damaged.
+  static func crashedInsideLoader(_ path: String, signal: Int32, stderr: String) -> Rejection {
+    Rejection(
+      path, .crashed,
+      "it crashed inside the dynamic loader (\(ChildProcess.describe(signal: signal)))\(said(stderr)), before its entry point was called: the file may be damaged (a copy or build cut short or written over); rebuild it, and if a fresh build crashes too, a static constructor in it does. The host skipped it"
+    )
   }
 
   /// `, saying "…"` with the Swift fatal-error line of `stderr`, if any.

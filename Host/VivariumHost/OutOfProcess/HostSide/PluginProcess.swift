@@ -145,9 +145,13 @@ public final class PluginProcess {
   func awaitReady(_ pid: pid_t) -> Rejection? {
     guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
     let deadline = ContinuousClock.now + options.loadLimit
+    // Whether the dynamic loader was done with the file.
+    var mapped = false
     while true {
       while let item = inbox.take() {
         switch item {
+        case .message(.mapped):
+          mapped = true
         case .message(.ready(let version, let name, let sdk, let contracts)):
           guard version == WireProtocol.version else {
             stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
@@ -175,6 +179,9 @@ public final class PluginProcess {
           let failure = PluginFailure(
             plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
           state = .ended(failure)
+          if !mapped, stopReason == nil, status & 0x7F != 0 {
+            return PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr)
+          }
           return Rejection(
             path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
         }
@@ -395,7 +402,7 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
     return nil

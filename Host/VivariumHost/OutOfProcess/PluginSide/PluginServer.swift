@@ -58,7 +58,9 @@ public final class PluginServer {
     PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
     let channel = WireChannel(descriptor: socketDescriptor)
     let factories: [any ModuleFactory]
-    switch PluginLoader().loadInherited(ChildChannel.fileDescriptor, path: path) {
+    var loader = PluginLoader()
+    loader.beforeEntry = { channel.send(.mapped) }
+    switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
     case .loaded(let plugin):
       factories = plugin.factories
       let ready = WireMessage.ready(

@@ -11,6 +11,10 @@ import ViperKit
 enum WireMessage: Equatable, Sendable {
   // MARK: Plugin to host, once at start
 
+  /// The dynamic loader is done with the plugin file: its entry point is
+  /// called next. A process that crashes before saying so crashed inside
+  /// the dynamic loader.
+  case mapped
   /// The plugin loaded: its name, SDK version and contracts, in factory order.
   case ready(version: Int, name: String, sdkVersion: String, contracts: [Contract])
   /// The plugin file was refused while loading (the reason as the probe gives it).
@@ -70,7 +74,7 @@ enum WireMessage: Equatable, Sendable {
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 5
+  static let version = 6
   /// The largest frame either side accepts: the `ready` message of a
   /// plugin whose contracts take up to ``PluginLimits/contractBytes``, with
   /// room for the rest; a draw of a very long list fits many times over.
