@@ -63,7 +63,7 @@ struct CheckCommandTests {
         "'refreshed' field 'count' must be int"))
     #expect(message("broken:composition.inputs:child", "composition.inputs").contains("declares no input 'reload'"))
     #expect(
-      message("broken:services.declared", "services.declared").contains(#"add "clock" to the contract's services"#))
+      message("broken:services.declared", "services.declared").contains(#"add "clock" to its contract's services"#))
     for module in modules {
       let mine = results.filter { $0.module == module }
       let bad = mine.filter { $0.status.isFailure }

@@ -98,8 +98,8 @@ struct ServicesTests {
     #expect(throws: UndeclaredService.Refused.self) { try storage.set("v", forKey: "k") }
     let logged = host.recentLog.filter { $0.contains(" error \(urn): ") }
     try #require(logged.count == 2, "once per service: \(host.recentLog)")
-    #expect(logged[0].contains("'clock'") && logged[0].contains(#"add "clock" to the contract's services"#))
-    #expect(logged[1].contains("'storage'") && logged[1].contains(#"add "storage""#))
+    #expect(logged[0].contains("uses 'clock'") && logged[0].contains(#"add "clock" to its contract's services"#))
+    #expect(logged[1].contains("uses 'storage'") && logged[1].contains(#"add "storage""#))
     let notices = host.notifications.notices
     #expect(notices.map(\.tone) == [.warning, .warning])
     #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#"add "clock""#) == true)

@@ -35,7 +35,7 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
 
   /// What is wrong when `module` uses `service` without listing it, and what to do.
   public static func problem(_ service: String, module: String) -> String {
-    "\(module) uses the service '\(service)', which its contract does not list, so it gets nothing from it; add \"\(service)\" to the contract's services (Services.Name.\(service))"
+    "\(module) uses '\(service)' without declaring it: add \"\(service)\" to its contract's services"
   }
 
   /// Thrown where a module writes to, or sleeps on, a service it did not declare.
