@@ -21,7 +21,7 @@ struct OutputFailureTests {
     return text.split(separator: "\n").map(String.init)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test
   func aStorageFolderThatIsAFileRefusesSavesInsteadOfHanging() throws {
     try data.write("storage", Data("not a folder\n".utf8))
     let host = TestServices.make(in: data)
