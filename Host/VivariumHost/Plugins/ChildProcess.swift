@@ -153,8 +153,11 @@ enum ChildProcess {
       case SIGFPE: "an arithmetic error"
       default: "a fatal signal"
       }
-    return "signal \(signal), \(String(cString: strsignal(signal))): \(cause)"
+    return "\(name(signal: signal)): \(cause)"
   }
+
+  /// `signal 11, Segmentation fault`.
+  static func name(signal: Int32) -> String { "signal \(signal), \(String(cString: strsignal(signal)))" }
 
   /// The line of `stderr` where Swift says why it stopped (`File.swift:12:
   /// Fatal error: …`, or a precondition or assertion failure), if any.

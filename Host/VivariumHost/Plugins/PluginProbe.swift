@@ -146,7 +146,7 @@ public struct PluginProbe: Sendable {
   static func crashedInsideLoader(_ path: String, signal: Int32, stderr: String) -> Rejection {
     Rejection(
       path, .crashed,
-      "it crashed inside the dynamic loader (\(ChildProcess.describe(signal: signal)))\(said(stderr)), before its entry point was called: the file may be damaged (a copy or build cut short or written over); rebuild it, and if a fresh build crashes too, a static constructor in it does. The host skipped it"
+      "it crashed inside the dynamic loader (\(ChildProcess.name(signal: signal)))\(said(stderr)), before its entry point was called: the file may be damaged (a copy or build cut short or written over); rebuild it, and if a fresh build crashes too, a static constructor in it does"
     )
   }
 
