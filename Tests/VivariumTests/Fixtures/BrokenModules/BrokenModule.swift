@@ -41,6 +41,7 @@ struct BrokenFactory: ModuleFactory {
     let presenter = BrokenPresenter(flaw: flaw, messages: context.messages, router: context.router)
     let view = BrokenView(canvas: context.canvas, presenter: presenter, flaw: flaw, slots: contract.slots.map(\.name))
     view.clock = context.services.clock
+    view.work = context.work
     presenter.view = view
     if flaw == .retainCycle { presenter.strongView = view }
     guard flaw == .noReceiver else { return Module(view: view, presenter: presenter) }
@@ -56,6 +57,7 @@ final class DeafPresenter: ViperPresenter {}
 final class BrokenView: ViperView {
   var kept: AnyObject?
   var clock: (any WallClock)?
+  var work: (any ModuleWork)?
   let canvas: any Canvas
   let presenter: BrokenPresenter
   let flaw: BrokenFactory.Flaw
@@ -71,9 +73,16 @@ final class BrokenView: ViperView {
   func lifecycle(_ event: LifecycleEvent) {
     guard event == .attach, flaw != .drawsNothing else { return }
     if flaw == .slow { usleep(80_000) }
-    var label = flaw == .sharedCounter ? "instance \(Counter.next())" : "broken"
-    // Waits for the time forever when it gets none.
-    if flaw == .readsUndeclaredClock { label = clock.map { "at \($0.now())" } ?? "Fetching the weather…" }
+    let label = flaw == .sharedCounter ? "instance \(Counter.next())" : "broken"
+    if flaw == .readsUndeclaredClock {
+      // Fetches in work; waits forever when its clock does nothing.
+      canvas.draw(.text("Fetching the weather…"))
+      work?.start("fetch") { [canvas, clock] in
+        try await clock?.sleep(for: 1)
+        canvas.draw(.text("Sunny"))
+      }
+      return
+    }
     var children: [ViewNode] = [
       .text(label), .button(id: "done", title: "Done"), .field(id: "name", label: "Name", value: ""),
     ]

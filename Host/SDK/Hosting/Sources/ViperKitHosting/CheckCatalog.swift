@@ -144,7 +144,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "services.declared", level: 3, scope: .module,
       verifies:
-        "Presenting the module and acting on its first screen uses no service its contract does not list (the host hands it a stand-in that does nothing).",
+        "Presenting the module (with the work it starts, run until it settles, in vivarium check), acting on its first screen and answering its inputs use no service its contract does not list (the host hands it a stand-in that does nothing).",
       fix: "Add the service to Contract.services (services: [Services.Name.clock]), or stop using it."),
     .init(
       name: "leaks.teardown", level: 4, scope: .module,

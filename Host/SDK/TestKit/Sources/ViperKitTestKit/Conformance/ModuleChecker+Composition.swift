@@ -121,6 +121,24 @@ extension ModuleChecker {
     guard let used = try? interact(fuzz: false).undeclaredServices else {
       return .skipped("see presentation.interaction")
     }
+    return undeclared(used)
+  }
+
+  /// ``declaredServices()``, and what the work a presented module starts
+  /// uses, run until it settles (work sleeping on the clock has settled).
+  func declaredServicesWithWork() async -> Outcome {
+    guard var used = try? interact(fuzz: false).undeclaredServices else {
+      return .skipped("see presentation.interaction")
+    }
+    if let module = try? harness() {
+      await module.present()
+      module.tearDown()
+      used += module.services.undeclared.filter { !used.contains($0) }
+    }
+    return undeclared(used)
+  }
+
+  private func undeclared(_ used: [String]) -> Outcome {
     guard used.isEmpty else {
       return .failed(used.map { UndeclaredService.problem($0, module: contract.urn) }.joined(separator: "; "))
     }
