@@ -20,18 +20,18 @@ let usage = """
   """
 
 /// Runs one plugin (`module` nil) or module check in this process.
-@MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) -> CheckResult {
+@MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) async -> CheckResult {
   let factories = plugin.factories
   guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
   guard let factory = factories.first(where: { $0.contract.urn == module }) else {
     return CheckResult(
       check: job.check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
   }
-  return Conformance.run(
+  return await Conformance.runWithWork(
     job.check, on: factory, strictness: strictness, plugin: factories, sdkVersion: plugin.sdkVersion)
 }
 
-@MainActor func main() -> Int32 {
+@MainActor func main() async -> Int32 {
   let arguments = Array(CommandLine.arguments.dropFirst())
   guard arguments.count >= 3, let strictness = Int(arguments[1]) else {
     FileHandle.standardError.write(Data((arguments.contains("--help") ? usage : "vivarium-check: " + usage).utf8))
@@ -43,7 +43,9 @@ let usage = """
   if case .loaded(let plugin) = PluginLoader(validatesContracts: false).loadInherited(
     ChildChannel.fileDescriptor, path: arguments[0])
   {
-    results = jobs.map { run($0, plugin: plugin, strictness: strictness) }
+    var done: [CheckResult] = []
+    for job in jobs { done.append(await run(job, plugin: plugin, strictness: strictness)) }
+    results = done
   } else {
     results = jobs.map {
       CheckResult(
@@ -55,4 +57,4 @@ let usage = """
   return 0
 }
 
-exit(main())
+exit(await main())

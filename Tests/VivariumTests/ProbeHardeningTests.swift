@@ -120,6 +120,61 @@ struct ProbeHardeningTests {
     #expect(reason.utf8.count < 1000)
   }
 
+  /// A file whose code is damaged crashes inside the dynamic loader (which
+  /// runs its constructors, in .text) before its entry point is called: the
+  /// reason says it may be damaged and to rebuild it. A crash in the entry
+  /// point is still blamed on the entry point.
+  @Test func aCrashInsideTheDynamicLoaderSaysTheFileMayBeDamaged() throws {
+    let dir = try TemporaryDirectory()
+    let whole = try CPluginBuilder.plugin(.init(), named: "whole.so", in: dir)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+    let text = try #require(Self.section(".text", in: bytes))
+    // 0xFF 0xFF is no x86-64 or AArch64 instruction.
+    bytes.replaceSubrange(text, with: Data(repeating: 0xFF, count: text.count))
+    let damaged = try dir.write("damaged.so", bytes)
+    let inEntry = try CPluginBuilder.plugin(entryBody: "__builtin_trap(); return 0;", named: "entry.so", in: dir)
+    let outcomes = PluginLoader(probe: probe).loadAll([damaged, inEntry])
+    let refused = outcomes.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
+    try #require(refused.count == 2, "both are refused: \(outcomes)")
+    let (corrupt, trapped) = (refused[0], refused[1])
+    #expect(corrupt.kind == .crashed)
+    let reason = corrupt.reasons.joined()
+    #expect(reason.contains("inside the dynamic loader") && reason.contains("damaged"), "\(reason)")
+    #expect(reason.contains("rebuild it"), "\(reason)")
+    #expect(trapped.kind == .crashed)
+    #expect(trapped.reasons.joined().contains("in its entry point or factories()"), "\(trapped.reasons)")
+    #expect(!trapped.reasons.joined().contains("damaged"))
+    // The same in a plugin process of its own, where `render` loads a
+    // plugin the host knows from its manifest.
+    let started = PluginProcess.startAll(
+      [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
+    let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
+    try #require(failed.count == 2, "both fail: \(started)")
+    #expect(failed[0].reasons.joined().contains("inside the dynamic loader"), "\(failed[0].reasons)")
+    #expect(failed[0].reasons.joined().contains("rebuild it"))
+    #expect(failed[1].reasons.joined().contains("signal"), "\(failed[1].reasons)")
+    #expect(!failed[1].reasons.joined().contains("damaged"))
+  }
+
+  /// The bytes of the section named `name` in the ELF64 file `bytes`.
+  private static func section(_ name: String, in bytes: Data) -> Range<Int>? {
+    func integer(_ at: Int, _ size: Int) -> Int {
+      (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[bytes.startIndex + at + $1]) }
+    }
+    let (table, entrySize, count) = (integer(0x28, 8), integer(0x3A, 2), integer(0x3C, 2))
+    let names = integer(table + integer(0x3E, 2) * entrySize + 24, 8)
+    for index in 0..<count {
+      let header = table + index * entrySize
+      let nameStart = names + integer(header, 4)
+      let nameEnd = bytes[nameStart...].firstIndex(of: 0) ?? nameStart
+      if String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self) == name {
+        let offset = integer(header + 24, 8)
+        return offset..<(offset + integer(header + 32, 8))
+      }
+    }
+    return nil
+  }
+
   @Test func aProbeThatCrashesWhileLoadingLeavesNoLoadFolderBehind() throws {
     let dir = try TemporaryDirectory()
     let marker = dir.path + "/probe.pid"

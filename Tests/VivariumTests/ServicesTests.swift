@@ -76,10 +76,33 @@ struct ServicesTests {
   @Test func onlyDeclaredServicesAreHandedOut() {
     let declared = services(for: Contract(urn: "a", summary: "s", services: ["clock", "log"]))
     #expect(declared.clock?.now() == TestServices.now)
-    #expect(declared.log != nil)
-    #expect(declared.storage == nil)
-    #expect(declared.settings == nil)
-    #expect(declared.notifications == nil)
+    #expect(declared.log != nil && !(declared.log is UndeclaredService))
+    #expect(declared.storage is UndeclaredService)
+    #expect(declared.settings is UndeclaredService)
+    #expect(declared.notifications is UndeclaredService)
+  }
+
+  /// A module using a service its contract does not list gets nothing from
+  /// it (a sleep throws instead of waiting forever), and each service's first
+  /// use is logged and noticed, naming the module and the service to add.
+  @Test func usingAnUndeclaredServiceIsLoggedAndNoticedNamingTheServiceToAdd() async throws {
+    let host = TestServices.make(in: data)
+    let urn = "weather:home"
+    let services = host.services(
+      for: Contract(urn: urn, summary: "s", services: ["log"]), plugin: Self.shop, urn: urn)
+    let clock = try #require(services.clock)
+    await #expect(throws: UndeclaredService.Refused.self) { try await clock.sleep(for: 30) }
+    _ = clock.now()
+    let storage = try #require(services.storage)
+    #expect(storage.value(forKey: "k") == nil)
+    #expect(throws: UndeclaredService.Refused.self) { try storage.set("v", forKey: "k") }
+    let logged = host.recentLog.filter { $0.contains(" error \(urn): ") }
+    try #require(logged.count == 2, "once per service: \(host.recentLog)")
+    #expect(logged[0].contains("uses 'clock'") && logged[0].contains(#"add "clock" to its contract's services"#))
+    #expect(logged[1].contains("uses 'storage'") && logged[1].contains(#"add "storage""#))
+    let notices = host.notifications.notices
+    #expect(notices.map(\.tone) == [.warning, .warning])
+    #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#"add "clock""#) == true)
   }
 
   @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {

@@ -76,7 +76,12 @@ public struct CheckReport: Encodable, Sendable {
         }
       }
       let skipped = plugin.results.filter { $0.status == .skipped }.count
-      if skipped > 0 {
+      if skipped == plugin.results.count, let why = plugin.results.first?.message {
+        // Nothing ran on this file (one of the SDK's own libraries): say why.
+        lines += TextRenderer.wrap("skipped: " + why.oneLineVisible, width: max(width - 4, 20)).map {
+          "  " + style.dim($0)
+        }
+      } else if skipped > 0 {
         lines.append(
           style.dim("  \(skipped) skipped (not applicable, not selected, or above strictness \(strictness))"))
       }

@@ -64,6 +64,14 @@ public struct PluginChecker: Sendable {
   public func check(_ path: String) -> [CheckResult] {
     let probe = timeout.map { PluginProbe(executable: host, timeout: $0) }
     let outcome = PluginLoader(probe: probe, validatesContracts: false).load(path)
+    if case .rejected(let rejection) = outcome, rejection.isSDKLibrary {
+      // One of the SDK's own libraries, found in a build folder: nothing to check.
+      return [
+        CheckResult(
+          check: Rejection.Kind.sdkLibrary.check, status: .skipped, module: nil,
+          message: rejection.reasons.joined(separator: "; "))
+      ]
+    }
     var results = fileResults(path, outcome)
     guard case .loaded(let plugin) = outcome else {
       results.append(
@@ -128,7 +136,7 @@ public struct PluginChecker: Sendable {
       }
     case .flooded:
       return each(.crashed) {
-        "wrote over \(ChildProcess.replyLimit) bytes into the check's result channel\(place($0)); \(debug($0))"
+        "wrote into the check's result channel (descriptor 3) bytes that are no result, or a result over \(ChildProcess.replyLimit) bytes\(place($0)); \(debug($0))"
       }
     case .timedOut:
       return each(.timedOut) {

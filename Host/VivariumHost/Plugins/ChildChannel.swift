@@ -53,6 +53,17 @@ public enum ChildChannel {
     (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
   }
 
+  /// The longest header: the tag, a nonce and a length.
+  static let headerLimit = 256
+
+  /// The payload length a frame header (without its newline) announces;
+  /// nil when `header` is not one. The nonce is not checked here.
+  static func length(header: Data.SubSequence) -> Int? {
+    let fields = String(decoding: header, as: UTF8.self).split(separator: " ")
+    guard fields.count == 3, fields[0] == tag, let length = Int(fields[2]), length >= 0 else { return nil }
+    return length
+  }
+
   /// The payloads of the frames `stream` holds, in order, up to the first
   /// that is cut short or does not carry `nonce`.
   static func payloads(of stream: Data, nonce: String) -> [Data] {

@@ -25,16 +25,21 @@ enum ChildProcess {
     /// It outlived the time limit, and its process group was killed.
     /// `replies` are those it had sent by then.
     case timedOut(replies: [Data], stderr: String)
-    /// It wrote more than ``replyLimit`` bytes (per file passed) to its
-    /// reply channel, and its process group was killed. `replies` are the
-    /// whole ones it had sent before.
+    /// It began a reply longer than ``replyLimit`` bytes, or wrote more
+    /// than ``junkLimit`` bytes that are no reply, to its reply channel, and
+    /// its process group was killed. `replies` are the whole ones it had
+    /// sent before.
     case flooded(replies: [Data])
     /// It could not be started.
     case failedToStart(String)
   }
 
-  /// The most a reply may hold.
-  static let replyLimit = 1 << 20
+  /// The most one reply may hold: a probe's report of a plugin whose
+  /// contracts take up to ``PluginLimits/contractBytes``, with room for the
+  /// rest of the report.
+  static let replyLimit = PluginLimits.contractBytes + (1 << 20)
+  /// The most bytes kept after something that is no reply frame.
+  static let junkLimit = 1 << 20
   /// How much of the child's stderr is kept: its end, where a Swift fatal error is.
   static let stderrKept = 16 << 10
 
@@ -72,8 +77,7 @@ enum ChildProcess {
     case .success(let spawned): pid = spawned
     case .failure(let reason): return .failedToStart("\(executable): \(reason)")
     }
-    let limit = replyLimit * max(files.count, 1)
-    let collector = Collector(errors: errors.read, replies: channel.read, limit: limit)
+    let collector = Collector(errors: errors.read, replies: channel.read)
     var deadline = ContinuousClock.now + timeout
     var progress = 0
     while !hasEnded(pid) {
@@ -81,11 +85,11 @@ enum ChildProcess {
         progress = collector.replyBytes
         deadline = ContinuousClock.now + timeout
       }
-      if collector.replyBytes > limit || ContinuousClock.now >= deadline {
+      if collector.overflowed || ContinuousClock.now >= deadline {
         kill(-pid, SIGKILL)
         _ = reap(pid)
         let replies = ChildChannel.payloads(of: collector.reply, nonce: nonce)
-        return collector.replyBytes > limit
+        return collector.overflowed
           ? .flooded(replies: replies) : .timedOut(replies: replies, stderr: collector.stderrTail)
       }
       collector.poll(milliseconds: 20)
@@ -98,7 +102,7 @@ enum ChildProcess {
     collector.drain()
     let status = reap(pid)
     let replies = ChildChannel.payloads(of: collector.reply, nonce: nonce)
-    if collector.replyBytes > limit { return .flooded(replies: replies) }
+    if collector.overflowed { return .flooded(replies: replies) }
     if status & 0x7F != 0 { return .signaled(status & 0x7F, replies: replies, stderr: collector.stderrTail) }
     return .exited(status: (status >> 8) & 0xFF, replies: replies, stderr: collector.stderrTail)
   }
@@ -149,8 +153,11 @@ enum ChildProcess {
       case SIGFPE: "an arithmetic error"
       default: "a fatal signal"
       }
-    return "signal \(signal), \(String(cString: strsignal(signal))): \(cause)"
+    return "\(name(signal: signal)): \(cause)"
   }
+
+  /// `signal 11, Segmentation fault`.
+  static func name(signal: Int32) -> String { "signal \(signal), \(String(cString: strsignal(signal)))" }
 
   /// The line of `stderr` where Swift says why it stopped (`File.swift:12:
   /// Fatal error: …`, or a precondition or assertion failure), if any.
@@ -240,12 +247,39 @@ private final class Collector {
   private var errors = Data()
   private(set) var reply = Data()
   private let errorsFD: Int32
-  private let limit: Int
+  /// Where the next frame's header starts in ``reply``.
+  private var nextFrame = 0
+  /// Where the bytes that are no frame start in ``reply``, if any came.
+  private var junk: Int?
+  /// Whether the child began a reply over ``ChildProcess/replyLimit``, or
+  /// wrote more than ``ChildProcess/junkLimit`` bytes that are no reply.
+  private(set) var overflowed = false
 
-  init(errors: Int32, replies: Int32, limit: Int) {
+  init(errors: Int32, replies: Int32) {
     errorsFD = errors
     descriptors = [errors, replies]
-    self.limit = limit
+  }
+
+  /// Follows the frames in ``reply`` from their headers, so that a reply
+  /// over the limit is stopped when its header arrives.
+  private func followFrames() {
+    while !overflowed, junk == nil, nextFrame < reply.count {
+      let rest = reply[(reply.startIndex + nextFrame)...]
+      guard let newline = rest.prefix(ChildChannel.headerLimit).firstIndex(of: UInt8(ascii: "\n")) else {
+        if rest.count >= ChildChannel.headerLimit { junk = nextFrame }
+        return
+      }
+      guard let length = ChildChannel.length(header: rest[rest.startIndex..<newline]) else {
+        junk = nextFrame
+        return
+      }
+      guard length <= ChildProcess.replyLimit else {
+        overflowed = true
+        return
+      }
+      nextFrame = newline - reply.startIndex + 1 + length
+    }
+    if let junk, reply.count - junk > ChildProcess.junkLimit { overflowed = true }
   }
 
   var replyBytes: Int { reply.count }
@@ -266,7 +300,7 @@ private final class Collector {
   func drain() {
     for fd in descriptors {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      while descriptors.contains(fd), reply.count <= limit, readOnce(fd) {}
+      while descriptors.contains(fd), !overflowed, readOnce(fd) {}
     }
   }
 
@@ -284,6 +318,7 @@ private final class Collector {
       if errors.count > ChildProcess.stderrKept { errors = Data(errors.suffix(ChildProcess.stderrKept)) }
     } else {
       reply.append(contentsOf: buffer[0..<count])
+      followFrames()
     }
     return true
   }

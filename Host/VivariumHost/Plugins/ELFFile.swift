@@ -19,6 +19,8 @@ struct ELFFile {
     case notSharedObject(typeName: String)
     case truncated(expected: Int, actual: Int)
     case implausible(String)
+    /// Its manifest section takes `bytes`, over ``manifestLimit``.
+    case manifestTooLarge(bytes: Int)
   }
 
   /// Dynamic symbols the file defines and exports, or nil when it has no
@@ -64,8 +66,9 @@ struct ELFFile {
   static let namesLimit = 16 << 20
   /// The most dynamic-section entries read: real libraries have dozens.
   static let entryLimit = 4096
-  /// The largest manifest read: a plugin with a hundred modules needs less.
-  static let manifestLimit = 1 << 20
+  /// The largest manifest read: that of a plugin with the most modules
+  /// (``PluginLimits``).
+  static let manifestLimit = PluginLimits.contractBytes
 
   /// Reads and checks the headers of the file open at `fd`, `size` bytes
   /// long, reading only the headers and the dynamic symbol table.
@@ -107,7 +110,7 @@ struct ELFFile {
     for section in sections where section.end > size {
       throw .truncated(expected: section.end, actual: size)
     }
-    var budget = Budget(fd: fd, left: ELFFile.tableLimit)
+    var budget = Budget(fd: fd, left: ELFFile.tableLimit + ELFFile.manifestLimit)
     exportedSymbols = try ELFFile.dynamicSymbols(&budget, sections)
     (needed, runPath) = try ELFFile.dynamicEntries(&budget, sections)
     manifest = try ELFFile.manifest(&budget, sections, names: Int(header.u16(62)))
@@ -191,9 +194,7 @@ struct ELFFile {
     let named = { (section: Section) in text.cString(at: section.name, limit: table.size) == PluginManifest.sectionName
     }
     guard let section = sections.first(where: named), section.type == 1 /* SHT_PROGBITS */ else { return nil }
-    guard section.size <= manifestLimit else {
-      throw .implausible("its manifest section takes \(section.size) bytes (at most \(manifestLimit) are read)")
-    }
+    guard section.size <= manifestLimit else { throw .manifestTooLarge(bytes: section.size) }
     return try budget.read(section, "manifest").bytes
   }
 

@@ -25,6 +25,10 @@ public struct PluginLoader: Sendable {
   /// Called with a file's path after its checks (and probe), just before it
   /// is loaded here: for tests that replace the file at that moment.
   let beforeLoading: (@Sendable (String) -> Void)?
+  /// Called once the dynamic loader has mapped a file and run its
+  /// constructors, just before its entry point is called: a probe tells its
+  /// parent, so that a crash before it is known to be in the dynamic loader.
+  var beforeEntry: (@Sendable () -> Void)?
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
@@ -150,6 +154,7 @@ public struct PluginLoader: Sendable {
     let start = ContinuousClock.now
     let handle = try open(file)
     opened = true
+    beforeEntry?()
     guard let symbol = dlsym(handle, VK_PLUGIN_ENTRY_SYMBOL) else {
       throw Rejection(path, .noEntrySymbol, Self.noEntryReason)
     }
@@ -174,6 +179,7 @@ public struct PluginLoader: Sendable {
       throw Rejection(
         path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
     }
+    if let tooMany = PluginLimits.rejection(path, count: factories.count) { throw tooMany }
     let problems =
       validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) } : []
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
@@ -226,6 +232,8 @@ public struct PluginLoader: Sendable {
     case .implausible(let what):
       Rejection(
         path, .implausible, "\(what), far more than any plugin; it is not a plugin, or it is damaged: rebuild it")
+    case .manifestTooLarge(let bytes):
+      Rejection(path, .tooManyModules, PluginLimits.problem(bytes: bytes, as: "its manifest section"))
     case .truncated(let expected, let actual):
       Rejection(
         path, .truncated,

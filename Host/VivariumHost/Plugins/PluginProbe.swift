@@ -85,19 +85,33 @@ public struct PluginProbe: Sendable {
     case .failedToStart: replies = []
     case .flooded(let sent), .timedOut(let sent, _), .signaled(_, let sent, _), .exited(_, let sent, _): replies = sent
     }
-    let reports = replies.prefix(files.count).map { reply -> Result<PluginRecord, Rejection>? in
-      guard let report = try? JSONDecoder().decode(ProbeReport.self, from: reply) else { return nil }
-      if let rejection = report.rejection { return .failure(rejection) }
-      return report.record.map { .success($0) }
+    var whole: [Result<PluginRecord, Rejection>] = []
+    // Whether the file being loaded got as far as its entry point.
+    var entryCalled = false
+    for reply in replies where whole.count < files.count {
+      if reply == Self.entryMarker {
+        entryCalled = true
+        continue
+      }
+      guard let report = try? JSONDecoder().decode(ProbeReport.self, from: reply),
+        let result: Result<PluginRecord, Rejection> = report.rejection.map({ .failure($0) })
+          ?? report.record.map({ .success($0) })
+      else { break }
+      whole.append(result)
+      entryCalled = false
     }
-    let whole = Array(reports.prefix { $0 != nil }.compactMap { $0 })
     guard whole.count < files.count else { return (whole, nil) }
-    return (whole, rejection(files[whole.count].path, outcome))
+    return (whole, rejection(files[whole.count].path, outcome, entryCalled: entryCalled))
   }
 
+  /// The reply a child sends when the dynamic loader is done with a file,
+  /// just before calling its entry point.
+  static let entryMarker = Data("entry".utf8)
+
   /// Why the file `path` was refused when its child ended as `outcome`
-  /// without reporting on it.
-  private func rejection(_ path: String, _ outcome: ChildProcess.Outcome) -> Rejection {
+  /// without reporting on it; `entryCalled` tells whether the dynamic loader
+  /// was done with it.
+  private func rejection(_ path: String, _ outcome: ChildProcess.Outcome, entryCalled: Bool) -> Rejection {
     switch outcome {
     case .failedToStart(let reason):
       return Rejection(path, .crashed, "the host could not start its probe process \(reason)")
@@ -109,8 +123,10 @@ public struct PluginProbe: Sendable {
     case .flooded:
       return Rejection(
         path, .crashed,
-        "while loading, it wrote over \(ChildProcess.replyLimit) bytes into the probe's report channel; the probe was killed"
+        "while loading, code in it wrote into the probe's report channel (descriptor 3) bytes that are no report, or a report over \(ChildProcess.replyLimit) bytes; the probe was killed"
       )
+    case .signaled(let signal, _, let stderr) where !entryCalled:
+      return Self.crashedInsideLoader(path, signal: signal, stderr: stderr)
     case .signaled(let signal, _, let stderr):
       return Rejection(
         path, .crashed,
@@ -122,6 +138,16 @@ public struct PluginProbe: Sendable {
         "the probe process exited with status \(status) without its report\(Self.said(stderr)): code in the plugin ended the process while it loaded (a constructor or the entry point calling exit, or a fatal error). Debug it with '--in-process'"
       )
     }
+  }
+
+  /// The file `path` whose process `signal` ended before its entry point
+  /// was called, with the tail of its `stderr`: it crashed inside the
+  /// dynamic loader, so it may be damaged.
+  static func crashedInsideLoader(_ path: String, signal: Int32, stderr: String) -> Rejection {
+    Rejection(
+      path, .crashed,
+      "it crashed inside the dynamic loader (\(ChildProcess.name(signal: signal)))\(said(stderr)), before its entry point was called: the file may be damaged (a copy or build cut short or written over); rebuild it, and if a fresh build crashes too, a static constructor in it does"
+    )
   }
 
   /// `, saying "…"` with the Swift fatal-error line of `stderr`, if any.
@@ -136,21 +162,33 @@ public struct PluginProbe: Sendable {
   public static func childMain(_ arguments: [String]) -> Int32 {
     let nonce = ChildChannel.begin()
     guard let separator = arguments.firstIndex(of: "--") else { return 2 }
-    let loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
+    var loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
+    loader.beforeEntry = { ChildChannel.reply(entryMarker, nonce: nonce) }
     for (index, path) in arguments[(separator + 1)...].enumerated() {
       let report: ProbeReport
       switch loader.loadInherited(ChildChannel.fileDescriptor + Int32(index), path: path) {
       case .loaded(let plugin): report = ProbeReport(record: PluginRecord(plugin), rejection: nil)
       case .rejected(let rejection): report = ProbeReport(record: nil, rejection: rejection)
       }
-      // Encoding a plain Codable struct cannot fail.
-      ChildChannel.reply((try? JSONEncoder().encode(report)) ?? Data(), nonce: nonce)
+      ChildChannel.reply(report.bytes(path: path), nonce: nonce)
     }
     return 0
   }
 }
 
-private struct ProbeReport: Codable {
+struct ProbeReport: Codable {
   let record: PluginRecord?
   let rejection: Rejection?
+
+  /// The report as the probe sends it; for a plugin whose contracts take
+  /// more than ``PluginLimits/contractBytes``, a rejection saying so.
+  func bytes(path: String) -> Data {
+    // Encoding a plain Codable struct cannot fail.
+    let bytes = (try? JSONEncoder().encode(self)) ?? Data()
+    guard let record,
+      let refusal = PluginLimits.rejection(
+        path, count: record.contracts.count, bytes: bytes.count, as: "the probe's report (JSON)")
+    else { return bytes }
+    return ProbeReport(record: nil, rejection: refusal).bytes(path: path)
+  }
 }

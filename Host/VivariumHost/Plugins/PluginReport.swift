@@ -67,6 +67,7 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     case timedOut = "timed-out"
     case contractsDisagree = "contracts-disagree"
     case badManifest = "bad-manifest"
+    case tooManyModules = "too-many-modules"
   }
 
   /// The file or directory refused.
@@ -104,7 +105,7 @@ extension Rejection.Kind {
     case .incompatible: "descriptor.sdk"
     case .invalidContract: "contract.wellformed"
     case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
-      .contractsDisagree, .badManifest:
+      .contractsDisagree, .badManifest, .tooManyModules:
       "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:

@@ -44,6 +44,7 @@ extension PluginManifest {
     guard !manifest.contracts.isEmpty else {
       return .failure(Rejection(path, .badManifest, "its manifest lists no modules; \(fix)"))
     }
+    if let tooMany = PluginLimits.rejection(path, count: manifest.contracts.count) { return .failure(tooMany) }
     if let knownServices {
       let problems = manifest.contracts.flatMap { ContractCheck.problems($0, knownServices: knownServices) }
       guard problems.isEmpty else { return .failure(Rejection(path, .invalidContract, problems)) }

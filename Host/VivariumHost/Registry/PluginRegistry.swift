@@ -127,7 +127,7 @@ extension Rejection {
   var isRemembered: Bool {
     switch kind {
     case .crashed, .timedOut, .nullDescriptor, .badMagic, .incompatible, .foreignSDKCopy, .noModules,
-      .invalidContract, .badManifest:
+      .invalidContract, .badManifest, .tooManyModules:
       true
     default: false
     }

@@ -81,16 +81,23 @@ public final class HostServices {
   /// would (for tests).
   func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
 
-  /// The services `contract` lists, for a module of `plugin`.
+  /// The services `contract` lists, for the module `urn` of `plugin`; in
+  /// place of each other one, an ``UndeclaredService`` whose first use is
+  /// logged and noticed, naming the service to add to the contract.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let wanted = Set(contract.services)
     let reporter = ModuleReporter(services: self, urn: urn)
-    return Services(
+    let listed = Services(
       storage: wanted.contains(Services.Name.storage) ? store(for: plugin) : nil,
       settings: wanted.contains(Services.Name.settings) ? settings : nil,
       log: wanted.contains(Services.Name.log) ? reporter : nil,
       notifications: wanted.contains(Services.Name.notifications) ? reporter : nil,
       clock: wanted.contains(Services.Name.clock) ? clock : nil)
+    return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
+      [weak self] undeclared in
+      self?.logLine(.error, module: urn, undeclared.problem)
+      self?.notifications.notice(undeclared.problem, tone: .warning)
+    }
   }
 
   /// The storage of `plugin`: `storage/NAME.json` for its declared name.

@@ -10,7 +10,8 @@ enum CheckCommand: Command {
     "vivarium check (PLUGIN.so... | --app DIR) [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
   static let details = """
     Runs every check listed in Host/SDK/TestKit/CHECKS.md on each file (a directory means
-    every .so in it): loading and the descriptor, then each module's contract, building,
+    every .so in it; the SDK's own libraries there are skipped, as in a build folder):
+    loading and the descriptor, then each module's contract, building,
     presentation, composition, leaks, concurrency and speed. Each check runs in a child
     process with a time limit, so a plugin that traps, segfaults or hangs is reported as
     crashed or timed out and the other checks and files still run. Results: passed,

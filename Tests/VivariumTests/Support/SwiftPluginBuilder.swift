@@ -10,6 +10,8 @@ enum SwiftPluginBuilder {
   static let brokenPlugin = Result { try build("BrokenPlugin") }
   /// libChangedProfile.so: the demo's profile:{userID}, with userID an int.
   static let changedProfile = Result { try build("ChangedProfile") }
+  /// libManyModules.so: 10,000 modules.
+  static let manyModules = Result { try build("ManyModules") }
 
   private static let output: TemporaryDirectory? = try? TemporaryDirectory()
 

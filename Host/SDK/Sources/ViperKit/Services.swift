@@ -3,9 +3,12 @@
 /// to each module in ``ModuleContext/services``; a factory passes them to the
 /// interactor only, the one role that touches services.
 ///
-/// A service the contract does not list is `nil`, so a module cannot depend on
-/// something it did not declare. Every service lives on the main actor, with
-/// the role objects.
+/// A module cannot depend on something it did not declare: in place of a
+/// service the contract does not list, the host (and the test kit) hands out
+/// a stand-in that does nothing (reads find nothing, writes and sleeps throw)
+/// and reports its first use, naming the service to add to the contract; the
+/// conformance check `services.declared` fails it. Every service lives on the
+/// main actor, with the role objects.
 @MainActor
 public struct Services {
   /// Names to list in ``Contract/services``.

@@ -15,8 +15,9 @@ final class PluginInbox: Sendable {
     case ended(status: Int32, stderr: String)
   }
 
-  /// The most bytes of decoded frames waiting for the main actor.
-  static let limit = 32 << 20
+  /// The most bytes of decoded frames waiting for the main actor: 32 MiB
+  /// beyond the largest frame, so that the largest `ready` message fits.
+  static let limit = WireProtocol.frameLimit + (32 << 20)
   /// How much of a plugin process's stderr is kept: its end.
   static let stderrKept = 16 << 10
 

@@ -2,6 +2,7 @@ import CVivariumSystem
 import Foundation
 import Glibc
 import ViperKit
+import ViperKitHosting
 
 /// One plugin file hosted in a process of its own (docs/what-runs-where.md,
 /// "Processes"): the supervisor in the host. It starts the process, hands it the
@@ -144,9 +145,13 @@ public final class PluginProcess {
   func awaitReady(_ pid: pid_t) -> Rejection? {
     guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
     let deadline = ContinuousClock.now + options.loadLimit
+    // Whether the dynamic loader was done with the file.
+    var mapped = false
     while true {
       while let item = inbox.take() {
         switch item {
+        case .message(.mapped):
+          mapped = true
         case .message(.ready(let version, let name, let sdk, let contracts)):
           guard version == WireProtocol.version else {
             stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
@@ -174,6 +179,9 @@ public final class PluginProcess {
           let failure = PluginFailure(
             plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
           state = .ended(failure)
+          if !mapped, stopReason == nil, status & 0x7F != 0 {
+            return PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr)
+          }
           return Rejection(
             path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
         }
@@ -239,7 +247,8 @@ public final class PluginProcess {
     if case .ended = state, let rejection = restart() {
       throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
     }
-    clock = clock ?? context.services.clock
+    // The host's clock, never a stand-in for a module that did not list it.
+    if !(context.services.clock is UndeclaredService) { clock = clock ?? context.services.clock }
     let module = RemoteModule(id: nextModule, process: self, context: context)
     nextModule &+= 1
     modules[module.id] = module
@@ -393,7 +402,7 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
     return nil

@@ -58,13 +58,21 @@ public final class PluginServer {
     PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
     let channel = WireChannel(descriptor: socketDescriptor)
     let factories: [any ModuleFactory]
-    switch PluginLoader().loadInherited(ChildChannel.fileDescriptor, path: path) {
+    var loader = PluginLoader()
+    loader.beforeEntry = { channel.send(.mapped) }
+    switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
     case .loaded(let plugin):
       factories = plugin.factories
-      channel.send(
-        .ready(
-          version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          contracts: factories.map(\.contract)))
+      let ready = WireMessage.ready(
+        version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+        contracts: factories.map(\.contract))
+      if let tooLarge = PluginLimits.rejection(
+        path, count: factories.count, bytes: ready.encoded.count, as: "the ready message of its plugin process")
+      {
+        channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
+        return 0
+      }
+      channel.send(ready)
     case .rejected(let rejection):
       channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
       return 0

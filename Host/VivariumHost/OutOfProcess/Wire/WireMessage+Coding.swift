@@ -41,6 +41,7 @@ extension WireMessage {
     case .cancelSleep: 17
     case .leaked: 18
     case .restorationState: 19
+    case .mapped: 20
     }
   }
 
@@ -67,6 +68,7 @@ extension WireMessage {
     case .cancelSleep: "cancelSleep"
     case .leaked: "leaked"
     case .restorationState: "restorationState"
+    case .mapped: "mapped"
     }
   }
 
@@ -154,6 +156,7 @@ extension WireMessage {
       writer.unsigned(UInt64(module))
       writer.optionalString(state)
       writer.optionalString(failure)
+    case .mapped: break
     }
   }
 
@@ -212,6 +215,7 @@ extension WireMessage {
     case 19:
       return .restorationState(
         module: try reader.u32(), state: try reader.optionalString(), failure: try reader.optionalString())
+    case 20: return .mapped
     default: throw WireError("message kind \(kind) is not one this host knows")
     }
   }

@@ -11,6 +11,10 @@ import ViperKit
 enum WireMessage: Equatable, Sendable {
   // MARK: Plugin to host, once at start
 
+  /// The dynamic loader is done with the plugin file: its entry point is
+  /// called next. A process that crashes before saying so crashed inside
+  /// the dynamic loader.
+  case mapped
   /// The plugin loaded: its name, SDK version and contracts, in factory order.
   case ready(version: Int, name: String, sdkVersion: String, contracts: [Contract])
   /// The plugin file was refused while loading (the reason as the probe gives it).
@@ -72,9 +76,10 @@ enum WireMessage: Equatable, Sendable {
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
   static let version = 6
-  /// The largest frame either side accepts: a draw of a very long list fits
-  /// many times over.
-  static let frameLimit = 4 << 20
+  /// The largest frame either side accepts: the `ready` message of a
+  /// plugin whose contracts take up to ``PluginLimits/contractBytes``, with
+  /// room for the rest; a draw of a very long list fits many times over.
+  static let frameLimit = PluginLimits.contractBytes + (1 << 20)
   /// The deepest view tree, message or contract nesting the decoder follows.
   static let depthLimit = 64
 }

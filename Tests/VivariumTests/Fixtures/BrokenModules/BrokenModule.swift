@@ -16,6 +16,14 @@ struct BrokenFactory: ModuleFactory {
     case unitsTypo
     /// Done goes back with pop(), also on a first screen.
     case backOnFirst
+    /// Done embeds `broken:none` in slot `side`, which accepts only other patterns.
+    case embedsRefused
+    /// Answers its input `refresh` with the output `refreshed` whose int field is a string.
+    case answersWrongType
+    /// Done sends `reload` to the child in slot `side`, which declares no such input.
+    case sendsUndeclaredInput
+    /// Shows the time from a clock its contract does not list.
+    case readsUndeclaredClock
   }
 
   func build(_ context: ModuleContext) throws -> Module {
@@ -32,6 +40,8 @@ struct BrokenFactory: ModuleFactory {
     }
     let presenter = BrokenPresenter(flaw: flaw, messages: context.messages, router: context.router)
     let view = BrokenView(canvas: context.canvas, presenter: presenter, flaw: flaw, slots: contract.slots.map(\.name))
+    view.clock = context.services.clock
+    view.work = context.work
     presenter.view = view
     if flaw == .retainCycle { presenter.strongView = view }
     guard flaw == .noReceiver else { return Module(view: view, presenter: presenter) }
@@ -46,6 +56,8 @@ final class DeafPresenter: ViperPresenter {}
 
 final class BrokenView: ViperView {
   var kept: AnyObject?
+  var clock: (any WallClock)?
+  var work: (any ModuleWork)?
   let canvas: any Canvas
   let presenter: BrokenPresenter
   let flaw: BrokenFactory.Flaw
@@ -62,6 +74,15 @@ final class BrokenView: ViperView {
     guard event == .attach, flaw != .drawsNothing else { return }
     if flaw == .slow { usleep(80_000) }
     let label = flaw == .sharedCounter ? "instance \(Counter.next())" : "broken"
+    if flaw == .readsUndeclaredClock {
+      // Fetches in work; waits forever when its clock does nothing.
+      canvas.draw(.text("Fetching the weather…"))
+      work?.start("fetch") { [canvas, clock] in
+        try await clock?.sleep(for: 1)
+        canvas.draw(.text("Sunny"))
+      }
+      return
+    }
     var children: [ViewNode] = [
       .text(label), .button(id: "done", title: "Done"), .field(id: "name", label: "Name", value: ""),
     ]
@@ -97,6 +118,8 @@ final class BrokenPresenter: ViperPresenter, MessageReceiver {
     case .undeclaredOutput: messages.emit(Message("finished"))
     case .unitsTypo: router.push("broken:none:weather:london?unit=imperial")
     case .backOnFirst: router.pop()
+    case .embedsRefused: router.embed("broken:none", in: "side")
+    case .sendsUndeclaredInput: messages.send(Message("reload"), toSlot: "side")
     default: break
     }
   }
@@ -106,7 +129,11 @@ final class BrokenPresenter: ViperPresenter, MessageReceiver {
     if flaw == .trapsOnLongText, text.count > 1000 { _ = Array(text)[text.count] }
   }
 
-  func receive(_ message: Message, from origin: MessageOrigin) {}
+  func receive(_ message: Message, from origin: MessageOrigin) {
+    if flaw == .answersWrongType, message.name == "refresh" {
+      messages.emit(Message("refreshed", ["count": .string("3")]))
+    }
+  }
 }
 
 /// Grows with every build and never shrinks: what leaks.repeated catches.

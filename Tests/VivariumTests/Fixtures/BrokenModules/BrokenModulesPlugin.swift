@@ -36,6 +36,18 @@ public enum BrokenModulesPlugin: ViperPlugin {
         $0.opens = [.push("broken:none:weather:{city}", arguments: ["unit": .string])]
       },
       module("navigation.back", .backOnFirst),
+      // Faults seen only when acting on the module, or answering its parent.
+      module("composition.slots:tap", .embedsRefused) {
+        $0.slots = [SlotSpec(name: "side", accepts: ["broken:composition.slots"], description: "Refuses broken:none.")]
+      },
+      module("composition.outputs:answer", .answersWrongType) {
+        $0.inputs = [MessageSpec(name: "refresh", description: "Reload.")]
+        $0.outputs = [MessageSpec(name: "refreshed", fields: ["count": .int], description: "Reloaded.")]
+      },
+      module("composition.inputs:child", .sendsUndeclaredInput) {
+        $0.slots = [SlotSpec(name: "side", accepts: ["broken:none"], description: "A child taking no input.")]
+      },
+      module("services.declared", .readsUndeclaredClock),
       BrokenFactory(
         contract: Contract(
           urn: "broken:none:weather:{city}", summary: "Breaks nothing; takes units, not unit.",

@@ -142,6 +142,11 @@ public struct ConformanceCheck: Hashable, Sendable {
         "Offer a way out that works on a first screen, such as replace(_:) with the screen to return to; pop() only from screens that are always pushed, and dismiss() from presented ones."
     ),
     .init(
+      name: "services.declared", level: 3, scope: .module,
+      verifies:
+        "Presenting the module (with the work it starts, run until it settles, in vivarium check), acting on its first screen and answering its inputs use no service its contract does not list (the host hands it a stand-in that does nothing).",
+      fix: "Add the service to Contract.services (services: [Services.Name.clock]), or stop using it."),
+    .init(
       name: "leaks.teardown", level: 4, scope: .module,
       verifies: "After disappear and detach, no object of the module's roles is alive.",
       fix: "Make every back reference weak: presenter → view, interactor → presenter, router → view."),
@@ -204,6 +209,8 @@ public struct ConformanceCheck: Hashable, Sendable {
       "Plugins are built apart, so no compiler sees a URN typed in one and answered in another; a typo fails only when a person taps the button.",
     "navigation.back":
       "On a first screen a Back button does nothing but report an error, and the person is stuck.",
+    "services.declared":
+      "A module gets only the services its contract lists; one it forgot is a stand-in that does nothing, so the screen waits forever for what it never gets.",
     "leaks.teardown":
       "A view and presenter holding each other strongly is the classic VIPER leak; every closed screen stays in memory.",
     "leaks.repeated": "Screens are opened and closed all day; memory kept per build grows until the app is killed.",

@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitHosting
 
 /// In-memory services for tests: storage and settings in dictionaries, the
 /// log and notifications captured, the clock virtual (it moves only with
@@ -19,6 +20,9 @@ public final class FakeServices {
   public let clock: ModuleClock
   /// Names of the services the module touched.
   public private(set) var used: Set<String> = []
+  /// Names of the services the module touched without its contract listing
+  /// them (it got an ``UndeclaredService`` for each), in the order it did.
+  public private(set) var undeclared: [String] = []
 
   /// Fake services whose virtual clock starts at `now` (default
   /// 2026-01-01T00:00:00Z).
@@ -26,14 +30,19 @@ public final class FakeServices {
     clock = ModuleClock(.virtual(start: now))
   }
 
-  /// The services `contract` declares, as the host would hand them out.
-  public func services(for contract: Contract) -> Services {
+  /// The services `contract` declares, as the host would hand them out to
+  /// the module `urn`: an ``UndeclaredService`` in place of each other one,
+  /// recorded in ``undeclared`` when used.
+  public func services(for contract: Contract, urn: String? = nil) -> Services {
     let wanted = Set(contract.services)
     func offer<T>(_ name: String, _ service: T) -> T? { wanted.contains(name) ? service : nil }
-    return Services(
+    let listed = Services(
       storage: offer(Services.Name.storage, Store(self)), settings: offer(Services.Name.settings, Settings(self)),
       log: offer(Services.Name.log, Log(self)), notifications: offer(Services.Name.notifications, Notices(self)),
       clock: offer(Services.Name.clock, UsedClock(self)))
+    return UndeclaredService.filling(
+      listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
+    ) { [weak self] in self?.undeclared.append($0.service) }
   }
 
   private final class Store: KeyValueStore {

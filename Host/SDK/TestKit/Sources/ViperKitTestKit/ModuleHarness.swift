@@ -101,7 +101,7 @@ public final class ModuleHarness {
     let module = try factory.build(
       ModuleContext(
         urn: self.urn, arguments: self.arguments, router: link, canvas: link, messages: link, work: work,
-        services: services.services(for: contract)))
+        services: services.services(for: contract, urn: self.urn)))
     self.module = module
     roles = module.roles
     scheduler.onReport = { [weak self] report in self?.workReports.append(report.description) }

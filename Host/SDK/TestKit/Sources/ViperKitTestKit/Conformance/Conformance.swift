@@ -65,11 +65,39 @@ public enum Conformance {
     _ name: String, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
     sdkVersion: ViperKitVersion = .current
   ) -> CheckResult {
+    let checker = checker(factory, strictness: strictness, plugin: plugin, sdkVersion: sdkVersion)
+    return result(name, factory, checker.run(name))
+  }
+
+  /// ``run(_:on:strictness:plugin:sdkVersion:)``, letting the work a
+  /// presented module starts run until it settles: `services.declared` then
+  /// also sees the services used in that work (a fetch started on attach).
+  /// `vivarium check` runs this.
+  public static func runWithWork(
+    _ name: String, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
+    sdkVersion: ViperKitVersion = .current
+  ) async -> CheckResult {
+    let checker = checker(factory, strictness: strictness, plugin: plugin, sdkVersion: sdkVersion)
+    guard name == "services.declared" else { return result(name, factory, checker.run(name)) }
+    return result(name, factory, await checker.declaredServicesWithWork())
+  }
+
+  private static func checker(
+    _ factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory], sdkVersion: ViperKitVersion
+  ) -> ModuleChecker {
     var checker = ModuleChecker(factory: factory, strictness: max(1, min(strictness, 10)))
     checker.siblings = plugin
     checker.declaresNavigation = sdkVersion >= NavigationCheck.declaredSince
+    return checker
+  }
+
+  /// The result of the check `name` on `factory`'s module: `outcome`, with
+  /// the catalog's advice when it failed or warned.
+  private static func result(_ name: String, _ factory: any ModuleFactory, _ outcome: ModuleChecker.Outcome?)
+    -> CheckResult
+  {
     let urn = factory.contract.urn
-    guard let outcome = checker.run(name) else {
+    guard let outcome else {
       return CheckResult(check: name, status: .skipped, module: urn, message: "not a module check")
     }
     var message = outcome.message

@@ -7,7 +7,7 @@ extension ModuleChecker {
     guard declaresNavigation else {
       return .skipped("the plugin was built against a ViperKit before 2.4, whose contracts cannot declare navigation")
     }
-    guard let (_, _, requests) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
+    guard let requests = try? interact(fuzz: false).requests else { return .skipped("see presentation.interaction") }
     var opened = 0
     for request in requests {
       guard let (kind, urn) = request.opening else { continue }
@@ -21,7 +21,7 @@ extension ModuleChecker {
   }
 
   func back() -> Outcome {
-    guard let (_, _, requests) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
+    guard let requests = try? interact(fuzz: false).requests else { return .skipped("see presentation.interaction") }
     guard requests.contains(.pop) else { return .passed("did not ask to go back as the first screen") }
     return .warning(
       "\(contract.urn) asked to go back with pop() when shown as the first screen; where it is one (the app's start, a replace target, the first URN of a deep link), the host can only report 'cannot pop the first screen'"

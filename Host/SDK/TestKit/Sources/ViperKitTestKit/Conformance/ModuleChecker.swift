@@ -28,7 +28,7 @@ struct ModuleChecker {
       "build.unknown-argument": buildUnknown, "presentation.first-cycle": firstCycle,
       "presentation.interaction": interaction, "composition.slots": slots, "composition.outputs": outputs,
       "composition.inputs": inputs, "composition.lifecycle": lifecycle, "navigation.declared": declaredNavigation,
-      "navigation.back": back, "leaks.teardown": leaksAfterTeardown,
+      "navigation.back": back, "services.declared": declaredServices, "leaks.teardown": leaksAfterTeardown,
       "leaks.repeated": leaksRepeated, "concurrency.build": concurrentBuilds, "speed.first-render": firstRenderSpeed,
     ]
     return checks[name].map { $0() }
@@ -138,108 +138,74 @@ struct ModuleChecker {
     return events
   }
 
-  /// Performs each action on a fresh module; returns the outputs emitted
-  /// and the requests made, presenting included.
-  func interact(fuzz: Bool) throws(HarnessError) -> (actions: Int, outputs: [Message], requests: [RouteRequest]) {
-    guard let first = try? harness() else { return (0, [], []) }
+  /// What presenting a module and acting on it did.
+  struct Interaction {
+    /// How many actions were performed.
+    var actions = 0
+    /// The outputs emitted, presenting included.
+    var outputs: [Message] = []
+    /// The requests made, presenting included.
+    var requests: [RouteRequest] = []
+    /// The services used that the contract does not list, first use first.
+    var undeclaredServices: [String] = []
+
+    @MainActor mutating func add(_ module: ModuleHarness) {
+      outputs += module.outputs
+      requests += module.requests
+      for service in module.services.undeclared where !undeclaredServices.contains(service) {
+        undeclaredServices.append(service)
+      }
+    }
+  }
+
+  /// Performs each action on a fresh module, and delivers each declared
+  /// input to one: what presenting, acting, answering and tearing down did.
+  func interact(fuzz: Bool) throws(HarnessError) -> Interaction {
+    var done = Interaction()
+    guard let first = try? harness() else { return done }
     first.presentNow()
     let events = actions(first.tree, fuzz: fuzz)
-    var outputs = first.outputs
-    var requests = first.requests
     first.tearDown()
-    var performed = 0
+    done.add(first)
     for event in events {
       guard let module = try? harness() else { continue }
       module.presentNow()
-      defer { module.tearDown() }
       // Data the module shares on purpose (one data manager per process) may
       // have changed under an earlier action: act only on what is drawn now.
-      guard ViewElements(module.tree).problem(with: event) == nil else { continue }
-      try module.send(event)
-      outputs += module.outputs
-      requests += module.requests
-      performed += 1
+      guard ViewElements(module.tree).problem(with: event) == nil else {
+        module.tearDown()
+        continue
+      }
+      do {
+        try module.send(event)
+      } catch {
+        module.tearDown()
+        throw error
+      }
+      module.tearDown()
+      done.add(module)
+      done.actions += 1
     }
-    return (performed, outputs, requests)
+    // What the module does when its parent sends an input; one it refuses
+    // is composition.inputs' to report.
+    for spec in contract.inputs {
+      guard let module = try? harness() else { continue }
+      module.presentNow()
+      try? module.receive(SampleValues.message(spec), from: .parent(urn: "probe:parent"))
+      module.tearDown()
+      done.add(module)
+    }
+    return done
   }
 
   func interaction() -> Outcome {
     do {
-      let (count, _, _) = try interact(fuzz: true)
+      let count = try interact(fuzz: true).actions
       return count == 0
         ? .skipped("the first screen has nothing to act on") : .passed("performed \(self.count(count, "action"))")
     } catch {
       return .failed("an element the view drew could not be acted on: \(error)")
     }
-  }
-
-  // MARK: Composition
-
-  func slots() -> Outcome {
-    guard !contract.slots.isEmpty else { return .skipped("the contract declares no slot") }
-    return presented { module in
-      let drawn = ViewElements(module.tree).slots
-      for slot in contract.slots {
-        guard drawn.contains(slot.name) else {
-          return .failed("declares slot '\(slot.name)' but its view never draws .slot(\"\(slot.name)\")")
-        }
-        for accepted in slot.accepts {
-          guard let pattern = try? URNPattern(parsing: accepted),
-            let probe = try? ParsedURN(parsing: accepted.replacingPlaceholders()),
-            pattern.match(probe) != nil
-          else { return .failed("slot '\(slot.name)' accepts '\(accepted)', which is not a valid URN pattern") }
-        }
-      }
-      for case .embed(let urn, let slot) in module.requests {
-        guard let spec = contract.slots.first(where: { $0.name == slot }) else {
-          return .failed("asked to embed '\(urn)' in '\(slot)', which the contract does not declare")
-        }
-        let parsed = try? ParsedURN(parsing: urn)
-        let accepted = spec.accepts.compactMap { try? URNPattern(parsing: $0) }.contains {
-          parsed.flatMap($0.match) != nil
-        }
-        guard accepted else {
-          return .failed(
-            "asked to embed '\(urn)' in slot '\(slot)', which accepts \(spec.accepts.joined(separator: ", "))")
-        }
-      }
-      return .passed("every slot is drawn and accepts a probe child of each pattern")
-    }
-  }
-
-  func outputs() -> Outcome {
-    guard let (_, emitted, _) = try? interact(fuzz: false) else { return .skipped("see presentation.interaction") }
-    for message in emitted {
-      guard let spec = contract.outputs.first(where: { $0.name == message.name }) else {
-        return .failed("emitted '\(message.name)', which the contract does not declare as an output")
-      }
-      if let problem = MessageCheck.problem(message, spec) { return .failed("output \(problem)") }
-    }
-    return .passed(emitted.isEmpty ? "emitted no outputs" : "emitted \(count(emitted.count, "declared output"))")
-  }
-
-  func inputs() -> Outcome {
-    guard !contract.inputs.isEmpty else { return .skipped("the contract declares no input") }
-    return presented { module in
-      for spec in contract.inputs {
-        do {
-          try module.receive(SampleValues.message(spec), from: .parent(urn: "probe:parent"))
-        } catch {
-          return .failed("declares the input '\(spec.name)' but \(error)")
-        }
-      }
-      return .passed("accepted \(contract.inputs.map(\.name).joined(separator: ", "))")
-    }
-  }
-
-  func lifecycle() -> Outcome {
-    guard let module = try? harness() else { return .skipped("see build.minimal") }
-    guard module.drawn.isEmpty, module.requests.isEmpty, module.outputs.isEmpty else {
-      module.tearDown()
-      return .failed("drew, navigated or emitted during build(_:); wait for attach")
-    }
-    for event: LifecycleEvent in [.attach, .appear, .disappear, .appear, .disappear, .detach] { module.send(event) }
-    return .passed("nothing happened during build; handled attach, appear, disappear twice, detach")
   }
 
   /// `1 button`, `2 buttons`.
@@ -250,13 +216,5 @@ struct ModuleChecker {
       ? "no arguments"
       : arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         .joined(separator: ", ")
-  }
-}
-
-extension String {
-  /// This URN text with any `{name}` segment replaced by `probe`.
-  fileprivate func replacingPlaceholders() -> String {
-    split(separator: ":", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? "probe" : String($0) }
-      .joined(separator: ":")
   }
 }

@@ -1,0 +1,128 @@
+import ViperKit
+
+/// What a module gets in place of a service its contract does not list.
+///
+/// A plain `nil` there fails silently: a module reading the clock it forgot
+/// to declare gets nothing and waits forever, and nobody says why. This
+/// stand-in does nothing either, but every use of it is a problem the host
+/// (and the test kit) reports, once per module and service, naming the
+/// service to add to the contract: reads find nothing, writes and sleeps
+/// throw ``Refused``, log lines and notices are dropped, and the time is the
+/// host's.
+@MainActor
+public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock {
+  /// The service's name (``Services/Name``).
+  public let service: String
+  /// The URN of the module it was handed to.
+  public let module: String
+  private let time: () -> Double
+  private let report: (UndeclaredService) -> Void
+  private var reported = false
+
+  /// A stand-in for `service` handed to `module`; `report` is called on its
+  /// first use, `now` gives the time it tells.
+  public init(
+    _ service: String, module: String, now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
+  ) {
+    self.service = service
+    self.module = module
+    time = now
+    self.report = report
+  }
+
+  /// What is wrong and what to do.
+  public var problem: String { Self.problem(service, module: module) }
+
+  /// What is wrong when `module` uses `service` without listing it, and what to do.
+  public static func problem(_ service: String, module: String) -> String {
+    "\(module) uses '\(service)' without declaring it: add \"\(service)\" to its contract's services"
+  }
+
+  /// Thrown where a module writes to, or sleeps on, a service it did not declare.
+  public struct Refused: Error, CustomStringConvertible {
+    /// What is wrong and what to do.
+    public let description: String
+  }
+
+  private func used() {
+    guard !reported else { return }
+    reported = true
+    report(self)
+  }
+
+  /// `services`, handed out for a module with `contract` at `module`, with
+  /// every service the contract does not list (nil there) replaced by an
+  /// ``UndeclaredService`` that calls `report` when the module first uses it.
+  public static func filling(
+    _ services: Services, for contract: Contract, module: String, now: @escaping () -> Double,
+    report: @escaping (UndeclaredService) -> Void
+  ) -> Services {
+    let listed = Set(contract.services)
+    func pick<Service>(_ name: String, _ service: Service?) -> Service? {
+      guard service == nil, !listed.contains(name) else { return service }
+      return UndeclaredService(name, module: module, now: now, report: report) as? Service
+    }
+    return Services(
+      storage: pick(Services.Name.storage, services.storage), settings: pick(Services.Name.settings, services.settings),
+      log: pick(Services.Name.log, services.log),
+      notifications: pick(Services.Name.notifications, services.notifications),
+      clock: pick(Services.Name.clock, services.clock))
+  }
+
+  // MARK: KeyValueStore
+
+  /// Reports the use; nothing is stored.
+  public func value(forKey key: String) -> String? {
+    used()
+    return nil
+  }
+
+  /// Reports the use and throws ``Refused``.
+  public func set(_ value: String?, forKey key: String) throws {
+    used()
+    throw Refused(description: problem)
+  }
+
+  /// Reports the use; nothing is stored.
+  public func keys() -> [String] {
+    used()
+    return []
+  }
+
+  // MARK: SettingsStore
+
+  /// Reports the use; nothing is set.
+  public func value(forKey key: String) -> ArgumentValue? {
+    used()
+    return nil
+  }
+
+  /// Reports the use and throws ``Refused``.
+  public func set(_ value: ArgumentValue?, forKey key: String) throws {
+    used()
+    throw Refused(description: problem)
+  }
+
+  // MARK: ModuleLogger, Notifier
+
+  /// Reports the use; the line is dropped.
+  public func log(_ level: LogLevel, _ message: String) { used() }
+  /// Reports the use; the notice is dropped.
+  public func notice(_ text: String, tone: Tone) { used() }
+  /// Reports the use; the alert is dropped.
+  public func alert(title: String, message: String) { used() }
+
+  // MARK: WallClock
+
+  /// Reports the use; the host's time.
+  public func now() -> Double {
+    used()
+    return time()
+  }
+
+  /// Reports the use and throws ``Refused`` at once, instead of waiting.
+  public func sleep(for seconds: Double) async throws {
+    used()
+    throw Refused(description: problem)
+  }
+}
