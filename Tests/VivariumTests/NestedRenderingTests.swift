@@ -5,7 +5,7 @@ import ViperKit
 
 /// Draws `tree(urn)` when attached, then asks to embed what `embeds(urn)`
 /// names: modules that compose themselves, as plugins do.
-private struct SelfEmbeddingFactory: ModuleFactory {
+struct SelfEmbeddingFactory: ModuleFactory {
   static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
   let tree: @MainActor @Sendable (String) -> ViewNode
@@ -17,7 +17,7 @@ private struct SelfEmbeddingFactory: ModuleFactory {
   }
 }
 
-private final class SelfEmbeddingView: ViperView {
+final class SelfEmbeddingView: ViperView {
   let presenter = SelfEmbeddingPresenter()
   let context: ModuleContext
   let tree: ViewNode
@@ -38,7 +38,7 @@ private final class SelfEmbeddingView: ViperView {
   func handle(_ event: ViewEvent) {}
 }
 
-private final class SelfEmbeddingPresenter: ViperPresenter {}
+final class SelfEmbeddingPresenter: ViperPresenter {}
 
 /// Nested composition drawn as text: a chain `chain:link:{left}` (each link
 /// embeds the next in its single slot until 1), and `mix:root`, which holds

@@ -16,6 +16,10 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     case buildFailed = "build-failed"
     case drewNothing = "drew-nothing"
     case guarded
+    /// A module embedded in a module of its own URN (``HostRuntime/checkNesting(_:in:)``).
+    case cycle = "embedding-cycle"
+    /// A module nested deeper than ``HostRuntime/nestingLimit``.
+    case tooDeep = "too-deep"
   }
 
   /// Which problem it is.

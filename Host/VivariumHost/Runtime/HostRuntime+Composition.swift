@@ -38,8 +38,10 @@ extension HostRuntime {
     }
     let position = spec.kind == .single ? 0 : parent.slots[index].children.count
     let saved = restoringChildren[parent.id]?.slots.first { $0.name == slot }?.children.dropFirst(position).first
+    try checkNesting(urn, in: parent)
     let child = try build(urn, restoring: saved?.urn == urn ? saved?.state : nil)
     child.parent = parent
+    child.lineage = Lineage(urn: child.urn, outer: parent.lineage)
     child.slotName = slot
     if let saved, saved.urn == urn { restoringChildren[child.id] = saved }
     attach(child)

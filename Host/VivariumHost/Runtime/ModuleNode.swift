@@ -16,6 +16,9 @@ public final class ModuleNode {
   public internal(set) weak var opener: ModuleNode?
   /// The slot it sits in, for a child module.
   public internal(set) var slotName: String?
+  /// The URNs of the modules it sits in, and its own: what a child is
+  /// checked against (``HostRuntime/checkNesting(_:in:)``).
+  var lineage: Lineage
   /// The slots its contract declares, with their children.
   public internal(set) var slots: [SlotState]
   /// The module it was rebuilt from, in its place, when its plugin was
@@ -50,6 +53,7 @@ public final class ModuleNode {
     self.module = module
     self.roles = module.roles
     slots = resolved.route.contract.slots.map { SlotState(spec: $0) }
+    lineage = Lineage(urn: resolved.urn.text, outer: nil)
   }
 
   /// The URN it was opened with.
@@ -80,6 +84,31 @@ public final class ModuleNode {
 
   /// `urn (plugin file)`, for messages.
   var label: String { "\(urn) (\(PathName.lastComponent(pluginPath)))" }
+}
+
+/// A module's URN and those of the modules it sits in, innermost first:
+/// shared by its children, so that finding a URN among a module's
+/// ancestors follows plain references.
+final class Lineage: Sendable {
+  let urn: String
+  let outer: Lineage?
+  /// How many modules it sits in: 0 for a screen.
+  let depth: Int
+
+  init(urn: String, outer: Lineage?) {
+    self.urn = urn
+    self.outer = outer
+    depth = outer.map { $0.depth + 1 } ?? 0
+  }
+
+  /// This lineage and the outer ones, innermost first, up to the first of
+  /// `urn` (included); nil when `urn` is not among them.
+  func chain(to urn: String) -> [String]? {
+    var current: Lineage? = self
+    while let lineage = current, lineage.urn != urn { current = lineage.outer }
+    guard let found = current else { return nil }
+    return sequence(first: self) { $0 === found ? nil : $0.outer }.map(\.urn)
+  }
 }
 
 /// A declared slot and the child modules in it.
