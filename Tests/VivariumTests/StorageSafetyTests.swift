@@ -51,13 +51,13 @@ struct StorageSafetyTests {
       services.services(for: ServicesTests.storage, plugin: ServicesTests.shop, urn: "shop:cart").storage)
     try store.set("x", forKey: "k")
     #expect(
-      FileManager.default.contents(atPath: storeDirectory + "/ShopPlugin.json.unreadable-1/keep") == Data("mine".utf8))
+      FileManager.default.contents(atPath: storeDirectory + "/ShopPlugin.json.refused-1/keep") == Data("mine".utf8))
     #expect(FileManager.default.contents(atPath: saved) == nil)
     let notices = services.notifications.takeNotices()
     #expect(notices.count == 1)
     #expect(notices.first?.tone == .warning)
-    #expect(notices.first?.text.contains("Is a directory") == true)
-    #expect(services.recentLog.contains { $0.contains("error host:") && $0.contains("ShopPlugin.json.unreadable-1") })
+    #expect(notices.first?.text.contains("it is a directory, not a regular file") == true)
+    #expect(services.recentLog.contains { $0.contains("error host:") && $0.contains("ShopPlugin.json.refused-1") })
   }
 
   @Test func aCorruptStoreIsToldToThePersonNotOnlyLogged() throws {

@@ -12,14 +12,39 @@ import Glibc
 /// accepted only with the sticky bit and owned by root or you (as `/tmp` is):
 /// there, others cannot rename or remove your entries.
 enum FilePermissions {
-  /// Nil when the opened file `info` at `path` is safe to load; otherwise
-  /// what is wrong and what to do.
-  static func problem(file path: String, _ info: stat) -> String? {
+  /// What a file holds, which says what another user could do through it
+  /// and what the person can do instead.
+  enum Holding {
+    /// A plugin: code the host runs.
+    case code
+    /// A file of the data directory: what the host reads back.
+    case data
+
+    /// What a user who can replace the file could replace.
+    var risk: String {
+      switch self {
+      case .code: "the code the host runs"
+      case .data: "what the host reads back"
+      }
+    }
+
+    /// What to do about a file another user owns.
+    var ownerRemedy: String {
+      switch self {
+      case .code: "copy the plugin to a directory of your own"
+      case .data: "remove it if you do not know who wrote it"
+      }
+    }
+  }
+
+  /// Nil when the opened file `info` at `path` is safe to use as what it
+  /// `holds`; otherwise what is wrong and what to do.
+  static func problem(file path: String, _ info: stat, holds holding: Holding = .code) -> String? {
     if let writers = otherWriters(info) {
       return
-        "the file is writable by \(writers) (mode \(mode(info))), so they could replace the code the host runs; run 'chmod go-w \(path)'"
+        "the file is writable by \(writers) (mode \(mode(info))), so they could replace \(holding.risk); run 'chmod go-w \(path)'"
     }
-    return ownerProblem("file", path, info)
+    return ownerProblem("file", path, info, holding)
   }
 
   /// Nil when `directory` (a real path, no symbolic links) and every
@@ -98,12 +123,14 @@ enum FilePermissions {
     }
   }
 
-  private static func ownerProblem(_ what: String, _ path: String, _ info: stat) -> String? {
+  private static func ownerProblem(_ what: String, _ path: String, _ info: stat, _ holding: Holding = .code)
+    -> String?
+  {
     let owner = info.st_uid
     guard owner != 0, owner != getuid() else { return nil }
     let subject = what == "file" ? "the file" : "the \(what)"
     return
-      "\(subject) belongs to user \(owner), not to you (\(getuid())) or root, so that user could replace the code the host runs; take ownership ('chown') or copy the plugin to a directory of your own"
+      "\(subject) belongs to user \(owner), not to you (\(getuid())) or root, so that user could replace \(holding.risk); take ownership ('chown') or \(holding.ownerRemedy)"
   }
 
   private static func mode(_ info: stat) -> String { String(info.st_mode & 0o7777, radix: 8) }

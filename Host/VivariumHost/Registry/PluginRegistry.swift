@@ -65,7 +65,19 @@ public struct PluginRegistry: Sendable {
       return (registry, nil)
     case .success(nil): return (registry, nil)
     case .failure(let problem):
-      return (registry, problem.description + "; it was discarded, and every plugin is scanned again")
+      return (registry, "\(problem.description); \(discard(path, problem)), and every plugin is scanned again")
+    }
+  }
+
+  /// What becomes of the unusable registry file at `path`: a file refused
+  /// is set aside, not overwritten by the next save, so whoever put it
+  /// there finds it; a damaged one is simply replaced.
+  private static func discard(_ path: String, _ problem: RegistryError) -> String {
+    guard problem.isRefused else { return "it was discarded" }
+    switch FileContents.setAside(path, as: "refused") {
+    case .success(let aside): return "it was moved to \(aside)"
+    case .failure(let error):
+      return "it could not be moved aside (\(error.description)) and is replaced at the next save"
     }
   }
 
@@ -73,11 +85,14 @@ public struct PluginRegistry: Sendable {
   /// one written by another host, SDK or compiler (a miss for every file,
   /// not damage); a failure saying why a file that is there is unusable.
   private static func entries(at path: String) -> Result<[String: Entry]?, RegistryError> {
-    switch FileContents.read(path) {
+    switch FileContents.read(path, limit: FileContents.Limit.registry) {
     case .missing: return .success(nil)
     case .failed(let code):
       return .failure(
         RegistryError(description: "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))"))
+    case .refused(let reason):
+      return .failure(
+        RegistryError(description: "the plugin registry cache \(path) is not used: \(reason)", isRefused: true))
     case .data(let bytes):
       return decode(Array(bytes), path: path).map { entries in
         entries.map { Dictionary($0.map { ($0.key.path, $0) }) { _, last in last } }
@@ -117,6 +132,8 @@ public struct PluginRegistry: Sendable {
 public struct RegistryError: Error, CustomStringConvertible {
   /// What went wrong and what it means.
   public let description: String
+  /// Whether the file is one the host does not trust (``FileContents/refused(_:)``).
+  var isRefused = false
 }
 
 extension Rejection {

@@ -22,12 +22,27 @@ public final class NavigationStore {
   }
 
   /// The saved state: nil when there is none; a failure saying why one that
-  /// is there cannot be used (it is then left alone, and replaced at the
-  /// next save).
+  /// is there cannot be used. A file the host does not trust
+  /// (``FileContents/refused(_:)``) is moved aside; one that is damaged is
+  /// left alone, and replaced at the next save.
   public func load() -> Result<NavigationState?, NavigationStoreError> {
-    guard FileContents.exists(path) else { return .success(nil) }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(NavigationStoreError("cannot read the saved screens in \(path); starting from the first screen"))
+    let data: Data
+    switch FileContents.read(path, limit: FileContents.Limit.navigation) {
+    case .missing: return .success(nil)
+    case .data(let bytes): data = bytes
+    case .failed(let code):
+      return .failure(
+        NavigationStoreError(
+          "cannot read the saved screens in \(path) (\(AtomicFile.errorText(code))); starting from the first screen"))
+    case .refused(let reason):
+      let fate =
+        switch FileContents.setAside(path, as: "refused") {
+        case .success(let aside): "they were moved to \(aside)"
+        case .failure(let error): "they could not be moved aside (\(error.description))"
+        }
+      return .failure(
+        NavigationStoreError(
+          "the saved screens in \(path) are not used: \(reason); \(fate); starting from the first screen"))
     }
     guard let state = try? JSONDecoder().decode(NavigationState.self, from: data),
       state.version == NavigationState.version
@@ -47,6 +62,12 @@ public final class NavigationStore {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(state)
+    // What could not be read back at the next start is not written.
+    guard data.count <= FileContents.Limit.navigation else {
+      throw NavigationStoreError(
+        "the screens shown were not saved to \(path): they take \(data.count) bytes, over the \(FileContents.Limit.navigation >> 20) MiB the host reads back"
+      )
+    }
     do {
       try AtomicFile.write(data, to: path)
     } catch {

@@ -21,11 +21,13 @@ final class PersistentDictionary<Value: Codable & Equatable> {
   /// Why saves are refused, when they are.
   private(set) var refusal: String?
 
-  /// Loads `path`. With `refusal` (a read-only session), the file is only
-  /// read: a bad one is left where it is, and every save throws `refusal`.
-  /// `read` reads a whole file; tests pass failures of their own.
+  /// Loads `path` (``FileContents/read(_:limit:)``). With `refusal` (a
+  /// read-only session), the file is only read: a bad one is left where it
+  /// is, and every save throws `refusal`. `read` reads a whole file; tests
+  /// pass failures of their own.
   init(
-    path: String, refusal: String? = nil, read: (String) -> FileContents = FileContents.read,
+    path: String, refusal: String? = nil,
+    read: (String) -> FileContents = { FileContents.read($0, limit: FileContents.Limit.store) },
     onProblem: @MainActor (String) -> Void
   ) {
     self.path = path
@@ -35,6 +37,8 @@ final class PersistentDictionary<Value: Codable & Equatable> {
       return
     case .failed(let code):
       keepAside(reason: AtomicFile.errorText(code), onProblem: onProblem)
+    case .refused(let reason):
+      keepAside(reason: reason, as: "refused", onProblem: onProblem)
     case .data(let data):
       do {
         values = try JSONDecoder().decode([String: Value].self, from: data)
@@ -44,28 +48,22 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     }
   }
 
-  /// Moves the file at `path` to the first free `path.unreadable-N`, or, when
+  /// Moves the file at `path` to the first free `path.LABEL-N`, or, when
   /// that fails or this session may not write, leaves it and refuses saves.
-  private func keepAside(reason: String, onProblem: @MainActor (String) -> Void) {
+  private func keepAside(reason: String, as label: String = "unreadable", onProblem: @MainActor (String) -> Void) {
     guard refusal == nil else {
-      onProblem("\(path) could not be read (\(reason)); this read-only session leaves it as it is and starts empty")
+      onProblem("\(path) could not be used (\(reason)); this read-only session leaves it as it is and starts empty")
       return
     }
-    var index = 1
-    // Only a name that is certainly taken is skipped: an lstat that fails for
-    // another reason than ENOENT would fail the rename too, which says so.
-    var info = stat()
-    while lstat("\(path).unreadable-\(index)", &info) == 0, index < 100_000 { index += 1 }
-    let aside = "\(path).unreadable-\(index)"
-    guard rename(path, aside) == 0 else {
-      let code = errno
+    switch FileContents.setAside(path, as: label) {
+    case .failure(let error):
       let problem =
-        "\(path) could not be read (\(reason)) nor moved aside (\(AtomicFile.errorText(code))); saves to it are refused so that it is not overwritten: repair or move it, then start again"
+        "\(path) could not be used (\(reason)) nor moved aside (\(error.description)); saves to it are refused so that it is not overwritten: repair or move it, then start again"
       refusal = problem
       onProblem(problem)
-      return
+    case .success(let aside):
+      onProblem("\(path) could not be used (\(reason)); it was kept as \(aside) and a new one started")
     }
-    onProblem("\(path) could not be read (\(reason)); it was kept as \(aside) and a new one started")
   }
 
   /// Sets or removes `key`, then saves; on failure nothing changes.
@@ -76,7 +74,15 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     if let refusal { throw SaveRefused(description: refusal) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    try AtomicFile.write(try encoder.encode(updated), to: path)
+    let data = try encoder.encode(updated)
+    // What could not be read back at the next start is not written.
+    guard data.count <= FileContents.Limit.store else {
+      throw SaveRefused(
+        description:
+          "not saved: \(path) would take \(data.count) bytes, over the \(FileContents.Limit.store >> 20) MiB the host reads back; keep less in it"
+      )
+    }
+    try AtomicFile.write(data, to: path)
     values = updated
   }
 }

@@ -6,14 +6,20 @@ struct ProcessResult {
   let status: Int32
   let stdout: String
   let stderr: String
+  /// Whether it ended by itself (`exit`), rather than by a signal: the kill
+  /// of ``ProcessRunner/run(_:_:environment:directory:killAfter:)``, or a crash.
+  var exited = true
 }
 
 enum ProcessRunner {
   /// Runs `executable` with `arguments`, an environment of `environment` added
   /// to this process's (minus VIVARIUM_PLUGIN_PATH), no standard input, and
-  /// `directory` (when given) as its working directory.
+  /// `directory` (when given) as its working directory. With `killAfter`,
+  /// a child still running after that many seconds is killed (SIGKILL): a
+  /// test of a hang bounds the hang itself, and asserts on ``ProcessResult/exited``.
   static func run(
-    _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+    killAfter seconds: Double? = nil
   ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -26,12 +32,17 @@ enum ProcessRunner {
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    if let seconds {
+      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      }
+    }
     // Read both pipes before waiting, so a full pipe cannot block the child.
     let read = Data.readingAll(err.fileHandleForReading, concurrentlyWith: out.fileHandleForReading)
     process.waitUntilExit()
     return ProcessResult(
       status: process.terminationStatus, stdout: String(decoding: read.other, as: UTF8.self),
-      stderr: String(decoding: read.this, as: UTF8.self))
+      stderr: String(decoding: read.this, as: UTF8.self), exited: process.terminationReason == .exit)
   }
 
   /// This process's environment minus VIVARIUM_PLUGIN_PATH and crash
