@@ -18,7 +18,8 @@ extension HostRuntime {
         "it would make the tree of modules deeper than \(SessionHeader.grouped(Self.nestingLimit)) levels, the nesting limit; a module that embeds another in itself must stop somewhere"
       )
     }
-    guard let chain = parent.lineage.chain(to: urn) else { return }
+    // Walking up every level for every embed would make a deep tree slow to build.
+    guard liveURNs[urn] != nil, let chain = parent.lineage.chain(to: urn) else { return }
     throw ResolveError(
       .cycle,
       "it would sit inside itself (\(Self.described(chain.reversed() + [urn]))); a module may not embed a module it sits in"

@@ -58,6 +58,9 @@ public final class HostRuntime {
   var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
   /// Every leak found: the module and its roles still alive.
   public internal(set) var leaks: [(module: String, roles: [String])] = []
+  /// How many modules built and not yet detached have each URN: an embed
+  /// looks for its URN among the modules it would sit in only when one has it.
+  var liveURNs: [String: Int] = [:]
   /// Stops a module that keeps asking for more in response to its own requests.
   static let requestLimit = 10_000
 
@@ -196,6 +199,7 @@ public final class HostRuntime {
     node.adapters = [link]
     node.work = scope
     node.restoreFailure = restoreFailure
+    liveURNs[node.urn, default: 0] += 1
     link.bind(node)
     return node
   }
@@ -266,6 +270,7 @@ public final class HostRuntime {
     node.work?.cancelAll()
     let remote = node.remote != nil
     node.module = nil
+    liveURNs[node.urn] = liveURNs[node.urn].flatMap { $0 > 1 ? $0 - 1 : nil }
     node.adapters.removeAll()
     // A module in a plugin process is checked there (RemoteModule).
     if !remote { watchForLeaks(node) }
