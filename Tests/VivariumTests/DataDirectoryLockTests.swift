@@ -78,4 +78,20 @@ struct DataDirectoryLockTests {
       ))
     withExtendedLifetime(holder) {}
   }
+
+  /// A link in place of the lock file is not followed: the lock is not
+  /// taken, saves are refused, and the file it points to is not truncated.
+  @Test func aLinkAsTheLockFileIsNotFollowed() throws {
+    let other = try data.write("mine.txt", Data("keep me".utf8))
+    try FileManager.default.createSymbolicLink(
+      atPath: data.path + "/" + DataDirectoryLock.fileName, withDestinationPath: other)
+    let services = TestServices.make(in: data, signedIn: false)
+    let access = services.dataAccess
+    let reason = try #require(
+      {
+        if case .unavailable(let reason) = access { reason } else { nil }
+      }(), "the lock was taken through the link: \(access)")
+    #expect(reason.contains(DataDirectoryLock.fileName))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == Data("keep me".utf8))
+  }
 }

@@ -141,4 +141,16 @@ struct DataFileTrustTests {
     #expect(run.stderr.contains(store.path) && run.stderr.contains(kind.reason), "\(run.stderr)")
     #expect(FileContents.exists(store.path + ".refused-1"))
   }
+
+  /// A FIFO as `vivarium.log` made the first line logged wait for a reader
+  /// forever; here the line saying what an interrupted save left is logged.
+  @Test func aFIFOAsTheLogDoesNotHang() throws {
+    try UntrustedFile.fifo.make(at: data.path + "/vivarium.log", contents: Data(), limit: 0)
+    _ = try data.write(".settings.json.1.tmp", Data())
+    let plugins = try TemporaryDirectory()
+    let script = try data.write("script", Data())
+    let run = try boundedVivarium(["run", "--plugins", plugins.path, "--data", data.path, "--script", script])
+    #expect(run.exited, "vivarium run was killed: it hung")
+    #expect(!FileContents.exists(data.path + "/.settings.json.1.tmp"), "the line was logged")
+  }
 }

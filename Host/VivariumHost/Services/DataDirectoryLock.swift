@@ -37,7 +37,8 @@ final class DataDirectoryLock {
       return
     }
     let path = "\(directory)/\(Self.fileName)"
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    // Not through a link: truncating the lock file must not truncate another file.
+    fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       access = .unavailable("cannot open \(path): \(AtomicFile.errorText(errno))")
       return

@@ -176,7 +176,9 @@ public final class HostServices {
   private lazy var logFile: Int32? = {
     try? FileManager.default.createDirectory(
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let fd = open(dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    // Neither through a link nor into a FIFO, whose open would wait for a reader.
+    let fd = open(
+      dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     return fd >= 0 ? fd : nil
   }()
 }
