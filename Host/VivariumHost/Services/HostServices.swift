@@ -151,8 +151,13 @@ public final class HostServices {
   }
 
   private func appendToLogFile(_ line: String) {
-    guard let fd = logFile, !logFailed else { return }
-    if let failure = DescriptorOutput.write(line, to: fd) {
+    guard !logFailed else { return }
+    let failure: Int32?
+    switch logFile {
+    case .success(let fd): failure = DescriptorOutput.write(line, to: fd)
+    case .failure(let error): failure = error.code
+    }
+    if let failure {
       // Said once; the lines stay in recentLog for the session's `log`.
       logFailed = true
       notifications.notice(
@@ -167,19 +172,19 @@ public final class HostServices {
   /// a plugin loaded into it) noted in `vivarium.log` as one line, after the
   /// terminal is put back and before the crash report goes to stderr.
   public func logCrashes() {
-    if let fd = logFile { vivarium_crash_log_set(fd) }
+    if case .success(let fd) = logFile { vivarium_crash_log_set(fd) }
   }
 
   /// `vivarium.log`, opened for appending (`O_APPEND`, so two sessions'
-  /// lines never overwrite each other) on the first line logged; nil when it
+  /// lines never overwrite each other) on the first line logged, or why it
   /// cannot be (the lines stay in ``recentLog``).
-  private lazy var logFile: Int32? = {
+  private lazy var logFile: Result<Int32, FileContents.Errno> = {
     try? FileManager.default.createDirectory(
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     // Neither through a link nor into a FIFO, whose open would wait for a reader.
     let fd = open(
       dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    return fd >= 0 ? fd : nil
+    return fd >= 0 ? .success(fd) : .failure(FileContents.Errno(code: errno))
   }()
 }
 
