@@ -35,6 +35,16 @@ enum FilePermissions {
       case .data: "remove it if you do not know who wrote it"
       }
     }
+
+    /// What to do about the file at `path` others can write: a data file
+    /// is set aside (``FileContents/setAside(_:as:)``), so the person is
+    /// told what to do with it there.
+    func writableRemedy(_ path: String) -> String {
+      switch self {
+      case .code: "run 'chmod go-w \(path)'"
+      case .data: "if it is yours, run 'chmod go-w' on it and put it back"
+      }
+    }
   }
 
   /// Nil when the opened file `info` at `path` is safe to use as what it
@@ -42,7 +52,7 @@ enum FilePermissions {
   static func problem(file path: String, _ info: stat, holds holding: Holding = .code) -> String? {
     if let writers = otherWriters(info) {
       return
-        "the file is writable by \(writers) (mode \(mode(info))), so they could replace \(holding.risk); run 'chmod go-w \(path)'"
+        "the file is writable by \(writers) (mode \(mode(info))), so they could replace \(holding.risk); \(holding.writableRemedy(path))"
     }
     return ownerProblem("file", path, info, holding)
   }
