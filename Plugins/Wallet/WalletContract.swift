@@ -32,6 +32,8 @@ protocol WalletPreviewRouting: ViperRouter {
 /// What the preview shows.
 struct WalletPreviewScreen: ViperViewModel {
   let balance: String
+  /// Said after the top-up picker was closed without an amount.
+  let cancelled: Bool
 }
 
 /// Top-up: View → Presenter.

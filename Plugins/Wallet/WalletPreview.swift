@@ -19,12 +19,13 @@ final class WalletPreviewView: ViperView, WalletPreviewViewInput {
       .horizontal {
         ViewNode.text("Wallet: \(screen.balance)")
         ViewNode.button(id: WalletContract.topUpID, title: "Top up")
+        if screen.cancelled { ViewNode.text("(top-up cancelled)") }
       })
   }
 }
 
 /// Formats the balance (or hides it) and handles the parent's input and the
-/// top-up picker's result.
+/// top-up picker's result, saying so when the picker was closed without one.
 final class WalletPreviewPresenter: ViperPresenter {
   weak var view: (any WalletPreviewViewInput)?
   let interactor: any WalletInteractorInput
@@ -32,6 +33,7 @@ final class WalletPreviewPresenter: ViperPresenter {
   let output: any MessagePort
   private var masked = false
   private var balance = 0
+  private var cancelled = false
 
   init(interactor: any WalletInteractorInput, router: any WalletPreviewRouting, output: any MessagePort) {
     self.interactor = interactor
@@ -44,7 +46,7 @@ final class WalletPreviewPresenter: ViperPresenter {
   }
 
   private func show() {
-    view?.display(WalletPreviewScreen(balance: masked ? "€ ••" : "€\(balance)"))
+    view?.display(WalletPreviewScreen(balance: masked ? "€ ••" : "€\(balance)", cancelled: cancelled))
   }
 }
 
@@ -69,7 +71,8 @@ extension WalletPreviewPresenter: MessageReceiver {
         show()
       }
     case .opened:
-      if let picked = Picked(message) { interactor.add(picked.amount) }
+      cancelled = Dismissed(message) != nil
+      if let picked = Picked(message) { interactor.add(picked.amount) } else { show() }
     default:
       break
     }

@@ -1,7 +1,9 @@
 """Time from saving a plugin's source to the app showing the change, for
 `vivarium run --watch --build PACKAGE_DIR` on a scaffolded plugin: each run
 edits the presenter's title, and the clock stops when the host's output shows
-the new title after its reload notice. Prints the median (min-max) per mode.
+the new title after its reload notice. Beside it, the bare build: the same
+edit followed by `swift build` alone. Prints the median (min-max) of each,
+and each mode's median as a ratio to the bare build's.
 
     python3 reload_timing.py VIVARIUM PACKAGE_DIR PRESENTER_FILE URN RUNS
 """
@@ -59,7 +61,30 @@ def mode(extra):
         process.wait()
 
 
+def bare():
+    """The same one-line edits, each followed by `swift build` alone."""
+    source = open(presenter).read()
+    subprocess.run(["swift", "build"], cwd=package, check=True, capture_output=True)
+    times = []
+    current = "Notes"
+    for run in range(runs):
+        new = f"Bare {run}"
+        open(presenter, "w").write(source.replace(f'title: "{current}"', f'title: "{new}"'))
+        start = time.monotonic()
+        subprocess.run(["swift", "build"], cwd=package, check=True, capture_output=True)
+        times.append(time.monotonic() - start)
+    open(presenter, "w").write(source)
+    return times
+
+
+def show(label, times, floor=None):
+    ratio = f", {statistics.median(times) / floor:.2f}× the bare build" if floor else ""
+    print(f"  {label:<44} median {statistics.median(times):.2f} s "
+          f"({min(times):.2f}–{max(times):.2f}), {len(times)} edits{ratio}")
+
+
 for extra, label in (([], "out of process (default)"), (["--in-process"], "--in-process")):
-    times = mode(extra)
-    print(f"  save → redraw, {label}: median {statistics.median(times):.2f} s "
-          f"({min(times):.2f}–{max(times):.2f}), {len(times)} edits")
+    # The bare build just before each mode, so that a machine busier for a while is seen in both.
+    floor = bare()
+    show("bare swift build after the same edit", floor)
+    show(f"save → redraw, {label}", mode(extra), statistics.median(floor))

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumHost
+
+@testable import VivariumHost
 
 /// Where the person is, as a deep link to share: opened in a new runtime, it
-/// rebuilds the same main stack, showing the same tabs.
+/// rebuilds the same main stack and declared modals, showing the same tabs.
 @Suite("Where you are as a link")
 @MainActor
 struct CurrentLinkTests {
@@ -52,6 +53,35 @@ struct CurrentLinkTests {
     #expect(text(second) == text(first))
     first.shutdown()
     second.shutdown()
+  }
+
+  @Test func aModalItsOpenerDeclaresIsInTheLinkAndComesBackAModal() throws {
+    let first = try runtime()
+    try first.open("dashboard:home")
+    try first.send(.tap(button: "tab.feed"))
+    try first.send(.tap(button: "tabs/wallet/topUp"))
+    let link = try #require(first.link(scheme: "vivarium-demo"))
+    #expect(link == "vivarium-demo://dashboard:home/feed:home/wallet:topup")
+    #expect(first.linkLeavesOut.isEmpty)
+
+    let second = try runtime()
+    try second.open(link, scheme: "vivarium-demo")
+    #expect(second.navigationState.layers == first.navigationState.layers)
+    #expect(second.link(scheme: "vivarium-demo") == link)
+    try second.send(.select(list: "amounts", row: "20"))
+    #expect(second.layers.map { $0.map(\.urn) } == [["dashboard:home"]])
+    #expect(text(second).contains("Wallet: €70"), "the rebuilt modal answers the wallet that presents it")
+    first.shutdown()
+    second.shutdown()
+  }
+
+  @Test func aModalNoModuleDeclaresIsLeftOutWithTheLayersAboveIt() throws {
+    let probes = try ProbeHost()
+    try probes.runtime.open("probe:parent")
+    try probes.request(from: "probe:parent") { $0.present("probe:child:1") }
+    try probes.request(from: "probe:child:1") { $0.present("probe:child:2") }
+    #expect(probes.runtime.link(scheme: nil) == "probe:parent")
+    #expect(probes.runtime.linkLeavesOut.map(\.urn) == ["probe:child:1", "probe:child:2"])
   }
 
   @Test func nothingShownHasNoLink() throws {

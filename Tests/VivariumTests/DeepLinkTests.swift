@@ -13,7 +13,14 @@ struct DeepLinkTests {
 
   @Test func rebuildsContainerSelectedTabAndPushedDetail() throws {
     try runtime.open("dashboard:home/feed:home/wallet:topup")
-    #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home", "wallet:topup"]])
+    #expect(
+      runtime.layers.map { $0.map(\.urn) } == [["dashboard:home"], ["wallet:topup"]],
+      "the wallet, shown in the feed tab, declares that it presents the top-up")
+    #expect(runtime.top?.opener?.urn == "wallet:preview")
+    try runtime.open("items:list/items:detail:3/wallet:topup")
+    #expect(
+      runtime.layers.map { $0.map(\.urn) } == [["items:list", "items:detail:3", "wallet:topup"]],
+      "no module shown declares it presents the top-up")
     try runtime.open("dashboard:home/products:search")
     #expect(runtime.screen()?.slots.first?.children.first?.urn == "products:search")
     try runtime.open("vivarium-demo://dashboard:home/items:list/items:detail:3", scheme: "vivarium-demo")

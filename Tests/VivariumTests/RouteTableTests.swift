@@ -1,7 +1,9 @@
 import Testing
+import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+
+@testable import VivariumHost
 
 @Suite("Route table")
 @MainActor
@@ -48,6 +50,42 @@ struct RouteTableTests {
         continue
       }
     }
+  }
+
+  @Test func patternsOverlappingPartlyNameAURNBothAnswerAndTheWinner() throws {
+    for order in [["items:{kind}:7", "items:detail:{itemID}"], ["items:detail:{itemID}", "items:{kind}:7"]] {
+      let overlaps = try table(order + ["items:list"]).overlaps
+      #expect(overlaps.map(\.example) == ["items:detail:7"])
+      #expect(overlaps.map(\.winner.value) == ["items:detail:{itemID}"])
+      #expect(overlaps.map(\.loser.value) == ["items:{kind}:7"])
+    }
+    let deeper = try table(["a:{x}:b:{y}", "a:c:{z}:{w}"]).overlaps
+    #expect(deeper.map { "\($0.winner.value) \($0.example)" } == ["a:c:{z}:{w} a:c:b:1"])
+  }
+
+  @Test func aSpecialCaseAFullOverlapAndATakenURNAreNoPartialOverlap() throws {
+    #expect(try table(["items:detail:new", "items:detail:{id}", "items:{a}:{b}"]).overlaps.isEmpty)
+    #expect(try table(["items:{a}:7", "items:{b}:7"]).overlaps.isEmpty, "a full overlap is a conflict")
+    #expect(try table(["a:{x}:7", "a:b:{y}", "a:b:7"]).overlaps.isEmpty, "a:b:7 goes to a third pattern")
+    #expect(try table(["a:{x}:7", "a:b:{y}:z"]).overlaps.isEmpty, "of different lengths")
+  }
+
+  @Test func vivariumPluginsReportsAnOverlapAsAWarning() throws {
+    let recorder = ProbeRecorder()
+    let factories: [any ModuleFactory] = ["items:{kind}:7", "items:detail:{itemID}"].map {
+      ProbeFactory(contract: Contract(urn: $0, summary: "Items."), recorder: recorder)
+    }
+    let catalog = PluginCatalog(
+      outcomes: [.loaded(LoadedPlugin(path: "/p/items.so", name: "Items", factories: factories))])
+    let report = PluginsReport(
+      discovery: PluginDiscovery(commandLine: ["/p"], environment: [:], executable: "/x"), catalog: catalog)
+    #expect(report.overlaps.map(\.patterns) == [["items:detail:{itemID}", "items:{kind}:7"]])
+    #expect(report.overlaps.map(\.example) == ["items:detail:7"])
+    let message = try #require(report.overlaps.first?.message)
+    #expect(message.contains("URNs such as items:detail:7, which go to items:detail:{itemID}"))
+    let text = report.text(style: .plain)
+    #expect(text.contains("URN overlaps"))
+    #expect(text.hasSuffix("1 loaded, 0 rejected, 0 URN conflicts, 1 URN overlap"))
   }
 
   @Test func samePatternShapeIsAConflictNotAChoice() throws {

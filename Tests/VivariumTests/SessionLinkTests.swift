@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VivariumHost
+
+@testable import VivariumHost
 
 /// `tree --link` and the `link` of each step: where the person is, as a deep
 /// link to share, and what a link cannot carry.
@@ -13,7 +14,7 @@ struct SessionLinkTests {
       runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: "vivarium-demo")
   }
 
-  @Test func treeLinkPrintsTheLinkAndNamesTheModalItLeavesOut() async throws {
+  @Test func treeLinkPrintsTheLinkWithTheDeclaredModal() async throws {
     let session = try session()
     _ = await session.execute("open dashboard:home")
     _ = await session.execute("tap tab.feed")
@@ -21,13 +22,20 @@ struct SessionLinkTests {
     #expect(session.runtime.layers.map { $0.map(\.urn) } == [["dashboard:home"], ["wallet:topup"]])
     let step = await session.execute("tree --link")
     #expect(step.errors.isEmpty)
-    #expect(
-      step.output == [
-        "vivarium-demo://dashboard:home/feed:home", "The modal wallet:topup is not part of the link.",
-      ])
+    #expect(step.output == ["vivarium-demo://dashboard:home/feed:home/wallet:topup"])
     #expect(step.screen == nil)
-    #expect(presented.link == "vivarium-demo://dashboard:home/feed:home")
+    #expect(presented.link == "vivarium-demo://dashboard:home/feed:home/wallet:topup")
     session.runtime.shutdown()
+  }
+
+  @Test func treeLinkNamesTheModalItLeavesOut() async throws {
+    let probes = try ProbeHost()
+    let session = Session(
+      runtime: probes.runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+    _ = await session.execute("open probe:parent")
+    try probes.request(from: "probe:parent") { $0.present("probe:child:1") }
+    let step = await session.execute("tree --link")
+    #expect(step.output == ["probe:parent", "The modal probe:child:1 is not part of the link."])
   }
 
   @Test func treeLinkWithoutModalsIsTheLinkAlone() async throws {

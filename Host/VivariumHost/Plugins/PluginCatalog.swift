@@ -49,6 +49,23 @@ public struct RouteConflict: Sendable {
   }
 }
 
+/// Two routes whose patterns overlap partly (`items:{kind}:7` and
+/// `items:detail:{itemID}`): a URN both answer goes to ``winner``, a literal
+/// segment being tried before a placeholder. A warning: both are routed.
+public struct RouteOverlap: Sendable {
+  /// The route ``example`` goes to.
+  public let winner: Route
+  /// The route that never gets ``example``.
+  public let loser: Route
+  /// A URN both patterns answer.
+  public let example: String
+
+  /// What happens and what to do.
+  public var message: String {
+    "\(winner.pattern) (\(winner.pluginPath)) and \(loser.pattern) (\(loser.pluginPath)) both answer URNs such as \(example), which go to \(winner.pattern), a literal segment winning over a placeholder; if \(loser.pattern) should have them, make the patterns differ, e.g. by a literal segment"
+  }
+}
+
 /// Two or more loaded plugins declaring the same name, which keys storage.
 /// None of them gets storage until all but one are removed: whichever got it
 /// could read and overwrite what the others saved.
@@ -120,6 +137,11 @@ public struct PluginCatalog: Sendable {
 
   /// Patterns claimed more than once.
   public var conflicts: [RouteConflict] { table.conflicts.map { RouteConflict(routes: $0.map(\.value)) } }
+
+  /// Pairs of patterns that overlap partly, the router choosing one.
+  public var overlaps: [RouteOverlap] {
+    table.overlaps.map { RouteOverlap(winner: $0.winner.value, loser: $0.loser.value, example: $0.example) }
+  }
 
   /// The plugins that loaded.
   public var loaded: [LoadedPlugin] { Self.loaded(in: outcomes) }

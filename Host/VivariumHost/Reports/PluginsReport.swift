@@ -3,7 +3,7 @@ import ViperKit
 import ViperKitHosting
 
 /// What `vivarium plugins` prints: one row per file or directory, then the
-/// URN conflicts, as text or JSON.
+/// URN conflicts and partial overlaps, as text or JSON.
 public struct PluginsReport: Encodable, Sendable {
   /// One file or directory.
   public struct Row: Encodable, Sendable {
@@ -36,6 +36,18 @@ public struct PluginsReport: Encodable, Sendable {
     public let message: String
   }
 
+  /// Two patterns that overlap partly: the URNs both answer go to one.
+  public struct Overlap: Encodable, Sendable {
+    /// The pattern that gets ``example``, then the other.
+    public let patterns: [String]
+    /// The files that provide them, in the same order.
+    public let plugins: [String]
+    /// A URN both patterns answer.
+    public let example: String
+    /// What happens and what to do.
+    public let message: String
+  }
+
   /// Plugins declaring one name, which keys storage: none of them gets storage.
   public struct IdentityConflict: Encodable, Sendable {
     /// The name they declare.
@@ -56,6 +68,8 @@ public struct PluginsReport: Encodable, Sendable {
   public let conflicts: [Conflict]
   /// Identity conflicts between loaded plugins.
   public let identityConflicts: [IdentityConflict]
+  /// Patterns that overlap partly, the first of each winning: warnings.
+  public let overlaps: [Overlap]
 
   /// The report for a scan.
   public init(discovery: PluginDiscovery, catalog: PluginCatalog) {
@@ -79,6 +93,12 @@ public struct PluginsReport: Encodable, Sendable {
       Conflict(
         patterns: conflict.routes.map(\.pattern.text), plugins: conflict.routes.map(\.pluginPath),
         message: conflict.message)
+    }
+    overlaps = catalog.overlaps.map { overlap in
+      Overlap(
+        patterns: [overlap.winner.pattern.text, overlap.loser.pattern.text],
+        plugins: [overlap.winner.pluginPath, overlap.loser.pluginPath], example: overlap.example,
+        message: overlap.message)
     }
     identityConflicts = catalog.identityConflicts.map {
       IdentityConflict(identity: $0.name, plugins: $0.paths, message: $0.message)
@@ -117,6 +137,12 @@ public struct PluginsReport: Encodable, Sendable {
         lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
       }
     }
+    if !overlaps.isEmpty {
+      lines.append(style.bold("URN overlaps"))
+      for overlap in overlaps {
+        lines += TextRenderer.wrap(overlap.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
+      }
+    }
     if !identityConflicts.isEmpty {
       lines.append(style.bold("Identity conflicts"))
       for conflict in identityConflicts {
@@ -127,11 +153,12 @@ public struct PluginsReport: Encodable, Sendable {
     let skipped = count("skipped") > 0 ? ", \(count("skipped")) skipped" : ""
     let identities =
       identityConflicts.isEmpty ? "" : ", " + Plural.count(identityConflicts.count, "identity conflict")
+    let overlapping = overlaps.isEmpty ? "" : ", " + Plural.count(overlaps.count, "URN overlap")
     let cached = plugins.filter { $0.from == ScanSource.cache.rawValue }.count
     let fromCache = cached > 0 ? " (\(cached) from the registry cache)" : ""
     lines.append(
       "\(count("loaded")) loaded\(fromCache), \(count("rejected")) rejected\(skipped), "
-        + Plural.count(conflicts.count, "URN conflict") + identities)
+        + Plural.count(conflicts.count, "URN conflict") + overlapping + identities)
     return lines.joined(separator: "\n")
   }
 }

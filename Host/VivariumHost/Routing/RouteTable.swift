@@ -1,3 +1,4 @@
+import ViperKit
 import ViperKitHosting
 
 /// URN patterns arranged as a trie of segments, so that resolving a URN costs
@@ -59,6 +60,36 @@ public struct RouteTable<Value: Sendable>: Sendable {
       groups.append(group)
     }
     return groups
+  }
+
+  /// Two entries whose patterns overlap partly: both match ``example``, and
+  /// each matches URNs the other does not (`items:{kind}:7` and
+  /// `items:detail:{itemID}` both match `items:detail:7`).
+  public struct Overlap: Sendable {
+    /// The one the router sends ``example`` to: the one with a literal at
+    /// the first segment where they differ.
+    public let winner: Entry
+    /// The other, which never gets ``example``.
+    public let loser: Entry
+    /// A URN both patterns match.
+    public let example: String
+  }
+
+  /// Pairs of entries whose patterns overlap partly, where the router
+  /// silently chooses one for the URNs both match. A pattern that matches
+  /// only URNs another matches too (`items:detail:new` beside
+  /// `items:detail:{itemID}`) is a deliberate exception and no overlap; a
+  /// pair whose common URN a third pattern takes is none either.
+  public var overlaps: [Overlap] {
+    trie.crossings().compactMap { crossing in
+      guard let found = trie.find(crossing.example), !found.shared,
+        found.pattern == crossing.first || found.pattern == crossing.second
+      else { return nil }
+      let loser = found.pattern == crossing.first ? crossing.second : crossing.first
+      return Overlap(
+        winner: entries[found.pattern], loser: entries[loser],
+        example: crossing.example.map(URN.encode).joined(separator: ":"))
+    }
   }
 
   /// Finds the pattern for `urn`, literals first. Inlinable, so that a

@@ -97,6 +97,78 @@ struct RouteTrie: Sendable {
     sameShape[pattern] < 0 ? nil : Int(sameShape[pattern])
   }
 
+  /// Pairs of patterns that cross: some URN matches both, yet each has a
+  /// literal segment where the other has a placeholder, so neither matches
+  /// every URN the other does (`items:{kind}:7` and `items:detail:{itemID}`).
+  /// Each pair once, with a URN both match: their literals, and
+  /// ``Crossing/anySegment`` where both have a placeholder.
+  func crossings() -> [Crossing] {
+    var found: [Crossing] = []
+    var path: [String] = []
+    cross(0, 0, firstHasLiteral: false, secondHasLiteral: false, path: &path, into: &found)
+    return found
+  }
+
+  /// Two patterns that cross, by number, and a URN's segments both match.
+  struct Crossing {
+    /// The segment an example URN holds where both patterns have a placeholder.
+    static let anySegment = "1"
+    let first: Int
+    let second: Int
+    let example: [String]
+  }
+
+  /// Walks the pairs of nodes that the same URN prefix `path` reaches,
+  /// `first` having had a literal where `second` had a placeholder, or the
+  /// other way round, as the flags say; the same node twice until they part.
+  private func cross(
+    _ first: Int, _ second: Int, firstHasLiteral: Bool, secondHasLiteral: Bool, path: inout [String],
+    into found: inout [Crossing]
+  ) {
+    func visit(_ one: Int, _ other: Int, _ segment: String, _ oneLiteral: Bool, _ otherLiteral: Bool) {
+      path.append(segment)
+      cross(one, other, firstHasLiteral: oneLiteral, secondHasLiteral: otherLiteral, path: &path, into: &found)
+      path.removeLast()
+    }
+    let literals = literalChildren(of: first)
+    let firstPlaceholder = Int(nodes[first].placeholder)
+    let secondPlaceholder = Int(nodes[second].placeholder)
+    if first == second {
+      for child in literals {
+        visit(child, child, nodes[child].segment, false, false)
+        if firstPlaceholder >= 0 { visit(child, firstPlaceholder, nodes[child].segment, true, false) }
+      }
+      if firstPlaceholder >= 0 { visit(firstPlaceholder, firstPlaceholder, Crossing.anySegment, false, false) }
+      return
+    }
+    if firstHasLiteral, secondHasLiteral, nodes[first].pattern >= 0, nodes[second].pattern >= 0 {
+      found.append(Crossing(first: Int(nodes[first].pattern), second: Int(nodes[second].pattern), example: path))
+    }
+    for child in literals {
+      let segment = nodes[child].segment
+      if let same = literalChild(of: second, segment) {
+        visit(child, same, segment, firstHasLiteral, secondHasLiteral)
+      }
+      if secondPlaceholder >= 0 { visit(child, secondPlaceholder, segment, true, secondHasLiteral) }
+    }
+    guard firstPlaceholder >= 0 else { return }
+    for child in literalChildren(of: second) {
+      visit(firstPlaceholder, child, nodes[child].segment, firstHasLiteral, true)
+    }
+    if secondPlaceholder >= 0 {
+      visit(firstPlaceholder, secondPlaceholder, Crossing.anySegment, firstHasLiteral, secondHasLiteral)
+    }
+  }
+
+  /// The literal children of `node`, in no particular order.
+  private func literalChildren(of node: Int) -> [Int] {
+    if nodes[node].childIndex >= 0 {
+      return indexes[Int(nodes[node].childIndex)].slots.filter { $0 >= 0 }.map(Int.init)
+    }
+    return Array(
+      sequence(first: nodes[node].firstChild) { nodes[Int($0)].nextSibling }.prefix { $0 >= 0 }.map(Int.init))
+  }
+
   /// The node where `segments[depth...]` ends below `node` with a pattern.
   private func find(_ segments: [String], from depth: Int, in node: Int) -> Int? {
     guard depth < segments.count else { return nodes[node].pattern < 0 ? nil : node }

@@ -41,24 +41,26 @@ enum DeepLink {
 extension HostRuntime {
   /// Builds every segment off screen: the first as the root, each next one as
   /// an existing child (selected if in tabs), a new child in a slot that
-  /// accepts it, or pushed on top. Only when all succeed does it replace what
-  /// is shown; otherwise it names the failing segment and changes nothing.
+  /// accepts it, a modal presented by the module shown whose contract
+  /// declares `.present` of it, or pushed on top. Only when all succeed does
+  /// it replace what is shown; otherwise it names the failing segment and
+  /// changes nothing.
   func openDeepLink(_ segments: [String], arguments: [(name: String, value: String)]) throws(ResolveError) {
     guard arguments.isEmpty || segments.count == 1 else {
       throw ResolveError(
         .unknownArgument, "--arg applies to a single URN; in a deep link give each segment its arguments as ?name=value"
       )
     }
-    var stack: [ModuleNode] = []
+    var built: [[ModuleNode]] = []
     var position = 0
     do {
-      stack.append(try buildAttached(segments[0], arguments: arguments))
+      built.append([try buildAttached(segments[0], arguments: arguments)])
       for segment in segments.dropFirst() {
         position += 1
-        try step(into: segment, stack: &stack)
+        try step(into: segment, layers: &built)
       }
     } catch {
-      for node in stack.reversed() { detach(node) }
+      for node in built.joined().reversed() { detach(node) }
       let prefix =
         segments.count > 1
         ? "deep link segment \(position + 1) '\(HostRuntime.clipped(segments[position]))' failed: " : ""
@@ -67,12 +69,12 @@ extension HostRuntime {
         refusedBy: error.refusedBy)
     }
     detachAll()
-    layers = [stack]
-    appear(stack[stack.count - 1])
+    layers = built
+    if let shown = top { appear(shown) }
   }
 
-  private func step(into segment: String, stack: inout [ModuleNode]) throws(ResolveError) {
-    let current = stack[stack.count - 1]
+  private func step(into segment: String, layers built: inout [[ModuleNode]]) throws(ResolveError) {
+    let current = built[built.count - 1][built[built.count - 1].count - 1]
     let deepest = current.deepestSelected
     for node in deepest.reversed() {
       for (slotIndex, slot) in node.slots.enumerated() {
@@ -95,9 +97,24 @@ extension HostRuntime {
         }
       }
     }
-    let pushed = try buildAttached(segment)
-    pushed.opener = deepest.last
-    stack.append(pushed)
+    let opened = try buildAttached(segment)
+    if let presenter = Self.presenter(of: segment, over: current) {
+      opened.opener = presenter
+      built.append([opened])
+    } else {
+      opened.opener = deepest.last
+      built[built.count - 1].append(opened)
+    }
+  }
+
+  /// The module shown in `screen`, innermost first, whose contract declares
+  /// that it presents `urn` modally: a deep link opens `urn` as its modal,
+  /// and the link of what is shown can hold such a modal.
+  static func presenter(of urn: String, over screen: ModuleNode) -> ModuleNode? {
+    screen.deepestSelected.reversed().first { node in
+      node.contract.opens.contains { $0.kind == .present }
+        && NavigationCheck.problem(.present, urn, from: node.contract) == nil
+    }
   }
 }
 

@@ -100,6 +100,7 @@ extension HostRuntime {
     if let parent = node.parent {
       deliver(message, to: parent, from: .child(slot: node.slotName ?? "", urn: node.urn), sender: node)
     } else if let opener = node.opener, !opener.isDetached {
+      node.answeredOpener = true
       deliver(message, to: opener, from: .opened(urn: node.urn), sender: node)
     } else {
       services.logLine(.debug, module: node.urn, "output \(message) has no owner to receive it")
@@ -124,6 +125,17 @@ extension HostRuntime {
       }
       deliver(message, to: child, from: .parent(urn: parent.urn), sender: parent)
     }
+  }
+
+  /// Tells the opener of `modal`, a modal that has just closed without
+  /// answering it, that it was dismissed: when the opener is still there and
+  /// takes messages (one that does not is not asked to).
+  func tellDismissed(_ modal: ModuleNode) {
+    guard !modal.answeredOpener, let opener = modal.opener, !opener.isDetached,
+      let handler = opener.module?.receiver
+    else { return }
+    hostCall { handler.receive(Message(Dismissed()), from: .opened(urn: modal.urn)) }
+    drain()
   }
 
   private func deliver(_ message: Message, to receiver: ModuleNode, from origin: MessageOrigin, sender: ModuleNode) {

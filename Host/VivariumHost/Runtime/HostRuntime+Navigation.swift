@@ -104,10 +104,12 @@ extension HostRuntime {
 
   private func closeLayers(from index: Int) {
     let closed = layers[index...].reversed().flatMap { $0.reversed() }
+    let modals = layers[index...].reversed().compactMap(\.first)
     layers.removeSubrange(index...)
     for node in closed { disappear(node) }
     if let uncovered = top { appear(uncovered) }
     for node in closed { detach(node) }
+    for modal in modals { tellDismissed(modal) }
   }
 
   func push(_ urn: String, from node: ModuleNode) {
@@ -134,6 +136,7 @@ extension HostRuntime {
     guard let replacement = buildChecked(urn, for: node, verb: "replace with") else { return }
     let old = layers[index][position]
     replacement.opener = old.opener
+    replacement.answeredOpener = old.answeredOpener
     disappear(old)
     layers[index][position] = replacement
     if index == layers.count - 1, position == layers[index].count - 1 { appear(replacement) }

@@ -62,6 +62,7 @@ extension HostRuntime {
       parent.slots[index].children[position] = new
     } else if let layer = layerIndex(of: old), let position = layers[layer].firstIndex(where: { $0 === old }) {
       new.opener = old.opener
+      new.answeredOpener = old.answeredOpener
       attach(new)
       disappear(old)
       layers[layer][position] = new

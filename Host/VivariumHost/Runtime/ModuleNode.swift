@@ -14,6 +14,9 @@ public final class ModuleNode {
   public internal(set) weak var parent: ModuleNode?
   /// The module that pushed or presented it, which receives its outputs.
   public internal(set) weak var opener: ModuleNode?
+  /// Whether it has sent its opener an output: a modal that has closes
+  /// without the opener being sent ``Dismissed``.
+  var answeredOpener = false
   /// The slot it sits in, for a child module.
   public internal(set) var slotName: String?
   /// The URNs of the modules it sits in, and its own: what a child is

@@ -206,11 +206,11 @@ public final class Session {
     return lines
   }
 
-  /// `tree --link`: the deep link of the main stack and, when modals are
-  /// shown, which of their screens it leaves out.
+  /// `tree --link`: the deep link of what is shown and, when some modals
+  /// cannot be in it, which of their screens it leaves out.
   func linkLines() -> [String] {
     guard let link = runtime.link(scheme: scheme) else { return [Self.nothingOpen] }
-    let modals = runtime.layers.dropFirst().joined().map(\.urn)
+    let modals = runtime.linkLeavesOut.map(\.urn)
     guard !modals.isEmpty else { return [link.oneLineVisible] }
     let named =
       modals.count == 1

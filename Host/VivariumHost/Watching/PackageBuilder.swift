@@ -2,10 +2,12 @@ import Foundation
 
 /// Builds a plugin's Swift package when its sources change
 /// (`vivarium run --watch --build PACKAGE_DIR`): it looks at `Package.swift`
-/// and every file under `Sources/` every ``interval``, and once a change has
-/// held still for an interval runs `swift build` there, one build at a
-/// time (a change during a build starts another after it). The plugin
-/// watcher then sees the rebuilt library and reloads it.
+/// and every file under `Sources/` when inotify says one was saved
+/// (``FileEvents``), and runs `swift build` there at once, one build at a
+/// time (a change during a build starts another after it). Without inotify
+/// it looks every ``interval`` and builds once a change has held still for
+/// an interval. The plugin watcher then reloads the rebuilt library, told
+/// when the build ends (``onEnd``).
 @MainActor
 public final class PackageBuilder {
   /// How a build ended.
@@ -25,7 +27,7 @@ public final class PackageBuilder {
 
   /// Where SwiftPM puts the debug build's products of the package in `directory`.
   public nonisolated static func products(in directory: String) -> String { directory + "/.build/debug" }
-  /// How often the sources are looked at.
+  /// How often the sources are looked at, without inotify.
   public let interval: Duration
   /// When the newest source of the build under way (or last done) was
   /// saved: the start of the time from save to redraw.
@@ -40,6 +42,7 @@ public final class PackageBuilder {
   private var building = false
   private var again = false
   private var poller: Poller?
+  private var events: FileEvents?
 
   /// A builder for the package in `directory`, taking its sources as they are now.
   public init(directory: String, interval: Duration = .milliseconds(200)) {
@@ -50,6 +53,10 @@ public final class PackageBuilder {
 
   /// Starts looking at the sources.
   public func start() {
+    events = FileEvents(directories: [directory], trees: [directory + "/Sources"]) { [weak self] in
+      self?.look(whole: true)
+    }
+    guard events == nil else { return }
     let poller = Poller(interval: interval) { [weak self] in self?.look() }
     self.poller = poller
     poller.start()
@@ -57,17 +64,21 @@ public final class PackageBuilder {
 
   /// Stops looking.
   public func stop() {
+    events?.stop()
+    events = nil
     poller?.stop()
     poller = nil
   }
 
-  private func look() {
+  /// One look: builds when the sources changed and, unless they are known
+  /// to be `whole` (saved and closed), then held still until the next look.
+  private func look(whole: Bool = false) {
     let now = signatures()
     guard now != known else {
       settling = nil
       return
     }
-    guard settling == now else {
+    guard whole || settling == now else {
       settling = now
       return
     }

@@ -1,16 +1,17 @@
 import Foundation
 
-/// Watches plugin files for rebuilds: every ``interval`` it looks at each
-/// `.so` file of the directories (or the file given instead of one), and
-/// reports a file that is new or changed once it has stayed the same for a
-/// whole interval, so that a file still being written is not taken.
+/// Watches plugin files for rebuilds: it looks at each `.so` file of the
+/// directories (or the file given instead of one) when inotify says one was
+/// written and closed, or moved in (``FileEvents``), and reports each that
+/// is new or changed at once. Without inotify it looks every ``interval``
+/// and reports a file once it has stayed the same for a whole interval, so
+/// that a file still being written is not taken.
 ///
-/// Polling, not inotify: it sees a file replaced by a rename, written in
-/// place or reached through a link the same way, and a few `stat` calls per
-/// interval cost nothing next to a build.
+/// It compares signatures rather than trusting events: a file replaced by
+/// a rename, written in place or reached through a link is seen the same way.
 @MainActor
 public final class PluginWatcher {
-  /// How often the files are looked at.
+  /// How often the files are looked at, without inotify.
   public let interval: Duration
   private let directories: [String]
   private let changed: (String) -> Void
@@ -19,6 +20,7 @@ public final class PluginWatcher {
   /// Changed files, with the signature they had at the last look.
   private var settling: [String: FileSignature] = [:]
   private var poller: Poller?
+  private var events: FileEvents?
 
   /// Watches the `.so` files of `directories`, as they are now; `changed`
   /// is called on the main actor with the path of each new or rebuilt file.
@@ -31,6 +33,13 @@ public final class PluginWatcher {
 
   /// Starts looking.
   public func start() {
+    let folders = directories.map { directory in
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+      return !exists || isDirectory.boolValue ? directory : (directory as NSString).deletingLastPathComponent
+    }
+    events = FileEvents(directories: folders) { [weak self] in self?.look(whole: true) }
+    guard events == nil else { return }
     let poller = Poller(interval: interval) { [weak self] in self?.look() }
     self.poller = poller
     poller.start()
@@ -38,18 +47,25 @@ public final class PluginWatcher {
 
   /// Stops looking.
   public func stop() {
+    events?.stop()
+    events = nil
     poller?.stop()
     poller = nil
   }
 
-  /// One look: reports each file that changed and then held still.
-  func look() {
+  /// Looks now, taking the files as whole: when a build that wrote them has
+  /// ended, its products are reloaded without waiting for an event.
+  public func lookNow() { look(whole: true) }
+
+  /// One look: reports each file that changed and, unless the files are
+  /// known to be `whole`, then held still until the next look.
+  func look(whole: Bool = false) {
     for path in files() {
       guard let now = FileSignature(path), now != known[path] else {
         settling[path] = nil
         continue
       }
-      if settling[path] == now {
+      if whole || settling[path] == now {
         settling[path] = nil
         known[path] = now
         changed(path)

@@ -49,6 +49,9 @@ enum PluginCatalogLoader {
       for conflict in catalog.conflicts {
         console.warning(command, conflict.message)
       }
+      for overlap in catalog.overlaps {
+        console.warning(command, overlap.message)
+      }
     }
     return (discovery, catalog)
   }

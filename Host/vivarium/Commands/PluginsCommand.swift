@@ -10,7 +10,10 @@ enum PluginsCommand: Command {
     descriptor magic, plugin ABI, SDK and Swift compiler versions, contracts) and loads
     the good ones. Prints one row per file: loaded with its URNs, or rejected with what
     is wrong and what to do. Patterns from two plugins that match the same URNs are
-    reported as conflicts, and neither is routed.
+    reported as conflicts, and neither is routed. Two patterns that overlap partly
+    (items:{kind}:7 and items:detail:{itemID}) are reported as an overlap, naming a URN
+    both answer and the one it goes to (a literal segment wins over a placeholder); both
+    are routed.
 
     What each file offers is kept in the plugin registry cache in the data directory, so a
     file that has not changed (same path, size, modification time and inode) is not loaded

@@ -61,7 +61,7 @@ final class Watching {
     let builder = arguments.all("build").last.map { PackageBuilder(directory: $0) }
     let reloader = PluginReloader(hosting: hosting)
     let notices = runtime.services.notifications
-    watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
+    let watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
       guard let runtime else { return }
       let outcome = reloader.load(path)
       // The SDK's own libraries sit beside plugins in a build folder.
@@ -80,10 +80,14 @@ final class Watching {
           tone: .info)
         runtime?.onScreenChanged()
       }
-      builder.onEnd = { [weak runtime] outcome in
+      builder.onEnd = { [weak runtime, weak watcher] outcome in
         guard let runtime else { return }
         runtime.services.logLine(outcome.succeeded ? .info : .warning, module: "host", outcome.output)
-        guard !outcome.succeeded else { return }
+        guard !outcome.succeeded else {
+          // The build has written its products: reload them now.
+          watcher?.lookNow()
+          return
+        }
         runtime.services.notifications.notice(
           "Build failed, the running version stays: \(outcome.errors.joined(separator: "; ")) ('log' has the rest)",
           tone: .negative)
@@ -92,6 +96,7 @@ final class Watching {
       builder.start()
     }
     self.builder = builder
+    self.watcher = watcher
     watcher.start()
   }
 

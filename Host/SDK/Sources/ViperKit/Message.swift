@@ -71,6 +71,31 @@ extension ModuleMessage {
   }
 }
 
+/// The host's message to a module whose modal closed without sending it
+/// any output: the person cancelled (Esc, Back, the modal's own `dismiss()`
+/// or `pop()` of its first screen). It comes from
+/// ``MessageOrigin/opened(urn:)`` naming the modal, after the modal has
+/// gone, and no contract declares it. A modal that emitted an output to its
+/// opener closes without it. Pushed screens never send it.
+///
+/// A conformer of ``MessageReceiver`` that must know when a modal it opened
+/// goes away unanswered checks for it, with no string:
+///
+/// ```swift
+/// case .opened:
+///   if let picked = Picked(message) { … } else if Dismissed(message) != nil { … }
+/// ```
+///
+/// One that need not know ignores it, as any message it does not expect.
+/// Since ViperKit 2.5; hosts before it do not send it.
+public struct Dismissed: ModuleMessage, Hashable {
+  /// `dismissed`.
+  public static let name = "dismissed"
+
+  /// The message; it has no fields.
+  public init() {}
+}
+
 /// Where a message a module receives comes from.
 public enum MessageOrigin: Hashable, Sendable {
   /// From the parent that embeds the module: one of its declared inputs.
