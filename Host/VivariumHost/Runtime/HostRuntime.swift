@@ -54,6 +54,13 @@ public final class HostRuntime {
   /// embed takes its restoration state from the saved child in its place.
   /// Forgotten when the requests of the attach have been carried out.
   var restoringChildren: [Int: NavigationState.Screen] = [:]
+  /// The screens whose modules ran or whose children changed since the
+  /// ``NavigationChangeTracker`` last looked, by id; nil when none tracks.
+  var touchedScreens: [Int: ModuleNode]?
+  /// Modules attached before they drew, checked after each turn of work
+  /// until they draw (or are reported blank): not every module, which
+  /// would cost each turn as much as the stack is deep.
+  var undrawn: [Int: ModuleNode] = [:]
   /// Detached modules whose roles are checked once their work has ended.
   var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
   /// Every leak found: the module and its roles still alive.
@@ -87,7 +94,13 @@ public final class HostRuntime {
   private func afterWork() {
     checkLeaks()
     drain()
-    for node in nodes where node.tree == nil && node.work?.isBusy != true && !node.reportedBlank {
+    for node in undrawn.values.sorted(by: { $0.id < $1.id }) {
+      guard node.tree == nil, !node.isDetached else {
+        undrawn[node.id] = nil
+        continue
+      }
+      guard node.work?.isBusy != true else { continue }
+      undrawn[node.id] = nil
       node.reportedBlank = true
       problems.append(
         HostProblem(
@@ -192,6 +205,7 @@ public final class HostRuntime {
     }
     let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
     nextID += 1
+    canvas.bind(node)
     node.openedWith = (urn, arguments)
     node.adapters = [link]
     node.work = scope
@@ -225,6 +239,7 @@ public final class HostRuntime {
   // MARK: Lifecycle
 
   private func send(_ event: LifecycleEvent, to node: ModuleNode) {
+    touch(node)
     node.lifecycle.append(event)
     hostCall { node.module?.lifecycle(event) }
   }
@@ -239,6 +254,7 @@ public final class HostRuntime {
 
   func attach(_ node: ModuleNode) {
     send(.attach, to: node)
+    if node.tree == nil { undrawn[node.id] = node }
     drain()
   }
 

@@ -53,16 +53,19 @@ enum RunCommand: Command {
     if arguments.all("start").isEmpty, !arguments.has("fresh") {
       switch store.load() {
       case .success(let state?):
+        if let damage = store.damage { console.warning(name, damage) }
         for lost in runtime.restore(state) { console.warning(name, lost) }
       case .success(nil): break
       case .failure(let error): console.warning(name, error.description)
       }
     }
     var reported = false
+    // Each change saves what it changed (the journal), not everything shown.
+    let tracker = NavigationChangeTracker(runtime)
     runtime.onNavigationChanged = { [weak runtime] in
       guard let runtime else { return }
       do {
-        try store.save(runtime.navigationState)
+        try store.record(tracker.takeChanges()) { runtime.navigationState }
       } catch {
         // Once: the person is told in the log, not on every change.
         if !reported { runtime.services.logLine(.error, module: "host", "\(error)") }
