@@ -48,6 +48,8 @@ public final class NavigationChangeTracker {
   private let runtime: HostRuntime
   /// The id of each module on each layer when changes were last taken.
   private var saved: [[Int]] = []
+  /// Where each of them is, by id.
+  private var savedPositions: [Int: Position] = [:]
   /// Whether changes were taken before.
   private var started = false
 
@@ -66,7 +68,7 @@ public final class NavigationChangeTracker {
     runtime.touchedScreens = [:]
     // The topmost screen still where it was: everything under it is too
     // (a stack only changes at the top, or by a screen replaced in place,
-    // which is a new module and so marked).
+    // whose module was detached and so marked).
     var cut = (layer: 0, keep: 0)
     var layer = started ? min(layers.count, saved.count) - 1 : -1
     search: while layer >= 0 {
@@ -87,20 +89,23 @@ public final class NavigationChangeTracker {
       changes.append(.cut(layer: cut.layer, keep: cut.keep))
     }
     started = true
-    // Changed in place, not copied: what is kept costs nothing.
-    if saved.count > cut.layer { saved.removeSubrange((cut.keep > 0 ? cut.layer + 1 : cut.layer)...) }
-    if cut.keep > 0, saved[cut.layer].count > cut.keep { saved[cut.layer].removeSubrange(cut.keep...) }
+    trim(to: cut)
     // Screens under the cut that ran, and the screen over each (whose
-    // opener is found through the one under it), by position.
+    // opener is found through the one under it), by position. A saved
+    // screen under the cut that was detached was replaced in place: the
+    // screen now there is put instead. Looked up, not searched for.
     var rewritten: Set<Position> = []
-    for node in touched.values where !node.isDetached {
-      guard let position = position(of: node), position < Position(cut) else { continue }
+    for node in touched.values {
+      guard let position = savedPositions[node.id], position < Position(cut) else { continue }
       rewritten.insert(position)
       if let above = self.position(after: position, in: layers), above < Position(cut) { rewritten.insert(above) }
     }
     for position in rewritten.sorted() {
       changes.append(.put(layer: position.layer, index: position.index, screen: screen(at: position, in: layers)))
-      saved[position.layer][position.index] = layers[position.layer][position.index].id
+      savedPositions[saved[position.layer][position.index]] = nil
+      let id = layers[position.layer][position.index].id
+      saved[position.layer][position.index] = id
+      savedPositions[id] = position
     }
     var position = Position(cut)
     if !layers.indices.contains(position.layer) || layers[position.layer].count == position.index {
@@ -109,7 +114,9 @@ public final class NavigationChangeTracker {
     while layers.indices.contains(position.layer), layers[position.layer].indices.contains(position.index) {
       changes.append(.put(layer: position.layer, index: position.index, screen: screen(at: position, in: layers)))
       if position.index == 0 { saved.append([]) }
-      saved[position.layer].append(layers[position.layer][position.index].id)
+      let id = layers[position.layer][position.index].id
+      saved[position.layer].append(id)
+      savedPositions[id] = position
       position = self.position(after: position, in: layers) ?? Position(layer: layers.count, index: 0)
     }
     return changes
@@ -129,14 +136,15 @@ public final class NavigationChangeTracker {
     }
   }
 
-  /// Where `root` is, searched from the top, where the screens that run are.
-  private func position(of root: ModuleNode) -> Position? {
-    for layer in runtime.layers.indices.reversed() {
-      if let index = runtime.layers[layer].lastIndex(where: { $0 === root }) {
-        return Position(layer: layer, index: index)
-      }
+  /// Forgets the saved screens from `cut` up, changing ``saved`` in place:
+  /// what is kept costs nothing, each screen forgotten once.
+  private func trim(to cut: (layer: Int, keep: Int)) {
+    while saved.count > cut.layer + 1 || (saved.count == cut.layer + 1 && cut.keep == 0) {
+      for id in saved.removeLast() { savedPositions[id] = nil }
     }
-    return nil
+    while saved.indices.contains(cut.layer), saved[cut.layer].count > cut.keep {
+      savedPositions[saved[cut.layer].removeLast()] = nil
+    }
   }
 
   /// The screen over `position`, on its layer or the first of the next.
