@@ -33,7 +33,7 @@ public final class HostRuntime {
   /// Runs the work modules start; the session waits on it.
   public let work: WorkScheduler
   /// Called after every change the host carried out (and more often):
-  /// where `vivarium run` saves the ``navigationState`` when it changed.
+  /// where `vivarium run` saves what changed (``NavigationChangeTracker``).
   public var onNavigationChanged: (() -> Void)?
   /// Called when something changed on screen outside a call the host made
   /// (work that drew after an `await`, a timer): where a live session redraws.
@@ -292,6 +292,7 @@ public final class HostRuntime {
   public func shutdown() {
     // Quitting is no change of where the person is.
     onNavigationChanged = nil
+    touchedScreens = nil
     detachAll()
   }
 
