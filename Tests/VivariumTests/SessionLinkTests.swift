@@ -24,7 +24,7 @@ struct SessionLinkTests {
     #expect(step.errors.isEmpty)
     #expect(step.output == ["vivarium-demo://dashboard:home/feed:home/wallet:topup"])
     #expect(step.screen == nil)
-    #expect(presented.link == "vivarium-demo://dashboard:home/feed:home/wallet:topup")
+    #expect(presented.link == nil, "only the step of tree --link carries the link")
     session.runtime.shutdown()
   }
 
@@ -46,20 +46,43 @@ struct SessionLinkTests {
     session.runtime.shutdown()
   }
 
-  @Test func aStepIsEncodedWithItsLinkOrNull() async throws {
+  @Test func onlyTheStepOfTreeLinkCarriesTheLink() async throws {
     let session = try session()
     func json(_ step: Session.Step) throws -> [String: Any] {
       try #require(JSONSerialization.jsonObject(with: try JSONEncoder().encode(step)) as? [String: Any])
     }
-    let empty = try json(await session.execute("tree"))
-    #expect(empty["link"] is NSNull)
+    let empty = try json(await session.execute("tree --link"))
+    #expect(empty["link"] is NSNull, "nothing is shown")
     #expect(empty["screen"] == nil, "an absent screen stays left out, as before")
     let opened = try json(await session.execute("open items:list"))
-    #expect(opened["link"] as? String == "vivarium-demo://items:list")
+    #expect(opened["link"] == nil)
+    #expect(opened["depth"] as? Int == 1 && opened["modals"] as? Int == 0)
+    #expect(try json(await session.execute("tree --link"))["link"] as? String == "vivarium-demo://items:list")
     session.runtime.shutdown()
   }
 
-  @Test func jsonModeGivesEachStepTheLinkAfterIt() throws {
+  /// A step carries the screen shown and how deep the stack is, never the
+  /// whole stack: its size is the same on a stack a hundred screens deep.
+  @Test func aStepIsAsLargeOnADeepStackAsOnAShallowOne() async throws {
+    let session = try session()
+    func size(_ step: Session.Step) throws -> Int { try JSONEncoder().encode(step).count }
+    _ = await session.execute("open items:list")
+    var sizes: [Int: Int] = [:]
+    for depth in 2...120 {
+      let step = await session.execute("open items:list")
+      #expect(step.errors.isEmpty)
+      sizes[depth] = try size(step)
+    }
+    let shallow = try #require(sizes[30])
+    let deep = try #require(sizes[120])
+    // The header is as wide at any depth, though not as many bytes: its
+    // trail and padding (a line is 3 bytes a column) take the columns in
+    // other shares. A link of the stack would add 11 bytes a screen.
+    #expect(abs(deep - shallow) <= 2 * 80, "\(shallow) bytes at depth 30, \(deep) at depth 120")
+    session.runtime.shutdown()
+  }
+
+  @Test func jsonModeGivesTheLinkInTheStepOfTreeLink() throws {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
     let script = try data.write("s.vivarium", Data("open items:detail:2\ntree --link\nback\n".utf8))
@@ -75,11 +98,8 @@ struct SessionLinkTests {
     }
     #expect(
       steps.map { $0["command"] as? String } == ["open items:list", "open items:detail:2", "tree --link", "back"])
-    #expect(
-      steps.map { $0["link"] as? String } == [
-        "vivarium-demo://items:list", "vivarium-demo://items:list/items:detail:2",
-        "vivarium-demo://items:list/items:detail:2", "vivarium-demo://items:list",
-      ])
+    #expect(steps.map { $0["link"] as? String } == [nil, nil, "vivarium-demo://items:list/items:detail:2", nil])
+    #expect(steps.map { $0["depth"] as? Int } == [1, 2, 2, 1])
     #expect(steps[2]["output"] as? [String] == ["vivarium-demo://items:list/items:detail:2"])
   }
 }

@@ -10,10 +10,12 @@ public struct ComposedScreen: Encodable, Sendable {
   public let urn: String
   /// The plugin file it comes from.
   public let plugin: String
-  /// The prefix of its element addresses: empty for the top module.
-  public let path: String
-  /// Its own tree, identifiers qualified; nil if it has not drawn.
-  public let tree: ViewNode?
+  /// The slots from the top module down to this one, each a link to the
+  /// one above: a path shared, not copied, so that composing a chain of
+  /// modules costs as much as the chain is long.
+  let slotPath: SlotPath?
+  /// Its own tree as it drew it, identifiers unqualified; nil if it has not drawn.
+  let ownTree: ViewNode?
   /// Whether it has work under way (it may not have drawn yet).
   public let isLoading: Bool
   /// Whether work of its is running rather than waiting for time: where a
@@ -21,6 +23,28 @@ public struct ComposedScreen: Encodable, Sendable {
   public let isWorking: Bool
   /// Its slots with the children shown in them.
   public let slots: [Slot]
+
+  /// The prefix of its element addresses: empty for the top module.
+  public var path: String { slotPath?.text ?? "" }
+  /// Its own tree, identifiers qualified; nil if it has not drawn.
+  public var tree: ViewNode? { ownTree?.qualified(path) }
+
+  private enum CodingKeys: String, CodingKey {
+    case urn, plugin, path, tree, isLoading, isWorking, slots
+  }
+
+  /// The fields as before, the path and qualified tree in full (which is
+  /// as long as the nesting is deep: the JSON names every address whole).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(urn, forKey: .urn)
+    try container.encode(plugin, forKey: .plugin)
+    try container.encode(path, forKey: .path)
+    try container.encodeIfPresent(tree, forKey: .tree)
+    try container.encode(isLoading, forKey: .isLoading)
+    try container.encode(isWorking, forKey: .isWorking)
+    try container.encode(slots, forKey: .slots)
+  }
 
   /// A slot and the children shown in it.
   public struct Slot: Encodable, Sendable {
@@ -40,17 +64,23 @@ public struct ComposedScreen: Encodable, Sendable {
 
   /// Composes `node` and its visible children.
   @MainActor
-  public init(_ node: ModuleNode, path: String = "") {
+  public init(_ node: ModuleNode) { self.init(node, slotPath: nil) }
+
+  @MainActor
+  private init(_ node: ModuleNode, slotPath: SlotPath?) {
     urn = node.urn
     plugin = node.pluginPath
-    self.path = path
-    tree = node.tree.map { $0.qualified(path) }
+    self.slotPath = slotPath
+    ownTree = node.tree
     isLoading = node.work?.isBusy == true
     isWorking = node.isWorking
     slots = node.slots.map { state in
       let shown = state.visibleChildren
       let children = shown.enumerated().map { index, child in
-        ComposedScreen(child, path: path + ComposedScreen.component(state.spec.name, index, of: shown.count) + "/")
+        ComposedScreen(
+          child,
+          slotPath: SlotPath(
+            parent: slotPath, component: ComposedScreen.component(state.spec.name, index, of: shown.count) + "/"))
       }
       return Slot(
         name: state.spec.name, kind: state.spec.kind, children: children, count: state.children.count,
@@ -79,10 +109,14 @@ public struct ComposedScreen: Encodable, Sendable {
   /// took two columns from its parent's width.
   private func draw(_ renderer: TextRenderer, prefix: String, indented: Bool, into output: inout [String]) {
     let style = renderer.style
-    guard let tree else {
+    guard let ownTree else {
       return output.append(prefix + style.dim(isLoading ? "(\(urn): loading…)" : "(\(urn) has not drawn)"))
     }
-    renderer.draw(tree, prefix: prefix, into: &output) { name, width, prefix, output in
+    // Addresses as long as the nesting is deep are drawn by their end, as
+    // frame tops are: what is drawn costs the width, not the depth.
+    let addresses = slotPath?.tail(renderer.width)
+    let shownPath = addresses.map { $0.whole ? $0.text : "…" + $0.text.dropFirst() } ?? ""
+    renderer.draw(ownTree.qualified(shownPath), prefix: prefix, into: &output) { name, width, prefix, output in
       guard let slot = self.slots.first(where: { $0.name == name }) else { return false }
       guard !slot.children.isEmpty else {
         output.append(prefix + style.dim("[slot \(name): empty]"))
@@ -97,7 +131,8 @@ public struct ComposedScreen: Encodable, Sendable {
       for child in slot.children {
         let tabs = slot.selected.map { " (tab \($0 + 1) of \(slot.count))" } ?? ""
         output.append(
-          prefix + style.dim(ComposedScreen.frameTop(child.path.dropLastSlash, child.urn + tabs, width: width)))
+          prefix
+            + style.dim(ComposedScreen.frameTop(child.framePath(width: width), child.urn + tabs, width: width)))
         child.draw(inner, prefix: margin, indented: indents, into: &output)
         output.append(prefix + style.dim("└"))
       }
@@ -126,9 +161,45 @@ public struct ComposedScreen: Encodable, Sendable {
   }
 }
 
-extension String {
-  /// This path without its final `/`, in constant time.
-  fileprivate var dropLastSlash: Substring { hasSuffix("/") ? self[..<index(before: endIndex)] : self[...] }
+extension ComposedScreen {
+  /// The slot path a frame top `width` columns wide draws, without its
+  /// final `/`: whole, or an end longer than the frame top has room for,
+  /// which it cuts as it would the whole path.
+  fileprivate func framePath(width: Int) -> Substring {
+    guard let tail = slotPath?.tail(width + 2) else { return "" }
+    return tail.text.hasSuffix("/") ? tail.text.dropLast() : tail.text[...]
+  }
+}
+
+/// A module's slot path, `tabs/wallet/`, as a link to its parent's: each
+/// child adds its component without copying the path above it.
+final class SlotPath: Sendable {
+  let parent: SlotPath?
+  /// `slot/`, or `slot.N/`.
+  let component: String
+
+  init(parent: SlotPath?, component: String) {
+    self.parent = parent
+    self.component = component
+  }
+
+  /// The whole path.
+  var text: String { tail(.max).text }
+
+  /// The path's last `count` characters, and whether that is all of it;
+  /// costs `count`, not the path's length.
+  func tail(_ count: Int) -> (text: String, whole: Bool) {
+    var components: [String] = []
+    var length = 0
+    var link: SlotPath? = self
+    while let current = link, length < count {
+      components.append(current.component)
+      length += current.component.count
+      link = current.parent
+    }
+    let text = components.reversed().joined()
+    return length > count ? (String(text.suffix(count)), false) : (text, link == nil)
+  }
 }
 
 extension ViewNode {

@@ -60,6 +60,7 @@ extension HostRuntime {
       return report(parent, "cannot empty slot '\(slot)': \(parent.label) declares no such slot")
     }
     let children = parent.slots[index].children
+    touch(parent)
     parent.slots[index].children.removeAll()
     parent.slots[index].selected = 0
     for child in children.reversed() { detach(child) }
@@ -84,6 +85,7 @@ extension HostRuntime {
     let previous = parent.slots[index].visibleChildren.first
     guard parent.slots[index].selected != position else { return }
     if parent.isAppeared, let previous { disappear(previous) }
+    touch(parent)
     parent.slots[index].selected = position
     if parent.isAppeared { appear(parent.slots[index].children[position]) }
   }
@@ -145,6 +147,7 @@ extension HostRuntime {
         "received '\(message.name)' from \(sender.urn) but takes no messages; make its presenter a MessageReceiver to handle it"
       )
     }
+    touch(receiver)
     hostCall { handler.receive(message, from: origin) }
     drain()
   }

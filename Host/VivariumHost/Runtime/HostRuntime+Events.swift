@@ -22,6 +22,7 @@ extension HostRuntime {
       throw ViewEventError(problem)
     }
     guard let view = node.module?.view else { throw ViewEventError("\(node.urn) has been detached") }
+    touch(node)
     hostCall { view.handle(event.on(id)) }
     drain()
   }

@@ -14,6 +14,7 @@ extension HostRuntime {
   func moduleFailed(_ node: ModuleNode, _ failure: String) {
     report(node, failure)
     guard let parent = node.parent, let receiver = parent.module?.receiver else { return }
+    touch(parent)
     hostCall {
       receiver.receive(
         Message(Self.childFailedMessage, ["reason": .string(failure)]),

@@ -33,7 +33,7 @@ public final class HostRuntime {
   /// Runs the work modules start; the session waits on it.
   public let work: WorkScheduler
   /// Called after every change the host carried out (and more often):
-  /// where `vivarium run` saves the ``navigationState`` when it changed.
+  /// where `vivarium run` saves what changed (``NavigationChangeTracker``).
   public var onNavigationChanged: (() -> Void)?
   /// Called when something changed on screen outside a call the host made
   /// (work that drew after an `await`, a timer): where a live session redraws.
@@ -54,6 +54,13 @@ public final class HostRuntime {
   /// embed takes its restoration state from the saved child in its place.
   /// Forgotten when the requests of the attach have been carried out.
   var restoringChildren: [Int: NavigationState.Screen] = [:]
+  /// The screens whose modules ran or whose children changed since the
+  /// ``NavigationChangeTracker`` last looked, by id; nil when none tracks.
+  var touchedScreens: [Int: ModuleNode]?
+  /// Modules attached before they drew, checked after each turn of work
+  /// until they draw (or are reported blank): not every module, which
+  /// would cost each turn as much as the stack is deep.
+  var undrawn: [Int: ModuleNode] = [:]
   /// Detached modules whose roles are checked once their work has ended.
   var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
   /// Every leak found: the module and its roles still alive.
@@ -90,7 +97,13 @@ public final class HostRuntime {
   private func afterWork() {
     checkLeaks()
     drain()
-    for node in nodes where node.tree == nil && node.work?.isBusy != true && !node.reportedBlank {
+    for node in undrawn.values.sorted(by: { $0.id < $1.id }) {
+      guard node.tree == nil, !node.isDetached else {
+        undrawn[node.id] = nil
+        continue
+      }
+      guard node.work?.isBusy != true else { continue }
+      undrawn[node.id] = nil
       node.reportedBlank = true
       problems.append(
         HostProblem(
@@ -195,6 +208,7 @@ public final class HostRuntime {
     }
     let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
     nextID += 1
+    canvas.bind(node)
     node.openedWith = (urn, arguments)
     node.adapters = [link]
     node.work = scope
@@ -229,6 +243,7 @@ public final class HostRuntime {
   // MARK: Lifecycle
 
   private func send(_ event: LifecycleEvent, to node: ModuleNode) {
+    touch(node)
     node.lifecycle.append(event)
     hostCall { node.module?.lifecycle(event) }
   }
@@ -243,6 +258,7 @@ public final class HostRuntime {
 
   func attach(_ node: ModuleNode) {
     send(.attach, to: node)
+    if node.tree == nil { undrawn[node.id] = node }
     drain()
   }
 
@@ -281,6 +297,7 @@ public final class HostRuntime {
   public func shutdown() {
     // Quitting is no change of where the person is.
     onNavigationChanged = nil
+    touchedScreens = nil
     detachAll()
   }
 

@@ -145,13 +145,17 @@ public struct SlotState {
 final class NodeCanvas: Canvas {
   var tree: ViewNode?
   private weak var runtime: HostRuntime?
+  private weak var node: ModuleNode?
 
   init(runtime: HostRuntime) {
     self.runtime = runtime
   }
 
+  func bind(_ node: ModuleNode) { self.node = node }
+
   func draw(_ tree: ViewNode) {
     self.tree = tree
+    if let node { runtime?.touch(node) }
     runtime?.moduleActedOutsideHostCall()
   }
 }
@@ -184,6 +188,7 @@ final class NodeLink: AppRouter, MessagePort {
 
   private func request(_ make: (ModuleNode) -> HostRuntime.Request) {
     guard let runtime, let node, !node.isDetached else { return }
+    runtime.touch(node)
     runtime.enqueue(make(node))
     runtime.moduleActedOutsideHostCall()
   }
@@ -208,6 +213,12 @@ final class NodeLink: AppRouter, MessagePort {
       return
     }
     request { .failed($0, failure) }
+  }
+
+  /// The module's restoration state changed (a plugin process sent it).
+  func stateChanged() {
+    guard let runtime, let node, !node.isDetached else { return }
+    runtime.touch(node)
   }
 
   /// The person asked to restart the module's plugin.

@@ -60,7 +60,12 @@ enum AtomicFile {
       unlink(temporary)
       throw WriteError(path: path, reason: "cannot replace the file: \(errorText(code))")
     }
-    let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    flushDirectory(of: path)
+  }
+
+  /// Flushes to disk the directory entry of `path` (a file just created or renamed).
+  static func flushDirectory(of path: String) {
+    let directoryFD = open(PathName.parent(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryFD >= 0 {
       fsync(directoryFD)
       close(directoryFD)

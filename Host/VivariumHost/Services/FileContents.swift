@@ -25,6 +25,9 @@ enum FileContents: Equatable {
     static let store = 16 << 20
     /// `state/navigation-KEY.json`: the screens shown and their restoration states.
     static let navigation = 16 << 20
+    /// `state/navigation-KEY.journal`: folded into the snapshot once it
+    /// outgrows twice the snapshot's size, so three times its limit.
+    static let navigationJournal = 3 * navigation
   }
 
   /// Reads the whole file at `path` as plugin files are read: opened without

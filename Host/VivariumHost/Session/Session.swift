@@ -25,16 +25,21 @@ public final class Session {
     public let errors: [String]
     /// Whether the session should end.
     public let quit: Bool
-    /// The deep link of what is shown after the command (``HostRuntime/link(scheme:)``),
-    /// nil when nothing is.
+    /// For `tree --link` only: the deep link of what is shown
+    /// (``HostRuntime/link(scheme:)``), nil when nothing is. Other steps do
+    /// not carry it, so that a step's size does not grow with the stack.
     public let link: String?
+    /// The screens on the main stack after the command.
+    public let depth: Int
+    /// The modal presentations over the main stack after the command.
+    public let modals: Int
 
     private enum CodingKeys: String, CodingKey {
-      case command, output, screen, notices, alert, errors, quit, link
+      case command, output, screen, notices, alert, errors, quit, link, depth, modals
     }
 
-    /// Every field; ``link`` as null when nothing is shown, so that a
-    /// reader of the JSON always finds it.
+    /// Every field; ``link`` only in the step of `tree --link` (null there
+    /// when nothing is shown).
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(command, forKey: .command)
@@ -44,7 +49,30 @@ public final class Session {
       try container.encodeIfPresent(alert, forKey: .alert)
       try container.encode(errors, forKey: .errors)
       try container.encode(quit, forKey: .quit)
-      try container.encode(link, forKey: .link)
+      if asksForLink { try container.encode(link, forKey: .link) }
+      try container.encode(depth, forKey: .depth)
+      try container.encode(modals, forKey: .modals)
+    }
+
+    /// Whether the command was `tree --link`, whose step carries the link.
+    let asksForLink: Bool
+
+    @MainActor
+    init(
+      command: String, output: [String], screen: ComposedScreen?, notices: [HostNotifications.Notice],
+      alert: HostNotifications.Alert?, errors: [String], quit: Bool, runtime: HostRuntime, link: String?? = nil
+    ) {
+      self.command = command
+      self.output = output
+      self.screen = screen
+      self.notices = notices
+      self.alert = alert
+      self.errors = errors
+      self.quit = quit
+      self.asksForLink = link != nil
+      self.link = link ?? nil
+      depth = runtime.layers.first?.count ?? 0
+      modals = max(runtime.layers.count - 1, 0)
     }
   }
 
@@ -101,6 +129,7 @@ public final class Session {
     var output: [String] = []
     var draws = true
     var errors: [String] = []
+    var asksForLink = false
     do {
       switch command {
       case .tap(let address): try runtime.send(.tap(button: address))
@@ -113,7 +142,7 @@ public final class Session {
       case .ok:
         if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
       case .screen: break
-      case .tree(let link): (output, draws) = (link ? linkLines() : treeLines(), false)
+      case .tree(let link): (output, draws, asksForLink) = (link ? linkLines() : treeLines(), false, link)
       case .routes: (output, draws) = ([reports.routes], false)
       case .plugins: (output, draws) = ([reports.plugins], false)
       case .log: (output, draws) = (runtime.services.recentLog.suffix(20).map { $0 }, false)
@@ -130,7 +159,7 @@ public final class Session {
       errors.append("\(error)")
     }
     if settles { errors += await settle() }
-    return finish(line, output: output, errors: errors, draws: draws)
+    return finish(line, output: output, errors: errors, draws: draws, asksForLink: asksForLink)
   }
 
   /// Waits for modules' work to settle: nothing, or the error naming what
@@ -149,20 +178,20 @@ public final class Session {
       command: "(a line of \(SessionHeader.grouped(bytes)) bytes)", output: [], screen: nil, notices: [], alert: nil,
       errors: [
         "the line is \(SessionHeader.grouped(bytes)) bytes long, over the \(SessionHeader.grouped(limit))-byte limit of a session line; it was skipped, nothing was run"
-      ], quit: false, link: runtime.link(scheme: scheme))
+      ], quit: false, runtime: runtime)
   }
 
   /// The step of a line that shows nothing: a comment, or `quit`.
   private func quietStep(_ line: String, quit: Bool) -> Step {
-    Step(
-      command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: quit,
-      link: runtime.link(scheme: scheme))
+    Step(command: line, output: [], screen: nil, notices: [], alert: nil, errors: [], quit: quit, runtime: runtime)
   }
 
   /// The step after a command: its output, the screen when it `draws`,
   /// and its `errors`, which are logged too (where a person can read them
-  /// again, whole).
-  private func finish(_ line: String, output: [String] = [], errors: [String], draws: Bool) -> Step {
+  /// again, whole); the link of what is shown when it `asksForLink`.
+  private func finish(
+    _ line: String, output: [String] = [], errors: [String], draws: Bool, asksForLink: Bool = false
+  ) -> Step {
     for error in errors { runtime.services.logLine(.error, module: "session", error) }
     let problems = runtime.takeProblems().map(\.description)
     let screen = draws ? runtime.screen() : nil
@@ -176,7 +205,7 @@ public final class Session {
     }
     return Step(
       command: line, output: lines, screen: screen, notices: notices, alert: alert, errors: errors + problems,
-      quit: false, link: runtime.link(scheme: scheme))
+      quit: false, runtime: runtime, link: asksForLink ? .some(runtime.link(scheme: scheme)) : nil)
   }
 
   /// The header (where the person is) and the composed screen.

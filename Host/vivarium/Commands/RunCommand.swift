@@ -54,17 +54,19 @@ enum RunCommand: Command {
     var lost: [String] = []
     if arguments.all("start").isEmpty, !arguments.has("fresh") {
       switch store.load() {
-      case .success(let state?): lost = runtime.restore(state)
+      case .success(let state?): lost = (store.damage.map { [$0] } ?? []) + runtime.restore(state)
       case .success(nil): break
       case .failure(let error): lost = [error.description]
       }
     }
     for warning in lost { runtime.services.logLine(.warning, module: "host", warning) }
     var reported = false
+    // Each change saves what it changed (the journal), not everything shown.
+    let tracker = NavigationChangeTracker(runtime)
     runtime.onNavigationChanged = { [weak runtime] in
       guard let runtime else { return }
       do {
-        try store.save(runtime.navigationState)
+        try store.record(tracker.takeChanges()) { runtime.navigationState }
       } catch {
         // Once: the person is told in the log, not on every change.
         if !reported { runtime.services.logLine(.error, module: "host", "\(error)") }

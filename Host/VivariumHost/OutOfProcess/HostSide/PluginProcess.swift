@@ -378,8 +378,7 @@ public final class PluginProcess {
     case .buildFailed(let call, let text): return answered(call, .buildFailed(text))
     case .draw(let module, let tree): modules[module]?.draw(tree)
     case .restorationState(let module, let state, let failure):
-      modules[module]?.restorationState = state
-      modules[module]?.restorationFailure = failure
+      modules[module]?.keep(state: state, failure: failure)
     case .request(let module, let request): modules[module]?.perform(request)
     case .service(let call, let module, let service):
       let answer = modules[module]?.serve(service) ?? .failed("the module was detached")

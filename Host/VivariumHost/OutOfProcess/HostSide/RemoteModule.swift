@@ -43,6 +43,13 @@ final class RemoteModule {
 
   // MARK: From the process
 
+  /// Keeps the restoration state the process sent, and has it saved.
+  func keep(state: String?, failure: String?) {
+    restorationState = state
+    restorationFailure = failure
+    link?.stateChanged()
+  }
+
   func draw(_ tree: ViewNode) {
     lastTree = tree
     if failure == nil, process.state == .running { context.canvas.draw(tree) }

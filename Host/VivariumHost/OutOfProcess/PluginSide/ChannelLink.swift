@@ -12,7 +12,11 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
     self.module = module
   }
 
-  private func request(_ request: WireRequest) { server.channel.send(.request(module: module, request)) }
+  private func request(_ request: WireRequest) {
+    // A module that asks for something from its work may have changed what it keeps.
+    server.sendState(of: module)
+    server.channel.send(.request(module: module, request))
+  }
 
   func draw(_ tree: ViewNode) {
     // A module that draws from its work may have changed what it keeps.

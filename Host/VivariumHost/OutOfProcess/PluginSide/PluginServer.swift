@@ -111,18 +111,22 @@ public final class PluginServer {
       build(
         call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
         restoring: restoring)
+      sendState(of: module)
     case .lifecycle(let call, let id, let event):
       if let module = modules[id] {
         module.module.lifecycle(event)
         if event == .detach { release(id) }
       }
       channel.send(.done(call: call))
+      sendState(of: id)
     case .event(let call, let id, let event):
       modules[id]?.module.view.handle(event)
       channel.send(.done(call: call))
+      sendState(of: id)
     case .message(let call, let id, let message, let origin):
       modules[id]?.module.receiver?.receive(message, from: origin)
       channel.send(.done(call: call))
+      sendState(of: id)
     case .woke(let sleep, let cancelled):
       let sleeper = sleepers.removeValue(forKey: sleep)
       if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
@@ -130,11 +134,12 @@ public final class PluginServer {
       FileHandle.standardError.write(Data("vivarium plugin process: the host sent '\(message.name)'\n".utf8))
       exit(70)
     }
-    for id in modules.keys { sendState(of: id) }
   }
 
   /// Tells the host the restoration state of module `id` if it changed
-  /// since it was last sent (after each call, and when the module draws).
+  /// since it was last sent: after each call to it, and when it draws. Only
+  /// the module called is asked, so a call costs the same however many
+  /// modules the process holds.
   func sendState(of id: UInt32) {
     guard let module = modules[id] else { return }
     let sent: (state: String?, failure: String?)
