@@ -79,12 +79,16 @@ struct ModuleWorkTests {
     try runtime.send(.tap(button: "tick"))
     _ = await runtime.work.settle(limit: 10)
     #expect(worker?.isWorking == false, "a one-second timer waiting for its next tick")
+    #expect(!runtime.work.isAnyActive, "the app's spinner stands still")
     await runtime.letTimePass(1)
     #expect(worker?.tree?.contains(.text("ticks: 1")) == true)
     #expect(worker?.isWorking == false)
     try runtime.send(.tap(button: "load"))
     _ = await runtime.work.settle(limit: 10)
     #expect(worker?.isWorking == true, "a one-second fetch is work in flight")
+    #expect(runtime.work.isAnyActive)
+    await runtime.letTimePass(1)
+    #expect(worker?.isWorking == false && !runtime.work.isAnyActive, "the fetch is done; the timer waits")
   }
 
   @Test func aFailureIsAProblemNamingTheModuleAndTheWork() async throws {

@@ -133,7 +133,7 @@ public final class TerminalApp {
   }
 
   /// Whether any module has work in flight (not a timer waiting).
-  var isWorking: Bool { runtime.nodes.contains(where: \.isWorking) }
+  var isWorking: Bool { runtime.work.isAnyActive }
 
   /// The spinner's frame now.
   var spinner: String {

@@ -34,6 +34,8 @@ public final class ModuleClock: WallClock {
   var sleepBegan: () -> Void = {}
   /// Sleeps under way per work scope (see ``scope``).
   private var sleepersByScope: [ObjectIdentifier: Int] = [:]
+  /// Waiting sleeps under way, of every scope together.
+  private(set) var waitingSleepers = 0
 
   /// The work scope the current task runs for, set by ``WorkScheduler``
   /// around each piece of work, so sleeps are counted per module.
@@ -83,10 +85,14 @@ public final class ModuleClock: WallClock {
   private func sleep(for seconds: Double, waiting: Bool) async throws {
     try Task.checkCancellation()
     let scope = waiting ? ModuleClock.scope : nil
-    if let scope { sleepersByScope[scope, default: 0] += 1 }
+    if let scope {
+      sleepersByScope[scope, default: 0] += 1
+      waitingSleepers += 1
+    }
     defer {
       if let scope {
         sleepersByScope[scope, default: 1] -= 1
+        waitingSleepers -= 1
         if sleepersByScope[scope] == 0 { sleepersByScope[scope] = nil }
       }
     }

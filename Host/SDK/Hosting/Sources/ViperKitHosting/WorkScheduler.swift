@@ -47,6 +47,9 @@ public final class WorkScheduler {
   public var onTurnEnded: () -> Void = {}
 
   private var running: [Int: Entry] = [:]
+  /// How many entries of ``running`` each scope has: a module's work is
+  /// looked up, not searched for, however much work other modules run.
+  private var runningByScope: [ObjectIdentifier: Int] = [:]
   private var nextID = 0
   private var pendingJobs = 0
   private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -118,29 +121,42 @@ public final class WorkScheduler {
     let id = nextID
     nextID += 1
     let module = scope.module
+    let key = ObjectIdentifier(scope)
     let task = Task { @MainActor in
       do {
-        try await ModuleClock.$scope.withValue(ObjectIdentifier(scope)) { try await operation() }
+        try await ModuleClock.$scope.withValue(key) { try await operation() }
       } catch {
         let cancelled = error is CancellationError || Task.isCancelled
         onReport(Report(module: module, work: name, outcome: cancelled ? .cancelled : .failed("\(error)")))
       }
-      running[id] = nil
+      // The task keeps `scope` alive, so its key names no other scope meanwhile.
+      withExtendedLifetime(scope) {
+        if running.removeValue(forKey: id) != nil {
+          runningByScope[key, default: 1] -= 1
+          if runningByScope[key] == 0 { runningByScope[key] = nil }
+        }
+      }
       onTurnEnded()
       wakeWaitersIfIdle()
     }
-    running[id] = Entry(scope: ObjectIdentifier(scope), module: module, name: name, task: task)
+    running[id] = Entry(scope: key, module: module, name: name, task: task)
+    runningByScope[key, default: 0] += 1
     return WorkHandle(task)
   }
 
   fileprivate func hasWork(of scope: WorkScope) -> Bool {
-    running.values.contains { $0.scope == ObjectIdentifier(scope) }
+    runningByScope[ObjectIdentifier(scope)] != nil
   }
 
   fileprivate func isActive(_ scope: WorkScope) -> Bool {
     let id = ObjectIdentifier(scope)
-    return running.values.count(where: { $0.scope == id }) > clock.sleeping(in: id)
+    return runningByScope[id, default: 0] > clock.sleeping(in: id)
   }
+
+  /// Whether any module's work is in flight rather than waiting (see
+  /// ``WorkScope/isActive``): where the app's spinner turns. Costs the same
+  /// however many modules are alive.
+  public var isAnyActive: Bool { running.count > clock.waitingSleepers }
 
   fileprivate func cancelAll(of scope: WorkScope) {
     for entry in running.values where entry.scope == ObjectIdentifier(scope) { entry.task.cancel() }
