@@ -127,8 +127,23 @@ extension TerminalApp {
     // Where the person is comes first; the hints get the rest.
     let shown = TextWrap.truncate(place, to: max(width - 2, 0))
     let column = grid.put(" " + shown + " ", x: 0, y: row, style: CellStyle(bold: true, reverse: true))
-    let hintsText = TextWrap.truncate(hints, to: max(width - column - 2, 0))
+    let hintsText = Self.fitting(hints, in: max(width - column - 2, 0))
     grid.put(hintsText, x: width - 1 - DisplayWidth.of(hintsText), y: row, style: Palette.bar)
+  }
+}
+
+extension TerminalApp {
+  /// The hints (`A · B · C`) that fit in `room` columns, each whole: the
+  /// last ones are left out first, but never the one leading to every key
+  /// (`? keys`); cut only if that one alone does not fit.
+  static func fitting(_ hints: String, in room: Int) -> String {
+    var parts = hints.components(separatedBy: " · ")
+    while DisplayWidth.of(parts.joined(separator: " · ")) > room,
+      let last = parts.lastIndex(where: { !$0.hasSuffix(" keys") }), parts.count > 1
+    {
+      parts.remove(at: last)
+    }
+    return TextWrap.truncate(parts.joined(separator: " · "), to: room)
   }
 }
 

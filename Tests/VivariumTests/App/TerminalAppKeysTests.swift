@@ -1,8 +1,8 @@
 import Testing
 import ViperKit
-import VivariumApp
 import VivariumTerminal
 
+@testable import VivariumApp
 @testable import VivariumHost
 
 /// The keys that reach the command line, the keys and quit from wherever
@@ -54,6 +54,17 @@ struct TerminalAppKeysTests {
     await pilot.press(.escape)
     let left = try #require(pilot.screen.last)
     #expect(left.contains("Enter edit") && left.contains(": command") && left.contains("q quit"), "\(left)")
+  }
+
+  /// Hints that do not all fit are left out whole, the last first, and the
+  /// one leading to every key stays: none is cut in the middle.
+  @Test func hintsThatDoNotFitAreLeftOutWholeKeepingTheKeys() {
+    let hints = "Enter select · arrows PgUp PgDn move · Esc back · : command · ? keys · q quit"
+    #expect(TerminalApp.fitting(hints, in: 200) == hints)
+    #expect(
+      TerminalApp.fitting(hints, in: 70) == "Enter select · arrows PgUp PgDn move · Esc back · : command · ? keys")
+    #expect(TerminalApp.fitting(hints, in: 30) == "Enter select · ? keys")
+    #expect(TerminalApp.fitting(hints, in: 6) == "? keys")
   }
 }
 
