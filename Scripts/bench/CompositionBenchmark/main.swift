@@ -134,10 +134,13 @@ print(
   "ms, median (min–max) of \(runs) runs".padding(toLength: 37, withPad: " ", startingAt: 0)
     + "total                       build   render teardown")
 do {
-  // `composition-benchmark fan` or `chain` runs one shape (for profiling).
-  let shapes = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : ["fan", "chain"]
-  for shape in shapes {
-    for size in [250, 1_000, 2_000] {
+  // `composition-benchmark fan` or `chain` runs one shape, and `chain 1000`
+  // one size of it (for profiling: instructions per size with callgrind).
+  let words = Array(CommandLine.arguments.dropFirst())
+  let shapes = words.filter { Int($0) == nil }
+  let sizes = words.compactMap { Int($0) }
+  for shape in shapes.isEmpty ? ["fan", "chain"] : shapes {
+    for size in sizes.isEmpty ? [250, 1_000, 2_000] : sizes {
       let urn = shape == "fan" ? "bench:fan" : "bench:chain:\(size)"
       let modules = shape == "fan" ? size + 1 : size
       _ = try run(urn, fanSize: size, modules: modules, services: services)
