@@ -159,7 +159,7 @@ enum URNSyntax {
     return decoded
   }
 
-  fileprivate static func hexValue(_ byte: UInt8) -> UInt8? {
+  static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
