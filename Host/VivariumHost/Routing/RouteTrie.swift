@@ -145,7 +145,7 @@ struct RouteTrie: Sendable {
 
     func step(from cursor: Int, at node: Int, in trie: RouteTrie) -> (literal: Int?, next: Int)? {
       guard cursor < segments.count else { return nil }
-      guard segments[cursor].utf8.allSatisfy({ $0 < 0x80 }) else {
+      guard segments[cursor].utf8Span.isKnownASCII else {
         let composed = RouteTrie.composed(segments[cursor])
         return (trie.literalChild(of: node, composed.span), cursor + 1)
       }

@@ -11,19 +11,23 @@ extension ParsedURN {
     let bytes = text.utf8.span
     guard bytes.count <= maximumLength else { return nil }
     let (unreserved, nameBytes) = (URNSyntax.unreserved, URNSyntax.nameBytes)
-    var end = 0
-    var segmentStart = 0
-    while end < bytes.count, bytes[end] != UInt8(ascii: "?") {
-      if bytes[end] == UInt8(ascii: ":") {
-        guard end > segmentStart else { return nil }
-        segmentStart = end + 1
-      } else if !unreserved.contains(bytes[end]) {
-        // '%' too: the path is not plain.
-        return nil
+    // The path, read without checking each index: it is the loop's bound.
+    let path: Int? = bytes.withUnsafeBufferPointer { buffer in
+      var end = 0
+      var segmentStart = 0
+      while end < buffer.count, buffer[end] != UInt8(ascii: "?") {
+        if buffer[end] == UInt8(ascii: ":") {
+          guard end > segmentStart else { return nil }
+          segmentStart = end + 1
+        } else if !unreserved.contains(buffer[end]) {
+          // '%' too: the path is not plain.
+          return nil
+        }
+        end += 1
       }
-      end += 1
+      return end > segmentStart ? end : nil
     }
-    guard end > segmentStart else { return nil }
+    guard let end = path else { return nil }
     guard end < bytes.count else { return end }
     var param = end + 1
     while true {
