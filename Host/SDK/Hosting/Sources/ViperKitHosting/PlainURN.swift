@@ -31,10 +31,7 @@ extension ParsedURN {
     guard end < bytes.count else { return end }
     var param = end + 1
     while true {
-      var equals = param
-      while equals < bytes.count, nameBytes.contains(bytes[equals]) { equals += 1 }
-      guard equals > param, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
-        !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[param]),
+      guard let equals = URNSyntax.nameEnd(in: bytes, from: param, nameBytes),
         !URNSyntax.hasParameter(named: bytes.extracting(param..<equals), before: param, in: bytes, from: end + 1)
       else { return nil }
       var stop = equals + 1
@@ -47,6 +44,17 @@ extension ParsedURN {
 }
 
 extension URNSyntax {
+  /// Where the `=` after the query parameter's name at `param` is, if it
+  /// starts with a name (``nameBytes``, not starting with a digit) and `=`.
+  static func nameEnd(in bytes: Span<UInt8>, from param: Int, _ nameBytes: ByteSet) -> Int? {
+    var equals = param
+    while equals < bytes.count, nameBytes.contains(bytes[equals]) { equals += 1 }
+    guard equals > param, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
+      !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[param])
+    else { return nil }
+    return equals
+  }
+
   /// Whether a query parameter of `bytes` from `start` up to `end` is named
   /// `name`; the parameters there are already known to be `name=value`.
   static func hasParameter(named name: Span<UInt8>, before end: Int, in bytes: Span<UInt8>, from start: Int) -> Bool {
