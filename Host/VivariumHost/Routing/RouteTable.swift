@@ -16,6 +16,13 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public let pattern: URNPattern
     /// The value registered with it.
     public let value: Value
+    /// The next entry of the same shape, in the order added, or -1.
+    @usableFromInline var nextOfShape: Int32 = -1
+
+    init(pattern: URNPattern, value: Value) {
+      self.pattern = pattern
+      self.value = value
+    }
   }
 
   /// The outcome of resolving a URN.
@@ -39,23 +46,32 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Adds `pattern`. A pattern of the same shape as an existing one is kept
   /// beside it, and both are reported by ``conflicts``.
   public mutating func insert(_ pattern: URNPattern, _ value: Value) {
-    trie.insert(pattern.segments, as: entries.count)
+    if var last = trie.insert(pattern.segments, as: entries.count) {
+      while let next = next(ofShape: last) { last = next }
+      entries[last].nextOfShape = Int32(entries.count)
+    }
     entries.append(Entry(pattern: pattern, value: value))
+  }
+
+  /// The entry after `number` with the same shape, in the order added.
+  @usableFromInline
+  func next(ofShape number: Int) -> Int? {
+    entries[number].nextOfShape < 0 ? nil : Int(entries[number].nextOfShape)
   }
 
   /// Groups of two or more entries whose patterns match the same URNs.
   public var conflicts: [[Entry]] {
-    // The trie chains the patterns of one shape, first added first.
+    // The entries chain the patterns of one shape, first added first.
     var grouped = Set<Int>()
     var groups: [[Entry]] = []
     for first in entries.indices where !grouped.contains(first) {
-      var next = trie.next(ofShape: first)
+      var next = self.next(ofShape: first)
       guard next != nil else { continue }
       var group = [entries[first]]
       while let number = next {
         grouped.insert(number)
         group.append(entries[number])
-        next = trie.next(ofShape: number)
+        next = self.next(ofShape: number)
       }
       groups.append(group)
     }
@@ -176,7 +192,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   @inlinable
   func match(_ found: (pattern: Int, shared: Bool)?) -> Match {
     guard let found else { return .notFound }
-    guard !found.shared else { return .conflict(Array(sequence(first: found.pattern, next: trie.next(ofShape:)))) }
+    guard !found.shared else { return .conflict(Array(sequence(first: found.pattern, next: next(ofShape:)))) }
     return .one(found.pattern)
   }
 }

@@ -38,7 +38,7 @@ struct RouteTrie: Sendable {
     /// The first pattern ending here.
     var pattern: Int32 = -1
     /// Whether other patterns of the same shape end here too
-    /// (``RouteTrie/sameShape``).
+    /// (``RouteTable/Entry`` chains them).
     var shared = false
   }
 
@@ -67,13 +67,13 @@ struct RouteTrie: Sendable {
   /// The literal segments' bytes, composed (NFC), one after the other.
   private var literalBytes: [UInt8] = []
   private var indexes: [ChildIndex] = []
-  /// For each pattern, the next one of the same shape, or -1.
-  private var sameShape: [Int32] = []
+  // Three arrays and no more: a RouteTable (the trie and its entries) then
+  // fits in four registers, and is passed in them, so that routing does not
+  // retain and release the trie's arrays to call into it.
 
-  /// Adds the pattern numbered `pattern`; patterns are numbered 0, 1, 2… in
-  /// the order they are added.
-  mutating func insert(_ segments: [URNPattern.Segment], as pattern: Int) {
-    precondition(pattern == sameShape.count, "patterns are numbered in the order they are added")
+  /// Adds the pattern numbered `pattern`; the first pattern of the same
+  /// shape already there, if any.
+  mutating func insert(_ segments: [URNPattern.Segment], as pattern: Int) -> Int? {
     var node = 0
     for segment in segments {
       switch segment {
@@ -88,15 +88,12 @@ struct RouteTrie: Sendable {
         node = Int(nodes[node].placeholder)
       }
     }
-    sameShape.append(-1)
     guard nodes[node].pattern >= 0 else {
       nodes[node].pattern = Int32(pattern)
-      return
+      return nil
     }
     nodes[node].shared = true
-    var last = Int(nodes[node].pattern)
-    while sameShape[last] >= 0 { last = Int(sameShape[last]) }
-    sameShape[last] = Int32(pattern)
+    return Int(nodes[node].pattern)
   }
 
   /// The first pattern matching `segments`, a literal child tried before
@@ -167,12 +164,6 @@ struct RouteTrie: Sendable {
 
   /// The literal segment leading to `node`, as text.
   private func literalText(_ node: Int) -> String { String(decoding: literalBytes[literal(node)], as: UTF8.self) }
-
-  /// The pattern after `pattern` with the same shape, in the order added.
-  @usableFromInline
-  func next(ofShape pattern: Int) -> Int? {
-    sameShape[pattern] < 0 ? nil : Int(sameShape[pattern])
-  }
 
   /// Pairs of patterns that cross: some URN matches both, yet each has a
   /// literal segment where the other has a placeholder, so neither matches
