@@ -16,6 +16,13 @@ public struct RouteTable<Value: Sendable>: Sendable {
     public let pattern: URNPattern
     /// The value registered with it.
     public let value: Value
+    /// The next entry of the same shape, in the order added, or -1.
+    @usableFromInline var nextOfShape: Int32 = -1
+
+    init(pattern: URNPattern, value: Value) {
+      self.pattern = pattern
+      self.value = value
+    }
   }
 
   /// The outcome of resolving a URN.
@@ -39,23 +46,32 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Adds `pattern`. A pattern of the same shape as an existing one is kept
   /// beside it, and both are reported by ``conflicts``.
   public mutating func insert(_ pattern: URNPattern, _ value: Value) {
-    trie.insert(pattern.segments, as: entries.count)
+    if var last = trie.insert(pattern.segments, as: entries.count) {
+      while let next = next(ofShape: last) { last = next }
+      entries[last].nextOfShape = Int32(entries.count)
+    }
     entries.append(Entry(pattern: pattern, value: value))
+  }
+
+  /// The entry after `number` with the same shape, in the order added.
+  @usableFromInline
+  func next(ofShape number: Int) -> Int? {
+    entries[number].nextOfShape < 0 ? nil : Int(entries[number].nextOfShape)
   }
 
   /// Groups of two or more entries whose patterns match the same URNs.
   public var conflicts: [[Entry]] {
-    // The trie chains the patterns of one shape, first added first.
+    // The entries chain the patterns of one shape, first added first.
     var grouped = Set<Int>()
     var groups: [[Entry]] = []
     for first in entries.indices where !grouped.contains(first) {
-      var next = trie.next(ofShape: first)
+      var next = self.next(ofShape: first)
       guard next != nil else { continue }
       var group = [entries[first]]
       while let number = next {
         grouped.insert(number)
         group.append(entries[number])
-        next = trie.next(ofShape: number)
+        next = self.next(ofShape: number)
       }
       groups.append(group)
     }
@@ -104,6 +120,52 @@ public struct RouteTable<Value: Sendable>: Sendable {
     }
   }
 
+  /// A URN routed from its text: the entry it matched, its placeholders not
+  /// yet bound (``RouteTable/bindings(of:)`` binds them).
+  public struct RoutedURN: Sendable {
+    /// The entry's place in ``RouteTable/entries``.
+    public let entry: Int
+    /// The URN as given.
+    public let text: String
+
+    @usableFromInline
+    init(entry: Int, text: String) {
+      self.entry = entry
+      self.text = text
+    }
+  }
+
+  /// The outcome of resolving a URN from its text.
+  public enum Routing: Sendable {
+    /// Exactly one pattern matched.
+    case matched(RoutedURN)
+    /// Several patterns of the same shape claim the URN.
+    case conflict([Entry])
+    /// No pattern matches.
+    case notFound
+  }
+
+  /// Finds the pattern for the URN `text`, literals first, as
+  /// ``resolve(_:)`` does for it parsed, but straight from its bytes when it
+  /// is written plainly: nothing is made, not even the placeholders'
+  /// bindings, until ``bindings(of:)`` asks for them. Throws the
+  /// ``URNError`` parsing gives for text that is no URN.
+  @inlinable
+  public func resolve(text: String) throws(URNError) -> Routing {
+    switch try match(text: text) {
+    case .notFound: .notFound
+    case .conflict(let numbers): .conflict(numbers.map { entries[$0] })
+    case .one(let number): .matched(RoutedURN(entry: number, text: text))
+    }
+  }
+
+  /// The placeholders of `routed`'s pattern, each bound to its segment of
+  /// the URN, decoded.
+  public func bindings(of routed: RoutedURN) -> [String: String] {
+    // The text was parsed once already: it parses.
+    (try? ParsedURN(parsing: routed.text)).flatMap(entries[routed.entry].pattern.match) ?? [:]
+  }
+
   /// What ``match(_:)`` found: entries by their place in ``entries``.
   @usableFromInline
   enum Match {
@@ -118,9 +180,19 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Finds the pattern for `urn`, literals first, without binding its
   /// placeholders: the host binds them by position.
   @inlinable
-  func match(_ urn: ParsedURN) -> Match {
-    guard let found = trie.find(urn.segments) else { return .notFound }
-    guard !found.shared else { return .conflict(Array(sequence(first: found.pattern, next: trie.next(ofShape:)))) }
+  func match(_ urn: ParsedURN) -> Match { match(trie.find(urn.segments)) }
+
+  /// ``match(_:)`` for the URN `text`, read from its bytes when it is
+  /// written plainly; throws the ``URNError`` parsing gives for one that
+  /// is no URN.
+  @inlinable
+  func match(text: String) throws(URNError) -> Match { match(try trie.find(text)) }
+
+  /// What the trie found, as a ``Match``.
+  @inlinable
+  func match(_ found: (pattern: Int, shared: Bool)?) -> Match {
+    guard let found else { return .notFound }
+    guard !found.shared else { return .conflict(Array(sequence(first: found.pattern, next: next(ofShape:)))) }
     return .one(found.pattern)
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ViperKitHosting
 
 /// The trie behind ``RouteTable``: the patterns' segments as nodes, each
@@ -11,14 +12,21 @@ import ViperKitHosting
 /// A node keeps its literal children as a chain of siblings, compared in turn;
 /// past ``comparedInTurn`` of them (the namespaces, at the root) it finds them
 /// through a ``ChildIndex`` of node numbers instead.
+///
+/// Literals are compared as bytes: each is kept in ``literalBytes`` in its
+/// canonical composition (NFC), and a segment looked up is composed the same
+/// way, so that two segments match exactly when they are equal as Strings
+/// (canonically equivalent). A plain segment is ASCII, its own composition:
+/// it is looked up from the URN's text as it is, nothing made.
 @usableFromInline
 struct RouteTrie: Sendable {
   /// A node, reached from its parent by ``segment`` or by the placeholder.
   /// Links are node numbers, -1 for none, 32 bits to keep a node small.
   private struct Node: Sendable {
-    /// The literal segment leading here; empty for the root and for the
-    /// child a placeholder leads to.
-    var segment: String
+    /// Where in ``RouteTrie/literalBytes`` the literal segment leading here
+    /// is; empty for the root and for the child a placeholder leads to.
+    var literalStart: Int32 = 0
+    var literalCount: Int32 = 0
     /// The first literal child, while they are chained.
     var firstChild: Int32 = -1
     /// The parent's next literal child, while they are chained.
@@ -30,7 +38,7 @@ struct RouteTrie: Sendable {
     /// The first pattern ending here.
     var pattern: Int32 = -1
     /// Whether other patterns of the same shape end here too
-    /// (``RouteTrie/sameShape``).
+    /// (``RouteTable/Entry`` chains them).
     var shared = false
   }
 
@@ -42,60 +50,120 @@ struct RouteTrie: Sendable {
     var slots: [Int32] = Array(repeating: -1, count: 16)
     var count = 0
 
-    /// The first slot to look at for `segment`.
-    func start(_ segment: String) -> Int { segment.hashValue & (slots.count - 1) }
+    /// The first slot to look at for `segment` (seeded per process, as
+    /// `Hasher` is, so that no plugin can choose namespaces that collide).
+    func start(_ segment: Span<UInt8>) -> Int {
+      var hasher = Hasher()
+      segment.withUnsafeBytes { hasher.combine(bytes: $0) }
+      return hasher.finalize() & (slots.count - 1)
+    }
   }
 
   /// How many literal children a node compares in turn before it indexes them.
   static let comparedInTurn = 8
 
   /// The root is the first node.
-  private var nodes = [Node(segment: "")]
+  private var nodes = [Node()]
+  /// The literal segments' bytes, composed (NFC), one after the other.
+  private var literalBytes: [UInt8] = []
   private var indexes: [ChildIndex] = []
-  /// For each pattern, the next one of the same shape, or -1.
-  private var sameShape: [Int32] = []
+  // Three arrays and no more: a RouteTable (the trie and its entries) then
+  // fits in four registers, and is passed in them, so that routing does not
+  // retain and release the trie's arrays to call into it.
 
-  /// Adds the pattern numbered `pattern`; patterns are numbered 0, 1, 2… in
-  /// the order they are added.
-  mutating func insert(_ segments: [URNPattern.Segment], as pattern: Int) {
-    precondition(pattern == sameShape.count, "patterns are numbered in the order they are added")
+  /// Adds the pattern numbered `pattern`; the first pattern of the same
+  /// shape already there, if any.
+  mutating func insert(_ segments: [URNPattern.Segment], as pattern: Int) -> Int? {
     var node = 0
     for segment in segments {
       switch segment {
       case .literal(let text):
-        node = literalChild(of: node, text) ?? addLiteral(text, to: node)
+        let bytes = RouteTrie.composed(text)
+        node = literalChild(of: node, bytes.span) ?? addLiteral(bytes, to: node)
       case .placeholder:
         if nodes[node].placeholder < 0 {
           nodes[node].placeholder = Int32(nodes.count)
-          nodes.append(Node(segment: ""))
+          nodes.append(Node())
         }
         node = Int(nodes[node].placeholder)
       }
     }
-    sameShape.append(-1)
     guard nodes[node].pattern >= 0 else {
       nodes[node].pattern = Int32(pattern)
-      return
+      return nil
     }
     nodes[node].shared = true
-    var last = Int(nodes[node].pattern)
-    while sameShape[last] >= 0 { last = Int(sameShape[last]) }
-    sameShape[last] = Int32(pattern)
+    return Int(nodes[node].pattern)
   }
 
   /// The first pattern matching `segments`, a literal child tried before
   /// the placeholder at each segment, and whether others of its shape match.
   @usableFromInline
   func find(_ segments: [String]) -> (pattern: Int, shared: Bool)? {
-    guard let leaf = find(segments, from: 0, in: 0) else { return nil }
-    return (Int(nodes[leaf].pattern), nodes[leaf].shared)
+    find(DecodedSegments(segments: segments), from: 0, in: 0).map { (Int(nodes[$0].pattern), nodes[$0].shared) }
   }
 
-  /// The pattern after `pattern` with the same shape, in the order added.
+  /// The first pattern matching the URN `text`, read from its bytes when
+  /// its path is plain (``ParsedURN/plainPathLength(of:)``), else from its
+  /// segments parsed.
   @usableFromInline
-  func next(ofShape pattern: Int) -> Int? {
-    sameShape[pattern] < 0 ? nil : Int(sameShape[pattern])
+  func find(_ text: String) throws(URNError) -> (pattern: Int, shared: Bool)? {
+    let leaf = text.utf8.withContiguousStorageIfAvailable { bytes in
+      ParsedURN.plainPathLength(of: text).map { find(PlainPath(bytes: bytes, count: $0), from: 0, in: 0) }
+    }
+    guard let found = leaf ?? nil else { return find(try ParsedURN(parsing: text).segments) }
+    return found.map { (Int(nodes[$0].pattern), nodes[$0].shared) }
   }
+
+  /// The segments of a URN, walked one after the other from a cursor.
+  private protocol Path {
+    /// The literal child of `node` in `trie` for the segment at `cursor`,
+    /// if any, and the cursor of the next segment; nil past the last one.
+    func step(from cursor: Int, at node: Int, in trie: RouteTrie) -> (literal: Int?, next: Int)?
+  }
+
+  /// A plain path read from the URN's bytes: its segments are ASCII, their
+  /// own composition; the cursor is a byte offset.
+  private struct PlainPath: Path {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let count: Int
+
+    func step(from cursor: Int, at node: Int, in trie: RouteTrie) -> (literal: Int?, next: Int)? {
+      guard cursor <= count else { return nil }
+      var stop = cursor
+      while stop < count, bytes[stop] != UInt8(ascii: ":") { stop += 1 }
+      return (trie.literalChild(of: node, bytes.span.extracting(cursor..<stop)), stop + 1)
+    }
+  }
+
+  /// Decoded segments; the cursor is their number.
+  private struct DecodedSegments: Path {
+    let segments: [String]
+
+    func step(from cursor: Int, at node: Int, in trie: RouteTrie) -> (literal: Int?, next: Int)? {
+      guard cursor < segments.count else { return nil }
+      guard segments[cursor].utf8Span.isKnownASCII else {
+        let composed = RouteTrie.composed(segments[cursor])
+        return (trie.literalChild(of: node, composed.span), cursor + 1)
+      }
+      return (trie.literalChild(of: node, segments[cursor].utf8.span), cursor + 1)
+    }
+  }
+
+  /// The UTF-8 of `segment`'s canonical composition (NFC); ASCII as it is.
+  private static func composed(_ segment: String) -> [UInt8] {
+    segment.utf8.allSatisfy { $0 < 0x80 }
+      ? Array(segment.utf8) : Array(segment.precomposedStringWithCanonicalMapping.utf8)
+  }
+
+  /// Where in ``literalBytes`` the literal segment leading to `node` is.
+  private func literal(_ node: Int) -> Range<Int> {
+    let start = Int(nodes[node].literalStart)
+    return start..<(start + Int(nodes[node].literalCount))
+  }
+
+  /// The literal segment leading to `node`, as text.
+  private func literalText(_ node: Int) -> String { String(decoding: literalBytes[literal(node)], as: UTF8.self) }
 
   /// Pairs of patterns that cross: some URN matches both, yet each has a
   /// literal segment where the other has a placeholder, so neither matches
@@ -135,8 +203,8 @@ struct RouteTrie: Sendable {
     let secondPlaceholder = Int(nodes[second].placeholder)
     if first == second {
       for child in literals {
-        visit(child, child, nodes[child].segment, false, false)
-        if firstPlaceholder >= 0 { visit(child, firstPlaceholder, nodes[child].segment, true, false) }
+        visit(child, child, literalText(child), false, false)
+        if firstPlaceholder >= 0 { visit(child, firstPlaceholder, literalText(child), true, false) }
       }
       if firstPlaceholder >= 0 { visit(firstPlaceholder, firstPlaceholder, Crossing.anySegment, false, false) }
       return
@@ -145,15 +213,15 @@ struct RouteTrie: Sendable {
       found.append(Crossing(first: Int(nodes[first].pattern), second: Int(nodes[second].pattern), example: path))
     }
     for child in literals {
-      let segment = nodes[child].segment
-      if let same = literalChild(of: second, segment) {
+      let segment = literalText(child)
+      if let same = literalChild(of: second, literalBytes.span.extracting(literal(child))) {
         visit(child, same, segment, firstHasLiteral, secondHasLiteral)
       }
       if secondPlaceholder >= 0 { visit(child, secondPlaceholder, segment, true, secondHasLiteral) }
     }
     guard firstPlaceholder >= 0 else { return }
     for child in literalChildren(of: second) {
-      visit(firstPlaceholder, child, nodes[child].segment, firstHasLiteral, true)
+      visit(firstPlaceholder, child, literalText(child), firstHasLiteral, true)
     }
     if secondPlaceholder >= 0 {
       visit(firstPlaceholder, secondPlaceholder, Crossing.anySegment, firstHasLiteral, secondHasLiteral)
@@ -170,36 +238,48 @@ struct RouteTrie: Sendable {
   }
 
   /// The node where `segments[depth...]` ends below `node` with a pattern.
-  private func find(_ segments: [String], from depth: Int, in node: Int) -> Int? {
-    guard depth < segments.count else { return nodes[node].pattern < 0 ? nil : node }
-    if let literal = literalChild(of: node, segments[depth]), let found = find(segments, from: depth + 1, in: literal) {
-      return found
+  /// The node where the segments of `path` from `cursor` on end below
+  /// `node` with a pattern, a literal child tried before the placeholder.
+  private func find(_ path: some Path, from cursor: Int, in node: Int) -> Int? {
+    guard let (literal, next) = path.step(from: cursor, at: node, in: self) else {
+      return nodes[node].pattern < 0 ? nil : node
     }
+    if let literal, let found = find(path, from: next, in: literal) { return found }
     let placeholder = nodes[node].placeholder
-    return placeholder < 0 ? nil : find(segments, from: depth + 1, in: Int(placeholder))
+    return placeholder < 0 ? nil : find(path, from: next, in: Int(placeholder))
   }
 
-  private func literalChild(of node: Int, _ segment: String) -> Int? {
+  /// Whether the literal leading to `node` is `segment`, byte for byte.
+  private func isLiteral(_ node: Int, _ segment: Span<UInt8>) -> Bool {
+    guard Int(nodes[node].literalCount) == segment.count else { return false }
+    let start = Int(nodes[node].literalStart)
+    let bytes = literalBytes.span
+    for offset in 0..<segment.count where bytes[start + offset] != segment[offset] { return false }
+    return true
+  }
+
+  fileprivate func literalChild(of node: Int, _ segment: Span<UInt8>) -> Int? {
     guard nodes[node].childIndex < 0 else {
       let index = indexes[Int(nodes[node].childIndex)]
       var slot = index.start(segment)
       while index.slots[slot] >= 0 {
-        if nodes[Int(index.slots[slot])].segment == segment { return Int(index.slots[slot]) }
+        if isLiteral(Int(index.slots[slot]), segment) { return Int(index.slots[slot]) }
         slot = (slot + 1) & (index.slots.count - 1)
       }
       return nil
     }
     var child = nodes[node].firstChild
     while child >= 0 {
-      if nodes[Int(child)].segment == segment { return Int(child) }
+      if isLiteral(Int(child), segment) { return Int(child) }
       child = nodes[Int(child)].nextSibling
     }
     return nil
   }
 
-  private mutating func addLiteral(_ segment: String, to parent: Int) -> Int {
+  private mutating func addLiteral(_ segment: [UInt8], to parent: Int) -> Int {
     let child = nodes.count
-    nodes.append(Node(segment: segment))
+    nodes.append(Node(literalStart: Int32(literalBytes.count), literalCount: Int32(segment.count)))
+    literalBytes += segment
     if nodes[parent].childIndex >= 0 {
       add(child, to: Int(nodes[parent].childIndex))
       return child
@@ -230,7 +310,7 @@ struct RouteTrie: Sendable {
       indexes[number].count = 0
       for node in full { add(Int(node), to: number) }
     }
-    var slot = indexes[number].start(nodes[node].segment)
+    var slot = indexes[number].start(literalBytes.span.extracting(literal(node)))
     while indexes[number].slots[slot] >= 0 { slot = (slot + 1) & (indexes[number].slots.count - 1) }
     indexes[number].slots[slot] = Int32(node)
     indexes[number].count += 1

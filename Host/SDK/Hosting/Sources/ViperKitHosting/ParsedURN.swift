@@ -159,7 +159,7 @@ enum URNSyntax {
     return decoded
   }
 
-  fileprivate static func hexValue(_ byte: UInt8) -> UInt8? {
+  static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -203,10 +203,7 @@ extension URNSyntax {
     var query: [(name: String, value: String)] = []
     var param = end + 1
     while true {
-      var equals = param
-      while equals < bytes.count, nameBytes.contains(bytes[equals]) { equals += 1 }
-      guard equals > param, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
-        !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[param]),
+      guard let equals = nameEnd(in: bytes, from: param, nameBytes),
         let name = part(of: bytes, from: param, to: equals, until: UInt8(ascii: "="), unreserved),
         !query.contains(where: { $0.name == name.text }),
         let value = part(of: bytes, from: equals + 1, to: bytes.count, until: UInt8(ascii: "&"), unreserved)
