@@ -192,7 +192,14 @@ enum WorkerModule {
     }
 
     func handle(_ event: ViewEvent) {
-      guard case .tap(let button) = event, let clock = context.services.clock else { return }
+      if case .tap(let button) = event { tap(button) }
+    }
+
+    private func tap(_ button: String) {
+      guard let clock = context.services.clock else {
+        Issue.record("probe:worker declares the clock, and got none")
+        return
+      }
       let work = context.work
       switch button {
       case "load":

@@ -243,3 +243,18 @@ struct WatchCommandTests {
     try input.fileHandleForWriting.close()
   }
 }
+
+/// `--watch` on a plugin file named by one relative path component (run
+/// from the plugin's own folder) watches the folder it is in: `.`.
+@Suite("Watching a file by a relative name")
+@MainActor
+struct WatchingARelativeFileTests {
+  @Test func aFileNamedByOneRelativeComponentIsWatchedInItsFolder() throws {
+    // The tests run in the package's folder, where Package.swift is a file.
+    #expect(FileManager.default.fileExists(atPath: "Package.swift"))
+    let watcher = PluginWatcher(directories: ["Package.swift"]) { _ in }
+    watcher.start()
+    defer { watcher.stop() }
+    #expect(watcher.watchedFolders == ["."])
+  }
+}

@@ -33,16 +33,22 @@ public final class PluginWatcher {
 
   /// Starts looking.
   public func start() {
-    let folders = directories.map { directory in
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
-      return !exists || isDirectory.boolValue ? directory : (directory as NSString).deletingLastPathComponent
-    }
-    events = FileEvents(directories: folders) { [weak self] in self?.look(whole: true) }
+    events = FileEvents(directories: watchedFolders) { [weak self] in self?.look(whole: true) }
     guard events == nil else { return }
     let poller = Poller(interval: interval) { [weak self] in self?.look() }
     self.poller = poller
     poller.start()
+  }
+
+  /// The folders inotify watches: each directory, and the folder of each
+  /// file given instead of one (``PathName/parent(_:)``: Foundation's
+  /// `deletingLastPathComponent` traps on a name of one component).
+  var watchedFolders: [String] {
+    directories.map { directory in
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+      return !exists || isDirectory.boolValue ? directory : PathName.parent(directory)
+    }
   }
 
   /// Stops looking.
