@@ -65,6 +65,9 @@ struct RouteFromTextTests {
       #expect(table.entries[routed.entry].pattern == entry.pattern)
       #expect(routed.text == text)
       #expect(table.bindings(of: routed) == bindings)
+      let query = table.arguments(of: routed).query
+      #expect(query.map(\.name) == parsed.query.map(\.name))
+      #expect(query.map(\.value) == parsed.query.map(\.value))
     case (.conflict(let parsedEntries), .conflict(let entries)):
       #expect(entries.map(\.value) == parsedEntries.map(\.value))
     case (.notFound, .notFound): break

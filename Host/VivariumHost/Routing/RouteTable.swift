@@ -120,18 +120,22 @@ public struct RouteTable<Value: Sendable>: Sendable {
     }
   }
 
-  /// A URN routed from its text: the entry it matched, its placeholders not
-  /// yet bound (``RouteTable/bindings(of:)`` binds them).
+  /// A URN routed from its text: the entry it matched, its arguments not
+  /// yet read (``RouteTable/arguments(of:)`` reads them).
   public struct RoutedURN: Sendable {
     /// The entry's place in ``RouteTable/entries``.
     public let entry: Int
     /// The URN as given.
     public let text: String
+    /// The length in bytes of the text's path if it is plain, else -1
+    /// (percent-encoded): ``RouteTable/arguments(of:)`` then parses it.
+    @usableFromInline let plainPathLength: Int
 
     @usableFromInline
-    init(entry: Int, text: String) {
+    init(entry: Int, text: String, plainPathLength: Int) {
       self.entry = entry
       self.text = text
+      self.plainPathLength = plainPathLength
     }
   }
 
@@ -146,24 +150,61 @@ public struct RouteTable<Value: Sendable>: Sendable {
   }
 
   /// Finds the pattern for the URN `text`, literals first, as
-  /// ``resolve(_:)`` does for it parsed, but straight from its bytes when it
-  /// is written plainly: nothing is made, not even the placeholders'
-  /// bindings, until ``bindings(of:)`` asks for them. Throws the
+  /// ``resolve(_:)`` does for it parsed, but straight from its bytes when its
+  /// path is written plainly: nothing is made, not even the placeholders'
+  /// values, until ``arguments(of:)`` asks for them. Throws the
   /// ``URNError`` parsing gives for text that is no URN.
   @inlinable
   public func resolve(text: String) throws(URNError) -> Routing {
-    switch try match(text: text) {
-    case .notFound: .notFound
-    case .conflict(let numbers): .conflict(numbers.map { entries[$0] })
-    case .one(let number): .matched(RoutedURN(entry: number, text: text))
+    let (found, plainPathLength) = try trie.find(text: text)
+    switch match(found) {
+    case .notFound: return .notFound
+    case .conflict(let numbers): return .conflict(numbers.map { entries[$0] })
+    case .one(let number): return .matched(RoutedURN(entry: number, text: text, plainPathLength: plainPathLength))
     }
+  }
+
+  /// The arguments `routed` gives as written: each placeholder of its
+  /// entry's pattern with its segment, in the pattern's order, then its
+  /// `?query` parameters in the order given; all decoded.
+  public func arguments(of routed: RoutedURN) -> (
+    placeholders: [(name: String, value: String)], query: [(name: String, value: String)]
+  ) {
+    let pattern = entries[routed.entry].pattern
+    let length = routed.plainPathLength
+    // A plain path is read where it is.
+    let read =
+      length < 0
+      ? nil
+      : routed.text.utf8.withContiguousStorageIfAvailable { Self.placeholders(of: pattern, in: $0.prefix(length)) }
+    if let read, length == routed.text.utf8.count { return (read, []) }
+    // The path is percent-encoded, or there is a query. Routing read the
+    // text as a URN: it parses.
+    let urn = try? ParsedURN(parsing: routed.text)
+    return (read ?? pattern.placeholderValues(in: urn?.segments ?? []), urn?.query ?? [])
+  }
+
+  /// The values of the placeholders of `pattern` in `path`, a plain path
+  /// that it matches, in the pattern's order.
+  private static func placeholders(of pattern: URNPattern, in path: Slice<UnsafeBufferPointer<UInt8>>) -> [(
+    name: String, value: String
+  )] {
+    var placeholders: [(name: String, value: String)] = []
+    var start = path.startIndex
+    for segment in pattern.segments {
+      let end = path[start...].firstIndex(of: UInt8(ascii: ":")) ?? path.endIndex
+      if case .placeholder(let name) = segment {
+        placeholders.append((name, String(decoding: UnsafeBufferPointer(rebasing: path[start..<end]), as: UTF8.self)))
+      }
+      start = min(end + 1, path.endIndex)
+    }
+    return placeholders
   }
 
   /// The placeholders of `routed`'s pattern, each bound to its segment of
   /// the URN, decoded.
   public func bindings(of routed: RoutedURN) -> [String: String] {
-    // The text was parsed once already: it parses.
-    (try? ParsedURN(parsing: routed.text)).flatMap(entries[routed.entry].pattern.match) ?? [:]
+    Dictionary(arguments(of: routed).placeholders, uniquingKeysWith: { first, _ in first })
   }
 
   /// What ``match(_:)`` found: entries by their place in ``entries``.
@@ -181,12 +222,6 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// placeholders: the host binds them by position.
   @inlinable
   func match(_ urn: ParsedURN) -> Match { match(trie.find(urn.segments)) }
-
-  /// ``match(_:)`` for the URN `text`, read from its bytes when it is
-  /// written plainly; throws the ``URNError`` parsing gives for one that
-  /// is no URN.
-  @inlinable
-  func match(text: String) throws(URNError) -> Match { match(try trie.find(text)) }
 
   /// What the trie found, as a ``Match``.
   @inlinable

@@ -104,15 +104,20 @@ struct RouteTrie: Sendable {
   }
 
   /// The first pattern matching the URN `text`, read from its bytes when
-  /// its path is plain (``ParsedURN/plainPathLength(of:)``), else from its
-  /// segments parsed.
+  /// its path is plain, else from its segments parsed; and the length in
+  /// bytes of its path if it is plain (``ParsedURN/plainPathLength(of:)``),
+  /// else -1. Throws the ``URNError`` parsing gives for text that is no URN.
   @usableFromInline
-  func find(_ text: String) throws(URNError) -> (pattern: Int, shared: Bool)? {
-    let leaf = text.utf8.withContiguousStorageIfAvailable { bytes in
-      ParsedURN.plainPathLength(of: text).map { find(PlainPath(bytes: bytes, count: $0), from: 0, in: 0) }
+  func find(text: String) throws(URNError) -> (found: (pattern: Int, shared: Bool)?, plainPathLength: Int) {
+    // Native strings are contiguous; any other is parsed.
+    let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+      ParsedURN.plainPathLength(of: text).map { ($0, find(PlainPath(bytes: bytes, count: $0), from: 0, in: 0)) }
     }
-    guard let found = leaf ?? nil else { return find(try ParsedURN(parsing: text).segments) }
-    return found.map { (Int(nodes[$0].pattern), nodes[$0].shared) }
+    if let (length, leaf) = plain ?? nil {
+      return (leaf.map { (Int(nodes[$0].pattern), nodes[$0].shared) }, length)
+    }
+    let urn = try ParsedURN(parsing: text)
+    return (find(urn.segments), -1)
   }
 
   /// The segments of a URN, walked one after the other from a cursor.

@@ -169,11 +169,11 @@ public final class HostRuntime {
     }
     let link = NodeLink(runtime: self)
     let canvas = NodeCanvas(runtime: self)
-    let scope = work.scope(for: resolved.urn.text)
+    let scope = work.scope(for: resolved.urn)
     let context = ModuleContext(
-      urn: resolved.urn.text, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
+      urn: resolved.urn, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
       services: services.services(
-        for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn.text)
+        for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn)
     )
     let module: Module
     var restoreFailure: String?

@@ -56,11 +56,11 @@ public final class ModuleNode {
     self.module = module
     self.roles = module.roles
     slots = resolved.route.contract.slots.map { SlotState(spec: $0) }
-    lineage = Lineage(urn: resolved.urn.text, outer: nil)
+    lineage = Lineage(urn: resolved.urn, outer: nil)
   }
 
   /// The URN it was opened with.
-  public var urn: String { resolved.urn.text }
+  public var urn: String { resolved.urn }
   /// Its contract.
   public var contract: Contract { resolved.route.contract }
   /// The plugin file it comes from.

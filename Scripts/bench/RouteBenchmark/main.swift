@@ -1,10 +1,12 @@
 // Prints how long resolving a URN from its string takes as the route table
 // grows, as the host does it for a deep link or `open`:
 //  - route: the text checked as a URN and looked up in the table
-//    (RouteTable.resolve(text:)): the entry it matches, its placeholders
-//    bound only when asked for (checked below, before anything is timed);
-//  - + arguments: all of PluginCatalog.resolve, which also checks the
-//    placeholders and the query against the contract and fills in defaults;
+//    (RouteTable.resolve(text:), the first step of PluginCatalog.resolve):
+//    the entry it matches, its arguments read only when asked for (checked
+//    below, before anything is timed);
+//  - + arguments: all of PluginCatalog.resolve, which then reads the
+//    placeholders and the query the route takes, checks them against the
+//    contract and fills in defaults;
 //  - floor: a Dictionary<String, Int> lookup of the same string, whole;
 //  - + arguments floor: that lookup, then the same [String: ArgumentValue]
 //    as + arguments gives, built from the URN's parts: each value read from
@@ -204,7 +206,7 @@ func argumentsFloor(_ text: String, in index: [String: Int], parts: [[ArgumentPa
 @inline(never)
 func resolve(_ text: String, in catalog: PluginCatalog) -> Int {
   guard let module = try? catalog.resolve(text) else { return -1 }
-  return module.arguments.values.count &+ module.urn.segments.count
+  return module.arguments.values.count &+ module.urn.utf8.count
 }
 
 let rounds = 7
@@ -230,7 +232,7 @@ for count in counts.isEmpty ? [100, 1_000, 10_000, 100_000] : counts {
       route(urn.text, in: catalog.table) >= 0, floor[urn.text] == index,
       case .matched(let routed)? = try? catalog.table.resolve(text: urn.text),
       catalog.table.entries[routed.entry].pattern.text == urn.pattern,
-      catalog.table.bindings(of: routed) == module.route.pattern.match(module.urn)
+      catalog.table.bindings(of: routed) == (try? ParsedURN(parsing: module.urn)).flatMap(module.route.pattern.match)
     else {
       print("error: \(urn.text) does not resolve to \(urn.pattern)")
       exit(1)

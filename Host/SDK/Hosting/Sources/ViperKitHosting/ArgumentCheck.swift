@@ -73,18 +73,22 @@ public enum ArgumentCheck {
 
   /// The arguments `urn` gives the module of `pattern`, which matches it:
   /// its placeholders, then its `?query`, each with where it came from.
-  /// Room is kept for `extra` more.
-  public static func given(_ urn: ParsedURN, matching pattern: URNPattern, extra: Int = 0) -> [(
+  public static func given(_ urn: ParsedURN, matching pattern: URNPattern) -> [(
     name: String, value: String, origin: String
   )] {
+    given(placeholders: pattern.placeholderValues(in: urn.segments), query: urn.query)
+  }
+
+  /// Arguments given as a URN's `placeholders` and `query` (decoded, each
+  /// with its name), each with where it came from. Room is kept for `extra`
+  /// more.
+  public static func given(
+    placeholders: [(name: String, value: String)], query: [(name: String, value: String)], extra: Int = 0
+  ) -> [(name: String, value: String, origin: String)] {
     var given: [(name: String, value: String, origin: String)] = []
-    given.reserveCapacity(pattern.segments.count + urn.query.count + extra)
-    // The pattern matches, so its placeholders bind the URN's segments in
-    // the same places.
-    for (segment, value) in zip(pattern.segments, urn.segments) {
-      if case .placeholder(let name) = segment { given.append((name, value, "in the URN")) }
-    }
-    for (name, value) in urn.query { given.append((name, value, "in the URN query")) }
+    given.reserveCapacity(placeholders.count + query.count + extra)
+    for (name, value) in placeholders { given.append((name, value, "in the URN")) }
+    for (name, value) in query { given.append((name, value, "in the URN query")) }
     return given
   }
 

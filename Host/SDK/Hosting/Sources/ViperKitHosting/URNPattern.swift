@@ -60,6 +60,14 @@ public struct URNPattern: Hashable, Sendable, CustomStringConvertible {
     segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
   }
 
+  /// Each placeholder, in order, with its segment of `segments`, the
+  /// decoded segments of a URN this pattern matches.
+  public func placeholderValues(in segments: [String]) -> [(name: String, value: String)] {
+    zip(self.segments, segments).compactMap { segment, value in
+      if case .placeholder(let name) = segment { (name: name, value: value) } else { nil }
+    }
+  }
+
   /// The pattern with placeholder names erased: two patterns with the same
   /// shape match exactly the same URNs.
   public var shape: [String?] {
