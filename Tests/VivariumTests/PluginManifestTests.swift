@@ -84,6 +84,28 @@ struct PluginManifestTests {
     #expect(try PluginLoader.checkHeaders(file).manifest == nil)
   }
 
+  /// The compiler folds a constant array of at most 4,096 elements: a
+  /// manifest written as one array of bytes failed to compile past 4 KiB,
+  /// some ten modules. Written in rows of 64-bit words, one of 40 KiB and
+  /// more compiles and is read back whole.
+  @Test func aManifestOverOneRowCompilesAndIsReadWhole() throws {
+    let contracts = (0..<80).map { index in
+      Contract(
+        urn: "manifested:screen\(index)", summary: String(repeating: "A screen of a plugin with many screens. ", count: 12))
+    }
+    let big = manifest("ManifestedPlugin", contracts)
+    #expect(big.json.count > 8 * 4096, "\(big.json.count) bytes: one row only")
+    #expect(big.swiftSource.contains("InlineArray<2, InlineArray<4096, UInt64>>"))
+    let (dir, path) = try manifested(big)
+    _ = dir
+    let scanner = PluginScanner(
+      probe: PluginProbe(executable: BuildProducts.vivarium), hosting: nil, loader: PluginLoader())
+    var registry = PluginRegistry.none
+    let catalog = PluginCatalog(outcomes: scanner.scanAll([path], registry: &registry))
+    #expect(catalog.loaded.map(\.source) == [.manifest])
+    #expect(catalog.routes.map(\.contract) == contracts)
+  }
+
   @Test func aManifestForAnotherSDKOrUnreadableIsRefusedWithoutRunningThePlugin() {
     var newer = manifest("X", [note])
     newer.sdkVersion = ViperKitVersion(major: ViperKitVersion.current.major, minor: 99, patch: 0)
