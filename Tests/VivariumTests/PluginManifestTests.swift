@@ -91,7 +91,8 @@ struct PluginManifestTests {
   @Test func aManifestOverOneRowCompilesAndIsReadWhole() throws {
     let contracts = (0..<80).map { index in
       Contract(
-        urn: "manifested:screen\(index)", summary: String(repeating: "A screen of a plugin with many screens. ", count: 12))
+        urn: "manifested:screen\(index)",
+        summary: String(repeating: "A screen of a plugin with many screens. ", count: 12))
     }
     let big = manifest("ManifestedPlugin", contracts)
     #expect(big.json.count > 8 * 4096, "\(big.json.count) bytes: one row only")
