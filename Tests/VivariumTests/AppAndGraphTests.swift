@@ -40,6 +40,32 @@ struct AppManifestTests {
     #expect(error.reason.contains(reason), "\(error.reason)")
   }
 
+  /// A FIFO in its place used to hang every command that looks for it; a
+  /// manifest anyone can write would choose what the app starts.
+  @Test func aManifestThatIsNoTrustedFileIsRefusedNamingWhy() throws {
+    let path = dir.path + "/" + AppManifest.fileName
+    #expect(mkfifo(path, 0o600) == 0)
+    let fifo = HangGuard.bounding("reading a FIFO as the app manifest") { AppManifest.find(in: [dir.path]) }
+    guard case .failure(let refused)? = fifo else {
+      Issue.record("a FIFO was read as an app manifest: \(String(describing: fifo))")
+      return
+    }
+    #expect(refused.reason.contains("FIFO"), "\(refused.reason)")
+    #expect(unlink(path) == 0)
+    try dir.write(AppManifest.fileName, Data(#"{"name": "A", "start": "a:b"}"#.utf8))
+    #expect(chmod(path, 0o666) == 0)
+    guard case .failure(let writable)? = AppManifest.find(in: [dir.path]) else {
+      Issue.record("a manifest anyone can write was used")
+      return
+    }
+    #expect(writable.reason.contains("chmod go-w"), "\(writable.reason)")
+    // Through a link, a good one is read.
+    #expect(chmod(path, 0o644) == 0)
+    let other = try TemporaryDirectory()
+    #expect(symlink(path, other.path + "/" + AppManifest.fileName) == 0)
+    #expect((try AppManifest.find(in: [other.path])?.get())?.name == "A")
+  }
+
   @Test func noManifestIsNotAnError() {
     #expect(AppManifest.find(in: [dir.path]) == nil)
   }

@@ -19,10 +19,22 @@ public struct AppManifest: Codable, Sendable, Equatable {
 
   private enum CodingKeys: String, CodingKey { case name, start, scheme }
 
-  /// A manifest read from `path`, or a message saying what to fix.
+  /// A manifest read from `path`, or a message saying what to fix. It is
+  /// read as the host reads its own files (``FileContents``): a FIFO cannot
+  /// hang it, and it must be a regular file, through links, that only you or
+  /// root can write, as the plugins beside it.
   public static func read(_ path: String) -> Result<AppManifest, ManifestError> {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(ManifestError(path: path, reason: "cannot be read"))
+    let real = realpath(path, nil).map { resolved in
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+    let data: Data
+    switch FileContents.read(real ?? path, limit: FileContents.Limit.appManifest, holds: .code) {
+    case .data(let read): data = read
+    case .missing: return .failure(ManifestError(path: path, reason: "does not exist, or is a link to nothing"))
+    case .failed(let code):
+      return .failure(ManifestError(path: path, reason: "cannot be read: \(String(cString: strerror(code)))"))
+    case .refused(let why): return .failure(ManifestError(path: path, reason: "is not used: \(why)"))
     }
     var manifest: AppManifest
     do {

@@ -28,13 +28,16 @@ enum FileContents: Equatable {
     /// `state/navigation-KEY.journal`: folded into the snapshot once it
     /// outgrows twice the snapshot's size, so three times its limit.
     static let navigationJournal = 3 * navigation
+    /// `vivarium-app.json` in a plugin directory: a name, a start and a scheme.
+    static let appManifest = 1 << 20
   }
 
   /// Reads the whole file at `path` as plugin files are read: opened without
   /// following a link and without blocking (a FIFO cannot hang the host), and
   /// used only when it is a regular file of yours or root's that no one else
-  /// can write (``FilePermissions``), of at most `limit` bytes.
-  static func read(_ path: String, limit: Int) -> FileContents {
+  /// can write (``FilePermissions``, judged as holding `holding`), of at
+  /// most `limit` bytes.
+  static func read(_ path: String, limit: Int, holds holding: FilePermissions.Holding = .data) -> FileContents {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
@@ -50,7 +53,7 @@ enum FileContents: Equatable {
     guard info.st_mode & S_IFMT == S_IFREG else {
       return .refused("it is \(kindName(info.st_mode)), not a regular file")
     }
-    if let problem = FilePermissions.problem(file: path, info, holds: .data) { return .refused(problem) }
+    if let problem = FilePermissions.problem(file: path, info, holds: holding) { return .refused(problem) }
     guard info.st_size <= limit else { return tooLarge(Int(info.st_size), limit) }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
