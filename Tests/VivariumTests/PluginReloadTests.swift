@@ -64,9 +64,9 @@ struct PluginReloadTests {
   func aRebuiltPluginShowsItsChangeInThePlaceAndStateItWasIn(outOfProcess: Bool) async throws {
     let bench = try Bench(outOfProcess: outOfProcess)
     try bench.runtime.open("products:search")
-    try bench.runtime.send(.type(field: "query", text: "e"))
-    try bench.runtime.send(.tap(button: "search"))
-    try bench.runtime.send(.tap(button: "next"))
+    try await bench.runtime.act(.type(field: "query", text: "e"))
+    try await bench.runtime.act(.tap(button: "search"))
+    try await bench.runtime.act(.tap(button: "next"))
     let before = bench.text
     #expect(before.contains("Products") && before.contains("page 2 of"))
     let oldProcess = bench.runtime.catalog.loaded.first?.process
@@ -102,7 +102,7 @@ struct PluginReloadTests {
   }
 
   @Test(arguments: [false, true])
-  func aRebuiltFileThatFailsItsChecksLeavesTheRunningVersion(outOfProcess: Bool) throws {
+  func aRebuiltFileThatFailsItsChecksLeavesTheRunningVersion(outOfProcess: Bool) async throws {
     let bench = try Bench(outOfProcess: outOfProcess)
     try bench.runtime.open("products:search")
     // Written as a new file: one written over in place would change the
@@ -112,7 +112,7 @@ struct PluginReloadTests {
     #expect(!reload.accepted)
     #expect(reload.summary.hasPrefix("libProductSearch.so was rebuilt but refused: it is not an ELF shared object"))
     #expect(reload.summary.hasSuffix("; the running version stays"))
-    try bench.runtime.send(.tap(button: "next"))
+    try await bench.runtime.act(.tap(button: "next"))
     #expect(bench.text.contains("Products") && bench.text.contains("page 2 of"), "\(bench.text)")
   }
 

@@ -51,7 +51,7 @@ struct RestorationStateTests {
   @Test func aSearchKeepsItsPageOutOfProcessAndAcrossACrashOfItsPlugin() async throws {
     let host = try FaultyHost(plugins: ["ProductSearch"])
     try host.runtime.open("products:search")
-    try host.runtime.send(.tap(button: "next"))
+    try await host.runtime.act(.tap(button: "next"))
     let shown = host.text
     #expect(shown.contains("page 2 of"))
     let state = host.runtime.navigationState
@@ -60,7 +60,7 @@ struct RestorationStateTests {
     let process = try #require(host.process(named: "libProductSearch.so"))
     kill(process.pid, SIGKILL)
     #expect(try await host.waitForText("Restart").contains("libProductSearch.so"))
-    try host.runtime.send(.tap(button: "restart"))
+    try await host.runtime.act(.tap(button: "restart"))
     #expect(host.text == shown)
 
     let second = HostRuntime(catalog: host.catalog, services: TestServices.make(in: host.data))

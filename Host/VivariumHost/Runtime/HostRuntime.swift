@@ -137,6 +137,11 @@ public final class HostRuntime {
     }
   }
 
+  /// Waits until what the host asked of modules in plugin processes has
+  /// been answered and carried out, or they stopped answering, within
+  /// `limit` real seconds; their work may still run.
+  public func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
+
   /// The module on top: what the person sees and acts on.
   public var top: ModuleNode? { layers.last?.last }
 

@@ -23,7 +23,7 @@ enum GraphCommand: Command {
   static let exitCodes =
     "0 printed; 1 the URN could not be opened, or a --plugins path does not exist (reason on stderr); 2 usage error."
 
-  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     guard let link = arguments.all("urn").last else {
@@ -45,6 +45,8 @@ enum GraphCommand: Command {
       console.error(name, error.message)
       return ExitCode.failure
     }
+    // Modules in plugin processes embed their children when they answer.
+    await runtime.settleCalls()
     console.out(GraphvizReport.tree(runtime))
     return ExitCode.success
   }

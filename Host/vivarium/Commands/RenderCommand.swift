@@ -55,6 +55,8 @@ enum RenderCommand: Command {
       console.error(name, error.message)
       return ExitCode.failure
     }
+    // Modules in plugin processes draw when they answer.
+    await runtime.settleCalls()
     // open() succeeded, so a screen is shown.
     let screen = runtime.screen()!
     let problems = runtime.takeProblems()

@@ -22,7 +22,7 @@ final class PluginInbox: Sendable {
   static let stderrKept = 16 << 10
 
   private struct State {
-    var items: [(Item, Int)] = []
+    var items: [(Item, Int, ContinuousClock.Instant)] = []
     var head = 0
     var bytes = 0
     var pumpScheduled = false
@@ -43,7 +43,7 @@ final class PluginInbox: Sendable {
   func push(_ item: Item, size: Int = 0) -> Bool {
     let (accepted, schedule) = state.withLock { state -> (Bool, Bool) in
       guard state.bytes + size <= PluginInbox.limit else { return (false, false) }
-      state.items.append((item, size))
+      state.items.append((item, size, .now))
       state.bytes += size
       let schedule = !state.pumpScheduled && !state.waiting
       if schedule { state.pumpScheduled = true }
@@ -70,14 +70,15 @@ final class PluginInbox: Sendable {
     return body()
   }
 
-  /// The oldest item, if any.
-  func take() -> Item? {
+  /// The oldest item, if any, and when it arrived: read from the socket by
+  /// the reading thread, whenever the main actor gets to it.
+  func take() -> (item: Item, arrival: ContinuousClock.Instant)? {
     state.withLock { state in
       guard state.head < state.items.count else {
         state.pumpScheduled = false
         return nil
       }
-      let (item, size) = state.items[state.head]
+      let (item, size, arrival) = state.items[state.head]
       state.head += 1
       state.bytes -= size
       if state.head == state.items.count {
@@ -88,7 +89,7 @@ final class PluginInbox: Sendable {
         state.items.removeFirst(state.head)
         state.head = 0
       }
-      return item
+      return (item, arrival)
     }
   }
 

@@ -39,6 +39,16 @@ public final class PluginProcess {
   private var nextCall: UInt32 = 1
   /// The call that went unanswered, while not responding.
   private var overdue: UInt32?
+  /// Calls sent and not answered yet (``post(_:counting:_:)``).
+  private var outstanding = OutstandingCalls()
+  /// Marks the oldest outstanding call overdue once the response limit passes.
+  private var deadline: Task<Void, Never>?
+  /// What the process sent while the host waited for a build, other than
+  /// what the build needed: carried out, in order, before anything newer.
+  private var deferred: [(item: PluginInbox.Item, arrival: ContinuousClock.Instant)] = []
+  /// How many times the process became not responding: one that answers
+  /// late shows it, however busy the host was when the answer came.
+  private(set) var timesNotResponding = 0
   /// Why the host stopped the process, when it did.
   private var stopReason: String?
 
@@ -137,6 +147,9 @@ public final class PluginProcess {
     self.pid = pid
     state = .running
     overdue = nil
+    outstanding.removeAll()
+    deadline?.cancel()
+    deferred.removeAll()
     stopReason = nil
     return pid
   }
@@ -148,7 +161,7 @@ public final class PluginProcess {
     // Whether the dynamic loader was done with the file.
     var mapped = false
     while true {
-      while let item = inbox.take() {
+      while let (item, _) = inbox.take() {
         switch item {
         case .message(.mapped):
           mapped = true
@@ -258,7 +271,7 @@ public final class PluginProcess {
       (Services.Name.log, services.log), (Services.Name.notifications, services.notifications),
       (Services.Name.clock, services.clock),
     ]
-    let outcome = call("building it") {
+    let outcome = call("building it", building: module.id) {
       .build(
         call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
         services: named.filter { $0.1 != nil }.map(\.0), restoring: saved)
@@ -279,11 +292,14 @@ public final class PluginProcess {
     return (module.module, restoreFailure)
   }
 
-  /// Sends `make(call)` and waits for its answer, carrying out meanwhile
-  /// what the process sends; `what` names the call for the person
-  /// (`tap 'save'`). A process that is not responding is sent the call but
-  /// not waited for.
-  func call(_ what: String, _ make: (UInt32) -> WireMessage) -> CallOutcome {
+  /// Sends `make(call)` and waits for its answer: the build or attach of
+  /// `module`, which the host needs done before it goes on. Meanwhile only
+  /// what that needs is carried out (what `module` draws, asks and saves,
+  /// the process's service calls, and its end); everything else it sends
+  /// waits, in order, until the call returns, so that nothing else runs
+  /// inside the wait. `what` names the call for the person (`building it`).
+  /// A process that is not responding is sent the call but not waited for.
+  func call(_ what: String, building module: UInt32, _ make: (UInt32) -> WireMessage) -> CallOutcome {
     if case .ended(let failure) = state { return .ended(failure) }
     guard let channel, let inbox else { return .notResponding }
     let id = nextCall
@@ -296,10 +312,20 @@ public final class PluginProcess {
     }
     guard waiting else { return .notResponding }
     let deadline = ContinuousClock.now + options.responseLimit
+    defer {
+      if !deferred.isEmpty { Task { @MainActor in self.pump() } }
+    }
     return inbox.whileWaiting {
       while true {
-        while let item = inbox.take() {
-          if let reply = handle(item), reply.call == id { return reply.outcome }
+        while let (item, arrival) = inbox.take() {
+          switch item {
+          case .message(let message) where message.answeredCall == id:
+            if let reply = handle(item, arrival: arrival) { return reply.outcome }
+          case .message(let message) where message.isPartOfBuilding(module):
+            _ = handle(item, arrival: arrival)
+          case .message(.service), .broken, .ended: _ = handle(item, arrival: arrival)
+          default: deferred.append((item, arrival))
+          }
           if case .ended(let failure) = state { return .ended(failure) }
         }
         if ContinuousClock.now >= deadline {
@@ -308,6 +334,45 @@ public final class PluginProcess {
         }
         inbox.wait(until: deadline)
       }
+    }
+  }
+
+  /// Sends the call `make(call)` and returns at once: its answer is carried
+  /// out when it comes, as everything the process sends. `what` names it for
+  /// the person (`a tap on 'save'`); `begin` counts it as in flight (a
+  /// session waits for it, the spinner turns) until it is answered, the
+  /// process ends, or it stops answering (``PluginProcessOptions/responseLimit``
+  /// after the calls before it were answered). A process that is not
+  /// responding is sent the call all the same, and answers it in its turn,
+  /// but nothing waits for it.
+  func post(_ what: String, counting begin: (String) -> () -> Void, _ make: (UInt32) -> WireMessage) {
+    if case .ended = state { return }
+    guard let channel else { return }
+    let id = nextCall
+    nextCall &+= 1
+    guard channel.send(make(id), within: options.responseLimit) else {
+      return stop(because: "it stopped reading its channel")
+    }
+    // While it is not responding, nothing waits for the call: it is
+    // answered in its turn.
+    let release = state == .running ? begin(what) : {}
+    if outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
+  }
+
+  /// Marks the oldest outstanding call overdue once the response limit
+  /// passes without its answer.
+  private func startDeadline() {
+    deadline?.cancel()
+    guard let oldest = outstanding.oldest else { return }
+    let due = outstanding.oldestSince + options.responseLimit
+    deadline = Task { @MainActor [weak self] in
+      try? await Task.sleep(until: due, clock: .continuous)
+      guard !Task.isCancelled, let self else { return }
+      // An answer that arrived in time but waits for the host to get to it
+      // is taken first: a busy host does not make a plugin late.
+      self.pump()
+      guard self.outstanding.oldest?.id == oldest.id, self.state == .running else { return }
+      self.becomeUnresponsive(oldest.what, call: oldest.id)
     }
   }
 
@@ -322,6 +387,9 @@ public final class PluginProcess {
 
   private func becomeUnresponsive(_ what: String, call: UInt32) {
     overdue = call
+    timesNotResponding += 1
+    // Nothing waits for it any more: a session goes on, showing the choice.
+    outstanding.releaseAll()
     state = .notResponding(what: what, waiting: false)
     for module in modules.values { module.showState() }
   }
@@ -339,10 +407,13 @@ public final class PluginProcess {
   /// at a time: a process that sends without pause leaves the host time
   /// for the person between batches.
   func pump() {
+    let earlier = deferred
+    deferred.removeAll()
+    for (item, arrival) in earlier { _ = handle(item, arrival: arrival) }
     guard let inbox else { return }
     for _ in 0..<Self.batch {
-      guard let item = inbox.take() else { return }
-      _ = handle(item)
+      guard let (item, arrival) = inbox.take() else { return }
+      _ = handle(item, arrival: arrival)
     }
     Task { @MainActor in self.pump() }
   }
@@ -350,9 +421,11 @@ public final class PluginProcess {
   /// How many messages one turn of ``pump()`` carries out.
   static let batch = 256
 
-  private func handle(_ item: PluginInbox.Item) -> (call: UInt32, outcome: CallOutcome)? {
+  private func handle(_ item: PluginInbox.Item, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  )? {
     switch item {
-    case .message(let message): return handle(message)
+    case .message(let message): return handle(message, arrival: arrival)
     case .broken(let reason):
       stopReason = reason
       return nil
@@ -362,6 +435,8 @@ public final class PluginProcess {
         plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
       state = .ended(failure)
       channel = nil
+      outstanding.removeAll()
+      deadline?.cancel()
       let failed = modules.values.sorted { $0.id < $1.id }
       modules.removeAll()
       for module in failed { module.processEnded(failure) }
@@ -370,19 +445,26 @@ public final class PluginProcess {
     }
   }
 
-  private func handle(_ message: WireMessage) -> (call: UInt32, outcome: CallOutcome)? {
+  private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  )? {
     switch message {
-    case .done(let call): return answered(call, .done)
+    case .done(let call): return answered(call, .done, arrival: arrival)
     case .built(let call, let roles, let receives, let failure):
-      return answered(call, .built(roles, receives: receives, restoreFailure: failure))
-    case .buildFailed(let call, let text): return answered(call, .buildFailed(text))
+      return answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
+    case .buildFailed(let call, let text): return answered(call, .buildFailed(text), arrival: arrival)
     case .draw(let module, let tree): modules[module]?.draw(tree)
     case .restorationState(let module, let state, let failure):
       modules[module]?.keep(state: state, failure: failure)
     case .request(let module, let request): modules[module]?.perform(request)
     case .service(let call, let module, let service):
+      noteLateness(arrival)
       let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
-      if call != 0 { send(.answer(call: call, answer)) }
+      if call != 0 {
+        send(.answer(call: call, answer))
+        // The process waited for the host: its time starts again.
+        if outstanding.restart(at: .now) { startDeadline() }
+      }
     case .workStarted(let module, let id, let name):
       guard let module = modules[module] else { return nil }
       let work = RemoteWork(id: id, process: self)
@@ -407,13 +489,28 @@ public final class PluginProcess {
     return nil
   }
 
-  private func answered(_ call: UInt32, _ outcome: CallOutcome) -> (call: UInt32, outcome: CallOutcome) {
+  private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  ) {
+    noteLateness(arrival)
+    let wasOldest = outstanding.answered(call, at: arrival)
     if call == overdue {
       overdue = nil
       state = .running
       for module in modules.values { module.showState() }
     }
+    if wasOldest { startDeadline() }
     return (call, outcome)
+  }
+
+  /// Marks the process not responding if what arrived at `arrival` came
+  /// after the oldest call's time was up, though the host had not got to
+  /// saying so: a busy host does not hide a late plugin either.
+  private func noteLateness(_ arrival: ContinuousClock.Instant) {
+    guard state == .running, let oldest = outstanding.oldest,
+      arrival > outstanding.oldestSince + options.responseLimit
+    else { return }
+    becomeUnresponsive(oldest.what, call: oldest.id)
   }
 
   /// Modules detached, until the process says whether their roles outlived them.

@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitHosting
 
 /// The host's side of a module built in a plugin process: it holds the
 /// context the host made for the module (canvas, router, message port,
@@ -152,10 +153,21 @@ final class RemoteModule {
 
   // MARK: From the host
 
+  /// Counts a call into the process as the module's work in flight.
+  private func beginCall(_ what: String) -> () -> Void {
+    (context.work as? WorkScope)?.beginCall(what) ?? {}
+  }
+
   fileprivate func lifecycle(_ event: LifecycleEvent) {
     if event == .detach, failure == nil { process.releasing(self) }
     if failure == nil {
-      _ = process.call(event.rawValue) { .lifecycle(call: $0, module: id, event) }
+      if event == .attach {
+        // Part of building it: the host shows what it draws on attach
+        // before it goes on.
+        _ = process.call(event.rawValue, building: id) { .lifecycle(call: $0, module: id, event) }
+      } else {
+        process.post(event.rawValue, counting: beginCall) { .lifecycle(call: $0, module: id, event) }
+      }
     }
     if event == .detach { process.released(self) }
   }
@@ -167,19 +179,20 @@ final class RemoteModule {
     }
     if case .notResponding(let what, _) = process.state {
       switch event {
-      case .tap(button: PluginFailure.waitButton): process.keepWaiting()
+      case .tap(button: PluginFailure.waitButton): return process.keepWaiting()
       case .tap(button: PluginFailure.stopButton):
-        process.stop(because: "it did not answer \(what) and was stopped from the host")
-      default: break
+        return process.stop(because: "it did not answer \(what) and was stopped from the host")
+      default: break  // Sent: the module acts on it in its turn, none is lost.
       }
-      return
     }
-    _ = process.call(Self.describe(event)) { .event(call: $0, module: id, event) }
+    process.post(Self.describe(event), counting: beginCall) { .event(call: $0, module: id, event) }
   }
 
   fileprivate func receive(_ message: Message, from origin: MessageOrigin) {
     guard failure == nil else { return }
-    _ = process.call("the message '\(message.name)'") { .message(call: $0, module: id, message, origin) }
+    process.post("the message '\(message.name)'", counting: beginCall) {
+      .message(call: $0, module: id, message, origin)
+    }
   }
 
   /// `tap 'save'`, for the not-responding screen.

@@ -72,6 +72,25 @@ enum WireMessage: Equatable, Sendable {
   case leaked(module: UInt32, roles: [WireRole])
 }
 
+extension WireMessage {
+  /// Whether the message is one `module` sends as it is built and attached:
+  /// what it draws, asks of the host and saves.
+  func isPartOfBuilding(_ module: UInt32) -> Bool {
+    switch self {
+    case .draw(let sender, _), .request(let sender, _), .restorationState(let sender, _, _): sender == module
+    default: false
+    }
+  }
+
+  /// The host call this message answers, if it is an answer.
+  var answeredCall: UInt32? {
+    switch self {
+    case .done(let call), .built(let call, _, _, _), .buildFailed(let call, _): call
+    default: nil
+    }
+  }
+}
+
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.

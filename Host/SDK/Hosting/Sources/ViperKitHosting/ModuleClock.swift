@@ -22,6 +22,8 @@ public final class ModuleClock: WallClock {
     let id: Int
     let deadline: Double
     let continuation: CheckedContinuation<Void, any Error>
+    /// The work scope it sleeps in, if any.
+    let scope: ObjectIdentifier?
   }
 
   /// Whether time is real or virtual.
@@ -36,6 +38,9 @@ public final class ModuleClock: WallClock {
   private var sleepersByScope: [ObjectIdentifier: Int] = [:]
   /// Waiting sleeps under way, of every scope together.
   private(set) var waitingSleepers = 0
+  /// Sleeps under way per work scope, waiting or not: a scope whose every
+  /// piece of work sleeps is idle, whatever sleeps outside work.
+  private var allSleepersByScope: [ObjectIdentifier: Int] = [:]
 
   /// The work scope the current task runs for, set by ``WorkScheduler``
   /// around each piece of work, so sleeps are counted per module.
@@ -66,6 +71,19 @@ public final class ModuleClock: WallClock {
   /// How many waiting sleeps (``waitingSleep`` or longer) the work of `scope` has under way.
   func sleeping(in scope: ObjectIdentifier) -> Int { sleepersByScope[scope] ?? 0 }
 
+  /// How many sleeps, waiting or not, the work of `scope` has under way.
+  func sleepingAll(in scope: ObjectIdentifier) -> Int { allSleepersByScope[scope] ?? 0 }
+
+  private func beginSleep(in scope: ObjectIdentifier?) {
+    if let scope { allSleepersByScope[scope, default: 0] += 1 }
+  }
+
+  private func endSleep(in scope: ObjectIdentifier?) {
+    guard let scope else { return }
+    allSleepersByScope[scope, default: 1] -= 1
+    if allSleepersByScope[scope] == 0 { allSleepersByScope[scope] = nil }
+  }
+
   /// How many sleeps are under way.
   public var sleeping: Int { mode == .real ? realSleepers : sleepers.count }
 
@@ -84,7 +102,8 @@ public final class ModuleClock: WallClock {
 
   private func sleep(for seconds: Double, waiting: Bool) async throws {
     try Task.checkCancellation()
-    let scope = waiting ? ModuleClock.scope : nil
+    let inScope = ModuleClock.scope
+    let scope = waiting ? inScope : nil
     if let scope {
       sleepersByScope[scope, default: 0] += 1
       waitingSleepers += 1
@@ -98,8 +117,12 @@ public final class ModuleClock: WallClock {
     }
     if case .real = mode {
       realSleepers += 1
+      beginSleep(in: inScope)
       sleepBegan()
-      defer { realSleepers -= 1 }
+      defer {
+        realSleepers -= 1
+        endSleep(in: inScope)
+      }
       try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
       return
     }
@@ -108,7 +131,8 @@ public final class ModuleClock: WallClock {
     let deadline = virtualNow + max(0, seconds)
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+        sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, scope: inScope))
+        beginSleep(in: inScope)
         sleepBegan()
       }
     } onCancel: {
@@ -139,6 +163,8 @@ public final class ModuleClock: WallClock {
   private func wake(_ id: Int, with error: (any Error)?) {
     guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
     let sleeper = sleepers.remove(at: index)
+    // Its work is in flight from now, before its task runs again.
+    endSleep(in: sleeper.scope)
     if let error { sleeper.continuation.resume(throwing: error) } else { sleeper.continuation.resume() }
   }
 }

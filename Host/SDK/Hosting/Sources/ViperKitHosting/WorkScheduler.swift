@@ -52,6 +52,9 @@ public final class WorkScheduler {
   private var runningByScope: [ObjectIdentifier: Int] = [:]
   private var nextID = 0
   private var pendingJobs = 0
+  /// Calls into modules that run elsewhere (a plugin process), by id, until
+  /// they are answered: in flight as work is.
+  private var calls: [Int: (module: String, name: String)] = [:]
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   /// A scheduler whose work sleeps on `clock`.
@@ -64,18 +67,43 @@ public final class WorkScheduler {
   public func scope(for urn: String) -> WorkScope { WorkScope(scheduler: self, module: urn) }
 
   /// Whether nothing is in flight: every piece of work has ended or is
-  /// sleeping on the clock, and no job is pending.
-  public var isIdle: Bool { pendingJobs == 0 && running.count <= clock.sleeping }
+  /// sleeping on the clock, no job is pending and no call is under way.
+  public var isIdle: Bool {
+    // Scope by scope: a sleep outside work (a plugin process's, or a
+    // module's own task) must not stand in for work that is running.
+    isQuiet && runningByScope.allSatisfy { clock.sleepingAll(in: $0.key) >= $0.value }
+  }
 
   /// `URN: 'work'` for each piece of work still running, sorted.
   public var inFlight: [String] {
-    running.values.map { "\($0.module): '\($0.name)'" }.sorted()
+    (running.values.map { "\($0.module): '\($0.name)'" } + calls.values.map { "\($0.module): \($0.name)" }).sorted()
   }
 
-  /// Waits until ``isIdle`` or until `limit` seconds of real time have
-  /// passed; returns false on the time limit.
-  public func settle(limit: Double) async -> Bool {
-    guard !isIdle else { return true }
+  /// Counts a call into the module at `module` that runs elsewhere (`name`
+  /// says what it is: `a tap on 'save'`) as in flight until the returned
+  /// closure is called: a session waits for it, and the spinner turns.
+  /// Calling the closure again does nothing.
+  public func beginCall(module: String, _ name: String) -> () -> Void {
+    let id = nextID
+    nextID += 1
+    calls[id] = (module, name)
+    return { [weak self] in
+      guard let self, self.calls.removeValue(forKey: id) != nil else { return }
+      self.wakeWaitersIfIdle()
+    }
+  }
+
+  /// Whether no call into a module that runs elsewhere is under way and no
+  /// job is pending: what the host asked of its modules has been carried
+  /// out, while their work may still run.
+  public var isQuiet: Bool { pendingJobs == 0 && calls.isEmpty }
+
+  /// Waits until ``isIdle`` (or, with `work` false, ``isQuiet``) or until
+  /// `limit` seconds of real time have passed; returns false on the time
+  /// limit.
+  public func settle(limit: Double, work: Bool = true) async -> Bool {
+    let done = { [unowned self] in work ? self.isIdle : self.isQuiet }
+    guard !done() else { return true }
     timedOut = false
     let timer = Task { @MainActor [weak self] in
       try? await Task.sleep(nanoseconds: UInt64(max(0, limit) * 1e9))
@@ -84,10 +112,10 @@ public final class WorkScheduler {
       self.resumeWaiters()
     }
     defer { timer.cancel() }
-    while !isIdle, !timedOut {
+    while !done(), !timedOut {
       await withCheckedContinuation { waiters.append($0) }
     }
-    return isIdle
+    return done()
   }
 
   private var timedOut = false
@@ -99,7 +127,7 @@ public final class WorkScheduler {
   }
 
   private func wakeWaitersIfIdle() {
-    if isIdle { resumeWaiters() }
+    if isQuiet { resumeWaiters() }
   }
 
   /// Runs `job` on the main actor after the current turn, counting it as in
@@ -156,7 +184,7 @@ public final class WorkScheduler {
   /// Whether any module's work is in flight rather than waiting (see
   /// ``WorkScope/isActive``): where the app's spinner turns. Costs the same
   /// however many modules are alive.
-  public var isAnyActive: Bool { running.count > clock.waitingSleepers }
+  public var isAnyActive: Bool { !calls.isEmpty || running.count > clock.waitingSleepers }
 
   fileprivate func cancelAll(of scope: WorkScope) {
     for entry in running.values where entry.scope == ObjectIdentifier(scope) { entry.task.cancel() }
@@ -189,6 +217,12 @@ public final class WorkScope: ModuleWork {
   }
 
   private var ended = false
+
+  /// Counts a call into the module that runs elsewhere as in flight until
+  /// the returned closure is called (``WorkScheduler/beginCall(module:_:)``).
+  public func beginCall(_ name: String) -> () -> Void {
+    scheduler?.beginCall(module: module, name) ?? {}
+  }
 
   /// Whether work the module started is still running (or sleeping).
   public var isBusy: Bool { scheduler?.hasWork(of: self) ?? false }

@@ -1,0 +1,13 @@
+import ViperKit
+
+@testable import VivariumHost
+
+extension HostRuntime {
+  /// Sends `event` to the module on top (or the one its address names) and
+  /// waits until what it caused in plugin processes has been answered and
+  /// carried out: acting as a person does, then looking.
+  func act(_ event: ViewEvent) async throws {
+    try send(event)
+    await settleCalls()
+  }
+}
