@@ -13,10 +13,14 @@
 //  3. resident memory: in a fresh host per mode that has loaded the plugins
 //     and opened login:form and products:search, each plugin process and the
 //     host (VmRSS, and PSS, which splits pages the processes share).
+//  4. the boundary (issue 28; Boundary.swift): an empty round trip over a
+//     socket pair as the floor, a tap while another plugin is hung, and a
+//     tap with 1, 100 and 1,000 live modules in one plugin process.
 // Built and run by Scripts/benchmark:
-//   process-benchmark VIVARIUM PLUGIN-DIR
+//   process-benchmark VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR
 // where VIVARIUM is the release `vivarium` that plugin processes run as
-// (`vivarium __plugin FILE`) and PLUGIN-DIR one made by Scripts/make-plugin-dir.
+// (`vivarium __plugin FILE`), PLUGIN-DIR one made by Scripts/make-plugin-dir
+// and FAULTY-PLUGIN-DIR one made with VIVARIUM_DEMO_FAULTY=1.
 import Foundation
 import Glibc
 import ViperKit
@@ -56,11 +60,12 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 /// A runtime over the plugins of `directory`, hosted as `mode` says.
 @MainActor
-func makeRuntime(_ mode: Mode, vivarium: String, plugins directory: String, data: String) -> HostRuntime {
+func makeRuntime(
+  _ mode: Mode, vivarium: String, plugins directory: String, data: String, responseLimit: Int = 3
+) -> HostRuntime {
   let discovery = PluginDiscovery(commandLine: [directory], environment: [:], executable: vivarium)
-  let outcomes =
-    mode == .outOfProcess
-    ? discovery.load(hosting: PluginProcessOptions(executable: vivarium)) : discovery.load(with: PluginLoader())
+  let hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(responseLimit))
+  let outcomes = mode == .outOfProcess ? discovery.load(hosting: hosting) : discovery.load(with: PluginLoader())
   let catalog = PluginCatalog(outcomes: outcomes)
   for rejection in catalog.rejected where !rejection.isSDKLibrary {
     fail("\(mode.label): \(rejection.path) refused: \(rejection.reasons.joined(separator: "; "))")
@@ -95,9 +100,9 @@ let scenarios = [
 @MainActor
 func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int) async -> [Mode: [Double]]
 {
-  let renderer = TextRenderer(width: 80)
   var times: [Mode: [Double]] = [:]
   var sent: [Mode: Int] = [:]
+  let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
     do {
       try runtimes[mode]!.open(scenario.urn)
@@ -118,16 +123,12 @@ func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: I
         } catch {
           fail("\(mode.label): \(scenario.urn): \(error)")
         }
-        let lines = runtime.screen()?.lines(renderer) ?? []
+        // Out of process the answer comes on its own time: the screen is
+        // drawn once the call is answered, as a script waits for it.
+        await runtime.settleCalls()
+        _ = await screens[mode]!.until(shows)
         let elapsed = Double(nanoseconds() - start) / 1000
-        guard lines.contains(where: { $0.contains(shows) }) else {
-          fail(
-            "\(mode.label): \(scenario.urn) does not show '\(shows)' after \(event):\n\(lines.joined(separator: "\n"))")
-        }
         if round > 0 { times[mode, default: []].append(elapsed) }
-        // As between two keys in `vivarium run`: what was scheduled on the
-        // main actor (a plugin process's pump) runs.
-        await Task.yield()
       }
     }
   }
@@ -268,9 +269,9 @@ func main() async {
     await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
     return
   }
-  guard arguments.count == 2 else { fail("usage: process-benchmark VIVARIUM PLUGIN-DIR") }
+  guard arguments.count == 3 else { fail("usage: process-benchmark VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR") }
   arguments = arguments.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-  let (vivarium, plugins) = (arguments[0], arguments[1])
+  let (vivarium, plugins, faulty) = (arguments[0], arguments[1], arguments[2])
   guard access(vivarium, X_OK) == 0 else { fail("\(vivarium) is not an executable") }
   let benchmark =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -313,6 +314,7 @@ func main() async {
     )
   }
   for runtime in runtimes.values { runtime.shutdown() }
+  await boundaryFigures(vivarium: vivarium, plugins: plugins, faulty: faulty, data: data)
 
   // 2. A fresh `vivarium render` each time.
   let runs = 15
