@@ -21,7 +21,8 @@ let usage = """
 
 /// Runs one plugin (`module` nil) or module check in this process.
 @MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) async -> CheckResult {
-  let factories = plugin.factories
+  // Loaded by this process's own loader: every module is built here.
+  let factories = plugin.factoriesInThisProcess ?? []
   guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
   guard let factory = factories.first(where: { $0.contract.urn == module }) else {
     return CheckResult(

@@ -22,7 +22,7 @@ struct LoadingRaceTests {
       Issue.record("the probed copy of ItemsList should load")
       return
     }
-    #expect(plugin.factories.map(\.contract.urn) == ["items:list"])
+    #expect(plugin.contracts.map(\.urn) == ["items:list"])
     #expect(!FileManager.default.fileExists(atPath: crasher), "the swap happened")
   }
 
@@ -38,7 +38,7 @@ struct LoadingRaceTests {
       Issue.record("the checked copy of ItemsList should load")
       return
     }
-    #expect(plugin.factories.map(\.contract.urn) == ["items:list"])
+    #expect(plugin.contracts.map(\.urn) == ["items:list"])
     #expect(!FileManager.default.fileExists(atPath: marker), "code from the mode-666 file ran in the host")
   }
 }

@@ -56,7 +56,7 @@ struct PluginIsolationTests {
       Issue.record("the sample plugin should load through the probe")
       return
     }
-    #expect(plugin.factories.map(\.contract.urn) == ["items:list"])
+    #expect(plugin.contracts.map(\.urn) == ["items:list"])
   }
 
   @Test func crashingPluginDoesNotStopTheOthersOnTheCommandLine() throws {

@@ -17,7 +17,7 @@ struct PluginLimitsTests {
   /// The richest contract of the sample plugins, copied `count` times under
   /// URNs of their own.
   static func contracts(_ count: Int) throws -> [Contract] {
-    let samples = BuildProducts.demoCatalog.loaded.flatMap(\.factories).map(\.contract)
+    let samples = BuildProducts.demoCatalog.loaded.flatMap(\.contracts)
     let size = { (contract: Contract) in (try? JSONEncoder().encode(contract).count) ?? 0 }
     let richest = try #require(samples.max { size($0) < size($1) })
     return (0..<count).map { index in

@@ -38,6 +38,6 @@ struct PluginLoadingTests {
       Issue.record("both loads should succeed")
       return
     }
-    #expect(a.factories.map(\.contract) == b.factories.map(\.contract))
+    #expect(a.contracts == b.contracts)
   }
 }

@@ -74,7 +74,7 @@ struct PluginManifestTests {
       return
     }
     #expect(record.name == plugin.name)
-    #expect(PluginManifest.differences(record, from: plugin.factories.map { $0.contract }, path: path) == [])
+    #expect(PluginManifest.differences(record, from: plugin.contracts, path: path) == [])
   }
 
   @Test(arguments: BuildProducts.faultyPluginNames)

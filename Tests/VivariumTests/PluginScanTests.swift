@@ -102,7 +102,7 @@ struct PluginScanTests {
     try runtime.open("items:list")
     // (Whether the copy is mapped now depends on whether another test loaded
     // the original: dlopen gives the library of that name already loaded.)
-    #expect(activation.plugin?.factories.map(\.contract.urn) == ["items:list"], "building its module loads it")
+    #expect(activation.plugin?.contracts.map(\.urn) == ["items:list"], "building its module loads it")
     #expect(runtime.screen()?.lines(TextRenderer(width: 80)).joined().contains("Buy milk") == true)
   }
 

@@ -69,9 +69,10 @@ struct SDKCompatibilityTests {
     }
     #expect(children.first == .heading("Legacy"))
     #expect(children.contains(.text("noteID: 7", tone: .muted)))
+    let factories = try #require(loaded.factoriesInThisProcess, "loaded in this process")
     #expect(
       Conformance.run(
-        factories: loaded.factories, strictness: 10, skip: ["speed", "leaks.repeated"], sdkVersion: loaded.sdkVersion
+        factories: factories, strictness: 10, skip: ["speed", "leaks.repeated"], sdkVersion: loaded.sdkVersion
       ).failures.isEmpty)
   }
 

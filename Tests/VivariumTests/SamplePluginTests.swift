@@ -12,7 +12,7 @@ import VivariumHost
 struct SamplePluginTests {
   /// The factory for `pattern`, from the plugin the host loaded.
   private func factory(_ pattern: String) throws -> any ModuleFactory {
-    try #require(BuildProducts.demoCatalog.routes.first { $0.pattern.text == pattern }?.factory)
+    try #require(BuildProducts.demoCatalog.routes.first { $0.pattern.text == pattern }?.source.factory)
   }
 
   private func presented(
@@ -28,7 +28,7 @@ struct SamplePluginTests {
   @Test(arguments: BuildProducts.pluginNames)
   func pluginPassesEveryConformanceCheck(plugin: String) throws {
     let path = "\(BuildProducts.directory)/lib\(plugin).so"
-    let factories = BuildProducts.demoCatalog.loaded.first { $0.path == path }?.factories ?? []
+    let factories = BuildProducts.demoCatalog.loaded.first { $0.path == path }?.factoriesInThisProcess ?? []
     #expect(!factories.isEmpty)
     // Time and memory are measured by `vivarium check`, in a process of their own.
     let report = Conformance.run(factories: factories, strictness: 10, skip: ["speed", "leaks.repeated"])

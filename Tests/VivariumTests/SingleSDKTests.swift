@@ -22,7 +22,7 @@ struct SingleSDKTests {
   }
 
   @Test func roleObjectsBuiltByAPluginAreInTheHostsCensus() throws {
-    let factory = try #require(BuildProducts.sampleCatalog.loaded.first?.factories.first)
+    let factory = try #require(BuildProducts.sampleCatalog.loaded.first?.factoriesInThisProcess?.first)
     let scheduler = WorkScheduler(clock: ModuleClock(.real))
     let module = try factory.build(
       ModuleContext(

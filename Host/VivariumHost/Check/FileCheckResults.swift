@@ -66,7 +66,7 @@ extension PluginChecker {
         switch check {
         case "descriptor.sdk": "built against ViperKit \(plugin.sdkVersion)"
         case "load.entry":
-          "\(plugin.name) offers \(Plural.count(plugin.factories.count, "module"))"
+          "\(plugin.name) offers \(Plural.count(plugin.modules.count, "module"))"
         default: "passed"
         }
       return CheckResult(check: check, status: .passed, module: nil, message: detail)

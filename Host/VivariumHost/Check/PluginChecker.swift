@@ -88,13 +88,12 @@ public struct PluginChecker: Sendable {
         jobs.append(Job(check: check.name, module: nil))
       }
     }
-    for factory in plugin.factories {
+    for contract in plugin.contracts {
       for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         if let reason {
-          skipped.append(
-            CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: reason))
+          skipped.append(CheckResult(check: check.name, status: .skipped, module: contract.urn, message: reason))
         } else {
-          jobs.append(Job(check: check.name, module: factory.contract.urn))
+          jobs.append(Job(check: check.name, module: contract.urn))
         }
       }
     }

@@ -1,15 +1,15 @@
 import ViperKit
 import ViperKitHosting
 
-/// A module the host can build: its contract, its factory and its plugin.
+/// A module the host can build: its contract, where it comes from and its plugin.
 ///
 /// A class, immutable: a lookup hands out the route it found, and copying a
 /// reference is one retain where copying its fields was a dozen.
 public final class Route: Sendable {
   /// The parsed URN pattern.
   public let pattern: URNPattern
-  /// The factory that builds it.
-  public let factory: any ModuleFactory
+  /// Where the module comes from.
+  public let source: ModuleSource
   /// The plugin file that provides it.
   public let pluginPath: String
   /// The plugin's declared identity, which keys its storage.
@@ -18,11 +18,11 @@ public final class Route: Sendable {
   public let sdkVersion: ViperKitVersion
 
   init(
-    pattern: URNPattern, factory: any ModuleFactory, pluginPath: String, identity: PluginIdentity,
+    pattern: URNPattern, source: ModuleSource, pluginPath: String, identity: PluginIdentity,
     sdkVersion: ViperKitVersion
   ) {
     self.pattern = pattern
-    self.factory = factory
+    self.source = source
     self.pluginPath = pluginPath
     self.identity = identity
     self.sdkVersion = sdkVersion
@@ -32,8 +32,8 @@ public final class Route: Sendable {
   /// (``Contract/opens``), so that its requests are checked against it.
   public var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }
 
-  /// The factory's contract.
-  public var contract: Contract { factory.contract }
+  /// The module's contract.
+  public var contract: Contract { source.contract }
 }
 
 /// Two or more plugins' patterns that match exactly the same URNs. Neither is
@@ -106,13 +106,13 @@ public struct PluginCatalog: Sendable {
       let conflict = paths.count > 1 ? IdentityConflict(name: plugin.name, paths: paths) : nil
       if let conflict, paths.first == plugin.path { conflicts.append(conflict) }
       let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: conflict?.message)
-      for factory in plugin.factories {
+      for module in plugin.modules {
         // Contracts of loaded plugins were checked, so their patterns parse.
-        guard let pattern = try? URNPattern(parsing: factory.contract.urn) else { continue }
+        guard let pattern = try? URNPattern(parsing: module.contract.urn) else { continue }
         table.insert(
           pattern,
           Route(
-            pattern: pattern, factory: factory, pluginPath: plugin.path, identity: identity,
+            pattern: pattern, source: module, pluginPath: plugin.path, identity: identity,
             sdkVersion: plugin.sdkVersion))
       }
     }

@@ -1,6 +1,6 @@
 import ViperKit
 
-/// A plugin that passed every check and whose factories the host can use.
+/// A plugin that passed every check and whose modules the host can build.
 public struct LoadedPlugin: Sendable {
   /// The file it was loaded from.
   public let path: String
@@ -8,17 +8,18 @@ public struct LoadedPlugin: Sendable {
   public let name: String
   /// The SDK version it was built against.
   public let sdkVersion: ViperKitVersion
-  /// Its modules' factories, at least one.
-  public let factories: [any ModuleFactory]
+  /// Where each of its modules comes from, at least one, in the order of
+  /// its factories.
+  public let modules: [ModuleSource]
   /// How long loading it into this process took: dlopen, entry, factories.
-  public let loadTime: Duration
+  public private(set) var loadTime: Duration
   /// The descriptor it was loaded from (``PluginFile``), kept open for good;
   /// nil for factories that were already in this process.
   var fileDescriptor: Int32?
   /// The process hosting it, when it runs in a process of its own.
   public internal(set) var process: PluginProcess?
   /// For a plugin known from a scan: what loads it when one of its modules
-  /// is first built. Its ``factories`` build through it.
+  /// is first built. Its ``modules`` build through it.
   public internal(set) var activation: PluginActivation?
   /// Where the host learned what the plugin offers; nil for factories that
   /// were already in this process.
@@ -30,11 +31,27 @@ public struct LoadedPlugin: Sendable {
     path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory],
     loadTime: Duration = .zero
   ) {
+    self.init(path: path, name: name, sdkVersion: sdkVersion, modules: factories.map(ModuleSource.factory))
+    self.loadTime = loadTime
+  }
+
+  /// A plugin whose modules come from `modules`.
+  init(path: String, name: String, sdkVersion: ViperKitVersion, modules: [ModuleSource]) {
     self.path = path
     self.name = name
     self.sdkVersion = sdkVersion
-    self.factories = factories
-    self.loadTime = loadTime
+    self.modules = modules
+    self.loadTime = .zero
+  }
+
+  /// Its modules' contracts, in order.
+  public var contracts: [Contract] { modules.map(\.contract) }
+
+  /// Its factories, when every module of it is built in this process (it
+  /// was loaded here); nil otherwise.
+  public var factoriesInThisProcess: [any ModuleFactory]? {
+    let factories = modules.compactMap(\.factory)
+    return factories.count == modules.count ? factories : nil
   }
 }
 

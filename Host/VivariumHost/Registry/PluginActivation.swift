@@ -37,18 +37,19 @@ public final class PluginActivation {
   /// The process hosting the plugin, once it runs in one.
   public var process: PluginProcess? { plugin?.process }
 
-  /// The factory at `index` of the loaded plugin, loading it first if need
-  /// be; throws why the plugin cannot be loaded.
-  func factory(at index: Int) throws(Rejection) -> any ModuleFactory {
+  /// Where the module at `index` of the loaded plugin comes from (its
+  /// factory in this process, or the plugin's process), loading the plugin
+  /// first if need be; throws why the plugin cannot be loaded.
+  func source(at index: Int) throws(Rejection) -> ModuleSource {
     if let failure { throw failure }
-    if let plugin { return plugin.factories[index] }
+    if let plugin { return plugin.modules[index] }
     let outcome = hosting.map { PluginProcess.startAll([path], options: $0)[0] } ?? loader.load(path)
     switch outcome {
     case .rejected(let rejection):
       failure = rejection
       throw rejection
     case .loaded(let loaded):
-      let contracts = loaded.factories.map(\.contract)
+      let contracts = loaded.contracts
       if let disagreement = ContractDisagreement(
         path: path, recorded: record.contracts, loaded: contracts, source: source)
       {
@@ -57,30 +58,8 @@ public final class PluginActivation {
         throw disagreement.rejection
       }
       plugin = loaded
-      return loaded.factories[index]
+      return loaded.modules[index]
     }
-  }
-}
-
-/// A factory of a plugin that is not loaded yet: the route table holds it
-/// with the contract the scan recorded, and building asks the plugin's
-/// ``PluginActivation`` for the real factory.
-struct LazyFactory: ModuleFactory {
-  /// Never read: ``contract-swift.property`` is the plugin's.
-  static let contract = Contract(urn: "vivarium:lazy", summary: "A module of a plugin loaded when first needed.")
-
-  let contract: Contract
-  /// Its place in the plugin's factories.
-  let index: Int
-  let activation: PluginActivation
-
-  func build(_ context: ModuleContext) throws -> Module {
-    try loaded().build(context)
-  }
-
-  /// The plugin's own factory, loading the plugin if it is not yet.
-  @MainActor func loaded() throws(Rejection) -> any ModuleFactory {
-    try activation.factory(at: index)
   }
 }
 

@@ -20,7 +20,7 @@ public struct PluginRecord: Codable, Hashable, Sendable {
 
   /// The record of a plugin loaded into this process or a plugin process.
   init(_ plugin: LoadedPlugin) {
-    self.init(name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.factories.map(\.contract))
+    self.init(name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.contracts)
   }
 }
 

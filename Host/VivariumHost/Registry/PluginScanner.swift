@@ -131,7 +131,7 @@ public struct PluginScanner: Sendable {
     let activation = PluginActivation(path: path, record: record, source: source, hosting: hosting, loader: loader)
     var plugin = LoadedPlugin(
       path: path, name: record.name, sdkVersion: record.sdkVersion,
-      factories: record.contracts.enumerated().map { LazyFactory(contract: $1, index: $0, activation: activation) })
+      modules: record.contracts.enumerated().map { .activation(activation, index: $0, $1) })
     plugin.activation = activation
     plugin.source = source
     return .loaded(plugin)

@@ -80,7 +80,7 @@ public struct PluginsReport: Encodable, Sendable {
       case .loaded(let plugin):
         Row(
           status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          from: plugin.source?.rawValue, urns: plugin.factories.map(\.contract.urn), reason: nil, messages: [])
+          from: plugin.source?.rawValue, urns: plugin.contracts.map(\.urn), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
           status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,

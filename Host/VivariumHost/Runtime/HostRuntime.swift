@@ -183,20 +183,26 @@ public final class HostRuntime {
     let module: Module
     var restoreFailure: String?
     let plugin = PathName.lastComponent(resolved.route.pluginPath)
-    let factory: any ModuleFactory
+    var source = resolved.route.source
     do throws(Rejection) {
       // A plugin known from a scan is loaded now, for its first module.
-      factory = try (resolved.route.factory as? LazyFactory)?.loaded() ?? resolved.route.factory
+      if case .activation(let activation, let index, _) = source { source = try activation.source(at: index) }
     } catch {
       throw ResolveError(
         .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")
     }
     do {
       module = try hostCall {
-        if let remote = factory as? RemoteFactory {
-          let built = try remote.build(context, restoring: state)
+        let factory: any ModuleFactory
+        switch source {
+        case .factory(let local): factory = local
+        case .process(let process, let index, _):
+          let built = try process.build(index, context, restoring: state)
           restoreFailure = built.restoreFailure
           return built.module
+        case .activation:
+          // A loaded plugin's modules are in this process or in its own.
+          throw ModuleBuildError("its plugin was not loaded")
         }
         let module = try factory.build(context)
         if let state {

@@ -28,7 +28,9 @@ final class ScreenWaiter {
     while true {
       let lines = runtime.screen()?.lines(renderer) ?? []
       if lines.contains(where: { $0.contains(shows) }) { return lines }
-      guard nanoseconds() < deadline else { fail("the screen never showed '\(shows)':\n\(lines.joined(separator: "\n"))") }
+      guard nanoseconds() < deadline else {
+        fail("the screen never showed '\(shows)':\n\(lines.joined(separator: "\n"))")
+      }
       let timer = Task { @MainActor [weak self] in
         try? await Task.sleep(nanoseconds: 10_000_000)
         self?.waiter?.resume()

@@ -5,8 +5,8 @@ import ViperKit
 extension PluginProcess {
   /// Checks each of `paths` as ``PluginLoader`` does before running any of
   /// its code, then starts a process for each (side by side) and waits for
-  /// each to load its plugin. A plugin that loaded is routed through
-  /// ``RemoteFactory`` values; one that failed is refused with the reason
+  /// each to load its plugin. A plugin that loaded is routed to its process
+  /// (``ModuleSource/process(_:index:_:)``); one that failed is refused with the reason
   /// its process gave, or how it ended.
   static func startAll(_ paths: [String], options: PluginProcessOptions) -> [PluginOutcome] {
     let started = paths.map { path -> Result<(PluginProcess, pid_t?), Rejection> in
@@ -33,7 +33,7 @@ extension PluginProcess {
         }
         var plugin = LoadedPlugin(
           path: process.path, name: process.name, sdkVersion: process.sdkVersion,
-          factories: process.contracts.enumerated().map { RemoteFactory(contract: $1, index: $0, process: process) })
+          modules: process.contracts.enumerated().map { .process(process, index: $0, $1) })
         plugin.fileDescriptor = process.fileDescriptor
         plugin.process = process
         return .loaded(plugin)

@@ -62,7 +62,8 @@ public final class PluginServer {
     loader.beforeEntry = { channel.send(.mapped) }
     switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
     case .loaded(let plugin):
-      factories = plugin.factories
+      // Loaded by this process's own loader: every module is built here.
+      factories = plugin.factoriesInThisProcess ?? []
       let ready = WireMessage.ready(
         version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
         contracts: factories.map(\.contract))
