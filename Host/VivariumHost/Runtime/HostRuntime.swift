@@ -197,7 +197,7 @@ public final class HostRuntime {
         switch source {
         case .factory(let local): factory = local
         case .process(let process, let index, _):
-          let built = try process.build(index, context, restoring: state)
+          let built = try process.build(index, context, work: scope, restoring: state)
           restoreFailure = built.restoreFailure
           return built.module
         case .activation:

@@ -24,10 +24,14 @@ final class RemoteModule {
   /// Why the process could not read its restoration state, last time.
   var restorationFailure: String?
 
-  init(id: UInt32, process: PluginProcess, context: ModuleContext) {
+  /// The host's work for the module, where calls into it count as in flight.
+  private let work: WorkScope
+
+  init(id: UInt32, process: PluginProcess, context: ModuleContext, work: WorkScope) {
     self.id = id
     self.process = process
     self.context = context
+    self.work = work
   }
 
   /// Whether the module takes messages (assumed until its process says).
@@ -154,9 +158,7 @@ final class RemoteModule {
   // MARK: From the host
 
   /// Counts a call into the process as the module's work in flight.
-  private func beginCall(_ what: String) -> () -> Void {
-    (context.work as? WorkScope)?.beginCall(what) ?? {}
-  }
+  private func beginCall(_ what: String) -> () -> Void { work.beginCall(what) }
 
   fileprivate func lifecycle(_ event: LifecycleEvent) {
     if event == .detach, failure == nil { process.releasing(self) }
