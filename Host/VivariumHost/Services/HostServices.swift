@@ -85,14 +85,10 @@ public final class HostServices {
   /// place of each other one, an ``UndeclaredService`` whose first use is
   /// logged and noticed, naming the service to add to the contract.
   func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
-    let wanted = Set(contract.services)
     let reporter = ModuleReporter(services: self, urn: urn)
     let listed = Services(
-      storage: wanted.contains(Services.Name.storage) ? store(for: plugin) : nil,
-      settings: wanted.contains(Services.Name.settings) ? settings : nil,
-      log: wanted.contains(Services.Name.log) ? reporter : nil,
-      notifications: wanted.contains(Services.Name.notifications) ? reporter : nil,
-      clock: wanted.contains(Services.Name.clock) ? clock : nil)
+      named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings }, log: { reporter },
+      notifications: { reporter }, clock: { clock })
     return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem)

@@ -265,16 +265,10 @@ public final class PluginProcess {
     let module = RemoteModule(id: nextModule, process: self, context: context, work: work)
     nextModule &+= 1
     modules[module.id] = module
-    let services = context.services
-    let named: [(String, Any?)] = [
-      (Services.Name.storage, services.storage), (Services.Name.settings, services.settings),
-      (Services.Name.log, services.log), (Services.Name.notifications, services.notifications),
-      (Services.Name.clock, services.clock),
-    ]
     let outcome = call("building it", building: module.id) {
       .build(
         call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
-        services: named.filter { $0.1 != nil }.map(\.0), restoring: saved)
+        services: context.services.names, restoring: saved)
     }
     var restoreFailure: String?
     switch outcome {

@@ -38,12 +38,7 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
   /// The services named, each a stand-in that asks the host.
   func services(named names: Set<String>) -> Services {
     let host = ChannelServices(server: server, module: module)
-    return Services(
-      storage: names.contains(Services.Name.storage) ? host : nil,
-      settings: names.contains(Services.Name.settings) ? host : nil,
-      log: names.contains(Services.Name.log) ? host : nil,
-      notifications: names.contains(Services.Name.notifications) ? host : nil,
-      clock: names.contains(Services.Name.clock) ? host : nil)
+    return Services(named: names) { _ in host }
   }
 }
 

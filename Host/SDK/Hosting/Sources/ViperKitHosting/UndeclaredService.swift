@@ -57,16 +57,9 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
     _ services: Services, for contract: Contract, module: String, now: @escaping () -> Double,
     report: @escaping (UndeclaredService) -> Void
   ) -> Services {
-    let listed = Set(contract.services)
-    func pick<Service>(_ name: String, _ service: Service?) -> Service? {
-      guard service == nil, !listed.contains(name) else { return service }
-      return UndeclaredService(name, module: module, now: now, report: report) as? Service
-    }
-    return Services(
-      storage: pick(Services.Name.storage, services.storage), settings: pick(Services.Name.settings, services.settings),
-      log: pick(Services.Name.log, services.log),
-      notifications: pick(Services.Name.notifications, services.notifications),
-      clock: pick(Services.Name.clock, services.clock))
+    let unlisted = Services.Name.all.subtracting(contract.services)
+    return services.filling(
+      Services(named: unlisted) { UndeclaredService($0, module: module, now: now, report: report) })
   }
 
   // MARK: KeyValueStore

@@ -34,12 +34,9 @@ public final class FakeServices {
   /// the module `urn`: an ``UndeclaredService`` in place of each other one,
   /// recorded in ``undeclared`` when used.
   public func services(for contract: Contract, urn: String? = nil) -> Services {
-    let wanted = Set(contract.services)
-    func offer<T>(_ name: String, _ service: T) -> T? { wanted.contains(name) ? service : nil }
     let listed = Services(
-      storage: offer(Services.Name.storage, Store(self)), settings: offer(Services.Name.settings, Settings(self)),
-      log: offer(Services.Name.log, Log(self)), notifications: offer(Services.Name.notifications, Notices(self)),
-      clock: offer(Services.Name.clock, UsedClock(self)))
+      named: Set(contract.services), storage: { Store(self) }, settings: { Settings(self) }, log: { Log(self) },
+      notifications: { Notices(self) }, clock: { UsedClock(self) })
     return UndeclaredService.filling(
       listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
