@@ -24,12 +24,10 @@ public struct AppManifest: Codable, Sendable, Equatable {
   /// hang it, and it must be a regular file, through links, that only you or
   /// root can write, as the plugins beside it.
   public static func read(_ path: String) -> Result<AppManifest, ManifestError> {
-    let real = realpath(path, nil).map { resolved in
-      defer { free(resolved) }
-      return String(cString: resolved)
-    }
     let data: Data
-    switch FileContents.read(real ?? path, limit: FileContents.Limit.appManifest, holds: .code) {
+    switch FileContents.read(
+      DirectoryChecks.realPath(path) ?? path, limit: FileContents.Limit.appManifest, holds: .code)
+    {
     case .data(let read): data = read
     case .missing: return .failure(ManifestError(path: path, reason: "does not exist, or is a link to nothing"))
     case .failed(let code):

@@ -26,7 +26,7 @@ final class DirectoryChecks {
       guard let real = resolved(directory) else { return nil }
       return real == "/" ? "/" + name : real + "/" + name
     }
-    return Self.realpathOf(path)
+    return Self.realPath(path)
   }
 
   /// What `lstat` says of `path`, asked once per scan; nil (and `errno`
@@ -50,12 +50,14 @@ final class DirectoryChecks {
   /// The real path of the directory `directory`, resolved once per scan.
   func resolved(_ directory: String) -> String? {
     if let known = realPaths[directory] { return known }
-    guard let real = Self.realpathOf(directory) else { return nil }
+    guard let real = Self.realPath(directory) else { return nil }
     realPaths[directory] = real
     return real
   }
 
-  private static func realpathOf(_ path: String) -> String? {
+  /// `path` with every link resolved (`realpath`); nil, `errno` set, when
+  /// it cannot be resolved.
+  static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

@@ -115,11 +115,8 @@ public struct PluginDiscovery: Sendable {
         "there is no directory or file '\(directory)' (from the \(source.rawValue)); give an existing plugin directory or .so file"
       )
     }
-    if let real = realpath(directory, nil) {
-      defer { free(real) }
-      if let problem = FilePermissions.problem(directoriesFrom: String(cString: real)) {
-        throw Rejection(directory, .unsafePermissions, problem)
-      }
+    if let real = DirectoryChecks.realPath(directory), let problem = FilePermissions.problem(directoriesFrom: real) {
+      throw Rejection(directory, .unsafePermissions, problem)
     }
     let names: [String]
     do {

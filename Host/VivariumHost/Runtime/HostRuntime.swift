@@ -202,7 +202,7 @@ public final class HostRuntime {
           return built.module
         case .activation:
           // A loaded plugin's modules are in this process or in its own.
-          throw ModuleBuildError("its plugin was not loaded")
+          throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
         }
         let module = try factory.build(context)
         if let state {

@@ -300,13 +300,7 @@ func main() async {
   for scenario in scenarios {
     print("  \(scenario.title)")
     let times = await roundTrips(scenario, runtimes, events: events, turn: 200)
-    for mode in Mode.allCases {
-      let sorted = times[mode]!.sorted()
-      let figures = String(
-        format: "median %7.1f  p99 %7.1f  max %8.1f  (min %.1f)", sorted[sorted.count / 2],
-        sorted[sorted.count * 99 / 100], sorted[sorted.count - 1], sorted[0])
-      print("    \(pad(mode.label, 16)) \(figures)")
-    }
+    for mode in Mode.allCases { print("    \(pad(mode.label, 16)) \(tail(times[mode]!))") }
     let out = times[.outOfProcess]!.sorted()
     let (outMedian, outP99) = (out[out.count / 2], out[out.count * 99 / 100])
     print(

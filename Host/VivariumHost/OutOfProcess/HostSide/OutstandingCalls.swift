@@ -14,42 +14,33 @@ struct OutstandingCalls {
     let sent: ContinuousClock.Instant
   }
 
-  private var calls: [Call] = []
-  private var head = 0
+  private var calls = FIFO<Call>()
 
   /// The oldest call not answered yet.
-  var oldest: Call? { head < calls.count ? calls[head] : nil }
+  var oldest: Call? { calls.first }
   /// Since when the process has been on the oldest call.
   private(set) var oldestSince = ContinuousClock.now
 
   /// Whether any call is waiting for its answer.
-  var isEmpty: Bool { head == calls.count }
+  var isEmpty: Bool { calls.isEmpty }
 
   /// Adds `call`; true when it is the oldest, so its time starts now.
   mutating func append(_ call: Call) -> Bool {
+    let first = calls.isEmpty
     calls.append(call)
-    guard head == calls.count - 1 else { return false }
-    oldestSince = call.sent
-    return true
+    if first { oldestSince = call.sent }
+    return first
   }
 
   /// The call `id` was answered, the answer arriving at `arrival`: it is
   /// released and forgotten; true when it was the oldest, so the next one's
   /// time starts.
   mutating func answered(_ id: UInt32, at arrival: ContinuousClock.Instant) -> Bool {
-    guard let index = calls[head...].firstIndex(where: { $0.id == id }) else { return false }
-    calls[index].release()
-    guard index == head else {
-      calls.remove(at: index)
-      return false
-    }
-    head += 1
-    if head == calls.count {
-      (calls, head) = ([], 0)
-    } else {
-      oldestSince = max(calls[head].sent, arrival)
-    }
-    return true
+    guard let index = calls.elements.firstIndex(where: { $0.id == id }) else { return false }
+    let wasOldest = index == calls.elements.startIndex
+    calls.remove(at: index).release()
+    if wasOldest, let next = calls.first { oldestSince = max(next.sent, arrival) }
+    return wasOldest
   }
 
   /// The process got an answer it waited for from the host at `time`: the
@@ -64,12 +55,12 @@ struct OutstandingCalls {
   /// Stops counting every call as in flight (the process stopped
   /// answering); they stay, to be matched with their answers.
   func releaseAll() {
-    for call in calls[head...] { call.release() }
+    for call in calls.elements { call.release() }
   }
 
   /// Releases and forgets every call: the process ended.
   mutating func removeAll() {
     releaseAll()
-    (calls, head) = ([], 0)
+    calls.removeAll()
   }
 }

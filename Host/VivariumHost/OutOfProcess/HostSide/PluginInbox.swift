@@ -22,8 +22,7 @@ final class PluginInbox: Sendable {
   static let stderrKept = 16 << 10
 
   private struct State {
-    var items: [(Item, Int, ContinuousClock.Instant)] = []
-    var head = 0
+    var items = FIFO<(Item, Int, ContinuousClock.Instant)>()
     var bytes = 0
     var pumpScheduled = false
     /// The main actor is waiting for an answer and takes what arrives itself.
@@ -61,7 +60,7 @@ final class PluginInbox: Sendable {
     defer {
       let schedule = state.withLock { state -> Bool in
         state.waiting = false
-        guard state.head < state.items.count, !state.pumpScheduled else { return false }
+        guard !state.items.isEmpty, !state.pumpScheduled else { return false }
         state.pumpScheduled = true
         return true
       }
@@ -74,21 +73,13 @@ final class PluginInbox: Sendable {
   /// the reading thread, whenever the main actor gets to it.
   func take() -> (item: Item, arrival: ContinuousClock.Instant)? {
     state.withLock { state in
-      guard state.head < state.items.count else {
+      // A process that sends without pause never lets the queue empty:
+      // the FIFO drops what was taken as it goes.
+      guard let (item, size, arrival) = state.items.popFirst() else {
         state.pumpScheduled = false
         return nil
       }
-      let (item, size, arrival) = state.items[state.head]
-      state.head += 1
       state.bytes -= size
-      if state.head == state.items.count {
-        state.items.removeAll(keepingCapacity: true)
-        state.head = 0
-      } else if state.head > 64, state.head > state.items.count / 2 {
-        // A process that sends without pause never lets the queue empty.
-        state.items.removeFirst(state.head)
-        state.head = 0
-      }
       return (item, arrival)
     }
   }

@@ -39,7 +39,7 @@ public final class PluginProcess {
   private var nextCall: UInt32 = 1
   /// The call that went unanswered, while not responding.
   private var overdue: UInt32?
-  /// Calls sent and not answered yet (``post(_:counting:_:)``).
+  /// Calls sent and not answered yet (``post(_:in:_:)``).
   private var outstanding = OutstandingCalls()
   /// Marks the oldest outstanding call overdue once the response limit passes.
   private var deadline: Task<Void, Never>?
@@ -333,13 +333,13 @@ public final class PluginProcess {
 
   /// Sends the call `make(call)` and returns at once: its answer is carried
   /// out when it comes, as everything the process sends. `what` names it for
-  /// the person (`a tap on 'save'`); `begin` counts it as in flight (a
-  /// session waits for it, the spinner turns) until it is answered, the
+  /// the person (`a tap on 'save'`); it counts as in flight in `work`, the
+  /// module's (a session waits for it, the spinner turns) until it is answered, the
   /// process ends, or it stops answering (``PluginProcessOptions/responseLimit``
   /// after the calls before it were answered). A process that is not
   /// responding is sent the call all the same, and answers it in its turn,
   /// but nothing waits for it.
-  func post(_ what: String, counting begin: (String) -> () -> Void, _ make: (UInt32) -> WireMessage) {
+  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) {
     if case .ended = state { return }
     guard let channel else { return }
     let id = nextCall
@@ -349,7 +349,7 @@ public final class PluginProcess {
     }
     // While it is not responding, nothing waits for the call: it is
     // answered in its turn.
-    let release = state == .running ? begin(what) : {}
+    let release = state == .running ? work.beginCall(what) : {}
     if outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
   }
 

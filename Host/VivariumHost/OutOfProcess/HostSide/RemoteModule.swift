@@ -157,9 +157,6 @@ final class RemoteModule {
 
   // MARK: From the host
 
-  /// Counts a call into the process as the module's work in flight.
-  private func beginCall(_ what: String) -> () -> Void { work.beginCall(what) }
-
   fileprivate func lifecycle(_ event: LifecycleEvent) {
     if event == .detach, failure == nil { process.releasing(self) }
     if failure == nil {
@@ -168,7 +165,7 @@ final class RemoteModule {
         // before it goes on.
         _ = process.call(event.rawValue, building: id) { .lifecycle(call: $0, module: id, event) }
       } else {
-        process.post(event.rawValue, counting: beginCall) { .lifecycle(call: $0, module: id, event) }
+        process.post(event.rawValue, in: work) { .lifecycle(call: $0, module: id, event) }
       }
     }
     if event == .detach { process.released(self) }
@@ -187,12 +184,12 @@ final class RemoteModule {
       default: break  // Sent: the module acts on it in its turn, none is lost.
       }
     }
-    process.post(Self.describe(event), counting: beginCall) { .event(call: $0, module: id, event) }
+    process.post(Self.describe(event), in: work) { .event(call: $0, module: id, event) }
   }
 
   fileprivate func receive(_ message: Message, from origin: MessageOrigin) {
     guard failure == nil else { return }
-    process.post("the message '\(message.name)'", counting: beginCall) {
+    process.post("the message '\(message.name)'", in: work) {
       .message(call: $0, module: id, message, origin)
     }
   }
