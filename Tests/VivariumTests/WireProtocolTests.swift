@@ -154,6 +154,8 @@ struct WireProtocolTests {
       .sleep(work: 0, sleep: 18, seconds: 0.25, waiting: false),
       .sleep(work: 19, sleep: 20, seconds: .infinity, waiting: true),
       .cancelSleep(sleep: 18), .leaked(module: 2, roles: roles), .leaked(module: 3, roles: []),
+      .storeCopy(.storage, ["note": .string("milk")]), .storeCopy(.settings, [:]),
+      .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
     ]
     return samples
   }()
@@ -180,7 +182,8 @@ struct WireProtocolTests {
   /// Hand-made bytes that are not a message, and what the error must say.
   static let malformed: [(String, [UInt8], String)] = [
     ("nothing", [], "the frame ends in the middle of a value"),
-    ("an unknown kind", [21], "message kind 21 is not one this host knows"),
+    ("an unknown kind", [23], "message kind 23 is not one this host knows"),
+    ("an unknown store", [21, 2, 0], "store 2 is not one this host knows"),
     ("the last kind byte", [255], "message kind 255 is not one this host knows"),
     ("a byte left over", [8, 1, 0], "a done message has bytes left over"),
     ("a string that is not UTF-8", [10, 1, 2, 0xC3, 0x28], "a string is not valid UTF-8"),

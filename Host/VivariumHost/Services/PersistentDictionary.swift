@@ -20,6 +20,8 @@ final class PersistentDictionary<Value: Codable & Equatable> {
   private(set) var values: [String: Value] = [:]
   /// Why saves are refused, when they are.
   private(set) var refusal: String?
+  /// Who is told of each change, while they live (``observe(by:_:)``).
+  private var observers: [(owner: Weak, changed: @MainActor (String, Value?) -> Void)] = []
 
   /// Loads `path` (``FileContents/read(_:limit:)``). With `refusal` (a
   /// read-only session), the file is only read: a bad one is left where it
@@ -84,7 +86,33 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     }
     try AtomicFile.write(data, to: path)
     values = updated
+    observers.removeAll { $0.owner.object == nil }
+    for observer in observers { observer.changed(key, value) }
   }
+
+  /// Has `changed` called with each key saved and its new value (nil:
+  /// removed) after the save, for as long as `owner` lives; replaces what
+  /// `owner` observed before.
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, Value?) -> Void) {
+    observers.removeAll { $0.owner.object == nil || $0.owner.object === owner }
+    observers.append((Weak(owner), changed))
+  }
+}
+
+/// A reference that does not keep its object alive.
+struct Weak {
+  weak var object: AnyObject?
+  init(_ object: AnyObject) { self.object = object }
+}
+
+/// A store a plugin process keeps a copy of, to read without asking the
+/// host: its whole contents once, then every change.
+@MainActor
+protocol CopiedStore: AnyObject {
+  /// Everything it holds.
+  var entries: [String: ArgumentValue] { get }
+  /// Has `changed` called with each change, for as long as `owner` lives.
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void)
 }
 
 /// A plugin's private storage: one JSON file per plugin in the data directory.
@@ -100,6 +128,13 @@ final class FileKeyValueStore: KeyValueStore {
   func keys() -> [String] { dictionary.values.keys.sorted() }
 }
 
+extension FileKeyValueStore: CopiedStore {
+  var entries: [String: ArgumentValue] { dictionary.values.mapValues(ArgumentValue.string) }
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    dictionary.observe(by: owner) { changed($0, $1.map(ArgumentValue.string)) }
+  }
+}
+
 /// Storage for a plugin that may have none (see ``PluginIdentity``): empty,
 /// and every save throws the reason.
 final class RefusedKeyValueStore: KeyValueStore {
@@ -112,6 +147,12 @@ final class RefusedKeyValueStore: KeyValueStore {
   func keys() -> [String] { [] }
 }
 
+extension RefusedKeyValueStore: CopiedStore {
+  var entries: [String: ArgumentValue] { [:] }
+  /// It never changes.
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {}
+}
+
 /// App-wide settings: one JSON file in the data directory.
 final class FileSettingsStore: SettingsStore {
   let dictionary: PersistentDictionary<ArgumentValue>
@@ -122,4 +163,11 @@ final class FileSettingsStore: SettingsStore {
 
   func value(forKey key: String) -> ArgumentValue? { dictionary.values[key] }
   func set(_ value: ArgumentValue?, forKey key: String) throws { try dictionary.set(value, forKey: key) }
+}
+
+extension FileSettingsStore: CopiedStore {
+  var entries: [String: ArgumentValue] { dictionary.values }
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    dictionary.observe(by: owner, changed)
+  }
 }

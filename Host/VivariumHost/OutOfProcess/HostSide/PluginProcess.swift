@@ -51,6 +51,9 @@ public final class PluginProcess {
   private(set) var timesNotResponding = 0
   /// Why the host stopped the process, when it did.
   private var stopReason: String?
+  /// How many of the process's service calls that wait for an answer the
+  /// host has answered: reads served from the process's copies are not.
+  private(set) var callsAnswered = 0
 
   /// How a plugin process is doing.
   public enum State: Equatable, Sendable {
@@ -150,6 +153,7 @@ public final class PluginProcess {
     outstanding.removeAll()
     deadline?.cancel()
     deferred.removeAll()
+    copiedStores.removeAll()
     stopReason = nil
     return pid
   }
@@ -262,6 +266,7 @@ public final class PluginProcess {
     }
     // The host's clock, never a stand-in for a module that did not list it.
     if !(context.services.clock is UndeclaredService) { clock = clock ?? context.services.clock }
+    sendCopies(of: context.services)
     let module = RemoteModule(id: nextModule, process: self, context: context, work: work)
     nextModule &+= 1
     modules[module.id] = module
@@ -285,6 +290,23 @@ public final class PluginProcess {
     }
     return (module.module, restoreFailure)
   }
+
+  /// Gives the process a copy of each store in `services` it has none of
+  /// yet, and keeps it current: its modules read there without waiting on
+  /// the host, and a write still comes here, the copies changing before
+  /// the write is acknowledged. A store that cannot be copied (one a
+  /// module uses without declaring it) is asked at each read.
+  private func sendCopies(of services: Services) {
+    let stores: [(WireStore, Any?)] = [(.storage, services.storage), (.settings, services.settings)]
+    for case (let store, let copied as any CopiedStore) in stores where !copiedStores.contains(store) {
+      copiedStores.insert(store)
+      send(.storeCopy(store, copied.entries))
+      copied.observe(by: self) { [weak self] key, value in self?.send(.storeChanged(store, key: key, value)) }
+    }
+  }
+
+  /// The stores the current process holds copies of.
+  private var copiedStores: Set<WireStore> = []
 
   /// Sends `make(call)` and waits for its answer: the build or attach of
   /// `module`, which the host needs done before it goes on. Meanwhile only
@@ -455,6 +477,7 @@ public final class PluginProcess {
       noteLateness(arrival)
       let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
       if call != 0 {
+        callsAnswered += 1
         send(.answer(call: call, answer))
         // The process waited for the host: its time starts again.
         if outstanding.restart(at: .now) { startDeadline() }
@@ -477,7 +500,7 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke:
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke, .storeCopy, .storeChanged:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
     return nil

@@ -35,9 +35,11 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
   func emit(_ message: Message) { request(.emit(message)) }
   func send(_ message: Message, toSlot slot: String) { request(.send(message, slot: slot)) }
 
-  /// The services named, each a stand-in that asks the host.
-  func services(named names: Set<String>) -> Services {
-    let host = ChannelServices(server: server, module: module)
+  /// The services named, each a stand-in that asks the host; those the
+  /// module's contract declares read the process's copies of the stores.
+  func services(named names: Set<String>, declared: Set<String>) -> Services {
+    let host = ChannelServices(
+      server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }))
     return Services(named: names) { _ in host }
   }
 }
@@ -52,17 +54,33 @@ struct HostServiceError: Error, CustomStringConvertible {
 final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock {
   private unowned let server: PluginServer
   private let module: UInt32
+  /// The stores the module declared, read from the process's copies: a
+  /// use of one it did not declare goes to the host, which reports it.
+  private let copied: Set<WireStore>
 
-  init(server: PluginServer, module: UInt32) {
+  init(server: PluginServer, module: UInt32, copied: Set<WireStore>) {
     self.server = server
     self.module = module
+    self.copied = copied
+  }
+
+  /// `read` applied to the copy of `store`, if the module declared it and
+  /// the host gave one; nil to ask the host.
+  private func fromCopy<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
+    copied.contains(store) ? server.copies.read(store, read) : nil
   }
 
   private func check(_ answer: WireAnswer) throws {
     if case .failed(let message) = answer { throw HostServiceError(description: message) }
   }
 
+  /// From the process's copy of the storage, without waiting; the host is
+  /// asked only when the module did not declare storage.
   func value(forKey key: String) -> String? {
+    if let copied = fromCopy(.storage, { $0[key] }) {
+      guard case .string(let value) = copied else { return nil }
+      return value
+    }
     guard case .string(let value) = server.ask(module, .storageValue(key: key)) else { return nil }
     return value
   }
@@ -72,11 +90,13 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
   }
 
   func keys() -> [String] {
+    if let keys = fromCopy(.storage, { $0.keys.sorted() }) { return keys }
     guard case .strings(let keys) = server.ask(module, .storageKeys) else { return [] }
     return keys
   }
 
   func value(forKey key: String) -> ArgumentValue? {
+    if let copied = fromCopy(.settings, { $0[key] }) { return copied }
     guard case .value(let value) = server.ask(module, .settingValue(key: key)) else { return nil }
     return value
   }

@@ -25,6 +25,8 @@ public final class PluginServer {
   private let factories: [any ModuleFactory]
   private var modules: [UInt32: PluginModule] = [:]
   let answers = PendingAnswers()
+  /// The stores the host gave this process copies of, kept current.
+  let copies = StoreCopies()
   private var nextCall: UInt32 = 1
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
@@ -79,16 +81,20 @@ public final class PluginServer {
       return 0
     }
     let server = PluginServer(channel: channel, factories: factories)
-    let answers = server.answers
+    let (answers, copies) = (server.answers, server.copies)
     let reader = Thread {
       var frames = WireFrameReader()
       var buffer = [UInt8](repeating: 0, count: 65_536)
       while channel.receive(into: &frames, buffer: &buffer) {
         do {
           while let (message, _) = try frames.nextMessage() {
-            if case .answer(let call, let answer) = message {
-              answers.deliver(call, answer)
-            } else {
+            // Copies change here, in the order the host sent them: before
+            // the answer to the write that changed them is handed over.
+            switch message {
+            case .answer(let call, let answer): answers.deliver(call, answer)
+            case .storeCopy(let store, let entries): copies.replace(store, with: entries)
+            case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+            default:
               DispatchQueue.main.async { MainActor.assumeIsolated { server.handle(message) } }
             }
           }
@@ -166,7 +172,7 @@ public final class PluginServer {
     let work = ChannelWork(server: self, module: id)
     let context = ModuleContext(
       urn: urn, arguments: Arguments(arguments), router: link, canvas: link, messages: link, work: work,
-      services: link.services(named: Set(services)))
+      services: link.services(named: Set(services), declared: Set(factories[index].contract.services)))
     do {
       let module = try factories[index].build(context)
       var restoreFailure: String?
@@ -208,13 +214,23 @@ public final class PluginServer {
   // MARK: Calls to the host
 
   /// Sends a service call and waits for the host's answer, blocking this
-  /// main actor as a call into the host would in one process.
+  /// main actor as a call into the host would in one process, up to
+  /// ``WireProtocol/answerLimit``: a host that does not answer by then is
+  /// stuck, and the process ends saying so rather than wait for ever or
+  /// make up an answer.
   func ask(_ module: UInt32, _ service: WireServiceCall) -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
     answers.expect(call)
     guard channel.send(.service(call: call, module: module, service)) else { exit(0) }
-    return answers.wait(call)
+    guard let answer = answers.wait(call, limit: WireProtocol.answerLimit) else {
+      FileHandle.standardError.write(
+        Data(
+          "vivarium plugin process: the host did not answer a service call within \(WireProtocol.answerLimit); this process ends\n"
+            .utf8))
+      exit(75)
+    }
+    return answer
   }
 
   /// Sends a service call that wants no answer.
@@ -276,8 +292,10 @@ final class PendingAnswers: Sendable {
     if expected { arrived.signal() }
   }
 
-  /// Waits for the answer to `call`.
-  func wait(_ call: UInt32) -> WireAnswer {
+  /// Waits for the answer to `call`, up to `limit`; nil when none came.
+  func wait(_ call: UInt32, limit: Duration) -> WireAnswer? {
+    let (seconds, attoseconds) = limit.components
+    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     while true {
       if let answer = state.withLock({ answers -> WireAnswer? in
         guard case .some(.some(let answer)) = answers[call] else { return nil }
@@ -286,7 +304,31 @@ final class PendingAnswers: Sendable {
       }) {
         return answer
       }
-      arrived.wait()
+      if arrived.wait(timeout: deadline) == .timedOut {
+        state.withLock { _ = $0.removeValue(forKey: call) }
+        return nil
+      }
     }
+  }
+}
+
+/// The stores the host gave the process copies of (``WireStore``): written
+/// by the thread reading the socket, read by modules on the main actor.
+final class StoreCopies: Sendable {
+  private let stores = Mutex<[WireStore: [String: ArgumentValue]]>([:])
+
+  /// Takes `entries` as everything `store` holds.
+  func replace(_ store: WireStore, with entries: [String: ArgumentValue]) {
+    stores.withLock { $0[store] = entries }
+  }
+
+  /// Sets or removes `key` of `store`, if the process holds a copy of it.
+  func change(_ store: WireStore, _ key: String, to value: ArgumentValue?) {
+    stores.withLock { $0[store]?[key] = value }
+  }
+
+  /// `read` applied to the copy of `store`; nil when the process holds none.
+  func read<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
+    stores.withLock { stores in stores[store].map(read) }
   }
 }

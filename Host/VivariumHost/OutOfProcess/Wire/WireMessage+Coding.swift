@@ -42,6 +42,8 @@ extension WireMessage {
     case .leaked: 18
     case .restorationState: 19
     case .mapped: 20
+    case .storeCopy: 21
+    case .storeChanged: 22
     }
   }
 
@@ -69,6 +71,8 @@ extension WireMessage {
     case .leaked: "leaked"
     case .restorationState: "restorationState"
     case .mapped: "mapped"
+    case .storeCopy: "storeCopy"
+    case .storeChanged: "storeChanged"
     }
   }
 
@@ -157,6 +161,13 @@ extension WireMessage {
       writer.optionalString(state)
       writer.optionalString(failure)
     case .mapped: break
+    case .storeCopy(let store, let entries):
+      writer.byte(store.rawValue)
+      writer.fields(entries)
+    case .storeChanged(let store, let key, let value):
+      writer.byte(store.rawValue)
+      writer.string(key)
+      writer.optional(value) { $0.value($1) }
     }
   }
 
@@ -216,6 +227,11 @@ extension WireMessage {
       return .restorationState(
         module: try reader.u32(), state: try reader.optionalString(), failure: try reader.optionalString())
     case 20: return .mapped
+    case 21: return .storeCopy(try reader.store(), try reader.fields())
+    case 22:
+      return .storeChanged(
+        try reader.store(), key: try reader.string(),
+        try reader.optional { (reader: inout WireReader) throws(WireError) in try reader.value() })
     default: throw WireError("message kind \(kind) is not one this host knows")
     }
   }
@@ -363,5 +379,13 @@ extension WireAnswer {
     case 5: return .failed(try reader.string())
     case let other: throw WireError("answer kind \(other) is not one this host knows")
     }
+  }
+}
+
+extension WireReader {
+  fileprivate mutating func store() throws(WireError) -> WireStore {
+    let raw = try byte()
+    guard let store = WireStore(rawValue: raw) else { throw WireError("store \(raw) is not one this host knows") }
+    return store
   }
 }

@@ -38,6 +38,12 @@ enum WireMessage: Equatable, Sendable {
   case answer(call: UInt32, WireAnswer)
   /// The sleep `sleep` ended (or was cancelled by the host).
   case woke(sleep: UInt32, cancelled: Bool)
+  /// Everything `store` holds, for the process to read from: sent before
+  /// the first module that lists the store is built.
+  case storeCopy(WireStore, [String: ArgumentValue])
+  /// `key` of `store` changed (nil: removed), by whichever module or
+  /// process: sent before the answer to the write that changed it.
+  case storeChanged(WireStore, key: String, ArgumentValue?)
 
   // MARK: Plugin to host
 
@@ -94,13 +100,16 @@ extension WireMessage {
 /// The protocol's version and limits.
 enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 6
+  static let version = 7
   /// The largest frame either side accepts: the `ready` message of a
   /// plugin whose contracts take up to ``PluginLimits/contractBytes``, with
   /// room for the rest; a draw of a very long list fits many times over.
   static let frameLimit = PluginLimits.contractBytes + (1 << 20)
   /// The deepest view tree, message or contract nesting the decoder follows.
   static let depthLimit = 64
+  /// The longest a plugin process waits for the host to answer one of its
+  /// calls (the time, a write): far beyond any host that is not stuck.
+  static let answerLimit = Duration.seconds(120)
 }
 
 /// A role object of a plugin module, for leak reports.
@@ -112,6 +121,23 @@ struct WireRole: Equatable, Sendable {
 
   /// `presenter ItemsPresenter`.
   var description: String { "\(role.rawValue) \(typeName)" }
+}
+
+/// A store a plugin process keeps a copy of (``WireMessage/storeCopy(_:_:)``):
+/// its modules read it there, without asking the host.
+enum WireStore: UInt8, Equatable, Sendable, CaseIterable {
+  /// The plugin's storage; its values are strings.
+  case storage
+  /// The app-wide settings.
+  case settings
+
+  /// The service it is (``Services/Name``).
+  var service: String {
+    switch self {
+    case .storage: Services.Name.storage
+    case .settings: Services.Name.settings
+    }
+  }
 }
 
 /// A router or message-port request.
