@@ -42,11 +42,9 @@ final class ScreenWaiter {
   }
 }
 
-/// Microseconds per round trip of a 16-byte frame over a socket pair to a
-/// child process that sends it back (`cat`, the socket its stdin and
-/// stdout): the least a call into a plugin process can cost. `count` trips
-/// after 200 not counted.
-func socketPairFloor(count: Int) -> [Double] {
+/// Starts `argv` with one end of a new socket pair as its stdin and
+/// stdout; returns its pid and the other end.
+func spawnOverSocketPair(_ argv: [String]) -> (pid: pid_t, socket: Int32) {
   var pair: [Int32] = [0, 0]
   guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
     fail("socketpair: \(String(cString: strerror(errno)))")
@@ -57,26 +55,104 @@ func socketPairFloor(count: Int) -> [Double] {
   posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
   posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
   posix_spawn_file_actions_addclose(&actions, pair[0])
-  let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/cat"), nil]
-  defer { argv.forEach { free($0) } }
+  let arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+  defer { arguments.forEach { free($0) } }
   var pid: pid_t = 0
-  guard posix_spawn(&pid, "/bin/cat", &actions, nil, argv, environ) == 0 else { fail("cannot start /bin/cat") }
+  guard posix_spawn(&pid, argv[0], &actions, nil, arguments, environ) == 0 else { fail("cannot start \(argv[0])") }
   close(pair[1])
+  return (pid, pair[0])
+}
+
+/// Reads exactly `count` bytes from `fd`; false at its end.
+func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
+  var got = 0
+  while got < count {
+    let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
+    guard read > 0 else { return false }
+    got += read
+  }
+  return true
+}
+
+/// Microseconds per round trip of a 16-byte frame over a socket pair to a
+/// child process that sends it back (`cat`, the socket its stdin and
+/// stdout): the least a call into a plugin process can cost, with both
+/// sides blocked in `read`. `count` trips after 200 not counted.
+func socketPairFloor(count: Int) -> [Double] {
+  let (pid, socket) = spawnOverSocketPair(["/bin/cat"])
   let frame = [UInt8](repeating: 7, count: 16)
   var back = [UInt8](repeating: 0, count: 16)
   var times: [Double] = []
   for trip in 0..<(count + 200) {
     let start = nanoseconds()
-    guard frame.withUnsafeBytes({ write(pair[0], $0.baseAddress, 16) }) == 16 else { fail("write to cat failed") }
-    var got = 0
-    while got < 16 {
-      let read = back.withUnsafeMutableBytes { Glibc.read(pair[0], $0.baseAddress! + got, 16 - got) }
-      guard read > 0 else { fail("cat closed the socket") }
-      got += read
-    }
+    guard frame.withUnsafeBytes({ write(socket, $0.baseAddress, 16) }) == 16 else { fail("write to cat failed") }
+    guard readFully(socket, &back, 16) else { fail("cat closed the socket") }
     if trip >= 200 { times.append(Double(nanoseconds() - start) / 1000) }
   }
-  close(pair[0])
+  close(socket)
+  var status: Int32 = 0
+  waitpid(pid, &status, 0)
+  return times
+}
+
+/// The child of ``handoffFloor(benchmark:count:)``: a thread reads each
+/// 16-byte frame from stdin and hands it to the main actor, which writes it
+/// back, as a plugin process hands each message to its modules. Never returns.
+func echoThroughTheMainActor() -> Never {
+  let reader = Thread {
+    var frame = [UInt8](repeating: 0, count: 16)
+    while readFully(0, &frame, 16) {
+      let copy = frame
+      Task { @MainActor in _ = copy.withUnsafeBytes { write(1, $0.baseAddress, 16) } }
+    }
+    exit(0)
+  }
+  reader.start()
+  dispatchMain()
+}
+
+/// Hands each frame read by a thread to the main actor, as the host's
+/// reader hands a plugin's messages to it.
+@MainActor
+final class MainActorHandoff {
+  private var waiter: CheckedContinuation<Void, Never>?
+  private var arrived = 0
+
+  func deliver() {
+    arrived += 1
+    waiter?.resume()
+    waiter = nil
+  }
+
+  /// Returns once `count` frames in all have arrived.
+  func wait(until count: Int) async {
+    while arrived < count { await withCheckedContinuation { waiter = $0 } }
+  }
+}
+
+/// The floor of a host that never blocks on a plugin: the same round trip
+/// as ``socketPairFloor(count:)``, with each side's main actor in the loop
+/// as in the host and the plugin process: a thread reads the socket and
+/// hands each frame to the main actor, which alone writes (the child is
+/// `benchmark --echo-through-main`).
+@MainActor
+func handoffFloor(benchmark: String, count: Int) async -> [Double] {
+  let (pid, socket) = spawnOverSocketPair([benchmark, "--echo-through-main"])
+  let handoff = MainActorHandoff()
+  let reader = Thread {
+    var frame = [UInt8](repeating: 0, count: 16)
+    while readFully(socket, &frame, 16) { Task { @MainActor in handoff.deliver() } }
+  }
+  reader.start()
+  let frame = [UInt8](repeating: 7, count: 16)
+  var times: [Double] = []
+  for trip in 0..<(count + 200) {
+    let start = nanoseconds()
+    guard frame.withUnsafeBytes({ write(socket, $0.baseAddress, 16) }) == 16 else { fail("write to the echo failed") }
+    await handoff.wait(until: trip + 1)
+    if trip >= 200 { times.append(Double(nanoseconds() - start) / 1000) }
+  }
+  shutdown(socket, Int32(SHUT_RDWR))
   var status: Int32 = 0
   waitpid(pid, &status, 0)
   return times
@@ -149,14 +225,34 @@ func tail(_ times: [Double]) -> String {
     sorted[sorted.count * 99 / 100], sorted[sorted.count - 1], sorted[0])
 }
 
+/// The two floors of a round trip into another process, in µs.
+struct Floors {
+  /// Both sides blocked in `read` (``socketPairFloor(count:)``).
+  let blocking: [Double]
+  /// Each side's main actor in the loop (``handoffFloor(benchmark:count:)``).
+  let handoff: [Double]
+
+  /// A round trip's median against both floors' medians, with the target
+  /// (at most 2× the floor).
+  func ratios(of roundTrip: Double) -> String {
+    let (blocking, handoff) = (roundTrip / median(blocking), roundTrip / median(handoff))
+    return String(
+      format:
+        "    out of process / floor %.1f× (target ≤ 2×: %@); / floor with the main actors in the loop %.1f× (≤ 2×: %@)",
+      blocking, blocking <= 2 ? "met" : "MISSED", handoff, handoff <= 2 ? "met" : "MISSED")
+  }
+}
+
 /// Prints the boundary's figures; `faulty` is a plugin directory that also
 /// holds Faulty and FaultyFrame.
 @MainActor
-func boundaryFigures(vivarium: String, plugins: String, faulty: String, data: (String) -> String) async {
+func boundaryFigures(
+  vivarium: String, floors: Floors, plugins: String, faulty: String, data: (String) -> String
+) async {
   print("The boundary (issue 28), out of process; µs")
-  let floor = socketPairFloor(count: 5_000)
-  let floorMedian = median(floor)
-  print("  floor: a 16-byte frame to a child process and back over a socket pair  \(tail(floor))")
+  print("  floor: a 16-byte frame to a child process and back over a socket pair  \(tail(floors.blocking))")
+  print("  the same with each side's main actor in the loop (a thread reads, hands over)  \(tail(floors.handoff))")
+  let floorMedian = median(floors.blocking)
   let idle = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-idle"), hung: false, count: 1_000)
   let hung = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-hung"), hung: true, count: 1_000)
   print("  a tap on frame:hang's Ping to its screen, its child idle             \(tail(idle))")

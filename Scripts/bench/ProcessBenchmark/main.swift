@@ -86,7 +86,7 @@ struct Scenario {
 
 let scenarios = [
   Scenario(
-    title: "products:search, Next and Previous in turn (reads its storage from the host, draws a new page)",
+    title: "products:search, Next and Previous in turn (reads its storage, draws a new page)",
     urn: "products:search",
     steps: [(.tap(button: "next"), "page 2 of 3"), (.tap(button: "previous"), "page 1 of 3")]),
   Scenario(
@@ -265,6 +265,7 @@ func resident(_ mode: Mode, vivarium: String, plugins: String, data: String) asy
 @MainActor
 func main() async {
   var arguments = Array(CommandLine.arguments.dropFirst())
+  if arguments.first == "--echo-through-main" { echoThroughTheMainActor() }
   if arguments.first == "--resident", arguments.count == 5, let mode = Mode(rawValue: arguments[1]) {
     await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
     return
@@ -293,6 +294,9 @@ func main() async {
   let events = 2_000
   print(
     "Round trip: one view event until the screen is redrawn and laid out as text (\(events) events per mode; µs)")
+  // The floors of a call into another process, for the round trips and the boundary.
+  let floors = Floors(
+    blocking: socketPairFloor(count: 5_000), handoff: await handoffFloor(benchmark: benchmark, count: 5_000))
   var runtimes: [Mode: HostRuntime] = [:]
   for mode in Mode.allCases {
     runtimes[mode] = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data("trips-\(mode.rawValue)"))
@@ -306,9 +310,10 @@ func main() async {
     print(
       "    target out of process: median < 300 µs \(outMedian < 300 ? "met" : "MISSED"), p99 < 1000 µs \(outP99 < 1000 ? "met" : "MISSED")"
     )
+    print(floors.ratios(of: outMedian))
   }
   for runtime in runtimes.values { runtime.shutdown() }
-  await boundaryFigures(vivarium: vivarium, plugins: plugins, faulty: faulty, data: data)
+  await boundaryFigures(vivarium: vivarium, floors: floors, plugins: plugins, faulty: faulty, data: data)
 
   // 2. A fresh `vivarium render` each time.
   let runs = 15
