@@ -87,7 +87,7 @@ struct WireProtocolTests {
     return .stack(.vertical, children)
   }()
 
-  static let requests: [WireRequest] = [
+  static let requests: [HostRequest] = [
     .push("items:detail:7"), .present("login:form"), .replace("app:main"), .pop, .popToRoot, .dismiss,
     .embed("items:detail:7", slot: "detail"), .removeChildren(slot: "detail"), .showChild(2, slot: "tabs"),
     .showChild(-1, slot: ""), .emit(message), .emit(Message("refresh")), .send(message, slot: "detail"),
@@ -251,7 +251,7 @@ struct WireProtocolTests {
     var found: Set<String> = []
     for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
     let expected: [String: String] = [
-      "WireRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
+      "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
       "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
       "WireAnswer": "none string strings value number failed",
       "WireWorkOutcome": "finished failed cancelled",

@@ -197,7 +197,7 @@ public final class HostRuntime {
         switch source {
         case .factory(let local): factory = local
         case .process(let process, let index, _):
-          let built = try process.build(index, context, work: scope, restoring: state)
+          let built = try process.build(index, context, link: link, work: scope, restoring: state)
           restoreFailure = built.restoreFailure
           return built.module
         case .activation:
@@ -322,20 +322,15 @@ public final class HostRuntime {
 
   // MARK: Requests
 
-  /// A request a module made through its router or message port.
+  /// What the runtime carries out after the call that asked for it: a
+  /// module's request through its router or message port, or the host's
+  /// own about a module.
   enum Request {
-    case push(ModuleNode, String)
-    case present(ModuleNode, String)
-    case replace(ModuleNode, String)
-    case pop(ModuleNode)
-    case popToRoot(ModuleNode)
-    case dismiss(ModuleNode)
-    case embed(ModuleNode, String, String)
-    case removeChildren(ModuleNode, String)
-    case showChild(ModuleNode, Int, String)
-    case emit(ModuleNode, Message)
-    case send(ModuleNode, Message, String)
+    /// A module's request.
+    case module(ModuleNode, HostRequest)
+    /// The module's plugin process ended (``PluginFailure/summary``).
     case failed(ModuleNode, String)
+    /// The person asked to restart the module's plugin.
     case restartPlugin(ModuleNode)
   }
 
@@ -407,25 +402,33 @@ public final class HostRuntime {
 
   private func perform(_ request: Request) {
     switch request {
-    case .push(let node, let urn):
-      checkDeclared(.push, urn, from: node)
-      push(urn, from: node)
-    case .present(let node, let urn):
-      checkDeclared(.present, urn, from: node)
-      present(urn, from: node)
-    case .replace(let node, let urn):
-      checkDeclared(.replace, urn, from: node)
-      replace(with: urn, from: node)
-    case .pop(let node): pop(from: node)
-    case .popToRoot(let node): popToRoot(from: node)
-    case .dismiss(let node): dismiss(from: node)
-    case .embed(let node, let urn, let slot): embed(urn, in: slot, of: node)
-    case .removeChildren(let node, let slot): removeChildren(in: slot, of: node)
-    case .showChild(let node, let index, let slot): showChild(at: index, in: slot, of: node)
-    case .emit(let node, let message): emit(message, from: node)
-    case .send(let node, let message, let slot): send(message, toSlot: slot, of: node)
+    case .module(let node, let request): perform(request, from: node)
     case .failed(let node, let failure): moduleFailed(node, failure)
     case .restartPlugin(let node): restartPlugin(of: node)
+    }
+  }
+
+  /// Carries out what module `node` asked: each request's one handling.
+  private func perform(_ request: HostRequest, from node: ModuleNode) {
+    switch request {
+    case .push(let urn):
+      checkDeclared(.push, urn, from: node)
+      push(urn, from: node)
+    case .present(let urn):
+      checkDeclared(.present, urn, from: node)
+      present(urn, from: node)
+    case .replace(let urn):
+      checkDeclared(.replace, urn, from: node)
+      replace(with: urn, from: node)
+    case .pop: pop(from: node)
+    case .popToRoot: popToRoot(from: node)
+    case .dismiss: dismiss(from: node)
+    case .embed(let urn, let slot): embed(urn, in: slot, of: node)
+    case .removeChildren(let slot): removeChildren(in: slot, of: node)
+    case .showChild(let index, let slot): showChild(at: index, in: slot, of: node)
+    case .emit(let message): emit(message, from: node)
+    case .send(let message, let slot): send(message, toSlot: slot, of: node)
+    @unknown default: report(node, "\(request) is a request this host does not know")
     }
   }
 }
@@ -434,29 +437,36 @@ extension HostRuntime.Request {
   /// The module that made the request.
   var node: ModuleNode {
     switch self {
-    case .push(let node, _), .present(let node, _), .replace(let node, _), .pop(let node), .popToRoot(let node),
-      .dismiss(let node), .embed(let node, _, _), .removeChildren(let node, _), .showChild(let node, _, _),
-      .emit(let node, _), .send(let node, _, _), .failed(let node, _), .restartPlugin(let node):
-      node
+    case .module(let node, _), .failed(let node, _), .restartPlugin(let node): node
     }
   }
 
   /// What was asked, for a report: `embed 'x' in slot 'y'`.
   var summary: String {
     switch self {
-    case .push(_, let urn): "push '\(urn)'"
-    case .present(_, let urn): "present '\(urn)'"
-    case .replace(_, let urn): "replace with '\(urn)'"
+    case .module(_, let request): request.summary
+    case .failed: "report its plugin's failure"
+    case .restartPlugin: "restart its plugin"
+    }
+  }
+}
+
+extension HostRequest {
+  /// What was asked, for a report: `embed 'x' in slot 'y'`.
+  var summary: String {
+    switch self {
+    case .push(let urn): "push '\(urn)'"
+    case .present(let urn): "present '\(urn)'"
+    case .replace(let urn): "replace with '\(urn)'"
     case .pop: "pop"
     case .popToRoot: "pop to root"
     case .dismiss: "dismiss"
-    case .embed(_, let urn, let slot): "embed '\(urn)' in slot '\(slot)'"
-    case .removeChildren(_, let slot): "empty slot '\(slot)'"
-    case .showChild(_, let index, let slot): "show child \(index) of slot '\(slot)'"
-    case .emit(_, let message): "emit '\(message.name)'"
-    case .send(_, let message, let slot): "send '\(message.name)' to slot '\(slot)'"
-    case .failed: "report its plugin's failure"
-    case .restartPlugin: "restart its plugin"
+    case .embed(let urn, let slot): "embed '\(urn)' in slot '\(slot)'"
+    case .removeChildren(let slot): "empty slot '\(slot)'"
+    case .showChild(let index, let slot): "show child \(index) of slot '\(slot)'"
+    case .emit(let message): "emit '\(message.name)'"
+    case .send(let message, let slot): "send '\(message.name)' to slot '\(slot)'"
+    @unknown default: "\(self)"
     }
   }
 }

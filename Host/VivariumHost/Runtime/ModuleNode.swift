@@ -164,7 +164,7 @@ final class NodeCanvas: Canvas {
 /// runtime with the node that made it, and carried out after the module's
 /// current call returns.
 @MainActor
-final class NodeLink: AppRouter, MessagePort {
+final class NodeLink: HostLink {
   private weak var runtime: HostRuntime?
   private weak var node: ModuleNode?
 
@@ -186,24 +186,14 @@ final class NodeLink: AppRouter, MessagePort {
   /// A failure reported before the module had its node (while building).
   private var pendingFailure: String?
 
-  private func request(_ make: (ModuleNode) -> HostRuntime.Request) {
+  private func enqueue(_ make: (ModuleNode) -> HostRuntime.Request) {
     guard let runtime, let node, !node.isDetached else { return }
     runtime.touch(node)
     runtime.enqueue(make(node))
     runtime.moduleActedOutsideHostCall()
   }
 
-  func push(_ urn: String) { request { .push($0, urn) } }
-  func present(_ urn: String) { request { .present($0, urn) } }
-  func replace(_ urn: String) { request { .replace($0, urn) } }
-  func pop() { request { .pop($0) } }
-  func popToRoot() { request { .popToRoot($0) } }
-  func dismiss() { request { .dismiss($0) } }
-  func embed(_ urn: String, in slot: String) { request { .embed($0, urn, slot) } }
-  func removeChildren(in slot: String) { request { .removeChildren($0, slot) } }
-  func showChild(at index: Int, in slot: String) { request { .showChild($0, index, slot) } }
-  func emit(_ message: Message) { request { .emit($0, message) } }
-  func send(_ message: Message, toSlot slot: String) { request { .send($0, message, slot) } }
+  func request(_ request: HostRequest) { enqueue { .module($0, request) } }
 
   /// The module's plugin process ended (``PluginFailure/summary``): its
   /// owner is told, and the problem reported.
@@ -212,7 +202,7 @@ final class NodeLink: AppRouter, MessagePort {
       pendingFailure = failure
       return
     }
-    request { .failed($0, failure) }
+    enqueue { .failed($0, failure) }
   }
 
   /// The module's restoration state changed (a plugin process sent it).
@@ -222,7 +212,7 @@ final class NodeLink: AppRouter, MessagePort {
   }
 
   /// The person asked to restart the module's plugin.
-  func restartPlugin() { request { .restartPlugin($0) } }
+  func restartPlugin() { enqueue { .restartPlugin($0) } }
 
   /// Role objects of the module outlived its detach.
   func reportLeak(_ roles: [String]) {

@@ -258,7 +258,9 @@ public final class PluginProcess {
   /// restoration state. A module whose process crashes or does not answer
   /// while building is returned all the same: it shows what happened in
   /// its place.
-  func build(_ factory: Int, _ context: ModuleContext, work: WorkScope, restoring saved: String?) throws -> (
+  func build(
+    _ factory: Int, _ context: ModuleContext, link: NodeLink, work: WorkScope, restoring saved: String?
+  ) throws -> (
     module: Module, restoreFailure: String?
   ) {
     if case .ended = state, let rejection = restart() {
@@ -267,7 +269,7 @@ public final class PluginProcess {
     // The host's clock, never a stand-in for a module that did not list it.
     if !(context.services.clock is UndeclaredService) { clock = clock ?? context.services.clock }
     sendCopies(of: context.services)
-    let module = RemoteModule(id: nextModule, process: self, context: context, work: work)
+    let module = RemoteModule(id: nextModule, process: self, context: context, link: link, work: work)
     nextModule &+= 1
     modules[module.id] = module
     let outcome = call("building it", building: module.id) {

@@ -27,10 +27,14 @@ final class RemoteModule {
   /// The host's work for the module, where calls into it count as in flight.
   private let work: WorkScope
 
-  init(id: UInt32, process: PluginProcess, context: ModuleContext, work: WorkScope) {
+  /// The host's side of the module's router and message port.
+  private let link: NodeLink
+
+  init(id: UInt32, process: PluginProcess, context: ModuleContext, link: NodeLink, work: WorkScope) {
     self.id = id
     self.process = process
     self.context = context
+    self.link = link
     self.work = work
   }
 
@@ -44,7 +48,6 @@ final class RemoteModule {
   }
 
   var urn: String { context.urn }
-  private var link: NodeLink? { context.router as? NodeLink }
 
   // MARK: From the process
 
@@ -52,7 +55,7 @@ final class RemoteModule {
   func keep(state: String?, failure: String?) {
     restorationState = state
     restorationFailure = failure
-    link?.stateChanged()
+    link.stateChanged()
   }
 
   func draw(_ tree: ViewNode) {
@@ -80,25 +83,11 @@ final class RemoteModule {
     guard self.failure == nil else { return }
     self.failure = failure
     context.canvas.draw(failure.tree)
-    link?.moduleFailed(failure.summary)
+    link.moduleFailed(failure.summary)
   }
 
-  func perform(_ request: WireRequest) {
-    let router = context.router
-    switch request {
-    case .push(let urn): router.push(urn)
-    case .present(let urn): router.present(urn)
-    case .replace(let urn): router.replace(urn)
-    case .pop: router.pop()
-    case .popToRoot: router.popToRoot()
-    case .dismiss: router.dismiss()
-    case .embed(let urn, let slot): router.embed(urn, in: slot)
-    case .removeChildren(let slot): router.removeChildren(in: slot)
-    case .showChild(let index, let slot): router.showChild(at: index, in: slot)
-    case .emit(let message): context.messages.emit(message)
-    case .send(let message, let slot): context.messages.send(message, toSlot: slot)
-    }
-  }
+  /// What the module asked, carried out by the host's link.
+  func perform(_ request: HostRequest) { link.request(request) }
 
   func serve(_ call: WireServiceCall) -> WireAnswer {
     let services = context.services
@@ -152,7 +141,7 @@ final class RemoteModule {
 
   /// Role objects of the module outlived it in its process.
   func reportLeak(_ roles: [WireRole]) {
-    link?.reportLeak(roles.map(\.description))
+    link.reportLeak(roles.map(\.description))
   }
 
   // MARK: From the host
@@ -173,7 +162,7 @@ final class RemoteModule {
 
   fileprivate func handle(_ event: ViewEvent) {
     if failure != nil {
-      if event == .tap(button: PluginFailure.restartButton) { link?.restartPlugin() }
+      if event == .tap(button: PluginFailure.restartButton) { link.restartPlugin() }
       return
     }
     if case .notResponding(let what, _) = process.state {

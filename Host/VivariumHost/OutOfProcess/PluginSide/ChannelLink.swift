@@ -3,7 +3,7 @@ import ViperKit
 /// A plugin-process module's canvas, router and message port: each call is
 /// a message to the host, which carries it out as it would in one process.
 @MainActor
-final class ChannelLink: Canvas, AppRouter, MessagePort {
+final class ChannelLink: Canvas, HostLink {
   private unowned let server: PluginServer
   let module: UInt32
 
@@ -12,7 +12,7 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
     self.module = module
   }
 
-  private func request(_ request: WireRequest) {
+  func request(_ request: HostRequest) {
     // A module that asks for something from its work may have changed what it keeps.
     server.sendState(of: module)
     server.channel.send(.request(module: module, request))
@@ -23,17 +23,6 @@ final class ChannelLink: Canvas, AppRouter, MessagePort {
     server.sendState(of: module)
     server.channel.send(.draw(module: module, tree))
   }
-  func push(_ urn: String) { request(.push(urn)) }
-  func present(_ urn: String) { request(.present(urn)) }
-  func replace(_ urn: String) { request(.replace(urn)) }
-  func pop() { request(.pop) }
-  func popToRoot() { request(.popToRoot) }
-  func dismiss() { request(.dismiss) }
-  func embed(_ urn: String, in slot: String) { request(.embed(urn, slot: slot)) }
-  func removeChildren(in slot: String) { request(.removeChildren(slot: slot)) }
-  func showChild(at index: Int, in slot: String) { request(.showChild(index, slot: slot)) }
-  func emit(_ message: Message) { request(.emit(message)) }
-  func send(_ message: Message, toSlot slot: String) { request(.send(message, slot: slot)) }
 
   /// The services named, each a stand-in that asks the host; those the
   /// module's contract declares read the process's copies of the stores.

@@ -207,7 +207,7 @@ extension WireMessage {
         restoreFailure: try reader.optionalString())
     case 10: return .buildFailed(call: try reader.u32(), message: try reader.string())
     case 11: return .draw(module: try reader.u32(), try reader.node())
-    case 12: return .request(module: try reader.u32(), try WireRequest.decode(&reader))
+    case 12: return .request(module: try reader.u32(), try HostRequest.decode(&reader))
     case 13: return .service(call: try reader.u32(), module: try reader.u32(), try WireServiceCall.decode(&reader))
     case 14: return .workStarted(module: try reader.u32(), work: try reader.u32(), name: try reader.string())
     case 15:
@@ -237,7 +237,7 @@ extension WireMessage {
   }
 }
 
-extension WireRequest {
+extension HostRequest {
   fileprivate func encode(_ writer: inout WireWriter) {
     switch self {
     case .push(let urn):
@@ -270,10 +270,11 @@ extension WireRequest {
       writer.byte(10)
       writer.message(message)
       writer.string(slot)
+    @unknown default: fatalError("\(self) has no wire encoding")
     }
   }
 
-  fileprivate static func decode(_ reader: inout WireReader) throws(WireError) -> WireRequest {
+  fileprivate static func decode(_ reader: inout WireReader) throws(WireError) -> HostRequest {
     switch try reader.byte() {
     case 0: return .push(try reader.string())
     case 1: return .present(try reader.string())

@@ -58,7 +58,7 @@ enum WireMessage: Equatable, Sendable {
   /// The module drew.
   case draw(module: UInt32, ViewNode)
   /// The module asked its router or message port for something.
-  case request(module: UInt32, WireRequest)
+  case request(module: UInt32, HostRequest)
   /// The module's interactor called a service; `call` 0 wants no answer.
   case service(call: UInt32, module: UInt32, WireServiceCall)
   /// The module started work `work`.
@@ -138,21 +138,6 @@ enum WireStore: UInt8, Equatable, Sendable, CaseIterable {
     case .settings: Services.Name.settings
     }
   }
-}
-
-/// A router or message-port request.
-enum WireRequest: Equatable, Sendable {
-  case push(String)
-  case present(String)
-  case replace(String)
-  case pop
-  case popToRoot
-  case dismiss
-  case embed(String, slot: String)
-  case removeChildren(slot: String)
-  case showChild(Int, slot: String)
-  case emit(Message)
-  case send(Message, slot: String)
 }
 
 /// A service call from an interactor.

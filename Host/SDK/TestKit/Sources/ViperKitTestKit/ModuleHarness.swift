@@ -2,29 +2,9 @@ import ViperKit
 @_exported import ViperKitHosting
 
 /// A request a module made through its router or message port, captured by
-/// ``ModuleHarness`` instead of being carried out.
-public enum RouteRequest: Hashable, Sendable {
-  /// ``AppRouter/push(_:)``.
-  case push(String)
-  /// ``AppRouter/present(_:)``.
-  case present(String)
-  /// ``AppRouter/replace(_:)``.
-  case replace(String)
-  /// ``AppRouter/pop()``.
-  case pop
-  /// ``AppRouter/popToRoot()``.
-  case popToRoot
-  /// ``AppRouter/dismiss()``.
-  case dismiss
-  /// ``AppRouter/embed(_:in:)``.
-  case embed(String, slot: String)
-  /// ``AppRouter/removeChildren(in:)``.
-  case removeChildren(slot: String)
-  /// ``AppRouter/showChild(at:in:)``.
-  case showChild(Int, slot: String)
-  /// ``MessagePort/send(_:toSlot:)``.
-  case send(Message, slot: String)
-}
+/// ``ModuleHarness`` instead of being carried out: a ``HostRequest`` (the
+/// harness keeps outputs apart, in ``ModuleHarness/outputs``).
+public typealias RouteRequest = HostRequest
 
 /// Why the harness could not do what a test asked.
 public struct HarnessError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -184,21 +164,13 @@ public final class ModuleHarness {
 
 /// Captures everything a module asks of the host.
 @MainActor
-private final class CapturingLink: AppRouter, MessagePort, Canvas {
+private final class CapturingLink: HostLink, Canvas {
   var drawn: [ViewNode] = []
-  var requests: [RouteRequest] = []
+  var requests: [HostRequest] = []
   var outputs: [Message] = []
 
   func draw(_ tree: ViewNode) { drawn.append(tree) }
-  func push(_ urn: String) { requests.append(.push(urn)) }
-  func present(_ urn: String) { requests.append(.present(urn)) }
-  func replace(_ urn: String) { requests.append(.replace(urn)) }
-  func pop() { requests.append(.pop) }
-  func popToRoot() { requests.append(.popToRoot) }
-  func dismiss() { requests.append(.dismiss) }
-  func embed(_ urn: String, in slot: String) { requests.append(.embed(urn, slot: slot)) }
-  func removeChildren(in slot: String) { requests.append(.removeChildren(slot: slot)) }
-  func showChild(at index: Int, in slot: String) { requests.append(.showChild(index, slot: slot)) }
-  func emit(_ message: Message) { outputs.append(message) }
-  func send(_ message: Message, toSlot slot: String) { requests.append(.send(message, slot: slot)) }
+  func request(_ request: HostRequest) {
+    if case .emit(let message) = request { outputs.append(message) } else { requests.append(request) }
+  }
 }
