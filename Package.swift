@@ -61,8 +61,12 @@ let package = Package(
   targets: [
     // The host links the rules (ViperKitHosting), never the test kit.
     .target(
-      name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem", "VivariumTerminal"],
+      name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem", "VivariumTerminal", "VivariumWire"],
       path: "Host/VivariumHost"),
+    // The protocol between the host and a plugin process, alone: its
+    // messages, their one codec (any Codable value as tagged binary) and
+    // frames on a socket. Knows nothing of processes, modules or screens.
+    .target(name: "VivariumWire", dependencies: [viperKit], path: "Host/VivariumWire"),
     // The terminal as cells: grids, their difference as bytes, keys parsed
     // from bytes, raw mode always restored. Knows nothing of modules.
     .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
@@ -82,7 +86,8 @@ let package = Package(
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumHost", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
+        "VivariumHost", "VivariumTerminal", "VivariumApp", "VivariumWire", "CVivariumSystem", viperKit, hosting,
+        testKit,
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
@@ -111,7 +116,8 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
     package.products.append(.executable(name: product, targets: [target]))
     package.targets.append(
       .executableTarget(
-        name: target, dependencies: ["VivariumHost", "VivariumApp", "VivariumTerminal", viperKit, hosting],
+        name: target,
+        dependencies: ["VivariumHost", "VivariumApp", "VivariumTerminal", "VivariumWire", viperKit, hosting],
         path: "Scripts/bench/\(target)"))
   }
 }

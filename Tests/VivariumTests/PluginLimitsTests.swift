@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ViperKit
 import ViperKitHosting
+import VivariumWire
 
 @testable import VivariumHost
 
@@ -27,6 +28,12 @@ struct PluginLimitsTests {
     }
   }
 
+  /// The wire carries the largest set of contracts the loader accepts, in
+  /// one `ready` message, with room for the rest of it.
+  @Test func theWireCarriesTheContractsTheLoaderAccepts() {
+    #expect(WireProtocol.messageLimit >= PluginLimits.contractBytes + (1 << 20))
+  }
+
   @Test func tenThousandModulesFitTheProbesReportTheManifestAndThePluginProcesssFrame() throws {
     let contracts = try Self.contracts(10_000)
     let path = "/p/libBig.so"
@@ -46,7 +53,7 @@ struct PluginLimitsTests {
     let ready = WireMessage.ready(
       version: WireProtocol.version, name: "Big", sdkVersion: "2.4.0", contracts: contracts)
     var reader = WireFrameReader()
-    WireFrame.frame(ready.encoded).withUnsafeBytes { reader.append($0) }
+    WireFrame.frame(try ready.encoded()).withUnsafeBytes { reader.append($0) }
     let received = try #require(try reader.nextMessage())
     let sent: [Contract]? = if case .ready(_, _, _, let sent) = received.message { sent } else { nil }
     #expect(try #require(sent, "a ready message").count == 10_000)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
+import VivariumWire
 
 @testable import VivariumHost
 

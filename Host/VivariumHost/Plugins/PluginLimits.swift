@@ -1,7 +1,7 @@
 /// How much one plugin may offer, and the byte limits sized from it: the
 /// probe's report channel (``ChildProcess/replyLimit``), the manifest
 /// section (``ELFFile/manifestLimit``) and the wire frame a plugin process
-/// sends its contracts in (``WireProtocol/frameLimit``). A plugin past them
+/// sends its contracts in (``WireProtocol/messageLimit``). A plugin past them
 /// is refused with its count and the limit, never reported as crashed.
 public enum PluginLimits {
   /// The most modules one plugin may offer.

@@ -1,12 +1,13 @@
 import ViperKit
+import VivariumWire
 
 /// The registry cache's file: a binary form, because reading it is most of
 /// a warm start (JSON took about 20 µs an entry to decode; this takes a
 /// fraction of that).
 ///
 /// Layout: the ``magic`` line, one byte of format version, then the body
-/// (host, SDK and compiler versions, then the entries, in ``WireWriter``'s
-/// encoding), then an FNV-1a hash of the body in 8 bytes. A file that does
+/// (``RegistryBody``: host, SDK and compiler versions, then the entries, in
+/// the wire's one codec, ``WireEncoder``), then an FNV-1a hash of the body in 8 bytes. A file that does
 /// not start with the magic line is not a registry; one whose hash or body
 /// does not check out is damaged; either way it is never trusted.
 extension PluginRegistry {
@@ -19,15 +20,13 @@ extension PluginRegistry {
     _ entries: [Entry], host: String = VivariumVersion.current, sdk: String = ViperKitVersion.current.description,
     compiler: String = swiftCompilerIdentity()
   ) -> [UInt8] {
-    var body = WireWriter()
-    body.string(host)
-    body.string(sdk)
-    body.string(compiler)
-    body.array(entries) { $0.entry($1) }
+    let stamp = RegistryStamp(host: host, sdk: sdk, compiler: compiler)
+    // Every value here encodes without throwing: nothing can fail.
+    let body = (try? WireEncoder.encode(RegistryBody(stamp: stamp, entries: entries.map(StoredEntry.init)))) ?? []
     var file = magic
     file.append(formatVersion)
-    file += body.bytes
-    var hash = Self.hash(body.bytes[...])
+    file += body
+    var hash = Self.hash(body[...])
     for _ in 0..<8 {
       file.append(UInt8(truncatingIfNeeded: hash))
       hash >>= 8
@@ -53,14 +52,18 @@ extension PluginRegistry {
     var stored: UInt64 = 0
     for (index, byte) in file.suffix(8).enumerated() { stored |= UInt64(byte) << (8 * UInt64(index)) }
     guard stored == hash(body) else { return damaged("its contents do not match their checksum") }
-    var reader = WireReader(Array(body))
     do throws(WireError) {
-      guard try reader.string() == VivariumVersion.current, try reader.string() == ViperKitVersion.current.description,
-        try reader.string() == swiftCompilerIdentity()
+      let tree = try WireDecoder.tree(Array(body))
+      // The stamp first: what another host wrote may not decode here.
+      let stamp = try WireDecoder.decode(RegistryStampOnly.self, from: tree).stamp
+      guard
+        stamp
+          == RegistryStamp(
+            host: VivariumVersion.current, sdk: ViperKitVersion.current.description,
+            compiler: swiftCompilerIdentity())
       else { return .success(nil) }
-      let entries = try reader.array { (reader: inout WireReader) throws(WireError) in try reader.entry() }
-      guard reader.isAtEnd else { return damaged("it has bytes left over") }
-      return .success(entries)
+      let entries = try WireDecoder.decode(RegistryBody.self, from: tree).entries
+      return .success(try entries.map { (entry: StoredEntry) throws(WireError) in try entry.entry() })
     } catch {
       return damaged(error.description)
     }
@@ -76,55 +79,49 @@ extension PluginRegistry {
   }
 }
 
-extension WireWriter {
-  fileprivate mutating func entry(_ entry: PluginRegistry.Entry) {
-    string(entry.key.path)
-    int(Int(entry.key.size))
-    int(Int(entry.key.modified))
-    unsigned(entry.key.inode)
-    unsigned(entry.key.device)
-    switch entry.outcome {
-    case .success(let record):
-      byte(0)
-      string(record.name)
-      int(record.sdkVersion.major)
-      int(record.sdkVersion.minor)
-      int(record.sdkVersion.patch)
-      array(record.contracts) { $0.contract($1) }
-    case .failure(let rejection):
-      byte(1)
-      string(rejection.path)
-      string(rejection.kind.rawValue)
-      array(rejection.reasons) { $0.string($1) }
-      array(rejection.checks) { $0.string($1) }
-    }
-  }
+/// Who wrote a registry file: a file by another is a miss.
+private struct RegistryStamp: Codable, Equatable {
+  let host: String
+  let sdk: String
+  let compiler: String
 }
 
-extension WireReader {
-  fileprivate mutating func entry() throws(WireError) -> PluginRegistry.Entry {
-    let key = PluginFileKey(
-      path: try string(), size: Int64(try int()), modified: Int64(try int()), inode: try unsigned(),
-      device: try unsigned())
-    switch try byte() {
-    case 0:
-      let name = try string()
-      let version = ViperKitVersion(major: try int(), minor: try int(), patch: try int())
-      let contracts = try array { (reader: inout WireReader) throws(WireError) in try reader.contract() }
-      guard !contracts.isEmpty else { throw WireError("its entry for \(key.path) has no contracts") }
-      return .init(key: key, outcome: .success(PluginRecord(name: name, sdkVersion: version, contracts: contracts)))
-    case 1:
-      let path = try string()
-      let kindName = try string()
-      guard let kind = Rejection.Kind(rawValue: kindName) else {
-        throw WireError("its entry for \(key.path) has an unknown reason '\(kindName)'")
+/// A registry file's body.
+private struct RegistryBody: Codable {
+  let stamp: RegistryStamp
+  let entries: [StoredEntry]
+}
+
+/// A body's stamp alone, read before its entries.
+private struct RegistryStampOnly: Codable {
+  let stamp: RegistryStamp
+}
+
+/// An entry as the file keeps it: a record or a rejection.
+private struct StoredEntry: Codable {
+  let key: PluginFileKey
+  let record: PluginRecord?
+  let rejection: Rejection?
+
+  init(_ entry: PluginRegistry.Entry) {
+    key = entry.key
+    record = entry.record
+    rejection = entry.rejection
+  }
+
+  func entry() throws(WireError) -> PluginRegistry.Entry {
+    switch (record, rejection) {
+    case (let record?, nil):
+      guard !record.contracts.isEmpty else {
+        throw WireError(.mismatch, "its entry for \(key.path) has no contracts")
       }
-      let reasons = try array { (reader: inout WireReader) throws(WireError) in try reader.string() }
-      let checks = try array { (reader: inout WireReader) throws(WireError) in try reader.string() }
-      guard checks.count == reasons.count else { throw WireError("its entry for \(key.path) is incomplete") }
-      return .init(key: key, outcome: .failure(Rejection(path, kind, reasons, checks: checks)))
-    default:
-      throw WireError("its entry for \(key.path) is incomplete")
+      return .init(key: key, outcome: .success(record))
+    case (nil, let rejection?):
+      guard rejection.checks.count == rejection.reasons.count else {
+        throw WireError(.mismatch, "its entry for \(key.path) is incomplete")
+      }
+      return .init(key: key, outcome: .failure(rejection))
+    default: throw WireError(.mismatch, "its entry for \(key.path) is incomplete")
     }
   }
 }

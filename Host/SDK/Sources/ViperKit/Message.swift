@@ -96,8 +96,9 @@ public struct Dismissed: ModuleMessage, Hashable {
   public init() {}
 }
 
-/// Where a message a module receives comes from.
-public enum MessageOrigin: Hashable, Sendable {
+/// Where a message a module receives comes from. Its `Codable` form is how
+/// it crosses to a plugin process.
+public enum MessageOrigin: Codable, Hashable, Sendable {
   /// From the parent that embeds the module: one of its declared inputs.
   case parent(urn: String)
   /// From a child embedded in `slot`: one of the child's declared outputs.

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import VivariumWire
 
 /// What a plugin process sent, handed from the thread reading its socket
 /// and stderr to the main actor, in order. Bounded: a process that sends
@@ -16,8 +17,8 @@ final class PluginInbox: Sendable {
   }
 
   /// The most bytes of decoded frames waiting for the main actor: 32 MiB
-  /// beyond the largest frame, so that the largest `ready` message fits.
-  static let limit = WireProtocol.frameLimit + (32 << 20)
+  /// beyond the largest message, so that the largest `ready` message fits.
+  static let limit = WireProtocol.messageLimit + (32 << 20)
   /// How much of a plugin process's stderr is kept: its end.
   static let stderrKept = 16 << 10
 
@@ -141,6 +142,7 @@ enum PluginReader {
           while let (message, size) = try frames.nextMessage() {
             guard inbox.push(.message(message), size: size) else {
               throw WireError(
+                .flood,
                 "it sent over \(PluginInbox.limit >> 20) MiB of messages faster than the host could take them (a flood)"
               )
             }

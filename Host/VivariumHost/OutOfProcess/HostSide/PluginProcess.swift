@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import ViperKit
 import ViperKitHosting
+import VivariumWire
 
 /// One plugin file hosted in a process of its own (docs/what-runs-where.md,
 /// "Processes"): the supervisor in the host. It starts the process, hands it the

@@ -1,5 +1,6 @@
 import ViperKit
 import ViperKitHosting
+import VivariumWire
 
 /// The host's side of a module built in a plugin process: it holds the
 /// context the host made for the module (canvas, router, message port,

@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumWire
 
 /// A piece of work running in a plugin process, mirrored in the host's
 /// work for its module: it is in flight while the process runs it, sleeps

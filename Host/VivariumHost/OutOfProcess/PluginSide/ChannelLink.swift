@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumWire
 
 /// A plugin-process module's canvas, router and message port: each call is
 /// a message to the host, which carries it out as it would in one process.

@@ -5,6 +5,7 @@ import Glibc
 import Synchronization
 import ViperKit
 import ViperKitHosting
+import VivariumWire
 
 /// The plugin process: `vivarium __plugin FILE`, started by ``PluginProcess``
 /// with its socket as descriptor 3 and the plugin file as descriptor 4. It
@@ -70,7 +71,8 @@ public final class PluginServer {
         version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
         contracts: factories.map(\.contract))
       if let tooLarge = PluginLimits.rejection(
-        path, count: factories.count, bytes: ready.encoded.count, as: "the ready message of its plugin process")
+        path, count: factories.count, bytes: (try? ready.encoded().count) ?? Int.max,
+        as: "the ready message of its plugin process")
       {
         channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
         return 0

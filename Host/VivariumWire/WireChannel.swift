@@ -3,12 +3,13 @@ import Synchronization
 
 /// One end of the socket between the host and a plugin process: sends
 /// whole frames, one sender at a time, never raising SIGPIPE.
-final class WireChannel: Sendable {
+package final class WireChannel: Sendable {
   /// The socket.
-  let descriptor: Int32
+  package let descriptor: Int32
   private let sending = Mutex(())
 
-  init(descriptor: Int32) {
+  /// The channel over the socket `descriptor`, which it closes when it goes.
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
@@ -18,10 +19,11 @@ final class WireChannel: Sendable {
 
   /// Sends `message` as one frame. With `limit`, gives up when the peer has
   /// not made room for it within that time (it stopped reading). False when
-  /// the frame could not be sent whole.
+  /// the frame could not be sent whole, or the message not encoded.
   @discardableResult
-  func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
-    let frame = WireFrame.frame(message.encoded)
+  package func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
+    guard let payload = try? message.encoded() else { return false }
+    let frame = WireFrame.frame(payload)
     let deadline = limit.map { ContinuousClock.now + $0 }
     return sending.withLock { _ in
       frame.withUnsafeBytes { bytes in
@@ -48,7 +50,7 @@ final class WireChannel: Sendable {
   /// Reads what is there (waiting for it) into `frames`, through `buffer`
   /// (kept by the caller, so a read allocates nothing); false at the end
   /// of the stream or on an error.
-  func receive(into frames: inout WireFrameReader, buffer: inout [UInt8]) -> Bool {
+  package func receive(into frames: inout WireFrameReader, buffer: inout [UInt8]) -> Bool {
     while true {
       let count = buffer.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, 0) }
       if count < 0, errno == EINTR { continue }
@@ -61,7 +63,7 @@ final class WireChannel: Sendable {
 
 extension Duration {
   /// Whole milliseconds, rounded up.
-  var milliseconds: Int {
+  package var milliseconds: Int {
     let (seconds, attoseconds) = components
     return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
   }

@@ -8,7 +8,7 @@ import ViperKit
 /// the host answers with `answer`. Everything else is one-way.
 ///
 /// A change to a case, its fields or their order is a new ``WireProtocol/version``.
-enum WireMessage: Equatable, Sendable {
+package enum WireMessage: Codable, Equatable, Sendable {
   // MARK: Plugin to host, once at start
 
   /// The dynamic loader is done with the plugin file: its entry point is
@@ -81,7 +81,7 @@ enum WireMessage: Equatable, Sendable {
 extension WireMessage {
   /// Whether the message is one `module` sends as it is built and attached:
   /// what it draws, asks of the host and saves.
-  func isPartOfBuilding(_ module: UInt32) -> Bool {
+  package func isPartOfBuilding(_ module: UInt32) -> Bool {
     switch self {
     case .draw(let sender, _), .request(let sender, _), .restorationState(let sender, _, _): sender == module
     default: false
@@ -89,7 +89,7 @@ extension WireMessage {
   }
 
   /// The host call this message answers, if it is an answer.
-  var answeredCall: UInt32? {
+  package var answeredCall: UInt32? {
     switch self {
     case .done(let call), .built(let call, _, _, _), .buildFailed(let call, _): call
     default: nil
@@ -98,41 +98,55 @@ extension WireMessage {
 }
 
 /// The protocol's version and limits.
-enum WireProtocol {
-  /// Bumped on any change to ``WireMessage``'s encoding.
-  static let version = 7
-  /// The largest frame either side accepts: the `ready` message of a
-  /// plugin whose contracts take up to ``PluginLimits/contractBytes``, with
-  /// room for the rest; a draw of a very long list fits many times over.
-  static let frameLimit = PluginLimits.contractBytes + (1 << 20)
-  /// The deepest view tree, message or contract nesting the decoder follows.
-  static let depthLimit = 64
+package enum WireProtocol {
+  /// Bumped on any change to ``WireMessage``'s encoding: its cases, their
+  /// fields, or the `Codable` form of a value it carries.
+  package static let version = 8
+  /// The largest frame either side accepts: a message longer than this
+  /// crosses in several (``WireFrame``), so that a reader holds at most one
+  /// frame beyond the message it is reading.
+  package static let frameLimit = 1 << 20
+  /// The largest message either side accepts, in all its frames: the
+  /// `ready` message of a plugin whose contracts take up to 128 MiB (the
+  /// loader's limit, which `PluginLimitsTests` holds under this), with room
+  /// for the rest; a draw of a very long list fits many times over.
+  package static let messageLimit = 129 << 20
+  /// The deepest nesting of containers the decoder follows: a view tree
+  /// takes two a level (the node, its children) and a draw message one
+  /// more, so a tree 64 deep crosses and one deeper does not.
+  package static let depthLimit = 129
   /// The longest a plugin process waits for the host to answer one of its
   /// calls (the time, a write): far beyond any host that is not stuck.
-  static let answerLimit = Duration.seconds(120)
+  package static let answerLimit = Duration.seconds(120)
 }
 
 /// A role object of a plugin module, for leak reports.
-struct WireRole: Equatable, Sendable {
+package struct WireRole: Codable, Equatable, Sendable {
   /// Its role.
-  let role: Role
+  package let role: Role
   /// Its type name.
-  let typeName: String
+  package let typeName: String
+
+  /// The role object `typeName` playing `role`.
+  package init(role: Role, typeName: String) {
+    self.role = role
+    self.typeName = typeName
+  }
 
   /// `presenter ItemsPresenter`.
-  var description: String { "\(role.rawValue) \(typeName)" }
+  package var description: String { "\(role.rawValue) \(typeName)" }
 }
 
 /// A store a plugin process keeps a copy of (``WireMessage/storeCopy(_:_:)``):
 /// its modules read it there, without asking the host.
-enum WireStore: UInt8, Equatable, Sendable, CaseIterable {
+package enum WireStore: UInt8, Codable, Equatable, Sendable, CaseIterable {
   /// The plugin's storage; its values are strings.
   case storage
   /// The app-wide settings.
   case settings
 
   /// The service it is (``Services/Name``).
-  var service: String {
+  package var service: String {
     switch self {
     case .storage: Services.Name.storage
     case .settings: Services.Name.settings
@@ -141,7 +155,7 @@ enum WireStore: UInt8, Equatable, Sendable, CaseIterable {
 }
 
 /// A service call from an interactor.
-enum WireServiceCall: Equatable, Sendable {
+package enum WireServiceCall: Codable, Equatable, Sendable {
   case storageValue(key: String)
   case storageSet(key: String, value: String?)
   case storageKeys
@@ -154,7 +168,7 @@ enum WireServiceCall: Equatable, Sendable {
 }
 
 /// The host's answer to a service call.
-enum WireAnswer: Equatable, Sendable {
+package enum WireAnswer: Codable, Equatable, Sendable {
   /// Done, nothing to return.
   case none
   /// A stored string, or nil.
@@ -170,7 +184,7 @@ enum WireAnswer: Equatable, Sendable {
 }
 
 /// How work in a plugin ended.
-enum WireWorkOutcome: Equatable, Sendable {
+package enum WireWorkOutcome: Codable, Equatable, Sendable {
   case finished
   case failed(String)
   case cancelled

@@ -1,0 +1,51 @@
+import Testing
+import ViperKit
+
+@testable import VivariumHost
+@testable import VivariumWire
+
+/// The wire's one codec reads back what it wrote, every field of every
+/// value, from the values' own `Codable` forms: contracts as plugin
+/// processes report them and the registry cache keeps them, and values
+/// that tell their kind only by trying one after another.
+@Suite("The wire's codec")
+struct WireCodecTests {
+  @Test(arguments: WireProtocolTests.contracts)
+  func aContractComesBackAsItWas(contract: Contract) throws {
+    let bytes = try WireEncoder.encode(contract)
+    #expect(try WireDecoder.decode(Contract.self, from: bytes) == contract)
+  }
+
+  /// `ArgumentValue` decodes by trying Bool, Int, Double and String in
+  /// turn: each comes back as the kind it was, because each value on the
+  /// wire says what it is.
+  @Test func aValueComesBackAsTheKindItWas() throws {
+    let values: [ArgumentValue] = [
+      .bool(true), .int(1), .int(0), .double(1), .double(0.5), .string("true"), .string("1"), .double(.infinity),
+    ]
+    let bytes = try WireEncoder.encode(values)
+    #expect(try WireDecoder.decode([ArgumentValue].self, from: bytes) == values)
+  }
+
+  /// A number is not a flag, nor a signed number an unsigned one.
+  @Test func aValueOfAnotherKindIsAMismatch() throws {
+    #expect(throws: WireError.self) { try WireDecoder.decode(Bool.self, from: WireEncoder.encode(1)) }
+    #expect(throws: WireError.self) { try WireDecoder.decode(UInt32.self, from: WireEncoder.encode(1)) }
+    #expect(throws: WireError.self) { try WireDecoder.decode(Int.self, from: WireEncoder.encode(1.0)) }
+    let bytes = try WireEncoder.encode(UInt32(256))
+    do throws(WireError) {
+      _ = try WireDecoder.decode(UInt8.self, from: bytes)
+      Issue.record("256 decoded as a UInt8")
+    } catch {
+      #expect(error.kind == .mismatch)
+    }
+  }
+
+  /// A dictionary of many keys (a plugin's storage) is read in linear time:
+  /// keys are found through an index, not one by one.
+  @Test func aLargeDictionaryComesBackWhole() throws {
+    let entries = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("key\($0)", ArgumentValue.int($0)) })
+    let bytes = try WireEncoder.encode(entries)
+    #expect(try WireDecoder.decode([String: ArgumentValue].self, from: bytes) == entries)
+  }
+}
