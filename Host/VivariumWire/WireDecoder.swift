@@ -95,7 +95,7 @@ package struct WireError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A value read from the wire, before a type decodes it.
-package indirect enum WireTree {
+package enum WireTree {
   case null
   case bool(Bool)
   case int(Int64)
@@ -170,9 +170,21 @@ private struct WireParser {
     }
   }
 
-  /// A count of items each taking at least `size` bytes: never more than is left.
-  private mutating func count(each size: Int) throws(WireError) -> Int {
+  /// A string's length: never more than is left.
+  private mutating func length() throws(WireError) -> Int {
     let count = try varint()
+    guard count <= UInt64(remaining) else {
+      throw WireError(.countTooLarge, "a count of \(count) is more than the bytes hold")
+    }
+    return Int(count)
+  }
+
+  /// A container's count of entries each taking at least `size` bytes:
+  /// never more than is left.
+  private mutating func count(each size: Int) throws(WireError) -> Int {
+    guard remaining >= 4 else { throw WireError(.truncated, "the bytes end in the middle of a count") }
+    let count = (0..<4).reduce(UInt64(0)) { $0 | UInt64(bytes[position + $1]) << (8 * UInt64($1)) }
+    position += 4
     guard count <= UInt64(remaining / size) else {
       throw WireError(.countTooLarge, "a count of \(count) is more than the bytes hold")
     }
@@ -180,7 +192,7 @@ private struct WireParser {
   }
 
   private mutating func string() throws(WireError) -> String {
-    let length = try count(each: 1)
+    let length = try length()
     defer { position += length }
     guard let text = String(validating: bytes[position..<position + length], as: UTF8.self) else {
       throw WireError(.notUTF8, "a string is not valid UTF-8")
@@ -218,7 +230,7 @@ private struct WireParser {
           keys.append(try parser.string())
           values.append(try parser.value())
         }
-        guard Set(keys).count == keys.count else {
+        guard !WireParser.hasDuplicate(keys) else {
           throw WireError(.duplicateKey, "a key appears twice among \(keys.count)")
         }
         return .keyed(WireKeyed(keys: keys, values: values))
@@ -232,6 +244,16 @@ private struct WireParser {
         return .list(values)
       }
     }
+  }
+
+  /// Whether a key comes twice (as Swift compares strings: a composed and
+  /// a decomposed `é` are one key).
+  static func hasDuplicate(_ keys: [String]) -> Bool {
+    guard keys.count > 8 else {
+      for (index, key) in keys.enumerated() where keys[..<index].contains(key) { return true }
+      return false
+    }
+    return Set(keys).count != keys.count
   }
 
   private mutating func nested(_ read: (inout WireParser) throws(WireError) -> WireTree) throws(WireError)

@@ -7,17 +7,22 @@
 ///
 /// Layout, after the tag: numbers as LEB128 varints (signed ones
 /// zigzagged), doubles as their 8 bytes little-endian, strings as their
-/// UTF-8 length then bytes, a keyed container as its count then each key (a
-/// string) and value, a list as its count then its values.
+/// UTF-8 length then bytes, a keyed container as its count (4 bytes,
+/// little-endian) then each key (a string) and value, a list as its count
+/// (the same) then its values.
+///
+/// Values are written as they are encoded, into one buffer: a type must
+/// finish a nested container before it goes back to the one holding it, as
+/// every synthesized and hand-written `encode(to:)` does; one that goes
+/// back to a container it left gets an `EncodingError`.
 package enum WireEncoder {
-  /// `value`'s bytes; throws only what `value`'s own `encode(to:)` throws.
+  /// `value`'s bytes; throws what `value`'s own `encode(to:)` throws.
   package static func encode(_ value: some Encodable) throws -> [UInt8] {
-    let root = EncodedValue()
-    try value.encode(to: ValueEncoder(root))
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(256)
-    root.write(into: &bytes)
-    return bytes
+    let writer = WireWriter()
+    try value.encode(to: ValueEncoder(writer, owner: writer.newOwner()))
+    if writer.isEmptyValue { writer.bytes.append(WireTag.null.rawValue) }
+    writer.closeAll()
+    return writer.bytes
   }
 }
 
@@ -58,219 +63,229 @@ extension Array where Element == UInt8 {
   }
 }
 
-/// One value being encoded: a scalar's bytes, or a container's children.
-private final class EncodedValue {
-  enum Content {
-    case unset
-    case scalar([UInt8])
-    case keyed(keys: [String], values: [EncodedValue])
-    case list([EncodedValue])
-  }
-  var content = Content.unset
+/// The buffer values are written into, and the containers open in it.
+private final class WireWriter {
+  var bytes: [UInt8] = []
+  /// Open containers, innermost last: who opened it (a value's encoder),
+  /// where its count goes, and how many entries it has.
+  private var open: [(id: Int, owner: Int, countAt: Int, count: UInt32)] = []
+  private var nextID = 0
+  /// Where the root value starts: nothing was written for it yet.
+  var isEmptyValue: Bool { bytes.isEmpty }
 
-  func write(into bytes: inout [UInt8]) {
-    switch content {
-    case .unset: bytes.append(WireTag.null.rawValue)
-    case .scalar(let scalar): bytes.append(contentsOf: scalar)
-    case .keyed(let keys, let values):
-      bytes.append(WireTag.keyed.rawValue)
-      bytes.appendVarint(UInt64(keys.count))
-      for (key, value) in zip(keys, values) {
-        bytes.appendString(key)
-        value.write(into: &bytes)
-      }
-    case .list(let values):
-      bytes.append(WireTag.list.rawValue)
-      bytes.appendVarint(UInt64(values.count))
-      for value in values { value.write(into: &bytes) }
+  init() { bytes.reserveCapacity(512) }
+
+  func newOwner() -> Int {
+    nextID += 1
+    return nextID
+  }
+
+  /// Opens a container for the value `owner` encodes, or gives back the
+  /// one it has open.
+  func openContainer(_ tag: WireTag, owner: Int) -> Int {
+    if let last = open.last, last.owner == owner { return last.id }
+    bytes.append(tag.rawValue)
+    let countAt = bytes.count
+    bytes.append(contentsOf: [0, 0, 0, 0])
+    nextID += 1
+    open.append((nextID, owner, countAt, 0))
+    return nextID
+  }
+
+  /// Makes container `id` the innermost, closing those inside it, and
+  /// counts one more entry in it.
+  func entry(in id: Int) throws {
+    guard let index = open.lastIndex(where: { $0.id == id }) else {
+      throw EncodingError.invalidValue(
+        id, .init(codingPath: [], debugDescription: "a value went back to a container it had finished"))
+    }
+    while open.count > index + 1 { close() }
+    open[index].count += 1
+  }
+
+  private func close() {
+    let last = open.removeLast()
+    for index in 0..<4 { bytes[last.countAt + index] = UInt8(truncatingIfNeeded: last.count >> (8 * UInt32(index))) }
+  }
+
+  func closeAll() {
+    while !open.isEmpty { close() }
+  }
+
+  func tag(_ tag: WireTag) { bytes.append(tag.rawValue) }
+  func key(_ key: String) { bytes.appendString(key) }
+  func null() { tag(.null) }
+  func bool(_ value: Bool) { tag(value ? .true : .false) }
+  func string(_ value: String) {
+    tag(.string)
+    bytes.appendString(value)
+  }
+  func double(_ value: Double) {
+    tag(.double)
+    var bits = value.bitPattern
+    for _ in 0..<8 {
+      bytes.append(UInt8(truncatingIfNeeded: bits))
+      bits >>= 8
     }
   }
-
-  /// A child under `key`, replacing one already there in a container of a
-  /// few keys (a type's fields; the keys of a dictionary are unique).
-  func child(forKey key: String) -> EncodedValue {
-    let child = EncodedValue()
-    guard case .keyed(var keys, var values) = content else {
-      content = .keyed(keys: [key], values: [child])
-      return child
-    }
-    content = .unset
-    if keys.count <= 16, let index = keys.firstIndex(of: key) {
-      values[index] = child
-    } else {
-      keys.append(key)
-      values.append(child)
-    }
-    content = .keyed(keys: keys, values: values)
-    return child
+  func signed(_ value: Int64) {
+    tag(.int)
+    bytes.appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
   }
-
-  /// A new last child of a list.
-  func appended() -> EncodedValue {
-    let child = EncodedValue()
-    guard case .list(var values) = content else {
-      content = .list([child])
-      return child
-    }
-    content = .unset
-    values.append(child)
-    content = .list(values)
-    return child
+  func unsigned(_ value: UInt64) {
+    tag(.unsigned)
+    bytes.appendVarint(value)
   }
-
-  var count: Int {
-    switch content {
-    case .list(let values): values.count
-    case .keyed(let keys, _): keys.count
-    default: 0
-    }
-  }
-
-  static func scalar(_ tag: WireTag, _ body: (inout [UInt8]) -> Void = { _ in }) -> Content {
-    var bytes = [tag.rawValue]
-    body(&bytes)
-    return .scalar(bytes)
-  }
-
-  func setNil() { content = .scalar([WireTag.null.rawValue]) }
-  func set(_ value: Bool) { content = .scalar([(value ? WireTag.true : WireTag.false).rawValue]) }
-  func set(_ value: String) { content = Self.scalar(.string) { $0.appendString(value) } }
-  func set(_ value: Double) {
-    content = Self.scalar(.double) { bytes in
-      var bits = value.bitPattern
-      for _ in 0..<8 {
-        bytes.append(UInt8(truncatingIfNeeded: bits))
-        bits >>= 8
-      }
-    }
-  }
-  func set(signed value: Int64) {
-    content = Self.scalar(.int) { $0.appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
-  }
-  func set(unsigned value: UInt64) { content = Self.scalar(.unsigned) { $0.appendVarint(value) } }
-
-  /// Encodes `value` here: scalars directly, anything else through its `encode(to:)`.
-  func set<T: Encodable>(_ value: T) throws {
-    try value.encode(to: ValueEncoder(self))
+  func encode<T: Encodable>(_ value: T) throws {
+    let owner = newOwner()
+    let start = bytes.count
+    try value.encode(to: ValueEncoder(self, owner: owner))
+    // A type that encoded nothing at all is nothing.
+    if bytes.count == start { null() }
   }
 }
 
-/// Encodes into an ``EncodedValue``. Coding paths are not kept: nothing
-/// here fails, and keeping them costs an array for every value.
+/// Encodes one value into a ``WireWriter``. Coding paths are not kept:
+/// keeping them costs an array for every value.
 private struct ValueEncoder: Encoder, SingleValueEncodingContainer {
-  let value: EncodedValue
+  let writer: WireWriter
+  let owner: Int
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(_ value: EncodedValue) {
-    self.value = value
+  init(_ writer: WireWriter, owner: Int) {
+    self.writer = writer
+    self.owner = owner
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if case .keyed = value.content {} else { value.content = .keyed(keys: [], values: []) }
-    return KeyedEncodingContainer(KeyedWriter<Key>(value: value))
+    KeyedEncodingContainer(KeyedWriter<Key>(writer: writer, id: writer.openContainer(.keyed, owner: owner)))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    if case .list = value.content {} else { value.content = .list([]) }
-    return ListWriter(value: value)
+    ListWriter(writer: writer, id: writer.openContainer(.list, owner: owner))
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-  mutating func encodeNil() throws { value.setNil() }
-  mutating func encode(_ value: Bool) throws { self.value.set(value) }
-  mutating func encode(_ value: String) throws { self.value.set(value) }
-  mutating func encode(_ value: Double) throws { self.value.set(value) }
-  mutating func encode(_ value: Float) throws { self.value.set(Double(value)) }
-  mutating func encode(_ value: Int) throws { self.value.set(signed: Int64(value)) }
-  mutating func encode(_ value: Int8) throws { self.value.set(signed: Int64(value)) }
-  mutating func encode(_ value: Int16) throws { self.value.set(signed: Int64(value)) }
-  mutating func encode(_ value: Int32) throws { self.value.set(signed: Int64(value)) }
-  mutating func encode(_ value: Int64) throws { self.value.set(signed: value) }
-  mutating func encode(_ value: UInt) throws { self.value.set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt8) throws { self.value.set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt16) throws { self.value.set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt32) throws { self.value.set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt64) throws { self.value.set(unsigned: value) }
-  mutating func encode<T: Encodable>(_ value: T) throws { try self.value.set(value) }
+  mutating func encodeNil() throws { writer.null() }
+  mutating func encode(_ value: Bool) throws { writer.bool(value) }
+  mutating func encode(_ value: String) throws { writer.string(value) }
+  mutating func encode(_ value: Double) throws { writer.double(value) }
+  mutating func encode(_ value: Float) throws { writer.double(Double(value)) }
+  mutating func encode(_ value: Int) throws { writer.signed(Int64(value)) }
+  mutating func encode(_ value: Int8) throws { writer.signed(Int64(value)) }
+  mutating func encode(_ value: Int16) throws { writer.signed(Int64(value)) }
+  mutating func encode(_ value: Int32) throws { writer.signed(Int64(value)) }
+  mutating func encode(_ value: Int64) throws { writer.signed(value) }
+  mutating func encode(_ value: UInt) throws { writer.unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt8) throws { writer.unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt16) throws { writer.unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt32) throws { writer.unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt64) throws { writer.unsigned(value) }
+  mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: self) }
 }
 
 private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let value: EncodedValue
+  let writer: WireWriter
+  let id: Int
   var codingPath: [any CodingKey] { [] }
 
-  private func child(_ key: Key) -> EncodedValue { value.child(forKey: key.stringValue) }
+  /// Starts the entry for `key`: the container is made innermost and the key written.
+  private func at(_ key: Key) throws -> WireWriter {
+    try writer.entry(in: id)
+    writer.key(key.stringValue)
+    return writer
+  }
 
-  mutating func encodeNil(forKey key: Key) throws { child(key).setNil() }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { child(key).set(value) }
-  mutating func encode(_ value: String, forKey key: Key) throws { child(key).set(value) }
-  mutating func encode(_ value: Double, forKey key: Key) throws { child(key).set(value) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { child(key).set(Double(value)) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { child(key).set(signed: Int64(value)) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { child(key).set(signed: Int64(value)) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { child(key).set(signed: Int64(value)) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { child(key).set(signed: Int64(value)) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { child(key).set(signed: value) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { child(key).set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { child(key).set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { child(key).set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { child(key).set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { child(key).set(unsigned: value) }
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try child(key).set(value)
+  mutating func encodeNil(forKey key: Key) throws { try at(key).null() }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { try at(key).bool(value) }
+  mutating func encode(_ value: String, forKey key: Key) throws { try at(key).string(value) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { try at(key).double(value) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { try at(key).double(Double(value)) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { try at(key).signed(Int64(value)) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { try at(key).signed(Int64(value)) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { try at(key).signed(Int64(value)) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { try at(key).signed(Int64(value)) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { try at(key).signed(value) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { try at(key).unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { try at(key).unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { try at(key).unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { try at(key).unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { try at(key).unsigned(value) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try at(key).encode(value) }
+
+  /// A nested container's entry is started at once; one that cannot be
+  /// (its container was finished) writes nothing, and the next write throws.
+  private func nested(_ key: Key) -> ValueEncoder {
+    _ = try? at(key)
+    return ValueEncoder(writer, owner: writer.newOwner())
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    ValueEncoder(child(key)).container(keyedBy: keyType)
+    nested(key).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    ValueEncoder(child(key)).unkeyedContainer()
+    nested(key).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    ValueEncoder(value.child(forKey: "super"))
+    _ = try? writer.entry(in: id)
+    writer.key("super")
+    return ValueEncoder(writer, owner: writer.newOwner())
   }
 
-  mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(child(key)) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { nested(key) }
 }
 
 private struct ListWriter: UnkeyedEncodingContainer {
-  let value: EncodedValue
+  let writer: WireWriter
+  let id: Int
+  private(set) var count = 0
   var codingPath: [any CodingKey] { [] }
-  var count: Int { value.count }
 
-  private func next() -> EncodedValue { value.appended() }
+  init(writer: WireWriter, id: Int) {
+    self.writer = writer
+    self.id = id
+  }
 
-  mutating func encodeNil() throws { next().setNil() }
-  mutating func encode(_ value: Bool) throws { next().set(value) }
-  mutating func encode(_ value: String) throws { next().set(value) }
-  mutating func encode(_ value: Double) throws { next().set(value) }
-  mutating func encode(_ value: Float) throws { next().set(Double(value)) }
-  mutating func encode(_ value: Int) throws { next().set(signed: Int64(value)) }
-  mutating func encode(_ value: Int8) throws { next().set(signed: Int64(value)) }
-  mutating func encode(_ value: Int16) throws { next().set(signed: Int64(value)) }
-  mutating func encode(_ value: Int32) throws { next().set(signed: Int64(value)) }
-  mutating func encode(_ value: Int64) throws { next().set(signed: value) }
-  mutating func encode(_ value: UInt) throws { next().set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt8) throws { next().set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt16) throws { next().set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt32) throws { next().set(unsigned: UInt64(value)) }
-  mutating func encode(_ value: UInt64) throws { next().set(unsigned: value) }
-  mutating func encode<T: Encodable>(_ value: T) throws { try next().set(value) }
+  private mutating func next() throws -> WireWriter {
+    try writer.entry(in: id)
+    count += 1
+    return writer
+  }
+
+  mutating func encodeNil() throws { try next().null() }
+  mutating func encode(_ value: Bool) throws { try next().bool(value) }
+  mutating func encode(_ value: String) throws { try next().string(value) }
+  mutating func encode(_ value: Double) throws { try next().double(value) }
+  mutating func encode(_ value: Float) throws { try next().double(Double(value)) }
+  mutating func encode(_ value: Int) throws { try next().signed(Int64(value)) }
+  mutating func encode(_ value: Int8) throws { try next().signed(Int64(value)) }
+  mutating func encode(_ value: Int16) throws { try next().signed(Int64(value)) }
+  mutating func encode(_ value: Int32) throws { try next().signed(Int64(value)) }
+  mutating func encode(_ value: Int64) throws { try next().signed(value) }
+  mutating func encode(_ value: UInt) throws { try next().unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt8) throws { try next().unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt16) throws { try next().unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt32) throws { try next().unsigned(UInt64(value)) }
+  mutating func encode(_ value: UInt64) throws { try next().unsigned(value) }
+  mutating func encode<T: Encodable>(_ value: T) throws { try next().encode(value) }
+
+  private mutating func nested() -> ValueEncoder {
+    _ = try? next()
+    return ValueEncoder(writer, owner: writer.newOwner())
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    ValueEncoder(next()).container(keyedBy: keyType)
+    nested().container(keyedBy: keyType)
   }
 
-  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    ValueEncoder(next()).unkeyedContainer()
-  }
-
-  mutating func superEncoder() -> any Encoder { ValueEncoder(next()) }
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { nested().unkeyedContainer() }
+  mutating func superEncoder() -> any Encoder { nested() }
 }

@@ -48,4 +48,40 @@ struct WireCodecTests {
     let bytes = try WireEncoder.encode(entries)
     #expect(try WireDecoder.decode([String: ArgumentValue].self, from: bytes) == entries)
   }
+
+  /// Values are written as they are encoded: a type that finishes a nested
+  /// container and goes on in the one holding it is read back whole; one
+  /// that goes back to the nested container after that is refused, never
+  /// written wrong.
+  @Test func aTypeThatGoesBackToAFinishedContainerIsRefused() throws {
+    struct Pair: Codable, Equatable {
+      var list: [Int]
+      var after: String
+      var goesBack = false
+
+      enum Key: String, CodingKey { case list, after }
+
+      init(list: [Int], after: String, goesBack: Bool = false) {
+        (self.list, self.after, self.goesBack) = (list, after, goesBack)
+      }
+
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        (list, after) = (
+          try container.decode([Int].self, forKey: .list), try container.decode(String.self, forKey: .after)
+        )
+      }
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        var nested = container.nestedUnkeyedContainer(forKey: .list)
+        for value in list.dropLast() { try nested.encode(value) }
+        try container.encode(after, forKey: .after)
+        if goesBack, let last = list.last { try nested.encode(last) }
+      }
+    }
+    let pair = Pair(list: [1, 2], after: "x")
+    #expect(try WireDecoder.decode(Pair.self, from: WireEncoder.encode(pair)).list == [1])
+    #expect(throws: EncodingError.self) { try WireEncoder.encode(Pair(list: [1, 2], after: "x", goesBack: true)) }
+  }
 }

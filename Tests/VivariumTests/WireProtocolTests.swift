@@ -184,8 +184,9 @@ struct WireProtocolTests {
   static func text(_ value: String) -> [UInt8] { [6] + varint(UInt64(value.utf8.count)) + Array(value.utf8) }
   static func unsigned(_ value: UInt64) -> [UInt8] { [4] + varint(value) }
   static func keyed(_ entries: [(String, [UInt8])]) -> [UInt8] {
-    [7] + varint(UInt64(entries.count)) + entries.flatMap { text($0.0).dropFirst() + $0.1 }
+    [7] + count(entries.count) + entries.flatMap { text($0.0).dropFirst() + $0.1 }
   }
+  static func count(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
   static func varint(_ value: UInt64) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.appendVarint(value)
@@ -198,12 +199,14 @@ struct WireProtocolTests {
     ("an unknown tag", [9], .unknownTag),
     ("the last tag byte", [255], .unknownTag),
     ("a byte left over", keyed([("done", keyed([("call", unsigned(1))]))]) + [0], .leftOver),
-    ("a key that is not UTF-8", [7, 1, 2, 0xC3, 0x28, 0], .notUTF8),
+    ("a key that is not UTF-8", [7] + count(1) + [2, 0xC3, 0x28, 0], .notUTF8),
     ("an encoded surrogate", [6, 3, 0xED, 0xA0, 0x80], .notUTF8),
     ("an overlong encoding", [6, 2, 0xC0, 0x80], .notUTF8),
     ("a string longer than the bytes", [6, 5, 0x61], .countTooLarge),
-    ("a list longer than the bytes", [8, 100, 0], .countTooLarge),
-    ("the largest count", [8] + [UInt8](repeating: 0xFF, count: 9) + [0x01], .countTooLarge),
+    ("a list longer than the bytes", [8] + count(100) + [0], .countTooLarge),
+    ("the largest count", [8, 0xFF, 0xFF, 0xFF, 0xFF], .countTooLarge),
+    ("the largest string length", [6] + [UInt8](repeating: 0xFF, count: 9) + [0x01], .countTooLarge),
+    ("a count cut short", [8, 1, 0], .truncated),
     ("a number of 11 bytes", [4] + [UInt8](repeating: 0x80, count: 10) + [0x01], .numberTooLong),
     ("a tenth byte over 1", [4] + [UInt8](repeating: 0xFF, count: 9) + [0x02], .numberTooLong),
     ("a number cut short", [4, 0x80], .truncated),

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import ViperKit
 import VivariumHost
+import VivariumWire
 
 /// Waits, without spinning, until a runtime's screen shows a text: resumed
 /// each time the runtime says its screen may have changed.
@@ -252,6 +253,7 @@ func boundaryFigures(
   print("The boundary (issue 28), out of process; µs")
   print("  floor: a 16-byte frame to a child process and back over a socket pair  \(tail(floors.blocking))")
   print("  the same with each side's main actor in the loop (a thread reads, hands over)  \(tail(floors.handoff))")
+  for rows in [1, 10, 100] { codecFigures(rows: rows) }
   let floorMedian = median(floors.blocking)
   let idle = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-idle"), hung: false, count: 1_000)
   let hung = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-hung"), hung: true, count: 1_000)
@@ -270,4 +272,41 @@ func boundaryFigures(
   print(
     String(format: "    1,000 live / 1 live (medians) %.2f×; target flat", perLive[2].1 / perLive[0].1)
       + String(format: "; 1 live / floor %.1f×", perLive[0].1 / floorMedian))
+}
+
+/// Microseconds to encode and to decode, with the wire's one codec, a draw
+/// like a page of products:search's (a heading, a field, a list of `rows`
+/// rows, two buttons, a line), and its size in bytes.
+func codecFigures(rows: Int) {
+  let page = ViewNode.stack(
+    .vertical,
+    [
+      .heading("Products"), .field(id: "query", label: "Search", value: "lamp", placeholder: "Name"),
+      .list(
+        id: "results",
+        rows: (0..<rows).map {
+          ListRow(id: "\($0)", title: "Product \($0)", detail: "€ \($0).99", marker: Marker(.positive, "in stock"))
+        }),
+      .stack(.horizontal, [.button(id: "previous", title: "Previous"), .button(id: "next", title: "Next")]),
+      .text("page 1 of 3", tone: .muted),
+    ])
+  let draw = WireMessage.draw(module: 1, page)
+  var encode: [Double] = []
+  var decode: [Double] = []
+  var size = 0
+  for round in 0..<2_200 {
+    let start = nanoseconds()
+    guard let bytes = try? draw.encoded() else { fail("the draw did not encode") }
+    let encoded = nanoseconds()
+    guard (try? WireMessage.decode(bytes)) == draw else { fail("the draw did not come back") }
+    let decoded = nanoseconds()
+    size = bytes.count
+    if round >= 200 {
+      encode.append(Double(encoded - start) / 1000)
+      decode.append(Double(decoded - encoded) / 1000)
+    }
+  }
+  print(
+    "  a draw of \(pad(String(rows), 3)) rows (\(size) bytes) through the codec: encoded \(summary(encode)), decoded \(summary(decode)) µs (median (min–max))"
+  )
 }
