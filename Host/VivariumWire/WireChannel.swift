@@ -23,6 +23,13 @@ package final class WireChannel: Sendable {
   @discardableResult
   package func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
     guard let payload = try? message.encoded() else { return false }
+    return send(encoded: payload, within: limit)
+  }
+
+  /// Sends a message already encoded (``WireMessage/encoded()``), as
+  /// ``send(_:within:)`` does.
+  @discardableResult
+  package func send(encoded payload: [UInt8], within limit: Duration? = nil) -> Bool {
     let frame = WireFrame.frame(payload)
     let deadline = limit.map { ContinuousClock.now + $0 }
     return sending.withLock { _ in

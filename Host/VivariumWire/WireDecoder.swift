@@ -125,8 +125,7 @@ package final class WireKeyed {
   let keys: [String]
   let values: [WireTree]
   /// The index of each key, made for a large container on its first lookup.
-  private lazy var index: [String: Int] = Dictionary(
-    zip(keys, keys.indices).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+  private lazy var index = Dictionary(zip(keys, keys.indices), uniquingKeysWith: { first, _ in first })
 
   init(keys: [String], values: [WireTree]) {
     self.keys = keys

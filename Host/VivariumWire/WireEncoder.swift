@@ -19,9 +19,9 @@ package enum WireEncoder {
   /// `value`'s bytes; throws what `value`'s own `encode(to:)` throws.
   package static func encode(_ value: some Encodable) throws -> [UInt8] {
     let writer = WireWriter()
-    try value.encode(to: ValueEncoder(writer, owner: writer.newOwner()))
-    if writer.isEmptyValue { writer.bytes.append(WireTag.null.rawValue) }
+    try writer.encode(value)
     writer.closeAll()
+    if let misuse = writer.misuse { throw misuse }
     return writer.bytes
   }
 }
@@ -70,8 +70,10 @@ private final class WireWriter {
   /// where its count goes, and how many entries it has.
   private var open: [(id: Int, owner: Int, countAt: Int, count: UInt32)] = []
   private var nextID = 0
-  /// Where the root value starts: nothing was written for it yet.
-  var isEmptyValue: Bool { bytes.isEmpty }
+  /// Why the bytes are wrong, when a nested container was asked for in a
+  /// container already finished (those calls cannot throw): the encoding
+  /// then throws it.
+  var misuse: (any Error)?
 
   init() { bytes.reserveCapacity(512) }
 
@@ -216,9 +218,9 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try at(key).encode(value) }
 
   /// A nested container's entry is started at once; one that cannot be
-  /// (its container was finished) writes nothing, and the next write throws.
+  /// (its container was finished) makes the encoding throw.
   private func nested(_ key: Key) -> ValueEncoder {
-    _ = try? at(key)
+    do { _ = try at(key) } catch { writer.misuse = writer.misuse ?? error }
     return ValueEncoder(writer, owner: writer.newOwner())
   }
 
@@ -233,7 +235,7 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func superEncoder() -> any Encoder {
-    _ = try? writer.entry(in: id)
+    do { try writer.entry(in: id) } catch { writer.misuse = writer.misuse ?? error }
     writer.key("super")
     return ValueEncoder(writer, owner: writer.newOwner())
   }
@@ -276,7 +278,7 @@ private struct ListWriter: UnkeyedEncodingContainer {
   mutating func encode<T: Encodable>(_ value: T) throws { try next().encode(value) }
 
   private mutating func nested() -> ValueEncoder {
-    _ = try? next()
+    do { _ = try next() } catch { writer.misuse = writer.misuse ?? error }
     return ValueEncoder(writer, owner: writer.newOwner())
   }
 

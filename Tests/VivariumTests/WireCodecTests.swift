@@ -41,8 +41,8 @@ struct WireCodecTests {
     }
   }
 
-  /// A dictionary of many keys (a plugin's storage) is read in linear time:
-  /// keys are found through an index, not one by one.
+  /// A dictionary of many keys (a plugin's storage) comes back whole: past
+  /// 16 keys, a container's keys are found through an index.
   @Test func aLargeDictionaryComesBackWhole() throws {
     let entries = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("key\($0)", ArgumentValue.int($0)) })
     let bytes = try WireEncoder.encode(entries)
@@ -83,5 +83,18 @@ struct WireCodecTests {
     let pair = Pair(list: [1, 2], after: "x")
     #expect(try WireDecoder.decode(Pair.self, from: WireEncoder.encode(pair)).list == [1])
     #expect(throws: EncodingError.self) { try WireEncoder.encode(Pair(list: [1, 2], after: "x", goesBack: true)) }
+    // Asking for a nested container there (a call that cannot throw) fails the encoding too.
+    struct NestsLate: Encodable {
+      enum Key: String, CodingKey { case first, second }
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        var first = container.nestedUnkeyedContainer(forKey: .first)
+        try first.encode(1)
+        try container.encode(2, forKey: .second)
+        var late = first.nestedUnkeyedContainer()
+        try late.encode(3)
+      }
+    }
+    #expect(throws: EncodingError.self) { try WireEncoder.encode(NestsLate()) }
   }
 }

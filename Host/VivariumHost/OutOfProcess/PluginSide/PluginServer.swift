@@ -70,14 +70,15 @@ public final class PluginServer {
       let ready = WireMessage.ready(
         version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
         contracts: factories.map(\.contract))
+      // Encoded once: with ten thousand contracts, that is most of a start.
+      let encoded = try? ready.encoded()
       if let tooLarge = PluginLimits.rejection(
-        path, count: factories.count, bytes: (try? ready.encoded().count) ?? Int.max,
-        as: "the ready message of its plugin process")
+        path, count: factories.count, bytes: encoded?.count ?? Int.max, as: "the ready message of its plugin process")
       {
         channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
         return 0
       }
-      channel.send(ready)
+      channel.send(encoded: encoded ?? [])
     case .rejected(let rejection):
       channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
       return 0
