@@ -1,13 +1,13 @@
 import ViperKit
 import VivariumWire
 
-/// The registry cache's file: a binary form, because reading it is most of
-/// a warm start (JSON took about 20 µs an entry to decode; this takes a
-/// fraction of that).
+/// The registry cache's file: in the wire's one codec (``WireEncoder``),
+/// the same bytes a plugin process reports its contracts in; reading it is
+/// much of a warm start (about 12 µs an entry, `Scripts/benchmark loading`).
 ///
 /// Layout: the ``magic`` line, one byte of format version, then the body
-/// (``RegistryBody``: host, SDK and compiler versions, then the entries, in
-/// the wire's one codec, ``WireEncoder``), then an FNV-1a hash of the body in 8 bytes. A file that does
+/// (``RegistryBody``: host, SDK and compiler versions, then the entries),
+/// then an FNV-1a hash of the body in 8 bytes. A file that does
 /// not start with the magic line is not a registry; one whose hash or body
 /// does not check out is damaged; either way it is never trusted.
 extension PluginRegistry {
