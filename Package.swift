@@ -59,35 +59,68 @@ let package = Package(
     .package(path: "Host/SDK/TestKit"),
   ],
   targets: [
-    // The host links the rules (ViperKitHosting), never the test kit.
+    // The host, layer by layer: each target imports only those below it, and
+    // the compiler refuses the other way (docs/architecture.md draws them).
+    //
+    // What every layer uses: files read and written safely, text made safe
+    // for a terminal, small collections.
     .target(
-      name: "VivariumHost", dependencies: [viperKit, hosting, "CVivariumSystem", "VivariumTerminal", "VivariumWire"],
-      path: "Host/VivariumHost"),
+      name: "VivariumSupport", dependencies: [viperKit, "CVivariumSystem", "VivariumTerminal"],
+      path: "Host/VivariumSupport"),
     // The protocol between the host and a plugin process, alone: its
     // messages, their one codec (any Codable value as tagged binary) and
     // frames on a socket. Knows nothing of processes, modules or screens.
     .target(name: "VivariumWire", dependencies: [viperKit], path: "Host/VivariumWire"),
+    // Finding, checking and loading plugins: ELF and probes, the loader, the
+    // registry of manifests, the route table, and the host's side of plugin
+    // processes. The host links the rules (ViperKitHosting), never the test kit.
+    .target(
+      name: "VivariumLoading", dependencies: ["VivariumSupport", "VivariumWire", "CVivariumSystem", viperKit, hosting],
+      path: "Host/VivariumLoading"),
+    // The plugin's side of a plugin process (`vivarium __plugin`, the
+    // zygote): only the executable links it, never the host's libraries.
+    .target(
+      name: "VivariumPluginProcess",
+      dependencies: ["VivariumLoading", "VivariumWire", "VivariumSupport", viperKit, hosting],
+      path: "Host/VivariumPluginProcess"),
+    // Modules at run time: navigation, composition, services, restoration and
+    // scripted sessions.
+    .target(
+      name: "VivariumRuntime", dependencies: ["VivariumLoading", "VivariumSupport", "VivariumWire", viperKit, hosting],
+      path: "Host/VivariumRuntime"),
+    // What the commands report on plugins and apps: the plugin check, the
+    // whole-app check, the plugins, routes and graph reports, `vivarium new`.
+    .target(
+      name: "VivariumTools",
+      dependencies: ["VivariumRuntime", "VivariumLoading", "VivariumSupport", viperKit, hosting],
+      path: "Host/VivariumTools"),
     // The terminal as cells: grids, their difference as bytes, keys parsed
     // from bytes, raw mode always restored. Knows nothing of modules.
     .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
     // The full-screen app: a session's screens laid out on a grid, focus,
     // editing, the command line; and the loop joining it to a terminal.
     .target(
-      name: "VivariumApp", dependencies: ["VivariumHost", "VivariumTerminal", viperKit, hosting],
+      name: "VivariumApp",
+      dependencies: ["VivariumRuntime", "VivariumLoading", "VivariumSupport", "VivariumTerminal", viperKit, hosting],
       path: "Host/VivariumApp"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
     .executableTarget(
-      name: "vivarium", dependencies: ["VivariumHost", "VivariumApp", viperKit, hosting], path: "Host/vivarium"),
+      name: "vivarium",
+      dependencies: [
+        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
+        "VivariumSupport", viperKit, hosting,
+      ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
     .executableTarget(
-      name: "vivarium-check", dependencies: ["VivariumHost", viperKit, testKit], path: "Host/vivarium-check"),
+      name: "vivarium-check", dependencies: ["VivariumTools", "VivariumLoading", "VivariumSupport", viperKit, testKit],
+      path: "Host/vivarium-check"),
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumHost", "VivariumTerminal", "VivariumApp", "VivariumWire", "CVivariumSystem", viperKit, hosting,
-        testKit,
+        "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumPluginProcess", "VivariumRuntime",
+        "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, fixture data) shared by the two
@@ -117,7 +150,10 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
     package.targets.append(
       .executableTarget(
         name: target,
-        dependencies: ["VivariumHost", "VivariumApp", "VivariumTerminal", "VivariumWire", viperKit, hosting],
+        dependencies: [
+          "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
+          "VivariumSupport", "VivariumTerminal", "VivariumWire", viperKit, hosting,
+        ],
         path: "Scripts/bench/\(target)"))
   }
 }

@@ -97,29 +97,6 @@ extension WireMessage {
   }
 }
 
-/// The protocol's version and limits.
-package enum WireProtocol {
-  /// Bumped on any change to ``WireMessage``'s encoding: its cases, their
-  /// fields, or the `Codable` form of a value it carries.
-  package static let version = 8
-  /// The largest frame either side accepts: a message longer than this
-  /// crosses in several (``WireFrame``), so that a reader holds at most one
-  /// frame beyond the message it is reading.
-  package static let frameLimit = 1 << 20
-  /// The largest message either side accepts, in all its frames: the
-  /// `ready` message of a plugin whose contracts take up to 128 MiB (the
-  /// loader's limit, which `PluginLimitsTests` holds under this), with room
-  /// for the rest; a draw of a very long list fits many times over.
-  package static let messageLimit = 129 << 20
-  /// The deepest nesting of containers the decoder follows: a view tree
-  /// takes two a level (the node, its children) and a draw message one
-  /// more, so a tree 64 deep crosses and one deeper does not.
-  package static let depthLimit = 129
-  /// The longest a plugin process waits for the host to answer one of its
-  /// calls (the time, a write): far beyond any host that is not stuck.
-  package static let answerLimit = Duration.seconds(120)
-}
-
 /// A role object of a plugin module, for leak reports.
 package struct WireRole: Codable, Equatable, Sendable {
   /// Its role.

@@ -4,7 +4,9 @@
 import Foundation
 import ViperKit
 import ViperKitTestKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumTools
 
 let usage = """
   vivarium-check: the conformance check runner 'vivarium check' starts; not for people.

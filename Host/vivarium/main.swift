@@ -1,6 +1,10 @@
 import Foundation
 import ViperKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumPluginProcess
+import VivariumSupport
+import VivariumWire
 
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
@@ -17,9 +21,9 @@ CrashReport.keepTheTerminal()
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-let mainCommands = HelpText.table(
+let mainCommands = HelpLayout.table(
   commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command: vivarium help COMMAND")])
-let mainOptions = HelpText.table([
+let mainOptions = HelpLayout.table([
   ("--version", "Print the vivarium, ViperKit and Swift compiler versions."), ("--help", "Show this help."),
 ])
 
@@ -35,7 +39,7 @@ let mainHelp = """
   \(mainOptions)
 
   Run 'vivarium COMMAND --help' for a command's options and exit codes.
-  \(HelpText.paragraphs("Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error."))
+  \(HelpLayout.paragraphs("Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error."))
   """
 
 /// `unknown command 'WORD'`, with the closest command suggested, else the list.
@@ -62,7 +66,7 @@ func sentence(_ message: String, then next: String) -> String {
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case PluginServer.command:
+  case WireProtocol.pluginCommand:
     // A plugin hosted in a process of its own (PluginProcess): not for people.
     return await PluginServer.childMain(Array(arguments.dropFirst()))
   case PluginProbe.command:

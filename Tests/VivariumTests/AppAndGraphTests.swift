@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+@testable import VivariumTools
 
 @Suite("App manifest")
 @MainActor

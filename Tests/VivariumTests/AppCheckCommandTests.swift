@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumTools
 
 /// `vivarium check --app DIR` on the demo's plugin directory passes; with the
 /// profile rebuilt taking its argument as an int, it fails naming both sides.

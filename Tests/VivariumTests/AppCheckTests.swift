@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumTools
 
 /// `vivarium check --app` proves an app's links from its contracts: each
 /// broken variant fails with its finding, naming both sides and their files.

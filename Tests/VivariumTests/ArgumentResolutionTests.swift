@@ -2,7 +2,6 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
 
 @Suite("Resolving URNs and their arguments")
 @MainActor

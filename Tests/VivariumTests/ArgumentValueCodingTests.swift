@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumLoading
 
 /// `ArgumentValue` through JSON: every case comes back as the case it was,
 /// and what earlier hosts wrote still reads.

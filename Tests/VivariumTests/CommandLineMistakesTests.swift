@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+import VivariumTools
 
 /// Mistakes a newcomer makes get a message and a non-zero exit, and output
 /// fits the terminal it is read on.

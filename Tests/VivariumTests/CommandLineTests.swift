@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+import VivariumSupport
+import VivariumTools
 
 /// The `vivarium` executable, run as a person or a script would run it.
 @Suite("vivarium command line")

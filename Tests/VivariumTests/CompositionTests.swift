@@ -1,7 +1,8 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumRuntime
 
 /// Children in slots: embedding, slot rules, tabs and stacks, lifecycle order.
 @Suite("Composing modules")

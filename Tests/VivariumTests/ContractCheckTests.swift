@@ -2,7 +2,6 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
 
 @Suite("Contract checks")
 @MainActor

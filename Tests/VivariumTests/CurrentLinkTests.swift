@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Where the person is, as a deep link to share: opened in a new runtime, it
 /// rebuilds the same main stack and declared modals, showing the same tabs.

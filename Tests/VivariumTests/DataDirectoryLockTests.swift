@@ -3,7 +3,8 @@ import Glibc
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// One session at a time saves in a data directory; a second one reads, says
 /// it is read-only, and refuses every save instead of losing the first's.

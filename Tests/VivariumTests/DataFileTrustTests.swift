@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Every file the host reads back from its data directory (the registry
 /// cache, settings and storage, the saved screens) is judged as plugin files

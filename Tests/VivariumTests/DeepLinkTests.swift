@@ -1,6 +1,6 @@
 import Testing
 import ViperKit
-import VivariumHost
+import VivariumRuntime
 
 @Suite("Deep links")
 @MainActor

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumSupport
 
 /// What one scan learns of a directory serves every file in it, without
 /// letting a link or an unsafe directory through.

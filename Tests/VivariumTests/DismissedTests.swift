@@ -1,7 +1,8 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumRuntime
 
 /// The opener of a modal hears `dismissed` when the modal closes without
 /// having answered it, however it closes, and only then.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// Reading a file's ELF headers costs a bounded number of bytes and of steps,
 /// whatever the headers claim.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumSupport
 
 /// The queue under a plugin process's inbox and its outstanding calls.
 @Suite("First-in first-out queue")

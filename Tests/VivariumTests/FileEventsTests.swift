@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// inotify tells the watchers of a saved file at once: no poll, no waiting
 /// for the file to hold still, so a reload follows the build directly.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// What was checked is what runs: a file replaced between its checks (or its
 /// probe) and its loading is not what the host loads. Each test replaces the

@@ -1,6 +1,7 @@
 import Testing
 import ViperKit
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
 
 @Suite("Rendering the sample modules")
 @MainActor

@@ -2,7 +2,10 @@ import Testing
 import ViperKit
 import ViperKitHosting
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+@testable import VivariumTerminal
 
 /// Work a module starts is tied to its life: what it draws or asks for after
 /// an `await` reaches the screen without input, detaching cancels it, and a

@@ -2,7 +2,8 @@ import Testing
 import ViperKit
 import ViperKitHosting
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
 
 /// Contracts declare where their module navigates (ViperKit 2.4,
 /// `Contract.opens`); the host reports a request that is not declared.

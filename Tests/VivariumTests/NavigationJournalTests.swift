@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Saving where the person is costs what a step changed, not the whole
 /// stack: each step appends a record to a journal beside the snapshot, and

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// `kill -9` of the host at any moment, a save of where the person is under
 /// way or not, leaves a saved state the next start loads, and nothing the

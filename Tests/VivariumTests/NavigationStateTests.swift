@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Where the person is survives a restart: saved as a navigation state,
 /// restored screen by screen, the deepest part that still fits kept.

@@ -1,7 +1,7 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
 
 /// Push, present, pop, pop to root, dismiss and replace, with the releases and
 /// lifecycle events they imply.

@@ -1,7 +1,9 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Draws `tree(urn)` when attached, then asks to embed what `embeds(urn)`
 /// names: modules that compose themselves, as plugins do.

@@ -1,7 +1,9 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// A module inside a module of its own URN (a cycle) is refused at once,
 /// naming the chain, and no tree grows deeper than the nesting limit: a

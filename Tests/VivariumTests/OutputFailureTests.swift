@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
 
 /// Writing can fail (a full disk, a log that is not a file) and text can carry
 /// controls: the host says so or escapes them, and never traps or hangs.

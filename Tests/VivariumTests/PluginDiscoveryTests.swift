@@ -1,6 +1,11 @@
 import Foundation
 import Testing
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumRuntime
+import VivariumTerminal
+import VivariumTools
+import VivariumWire
 
 /// Which files of a plugin directory get a row, and how the SDK's own
 /// libraries are told apart from broken plugins.

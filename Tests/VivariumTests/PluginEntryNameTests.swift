@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumTools
 
 /// The name a descriptor declares keys the plugin's storage (docs/using-the-app.md, "The data directory"),
 /// so it must stay the plugin type's name as `String(describing:)` gives it.

@@ -2,7 +2,11 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+@testable import VivariumTools
 
 /// Storage belongs to the name a plugin declares, not to its file name.
 @Suite("Plugin identity")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VivariumHost
+import VivariumLoading
 
 /// A plugin that crashes or hangs while loading is named and skipped; the host
 /// and the other plugins go on.

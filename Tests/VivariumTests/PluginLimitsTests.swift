@@ -2,9 +2,13 @@ import Foundation
 import Testing
 import ViperKit
 import ViperKitHosting
-import VivariumWire
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumTerminal
+@testable import VivariumTools
+@testable import VivariumWire
 
 /// A plugin with many modules loads in both modes and from its manifest;
 /// past the documented limits it is refused with its count and the limit,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumHost
+import VivariumLoading
 
 @Suite("Loading the sample plugins")
 @MainActor

@@ -3,7 +3,10 @@ import Testing
 import ViperKit
 import ViperKitHosting
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+@testable import VivariumTools
 
 /// Plugin manifests (issue 13): contracts carried in an ELF section, read
 /// without running the plugin, checked against its code when it is loaded,

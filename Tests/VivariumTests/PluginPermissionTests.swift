@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// Plugins are loaded only from where other users cannot put code: the file
 /// and every directory on its real path (ssh's StrictModes), whatever path or

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumWire
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumTools
 
 /// The registry cache (issue 13): a plugin file that has not changed is not
 /// loaded again, a crash is remembered until the file changes, and a damaged

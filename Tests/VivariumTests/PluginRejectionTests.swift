@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumRuntime
+import VivariumTerminal
+import VivariumTools
+import VivariumWire
 
 /// Every way a file can be refused, each with a bad file the test makes.
 @Suite("Rejecting bad plugin files")

@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// A rebuilt plugin is swapped into the running app: its modules are
 /// rebuilt where they are, with their state, in one process and out of it;

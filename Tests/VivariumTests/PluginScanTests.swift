@@ -3,7 +3,9 @@ import Glibc
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Scanning plugins (issue 13): probes in batches that name exactly the file
 /// that killed one, plugins loaded only when a module of theirs is built,

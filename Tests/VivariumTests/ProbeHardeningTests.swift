@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumTools
 
 /// Plugin code that runs in the probe process cannot stall the host, flood
 /// it, or forge the probe's verdict into a pass.

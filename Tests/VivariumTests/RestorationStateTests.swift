@@ -3,7 +3,8 @@ import Glibc
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// A module's own state (``StateRestoring``) comes back with the screens:
 /// after a restart, in one process or out of it, and after its plugin

@@ -2,7 +2,7 @@ import Testing
 import ViperKit
 import ViperKitHosting
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// Routing a URN from its text (RouteTable.resolve(text:)) must answer as
 /// routing it parsed does, whatever the text: the same entry, the same

@@ -1,7 +1,8 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
 
 /// Route guards: the demo's dashboard wants a signed-in user; a link to it
 /// opens the login form instead, says so, and resumes after signing in.

@@ -3,7 +3,8 @@ import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumTools
 
 @Suite("Route table")
 @MainActor

@@ -3,7 +3,9 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumTools
 
 /// A plugin built last month against the previous SDK minor keeps loading; one
 /// built against a newer SDK is refused, saying what to rebuild.

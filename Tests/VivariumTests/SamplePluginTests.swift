@@ -2,7 +2,7 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+import VivariumApp
 
 /// The sample plugins' own tests, written with the test kit as a plugin author
 /// would: each module built by ModuleHarness with fake services, driven by view

@@ -3,7 +3,8 @@ import Testing
 import ViperKit
 import ViperKitHosting
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// A secret field (ViperKit 2.1): the view gives only how many characters
 /// were typed, the host draws that many dots, and what is typed reaches the

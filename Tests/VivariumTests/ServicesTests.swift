@@ -4,7 +4,9 @@ import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 @Suite("Services")
 @MainActor

@@ -1,7 +1,8 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// Generated session lines, mostly malformed, through the parser, the address
 /// lookup and whole sessions over composed screens: none may trap, and every

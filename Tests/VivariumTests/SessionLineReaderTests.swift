@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumRuntime
 
 @Suite("Reading session lines")
 @MainActor

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// `tree --link` and the `link` of each step: where the person is, as a deep
 /// link to share, and what a link cannot carry.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// What a session draws is what the person types: headers that fit the
 /// line, and identifiers and hints that work as drawn.

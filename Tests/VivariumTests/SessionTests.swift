@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VivariumHost
+import VivariumRuntime
+import VivariumSupport
 
 @Suite("Session commands")
 @MainActor

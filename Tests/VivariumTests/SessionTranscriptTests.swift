@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VivariumRuntime
 
 /// `vivarium run` from a script, as a person piping it would read it: stdout
 /// and stderr in one stream.

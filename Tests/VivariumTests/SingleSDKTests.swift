@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import ViperKit
 import ViperKitHosting
-import VivariumHost
+import VivariumApp
 
 /// Host, plugins and this test bundle must share one libViperKit.so, or
 /// casts across dlopen fail and SDK globals are duplicated: a type from one

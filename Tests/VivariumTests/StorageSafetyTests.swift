@@ -3,7 +3,8 @@ import Glibc
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
+@testable import VivariumSupport
 
 /// What the host does when a store cannot be read or a save fails: nothing
 /// saved is overwritten, nothing half-written is left behind, and the person

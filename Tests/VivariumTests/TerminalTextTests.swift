@@ -3,7 +3,8 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
+import VivariumSupport
+import VivariumTools
 
 /// Text a plugin, a URN, a file name or a person gave reaches the terminal
 /// visible, never obeyed.

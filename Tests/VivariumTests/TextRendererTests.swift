@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumHost
+import VivariumSupport
 import VivariumTerminal
 
 @Suite("Drawing view trees as text")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VivariumHost
+import VivariumTools
 
 @Suite("Plugins of your own")
 @MainActor

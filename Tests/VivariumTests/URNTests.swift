@@ -1,7 +1,6 @@
 import Testing
 import ViperKitHosting
 import ViperKitTestKit
-import VivariumHost
 
 @Suite("URN parsing")
 @MainActor

@@ -1,7 +1,6 @@
 import Testing
 import ViperKit
 
-@testable import VivariumHost
 @testable import VivariumWire
 
 /// The wire's one codec reads back what it wrote, every field of every

@@ -3,7 +3,11 @@ import Testing
 import ViperKit
 
 @testable import ViperKitTestKit
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumTerminal
+@testable import VivariumTools
 @testable import VivariumWire
 
 /// The protocol between the host and a plugin process: every message comes

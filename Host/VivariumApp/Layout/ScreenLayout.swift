@@ -1,5 +1,6 @@
 import ViperKit
-import VivariumHost
+import VivariumRuntime
+import VivariumSupport
 import VivariumTerminal
 
 /// Lays a composed screen out on a ``Page``: its elements without their

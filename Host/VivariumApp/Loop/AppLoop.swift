@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import VivariumHost
 import VivariumTerminal
 
 /// Runs a ``TerminalApp`` on a real terminal: reads keys on a thread of its

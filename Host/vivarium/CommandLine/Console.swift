@@ -1,5 +1,5 @@
 import Foundation
-import VivariumHost
+import VivariumSupport
 
 /// Where a command writes: results on stdout, errors and warnings on stderr,
 /// colour only where ``TextStyle`` allows it.

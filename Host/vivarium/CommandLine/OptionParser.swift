@@ -1,4 +1,4 @@
-import VivariumHost
+import VivariumSupport
 
 /// A command-line mistake: printed on stderr with a pointer to `--help`, exit 2.
 struct UsageError: Error {

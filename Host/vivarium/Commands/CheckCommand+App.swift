@@ -1,5 +1,6 @@
 import Foundation
-import VivariumHost
+import VivariumLoading
+import VivariumTools
 
 /// `vivarium check --app DIR`: the whole app a plugin directory makes up.
 extension CheckCommand {

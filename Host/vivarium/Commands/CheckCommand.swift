@@ -1,6 +1,7 @@
 import Foundation
 import ViperKitHosting
-import VivariumHost
+import VivariumSupport
+import VivariumTools
 
 /// `vivarium check`: conformance checks on plugin files.
 enum CheckCommand: Command {

@@ -1,5 +1,6 @@
 import ViperKitHosting
-import VivariumHost
+import VivariumApp
+import VivariumLoading
 
 /// Exit codes, the same for every command (docs/reference.md, "Exit codes").
 enum ExitCode {
@@ -33,19 +34,19 @@ let helpOption = OptionSpec.flag("help", "Show this help and exit.")
 
 extension Command {
   /// `vivarium NAME --help`: usage, what it does, options and exit codes,
-  /// no line over ``HelpText/width`` columns.
+  /// no line over ``HelpLayout/width`` columns.
   static var help: String {
     let all = options + [helpOption]
     let rows = all.map { ("--\($0.name)" + ($0.valueName.map { " \($0)" } ?? ""), $0.help) }
     return """
-      \(HelpText.usage(synopsis))
+      \(HelpLayout.usage(synopsis))
 
-      \(HelpText.paragraphs(details))
+      \(HelpLayout.paragraphs(details))
 
       Options:
-      \(HelpText.table(rows))
+      \(HelpLayout.table(rows))
 
-      \(HelpText.paragraphs("Exit codes: " + exitCodes))
+      \(HelpLayout.paragraphs("Exit codes: " + exitCodes))
       """
   }
 }

@@ -1,7 +1,10 @@
 import Foundation
 import VivariumApp
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 import VivariumTerminal
+import VivariumTools
 
 /// `vivarium run` on a terminal: the full-screen app.
 enum FullScreen {

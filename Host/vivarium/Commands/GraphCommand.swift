@@ -1,5 +1,6 @@
 import ViperKitHosting
-import VivariumHost
+import VivariumLoading
+import VivariumTools
 
 /// `vivarium graph`: the route catalog or a live module tree as Graphviz DOT.
 enum GraphCommand: Command {

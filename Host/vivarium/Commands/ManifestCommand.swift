@@ -1,7 +1,8 @@
 import Foundation
 import ViperKit
 import ViperKitHosting
-import VivariumHost
+import VivariumLoading
+import VivariumSupport
 
 /// `vivarium manifest`: the manifest a plugin should carry, or whether it does.
 enum ManifestCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
-import VivariumHost
+import VivariumSupport
+import VivariumTools
 
 /// `vivarium new`: a new plugin package, outside this repository.
 enum NewCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
-import VivariumHost
+import VivariumApp
+import VivariumLoading
 
 /// Loads the plugins a command line asks for.
 enum PluginCatalogLoader {

@@ -1,4 +1,4 @@
-import VivariumHost
+import VivariumTools
 
 /// `vivarium plugins`: scan, check and load, one row per file.
 enum PluginsCommand: Command {

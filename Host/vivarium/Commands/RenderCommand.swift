@@ -1,7 +1,9 @@
 import Foundation
 import ViperKit
 import ViperKitHosting
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 
 /// `vivarium render URN`: build one module, present it once, print it.
 enum RenderCommand: Command {

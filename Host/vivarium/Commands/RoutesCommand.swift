@@ -1,5 +1,5 @@
 import ViperKitHosting
-import VivariumHost
+import VivariumTools
 
 /// `vivarium routes`: the catalog of every module.
 enum RoutesCommand: Command {

@@ -1,6 +1,9 @@
 import Foundation
 import ViperKitHosting
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
+import VivariumTools
 
 /// `vivarium run`: the interactive session, or the same driven by a script.
 enum RunCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
 
 /// Builds the runtime a command runs modules in: the services container over
 /// the data directory, with the clock virtual when `VIVARIUM_NOW` is set.

@@ -1,4 +1,4 @@
-import VivariumHost
+import VivariumTools
 
 /// `vivarium sdk`: where the SDK is, and which version, for plugin builds.
 enum SDKCommand: Command {

@@ -1,5 +1,5 @@
 import Foundation
-import VivariumHost
+import VivariumRuntime
 
 /// What a running session reacts to, in the order it happened: lines of
 /// input (read on a thread of their own, so the main actor stays free for

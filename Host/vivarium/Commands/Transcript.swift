@@ -1,5 +1,6 @@
 import Foundation
-import VivariumHost
+import VivariumRuntime
+import VivariumSupport
 
 /// Writes session steps as they happen, in order: with `echo`, the command
 /// as `> command` on stdout; then its errors on stderr; then the screen or

@@ -1,5 +1,7 @@
 import Foundation
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 
 /// `vivarium run --watch [--build PACKAGE_DIR]`: a rebuilt plugin file is
 /// reloaded in the running app; with `--build`, the package's sources are

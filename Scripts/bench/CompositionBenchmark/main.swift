@@ -6,7 +6,10 @@
 // Package.swift; the debug build and `swift test` never compile it).
 import Foundation
 import ViperKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 
 /// Draws `heading`, a button and its slots; on attach, asks the host to embed
 /// whatever `children` names. Plugins do the same through their routers.

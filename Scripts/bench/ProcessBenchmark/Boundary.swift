@@ -4,7 +4,8 @@
 import Foundation
 import Glibc
 import ViperKit
-import VivariumHost
+import VivariumRuntime
+import VivariumSupport
 import VivariumWire
 
 /// Waits, without spinning, until a runtime's screen shows a text: resumed

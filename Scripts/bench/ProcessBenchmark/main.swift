@@ -24,7 +24,9 @@
 import Foundation
 import Glibc
 import ViperKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumRuntime
 
 /// How the plugins are hosted.
 enum Mode: String, CaseIterable {

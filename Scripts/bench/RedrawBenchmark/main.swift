@@ -7,7 +7,9 @@
 import Foundation
 import ViperKit
 import ViperKitHosting
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 
 /// Replies handed from a background thread to the module's work.
 let (replies, replyInbox) = AsyncStream<Int>.makeStream()

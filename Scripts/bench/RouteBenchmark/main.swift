@@ -25,7 +25,10 @@
 import Foundation
 import ViperKit
 import ViperKitHosting
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumRuntime
+import VivariumTools
 
 /// A seeded generator (Marsaglia's xorshift, Vigna's xorshift64* output):
 /// the same patterns and order on every run.

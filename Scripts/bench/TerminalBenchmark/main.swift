@@ -5,7 +5,9 @@
 // and the difference from the frame before). Built and run by Scripts/benchmark.
 import Foundation
 import VivariumApp
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 import VivariumTerminal
 
 /// `median (min–max)` of `values`.

@@ -4,7 +4,11 @@ import Synchronization
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+@testable import VivariumTools
+@testable import VivariumWire
 
 /// Plugins that trap, segfault, exit, run out of memory or garble their
 /// channel, at build, on attach, on a tap, and as an embedded child of
@@ -292,7 +296,7 @@ struct LongLivedChildTests {
     defer { pair.forEach { close($0) } }
     Thread.detachNewThread {
       let started = ChildProcess.startWatched {
-        ChildProcess.spawn(BuildProducts.vivarium, [PluginZygote.command], [(end, 3)])
+        ChildProcess.spawn(BuildProducts.vivarium, [WireProtocol.zygoteCommand], [(end, 3)])
       } watch: { pid in
         release.wait()
         kill(pid, SIGKILL)

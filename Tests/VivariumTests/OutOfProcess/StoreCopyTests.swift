@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumLoading
 
 /// A plugin process reads its storage and the settings from copies the
 /// host keeps current, so a read never waits on the host; writes still go

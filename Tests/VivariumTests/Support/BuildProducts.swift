@@ -1,6 +1,8 @@
 import Foundation
 import ViperKit
-import VivariumHost
+import VivariumApp
+import VivariumLoading
+import VivariumSupport
 
 /// Paths of what `swift build` / `swift test` produced: the test bundle runs
 /// from the same products directory as the host and the sample plugins.

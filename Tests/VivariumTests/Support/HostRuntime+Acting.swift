@@ -1,6 +1,6 @@
 import ViperKit
 
-@testable import VivariumHost
+@testable import VivariumRuntime
 
 extension HostRuntime {
   /// Sends `event` to the module on top (or the one its address names) and

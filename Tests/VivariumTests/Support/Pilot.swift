@@ -1,5 +1,6 @@
 import VivariumApp
-import VivariumHost
+import VivariumRuntime
+import VivariumSupport
 import VivariumTerminal
 
 /// Drives a ``TerminalApp`` as a person at a terminal would, without one

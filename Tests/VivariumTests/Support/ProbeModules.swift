@@ -4,7 +4,9 @@ import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
 
-@testable import VivariumHost
+@testable import VivariumApp
+@testable import VivariumLoading
+@testable import VivariumRuntime
 
 /// Records what probe modules go through, across one test: lifecycle events
 /// and messages in order, and each module's context so the test can make the

@@ -1,5 +1,6 @@
 import ViperKit
-import VivariumHost
+import VivariumLoading
+import VivariumRuntime
 
 /// In-process modules with contracts the sample plugins do not exercise.
 enum ProbeRoutes {

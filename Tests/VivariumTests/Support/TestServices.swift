@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-@testable import VivariumHost
+@testable import VivariumRuntime
 
 /// Services over a fresh data directory, with the clock fixed at
 /// 2026-11-21T12:00:00Z so that screens showing time are repeatable.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VivariumSupport
 
 /// What a file of the data directory may be replaced by that the host must
 /// not read: each made at a path, with the fact the host's warning must name.

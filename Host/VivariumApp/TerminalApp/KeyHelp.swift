@@ -1,0 +1,37 @@
+/// The key help `?` shows, and the hints on the status line.
+enum KeyHelp {
+  static let lines = [
+    "Tab, Shift-Tab     next, previous element (buttons, list rows, fields)",
+    "↑ ↓ ← →            move between elements; ← → move the cursor in a field",
+    "Enter              tap the button, open the row; in a field, go to the next element",
+    "PgUp PgDn          a page up or down a list or the screen",
+    "Home End           first or last row of a list; in a field, its start or end",
+    "type, paste        edit the focused field in place; Backspace, Delete",
+    "Esc                in a field, leave it: the keys below act (Enter edits it again);",
+    "                   else back: close the box, the modal, or the screen on top",
+    ":, Ctrl-P          command line: open URN, tree, routes, plugins, log, quit",
+    "                   (↑ ↓ history, Tab completes commands, URNs, addresses;",
+    "                   the bottom line names the focused element's address)",
+    "?, Ctrl-G          this help",
+    "mouse              click an element to act on it; the wheel scrolls",
+    "Ctrl-L             draw the whole screen again",
+    "Ctrl-Z             suspend (fg to come back)",
+    "q, Ctrl-C          quit",
+    "",
+    "Ctrl-P, Ctrl-G and Ctrl-C work everywhere, in a field too.",
+    "Esc or any key closes this help.",
+  ]
+
+  /// The keys that apply to what is focused.
+  /// The keys that apply to what is focused; `editing` says whether a
+  /// focused field takes the keys typed.
+  static func hints(for kind: Hotspot.Kind?, editing: Bool) -> String {
+    switch kind {
+    case .button?: "Enter tap · Tab/arrows move · Esc back · : command · ? keys · q quit"
+    case .row?: "Enter select · arrows PgUp PgDn move · Esc back · : command · ? keys · q quit"
+    case .field? where editing: "Esc leave field · Ctrl-P command · Ctrl-G keys · Ctrl-C quit"
+    case .field?: "Enter edit · Tab move · Esc back · : command · ? keys · q quit"
+    case nil: "Esc back · : command · ? keys · q quit"
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import ViperKit
+import VivariumRuntime
+import VivariumTerminal
+
+extension TerminalApp {
+  /// A key while the `:` command line is open.
+  func commandKey(_ key: KeyEvent) async -> Action {
+    switch key {
+    case .escape:
+      commandActive = false
+    case .up: commandLine.previous()
+    case .down: commandLine.next()
+    case .tab: commandLine.complete(completions)
+    case .enter:
+      let line = commandLine.editor.text.trimmingCharacters(in: .whitespaces)
+      commandActive = false
+      guard !line.isEmpty else { return .redraw }
+      commandLine.remember(line)
+      return await run(line)
+    case .mouse: break
+    default:
+      var editor = commandLine.editor
+      if key == .backspace, editor.text.isEmpty {
+        commandActive = false
+      } else if editor.apply(key) || FieldEditor.handles(key) {
+        commandLine.editor = editor
+      }
+    }
+    return .redraw
+  }
+
+  /// Runs a command line as the session does; reports open in a box, errors
+  /// go on the message line.
+  private func run(_ line: String) async -> Action {
+    let step = await session.execute(line)
+    if step.quit { return .quit }
+    for error in step.errors { say(error, tone: .negative) }
+    if let notice = step.notices.last { say(notice.text, tone: notice.tone) }
+    if step.screen == nil, !step.output.isEmpty {
+      let word = line.split(separator: " ").first.map(String.init) ?? line
+      overlay = .report(
+        title: word,
+        lines: step.output.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) })
+      overlayOffset = 0
+    }
+    focusMoved = true
+    return .redraw
+  }
+
+  /// What completes `word` after `before` on the command line: command
+  /// names first; after `open`, the URNs the catalog routes (up to their
+  /// first variable part); after `tap`, `select` or `type`, the addresses
+  /// of the buttons, lists or fields on screen.
+  func completions(_ before: [Substring], _ word: Substring) -> [String] {
+    guard let command = before.first else { return SessionCommand.names }
+    guard before.count == 1 else { return [] }
+    switch command {
+    case "open":
+      return Array(
+        Set(
+          patterns.map { pattern in
+            pattern.firstIndex(of: "{").map { String(pattern[..<$0]) } ?? pattern
+          }))
+    case "tap", "select", "type":
+      let spots = allHotspots()
+      return Array(
+        Set(
+          spots.compactMap { spot -> String? in
+            switch (command, spot.kind) {
+            case ("tap", .button), ("type", .field): spot.key.address
+            case ("select", .row): spot.key.address
+            default: nil
+            }
+          }))
+    default:
+      return []
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import ViperKit
+import VivariumRuntime
+import VivariumTerminal
+
+extension TerminalApp {
+  /// Handles one key (or paste, or mouse event); returns what the loop does next.
+  public func handle(_ key: KeyEvent) async -> Action {
+    // Keys read together come before the next frame is drawn: each acts on
+    // the screen as the one before it left it.
+    if stale { _ = frame() }
+    defer { stale = true }
+    if key == .control("c") { return .quit }
+    if key == .control("z") { return .suspend }
+    if key == .control("l") { return .repaint }
+    // Keys that work wherever the focus is, in a field and on the command line too.
+    if key == .control("g") {
+      (commandActive, overlay, overlayOffset) = (false, .help, 0)
+      return .redraw
+    }
+    if key == .control("p") {
+      openCommandLine()
+      return .redraw
+    }
+    if commandActive { return await commandKey(key) }
+    if case .mouse(let mouse) = key { return mouseEvent(mouse) }
+    if overlay != nil { return overlayKey(key) }
+    if runtime.services.notifications.alerts.first != nil {
+      if key == .enter || key == .escape || key == .character(" ") {
+        _ = runtime.services.notifications.acknowledgeAlert()
+      } else {
+        say("Press Enter to close the alert.", tone: .info)
+      }
+      return .redraw
+    }
+    let spot = focusedSpot
+    // A field focused by the key before, with no frame between, gets its editor now.
+    if case .field? = spot?.kind, editor == nil { syncEditor(spot) }
+    if case .field? = spot?.kind, editing {
+      if key == .escape {
+        editing = false
+        return .redraw
+      }
+      if var editor, FieldEditor.handles(key) {
+        if editor.apply(key) { type(editor.text, into: spot!.key.address, secret: isSecret(spot)) }
+        self.editor = editor
+        return .redraw
+      }
+    }
+    switch key {
+    case .tab, .down: moveFocus(by: 1)
+    case .backTab, .up: moveFocus(by: -1)
+    case .right: moveFocus(by: 1)
+    case .left: moveFocus(by: -1)
+    case .enter, .character(" "):
+      if case .field? = spot?.kind, !editing { editing = true } else { activate(spot) }
+    case .pageDown, .pageUp: page(key == .pageDown ? 1 : -1, in: spot)
+    case .home, .end: jump(toEnd: key == .end, in: spot)
+    case .escape: goBack()
+    case .character("?"): (overlay, overlayOffset) = (.help, 0)
+    case .character(":"): openCommandLine()
+    case .character("q"): return .quit
+    case .character, .paste:
+      if case .field? = spot?.kind {
+        say("Press Enter to edit the field (? lists the keys).", tone: .info)
+      } else {
+        say("Only a field takes text: Tab to one (? lists the keys).", tone: .info)
+      }
+    default: break
+    }
+    return .redraw
+  }
+
+  /// `:` or Ctrl-P: the command line, over whatever box is open.
+  private func openCommandLine() {
+    overlay = nil
+    commandActive = true
+    commandLine.open()
+  }
+
+  private func isSecret(_ spot: Hotspot?) -> Bool {
+    guard case .field(_, .some)? = spot?.kind else { return false }
+    return true
+  }
+
+  /// Sends what the field now holds to its module, as a person typing does.
+  func type(_ text: String, into address: String, secret: Bool) {
+    if secret { secrets[address] = text }
+    perform { try runtime.send(.type(field: address, text: text)) }
+  }
+
+  /// Runs a request to the runtime; its error goes on the message line.
+  func perform(_ request: () throws -> Void) {
+    do {
+      try request()
+    } catch let error as ViewEventError {
+      say(error.message, tone: .negative)
+    } catch let error as ResolveError {
+      say(error.message, tone: .negative)
+    } catch let error as HostRuntime.NavigationError {
+      say(error.message, tone: .negative)
+    } catch {
+      say("\(error)", tone: .negative)
+    }
+  }
+
+  private func moveFocus(by step: Int) {
+    guard !drawnHotspots.isEmpty || focus != nil else { return scroll(by: step) }
+    let spots = allHotspots()
+    guard !spots.isEmpty else { return }
+    let index = spots.firstIndex { $0.key == focus } ?? (step > 0 ? -1 : 0)
+    let next = (index + step + spots.count) % spots.count
+    setFocus(spots[next].key, index: next)
+  }
+
+  /// Every hotspot of the interactive pane (the top module: the base
+  /// screen, or the modal over it), in order, off screen too.
+  func allHotspots() -> [Hotspot] {
+    guard let top = runtime.top else { return [] }
+    var layout = ScreenLayout(width: max(width - 3, 1), focus: nil, editor: nil, spinner: "")
+    layout.module(ComposedScreen(top), x: 0, width: max(width - 3, 1))
+    return layout.page.hotspots
+  }
+
+  func setFocus(_ key: FocusKey, index: Int) {
+    focus = key
+    focusIndex = index
+    focusMoved = true
+    editor = nil
+    editorDrawn = nil
+    editing = true
+  }
+
+  /// Enter: tap a button, select a row, go from a field to the next element.
+  func activate(_ spot: Hotspot?) {
+    guard let spot else { return }
+    switch spot.kind {
+    case .button: perform { try runtime.send(.tap(button: spot.key.address)) }
+    case .row: perform { try runtime.send(.select(list: spot.key.address, row: spot.key.row ?? "")) }
+    case .field: moveFocus(by: 1)
+    }
+  }
+
+  /// PageUp/PageDown: a page of rows in a list, else the screen by a page.
+  private func page(_ direction: Int, in spot: Hotspot?) {
+    guard let pane = activePane else { return }
+    guard let spot, case .row = spot.kind else { return scroll(by: direction * max(pane.rows - 1, 1)) }
+    let rows = allHotspots().enumerated().filter { $0.element.key.address == spot.key.address }
+    guard let here = rows.firstIndex(where: { $0.element.key == spot.key }) else { return }
+    let target = max(0, min(rows.count - 1, here + direction * max(pane.rows - 1, 1)))
+    setFocus(rows[target].element.key, index: rows[target].offset)
+  }
+
+  /// Home/End: the first or last row of a list, else the first or last element.
+  private func jump(toEnd: Bool, in spot: Hotspot?) {
+    let spots = Array(allHotspots().enumerated())
+    let candidates: [(offset: Int, element: Hotspot)]
+    if let spot, case .row = spot.kind {
+      candidates = spots.filter { $0.element.key.address == spot.key.address }
+    } else {
+      candidates = spots
+    }
+    guard let target = toEnd ? candidates.last : candidates.first else { return }
+    setFocus(target.element.key, index: target.offset)
+  }
+
+  /// Scrolls the interactive pane by `rows`, the focus staying where it is.
+  func scroll(by rows: Int) {
+    guard let pane = activePane else { return }
+    offsets[pane.id] = max(0, (offsets[pane.id] ?? 0) + rows)
+  }
+
+  /// Esc: close the modal on top, else pop the top screen.
+  private func goBack() {
+    if runtime.layers.count > 1 {
+      perform { try runtime.dismissModal() }
+    } else if (runtime.layers.first?.count ?? 0) > 1 {
+      perform { try runtime.back() }
+    } else {
+      say("This is the first screen: there is nothing to go back to (q or Ctrl-C quits).", tone: .info)
+    }
+  }
+
+  private func overlayKey(_ key: KeyEvent) -> Action {
+    guard case .report = overlay else {
+      overlay = nil
+      return .redraw
+    }
+    switch key {
+    case .down: overlayOffset += 1
+    case .up: overlayOffset = max(0, overlayOffset - 1)
+    case .pageDown: overlayOffset += max(height - 6, 1)
+    case .pageUp: overlayOffset = max(0, overlayOffset - max(height - 6, 1))
+    case .home: overlayOffset = 0
+    case .end: overlayOffset = .max / 2
+    case .escape, .enter, .character("q"): overlay = nil
+    default: break
+    }
+    return .redraw
+  }
+
+  private func mouseEvent(_ mouse: MouseEvent) -> Action {
+    switch mouse.kind {
+    case .wheelUp: overlay != nil ? (overlayOffset = max(0, overlayOffset - 3)) : scroll(by: -3)
+    case .wheelDown: overlay != nil ? (overlayOffset += 3) : scroll(by: 3)
+    case .press(button: 0):
+      guard overlay == nil, runtime.services.notifications.alerts.isEmpty else { return .redraw }
+      guard
+        let index = drawnHotspots.firstIndex(where: {
+          $0.row == mouse.y && mouse.x >= $0.x && mouse.x < $0.x + $0.width
+        })
+      else { return .redraw }
+      let spot = drawnHotspots[index]
+      let all = allHotspots()
+      setFocus(spot.key, index: all.firstIndex { $0.key == spot.key } ?? index)
+      if case .field = spot.kind { return .redraw }
+      focusMoved = false
+      activate(spot)
+    default: break
+    }
+    return .redraw
+  }
+}

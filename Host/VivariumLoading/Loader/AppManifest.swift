@@ -1,0 +1,79 @@
+import Foundation
+import ViperKitHosting
+import VivariumSupport
+
+/// `vivarium-app.json` in a plugin directory: the application its plugins
+/// make up. `{"name": "…", "start": "URN or deep link", "scheme": "…"}`;
+/// `scheme` is optional and lets deep links be written `scheme://a:b/c:d`.
+public struct AppManifest: Codable, Sendable, Equatable {
+  /// The file name the host looks for.
+  public static let fileName = "vivarium-app.json"
+
+  /// The application's name, shown when a session starts.
+  public let name: String
+  /// The URN or deep link of the first screen.
+  public let start: String
+  /// The URL scheme of the app's deep links, if it has one.
+  public let scheme: String?
+  /// Where the manifest was read from.
+  public var path: String = ""
+
+  private enum CodingKeys: String, CodingKey { case name, start, scheme }
+
+  /// A manifest read from `path`, or a message saying what to fix. It is
+  /// read as the host reads its own files (``FileContents``): a FIFO cannot
+  /// hang it, and it must be a regular file, through links, that only you or
+  /// root can write, as the plugins beside it.
+  public static func read(_ path: String) -> Result<AppManifest, ManifestError> {
+    let data: Data
+    switch FileContents.read(
+      DirectoryChecks.realPath(path) ?? path, limit: FileContents.Limit.appManifest, holds: .code)
+    {
+    case .data(let read): data = read
+    case .missing: return .failure(ManifestError(path: path, reason: "does not exist, or is a link to nothing"))
+    case .failed(let code):
+      return .failure(ManifestError(path: path, reason: "cannot be read: \(String(cString: strerror(code)))"))
+    case .refused(let why): return .failure(ManifestError(path: path, reason: "is not used: \(why)"))
+    }
+    var manifest: AppManifest
+    do {
+      manifest = try JSONDecoder().decode(AppManifest.self, from: data)
+    } catch let DecodingError.keyNotFound(key, _) {
+      return .failure(
+        ManifestError(path: path, reason: "has no \"\(key.stringValue)\"; it needs \"name\" and \"start\""))
+    } catch {
+      return .failure(
+        ManifestError(path: path, reason: "is not valid JSON of the form {\"name\": …, \"start\": …, \"scheme\": …}"))
+    }
+    manifest.path = path
+    if let scheme = manifest.scheme, scheme.range(of: "^[a-z][a-z0-9+.-]*$", options: .regularExpression) == nil {
+      return .failure(
+        ManifestError(path: path, reason: "has the scheme '\(scheme)'; use lower-case letters, digits, '+', '-', '.'"))
+    }
+    return .success(manifest)
+  }
+
+  /// The manifest in the first of `directories` that holds one; an error if
+  /// it is malformed or several directories hold one.
+  public static func find(in directories: [String]) -> Result<AppManifest, ManifestError>? {
+    let paths = directories.map { ($0 as NSString).appendingPathComponent(fileName) }
+      .filter { FileManager.default.fileExists(atPath: $0) }
+    guard let first = paths.first else { return nil }
+    guard paths.count == 1 else {
+      return .failure(
+        ManifestError(
+          path: first, reason: "is one of several app manifests (\(paths.joined(separator: ", "))); keep one"))
+    }
+    return read(first)
+  }
+}
+
+/// A manifest the host cannot use, and why.
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The manifest file.
+  public let path: String
+  /// What is wrong with it.
+  public let reason: String
+  /// `PATH REASON`.
+  public var description: String { "\(path) \(reason)" }
+}

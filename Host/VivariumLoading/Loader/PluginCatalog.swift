@@ -1,0 +1,160 @@
+import ViperKit
+import ViperKitHosting
+
+/// A module the host can build: its contract, where it comes from and its plugin.
+///
+/// A class, immutable: a lookup hands out the route it found, and copying a
+/// reference is one retain where copying its fields was a dozen.
+public final class Route: Sendable {
+  /// The parsed URN pattern.
+  public let pattern: URNPattern
+  /// Where the module comes from.
+  public let source: ModuleSource
+  /// The plugin file that provides it.
+  public let pluginPath: String
+  /// The plugin's declared identity, which keys its storage.
+  public let identity: PluginIdentity
+  /// The SDK version the plugin was built against.
+  public let sdkVersion: ViperKitVersion
+
+  init(
+    pattern: URNPattern, source: ModuleSource, pluginPath: String, identity: PluginIdentity,
+    sdkVersion: ViperKitVersion
+  ) {
+    self.pattern = pattern
+    self.source = source
+    self.pluginPath = pluginPath
+    self.identity = identity
+    self.sdkVersion = sdkVersion
+  }
+
+  /// Whether the module's contract declares where it navigates
+  /// (``Contract/opens``), so that its requests are checked against it.
+  public var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }
+
+  /// The module's contract.
+  public var contract: Contract { source.contract }
+}
+
+/// Two or more plugins' patterns that match exactly the same URNs. Neither is
+/// routed until all but one are removed.
+public struct RouteConflict: Sendable {
+  /// The competing routes, in load order.
+  public let routes: [Route]
+
+  /// A conflict between `routes`.
+  package init(routes: [Route]) { self.routes = routes }
+
+  /// What is wrong and what to do.
+  public var message: String {
+    let claims = routes.map { "\($0.pattern) (\($0.pluginPath))" }.joined(separator: " and ")
+    return "\(claims) match the same URNs, so neither is routed; remove or rename all but one of them"
+  }
+}
+
+/// Two routes whose patterns overlap partly (`items:{kind}:7` and
+/// `items:detail:{itemID}`): a URN both answer goes to ``winner``, a literal
+/// segment being tried before a placeholder. A warning: both are routed.
+public struct RouteOverlap: Sendable {
+  /// The route ``example`` goes to.
+  public let winner: Route
+  /// The route that never gets ``example``.
+  public let loser: Route
+  /// A URN both patterns answer.
+  public let example: String
+
+  /// What happens and what to do.
+  public var message: String {
+    "\(winner.pattern) (\(winner.pluginPath)) and \(loser.pattern) (\(loser.pluginPath)) both answer URNs such as \(example), which go to \(winner.pattern), a literal segment winning over a placeholder; if \(loser.pattern) should have them, make the patterns differ, e.g. by a literal segment"
+  }
+}
+
+/// Two or more loaded plugins declaring the same name, which keys storage.
+/// None of them gets storage until all but one are removed: whichever got it
+/// could read and overwrite what the others saved.
+public struct IdentityConflict: Sendable {
+  /// The name they all declare.
+  public let name: String
+  /// Their files, in load order.
+  public let paths: [String]
+
+  /// What is wrong and what to do.
+  public var message: String {
+    let (all, none) = paths.count == 2 ? ("both", "neither") : ("all", "none")
+    return
+      "\(paths.joined(separator: " and ")) \(all) declare the plugin name '\(name)', which names their storage, so \(none) of them gets storage; remove all but one of them"
+  }
+}
+
+/// Everything the host loaded: the outcome per file and the route table.
+public struct PluginCatalog: Sendable {
+  /// One outcome per file or directory looked at, in scan order.
+  public let outcomes: [PluginOutcome]
+  /// The URN route table built from the loaded plugins.
+  public let table: RouteTable<Route>
+
+  /// Names declared by more than one loaded plugin.
+  public let identityConflicts: [IdentityConflict]
+
+  /// Builds the route table from `outcomes`.
+  public init(outcomes: [PluginOutcome]) {
+    self.outcomes = outcomes
+    let loaded = Self.loaded(in: outcomes)
+    var pathsByName: [String: [String]] = [:]
+    for plugin in loaded { pathsByName[plugin.name, default: []].append(plugin.path) }
+    var conflicts: [IdentityConflict] = []
+    var table = RouteTable<Route>()
+    for plugin in loaded {
+      let paths = pathsByName[plugin.name] ?? []
+      let conflict = paths.count > 1 ? IdentityConflict(name: plugin.name, paths: paths) : nil
+      if let conflict, paths.first == plugin.path { conflicts.append(conflict) }
+      let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: conflict?.message)
+      for module in plugin.modules {
+        // Contracts of loaded plugins were checked, so their patterns parse.
+        guard let pattern = try? URNPattern(parsing: module.contract.urn) else { continue }
+        table.insert(
+          pattern,
+          Route(
+            pattern: pattern, source: module, pluginPath: plugin.path, identity: identity,
+            sdkVersion: plugin.sdkVersion))
+      }
+    }
+    self.table = table
+    identityConflicts = conflicts
+  }
+
+  /// The catalog with `outcome` in place of the outcome for its file (a
+  /// rebuilt plugin), or added after the others for a new file.
+  public func replacing(_ outcome: PluginOutcome) -> PluginCatalog {
+    var outcomes = outcomes
+    if let index = outcomes.firstIndex(where: { $0.path == outcome.path }) {
+      outcomes[index] = outcome
+    } else {
+      outcomes.append(outcome)
+    }
+    return PluginCatalog(outcomes: outcomes)
+  }
+
+  /// Every route, in load order.
+  public var routes: [Route] { table.entries.map(\.value) }
+
+  /// Patterns claimed more than once.
+  public var conflicts: [RouteConflict] { table.conflicts.map { RouteConflict(routes: $0.map(\.value)) } }
+
+  /// Pairs of patterns that overlap partly, the router choosing one.
+  public var overlaps: [RouteOverlap] {
+    table.overlaps.map { RouteOverlap(winner: $0.winner.value, loser: $0.loser.value, example: $0.example) }
+  }
+
+  /// The plugins that loaded.
+  public var loaded: [LoadedPlugin] { Self.loaded(in: outcomes) }
+
+  private static func loaded(in outcomes: [PluginOutcome]) -> [LoadedPlugin] {
+    outcomes.compactMap { if case .loaded(let plugin) = $0 { plugin } else { nil } }
+  }
+
+  /// The files and directories refused.
+  public var rejected: [Rejection] {
+    outcomes.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
+  }
+}

@@ -1,0 +1,148 @@
+import ViperKit
+
+/// A plugin that passed every check and whose modules the host can build.
+public struct LoadedPlugin: Sendable {
+  /// The file it was loaded from.
+  public let path: String
+  /// The name from its descriptor.
+  public let name: String
+  /// The SDK version it was built against.
+  public let sdkVersion: ViperKitVersion
+  /// Where each of its modules comes from, at least one, in the order of
+  /// its factories.
+  public let modules: [ModuleSource]
+  /// How long loading it into this process took: dlopen, entry, factories.
+  public private(set) var loadTime: Duration
+  /// The descriptor it was loaded from (``PluginFile``), kept open for good;
+  /// nil for factories that were already in this process.
+  package var fileDescriptor: Int32?
+  /// The process hosting it, when it runs in a process of its own.
+  public internal(set) var process: PluginProcess?
+  /// For a plugin known from a scan: what loads it when one of its modules
+  /// is first built. Its ``modules`` build through it.
+  public internal(set) var activation: PluginActivation?
+  /// Where the host learned what the plugin offers; nil for factories that
+  /// were already in this process.
+  public internal(set) var source: ScanSource?
+
+  /// Describes factories that are already in this process, for hosts and
+  /// harnesses that build modules without a plugin file.
+  public init(
+    path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory],
+    loadTime: Duration = .zero
+  ) {
+    self.init(path: path, name: name, sdkVersion: sdkVersion, modules: factories.map(ModuleSource.factory))
+    self.loadTime = loadTime
+  }
+
+  /// A plugin whose modules come from `modules`.
+  init(path: String, name: String, sdkVersion: ViperKitVersion, modules: [ModuleSource]) {
+    self.path = path
+    self.name = name
+    self.sdkVersion = sdkVersion
+    self.modules = modules
+    self.loadTime = .zero
+  }
+
+  /// Its modules' contracts, in order.
+  public var contracts: [Contract] { modules.map(\.contract) }
+
+  /// Its factories, when every module of it is built in this process (it
+  /// was loaded here); nil otherwise.
+  public var factoriesInThisProcess: [any ModuleFactory]? {
+    let factories = modules.compactMap(\.factory)
+    return factories.count == modules.count ? factories : nil
+  }
+}
+
+/// A file or directory the host refused, and why.
+public struct Rejection: Error, Sendable, Equatable, Codable {
+  /// Stable names of the reasons, for scripts (`--json`) and tests.
+  public enum Kind: String, Sendable, Codable, CaseIterable {
+    case missingDirectory = "missing-directory"
+    case unsafePermissions = "unsafe-permissions"
+    case notRegularFile = "not-a-regular-file"
+    case unreadable
+    case empty
+    case notELF = "not-elf"
+    case wrongPlatform = "wrong-platform"
+    case notSharedObject = "not-a-shared-object"
+    case truncated
+    case sdkLibrary = "sdk-library"
+    case noEntrySymbol = "no-entry-symbol"
+    case dlopenFailed = "dlopen-failed"
+    case nullDescriptor = "null-descriptor"
+    case badMagic = "bad-magic"
+    case incompatible
+    case foreignSDKCopy = "foreign-sdk-copy"
+    case noModules = "no-modules"
+    case invalidContract = "invalid-contract"
+    case duplicate
+    case relativePath = "relative-path"
+    case implausible
+    case crashed
+    case timedOut = "timed-out"
+    case contractsDisagree = "contracts-disagree"
+    case badManifest = "bad-manifest"
+    case tooManyModules = "too-many-modules"
+  }
+
+  /// The file or directory refused.
+  public let path: String
+  /// Which check refused it.
+  public let kind: Kind
+  /// One sentence per problem: what is wrong and what to do about it.
+  public let reasons: [String]
+  /// For each reason, the conformance check it fails (CHECKS.md).
+  public let checks: [String]
+
+  init(_ path: String, _ kind: Kind, _ reasons: String...) {
+    self.init(path, kind, reasons)
+  }
+
+  init(_ path: String, _ kind: Kind, _ reasons: [String], checks: [String]? = nil) {
+    self.path = path
+    self.kind = kind
+    self.reasons = reasons
+    self.checks = checks ?? Array(repeating: kind.check, count: reasons.count)
+  }
+}
+
+extension Rejection {
+  /// Whether the file is one of the SDK's own libraries, found in a build
+  /// folder: not a plugin, and nothing to fix. Reports list it as skipped.
+  public var isSDKLibrary: Bool { kind == .sdkLibrary }
+}
+
+extension Rejection.Kind {
+  /// The conformance check a rejection of this kind fails.
+  package var check: String {
+    switch self {
+    case .badMagic: "descriptor.magic"
+    case .incompatible: "descriptor.sdk"
+    case .invalidContract: "contract.wellformed"
+    case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
+      .contractsDisagree, .badManifest, .tooManyModules:
+      "load.entry"
+    case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
+      .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
+      "load.file"
+    }
+  }
+}
+
+/// The outcome for one file the host looked at.
+public enum PluginOutcome: Sendable {
+  /// The plugin loaded.
+  case loaded(LoadedPlugin)
+  /// The file or directory was refused.
+  case rejected(Rejection)
+
+  /// The file or directory this outcome is about.
+  public var path: String {
+    switch self {
+    case .loaded(let plugin): plugin.path
+    case .rejected(let rejection): rejection.path
+    }
+  }
+}

@@ -1,0 +1,590 @@
+import CVivariumSystem
+import Foundation
+import Glibc
+import ViperKit
+import ViperKitHosting
+import VivariumSupport
+import VivariumWire
+
+/// One plugin file hosted in a process of its own (docs/what-runs-where.md,
+/// "Processes"): the supervisor in the host. It starts the process, hands it the
+/// calls of the host's modules and waits for their answers up to
+/// ``PluginProcessOptions/responseLimit``, carries out what the process's
+/// modules ask, and notices when the process ends. A plugin that crashes,
+/// hangs or misbehaves on the channel ends only this process: its modules
+/// show what happened in their place (``PluginFailure``), and ``restart()``
+/// starts a new process for the same file.
+@MainActor
+public final class PluginProcess {
+  /// Where the plugin is and how its processes run.
+  public let path: String
+  let options: PluginProcessOptions
+  /// The plugin file, opened and checked once, handed to each process.
+  private let file: PluginFile
+  /// The plugin's declared name and contracts, from the first start.
+  public private(set) var name = ""
+  private(set) var contracts: [Contract] = []
+  private(set) var sdkVersion = ViperKitVersion.current
+
+  /// How the current process is doing.
+  public private(set) var state: State = .running
+  /// Counts starts: modules of an earlier process are failed for good.
+  private(set) var generation = 0
+  private var channel: WireChannel?
+  private var inbox: PluginInbox?
+  /// The current process's id (0 before the first start), to watch it from outside.
+  public private(set) var pid: pid_t = 0
+
+  private var modules: [UInt32: RemoteModule] = [:]
+  private var works: [UInt32: RemoteWork] = [:]
+  private var nextModule: UInt32 = 1
+  private var nextCall: UInt32 = 1
+  /// The call that went unanswered, while not responding.
+  private var overdue: UInt32?
+  /// Calls sent and not answered yet (``post(_:in:_:)``).
+  private var outstanding = OutstandingCalls()
+  /// Marks the oldest outstanding call overdue once the response limit passes.
+  private var deadline: Task<Void, Never>?
+  /// What the process sent while the host waited for a build, other than
+  /// what the build needed: carried out, in order, before anything newer.
+  private var deferred: [(item: PluginInbox.Item, arrival: ContinuousClock.Instant)] = []
+  /// How many times the process became not responding: one that answers
+  /// late shows it, however busy the host was when the answer came.
+  private(set) var timesNotResponding = 0
+  /// Why the host stopped the process, when it did.
+  private var stopReason: String?
+  /// How many of the process's service calls that wait for an answer the
+  /// host has answered: reads served from the process's copies are not.
+  private(set) var callsAnswered = 0
+
+  /// How a plugin process is doing.
+  public enum State: Equatable, Sendable {
+    /// It answers.
+    case running
+    /// It did not answer `what` within the time limit; `waiting` once the
+    /// person chose to wait.
+    case notResponding(what: String, waiting: Bool)
+    /// It ended.
+    case ended(PluginFailure)
+  }
+
+  init(file: PluginFile, options: PluginProcessOptions) {
+    self.file = file
+    self.path = file.path
+    self.options = options
+  }
+
+  /// The open plugin file.
+  var fileDescriptor: Int32 { file.descriptor }
+  /// Closes the plugin file, for a plugin that did not load.
+  func closeFile() { file.close() }
+
+  /// The plugin file's name, for messages.
+  public var fileName: String { PathName.lastComponent(path) }
+
+  // MARK: Starting
+
+  /// Starts a process and waits (up to the load limit) for it to load the
+  /// plugin and say ready; nil when it did, else why not.
+  func start() -> Rejection? {
+    guard let started = spawn() else {
+      return Rejection(path, .crashed, "the host could not start a process for it: \(String(cString: strerror(errno)))")
+    }
+    return awaitReady(started)
+  }
+
+  /// Starts a process; nil if it could not be started. Call ``awaitReady(_:)`` next.
+  func spawn() -> pid_t? {
+    var pair: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      return nil
+    }
+    var errors: [Int32] = [0, 0]
+    guard vivarium_pipe_cloexec(&errors) == 0 else {
+      pair.forEach { close($0) }
+      return nil
+    }
+    var environment = ["SWIFT_BACKTRACE": "enable=no"]
+    environment[WireProtocol.memoryVariable] = String(options.memoryLimit)
+    // Numbered 10 and up, so that putting them at 1 to 4 in the child
+    // cannot overwrite one another.
+    let (errorsHigh, socketHigh, fileHigh) = (
+      fcntl(errors[1], F_DUPFD_CLOEXEC, 10), fcntl(pair[1], F_DUPFD_CLOEXEC, 10),
+      fcntl(file.descriptor, F_DUPFD_CLOEXEC, 10)
+    )
+    close(pair[1])
+    close(errors[1])
+    defer { [errorsHigh, socketHigh, fileHigh].filter { $0 >= 0 }.forEach { close($0) } }
+    let mapping: [(Int32, Int32)] = [
+      (errorsHigh, 1), (errorsHigh, 2), (socketHigh, WireProtocol.socketDescriptor),
+      (fileHigh, ChildChannel.fileDescriptor),
+    ]
+    let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
+    let forked = zygote?.fork(
+      path: path, memoryLimit: options.memoryLimit, descriptors: [fileHigh, socketHigh, errorsHigh])
+    _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+    let channel = WireChannel(descriptor: pair[0])
+    let inbox = PluginInbox { [weak self] in
+      Task { @MainActor in self?.pump() }
+    }
+    let stderr = errors[0]
+    let reaper = forked == nil ? nil : zygote
+    let (executable, arguments, variables) = (options.executable, [WireProtocol.pluginCommand, path], environment)
+    // Started (unless forked by the zygote) and read by one thread, which
+    // lives as long as the process. The socket is closed with the channel,
+    // when nothing can send on it.
+    let spawned = ChildProcess.startWatched {
+      if let forked { return .success(forked) }
+      guard mapping.allSatisfy({ $0.0 >= 0 }) else {
+        return .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
+      }
+      return ChildProcess.spawn(executable, arguments, mapping, environment: variables)
+    } watch: { pid in
+      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
+    }
+    guard case .success(let pid) = spawned else {
+      close(errors[0])
+      return nil
+    }
+    generation += 1
+    self.channel = channel
+    self.inbox = inbox
+    self.pid = pid
+    state = .running
+    overdue = nil
+    outstanding.removeAll()
+    deadline?.cancel()
+    deferred.removeAll()
+    copiedStores.removeAll()
+    stopReason = nil
+    return pid
+  }
+
+  /// Waits for the process `pid` to say ready; nil when it did.
+  func awaitReady(_ pid: pid_t) -> Rejection? {
+    guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
+    let deadline = ContinuousClock.now + options.loadLimit
+    // Whether the dynamic loader was done with the file.
+    var mapped = false
+    while true {
+      while let (item, _) = inbox.take() {
+        switch item {
+        case .message(.mapped):
+          mapped = true
+        case .message(.ready(let version, let name, let sdk, let contracts)):
+          guard version == WireProtocol.version else {
+            stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
+            return Rejection(
+              path, .incompatible,
+              "its process speaks version \(version) of the plugin protocol, the host \(WireProtocol.version); use one vivarium for both"
+            )
+          }
+          if generation > 1, contracts != self.contracts || name != self.name {
+            stop(because: "the plugin file changed")
+            return Rejection(path, .incompatible, "its modules changed since the host loaded it; restart vivarium")
+          }
+          self.name = name
+          self.contracts = contracts
+          self.sdkVersion = Self.version(sdk) ?? .current
+          return nil
+        case .message(.refused(let kind, let reasons)):
+          stop(because: "it refused the plugin")
+          return Rejection(path, Rejection.Kind(rawValue: kind) ?? .crashed, reasons)
+        case .message(let other):
+          stop(because: "it sent '\(other.name)' before saying it was ready")
+        case .broken(let reason):
+          stopReason = reason
+        case .ended(let status, let stderr):
+          let failure = PluginFailure(
+            plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
+          state = .ended(failure)
+          if !mapped, stopReason == nil, status & 0x7F != 0 {
+            return PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr)
+          }
+          return Rejection(
+            path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
+        }
+      }
+      if ContinuousClock.now >= deadline {
+        stop(because: "it did not finish loading within \(options.loadLimit)")
+        return Rejection(
+          path, .timedOut,
+          "loading did not finish within \(options.loadLimit) (the entry point or factories() hangs); its process was killed. Make both return at once"
+        )
+      }
+      inbox.wait(until: deadline)
+    }
+  }
+
+  /// `2.1.0` as a version.
+  private static func version(_ text: String) -> ViperKitVersion? {
+    let parts = text.split(separator: ".").compactMap { Int($0) }
+    guard parts.count == 3 else { return nil }
+    return ViperKitVersion(major: parts[0], minor: parts[1], patch: parts[2])
+  }
+
+  /// Starts a new process for the plugin after this one ended; nil when it
+  /// is running again, else why not.
+  package func restart() -> Rejection? {
+    guard case .ended = state else { return nil }
+    return start()
+  }
+
+  /// Ends the process for good when the host lets the plugin go.
+  public func terminate() { stop(because: "the host let it go") }
+
+  /// Kills the process; its modules show `reason` once it has ended.
+  func stop(because reason: String) {
+    if case .ended = state { return }
+    guard pid > 0 else { return }
+    stopReason = reason
+    kill(pid, SIGKILL)
+  }
+
+  // MARK: Calls
+
+  /// The result of a call into the plugin process.
+  enum CallOutcome {
+    case done
+    case built([WireRole], receives: Bool, restoreFailure: String?)
+    case buildFailed(String)
+    case notResponding
+    case ended(PluginFailure)
+  }
+
+  /// The host's clock, which the process's sleeps use.
+  private(set) var clock: (any WallClock)?
+
+  /// Builds a module with factory `factory` in the process, starting a new
+  /// process first if the last one ended, and gives it back `saved`, its
+  /// restoration state. A module whose process crashes or does not answer
+  /// while building is returned all the same: it shows what happened in
+  /// its place.
+  package func build(
+    _ factory: Int, _ context: ModuleContext, link: any RemoteModuleLink, work: WorkScope, restoring saved: String?
+  ) throws -> (
+    module: Module, restoreFailure: String?
+  ) {
+    if case .ended = state, let rejection = restart() {
+      throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
+    }
+    // The host's clock, never a stand-in for a module that did not list it.
+    if !(context.services.clock is UndeclaredService) { clock = clock ?? context.services.clock }
+    sendCopies(of: context.services)
+    let module = RemoteModule(id: nextModule, process: self, context: context, link: link, work: work)
+    nextModule &+= 1
+    modules[module.id] = module
+    let outcome = call("building it", building: module.id) {
+      .build(
+        call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
+        services: context.services.names, restoring: saved)
+    }
+    var restoreFailure: String?
+    switch outcome {
+    case .built(let roles, let receives, let failure):
+      module.roles = roles
+      module.receives = receives
+      restoreFailure = failure
+      module.restorationState = failure == nil ? saved : nil
+    case .buildFailed(let message):
+      modules[module.id] = nil
+      throw ModuleBuildError(message)
+    case .notResponding: module.showState()
+    case .done, .ended: break
+    }
+    return (module.module, restoreFailure)
+  }
+
+  /// Gives the process a copy of each store in `services` it has none of
+  /// yet, and keeps it current: its modules read there without waiting on
+  /// the host, and a write still comes here, the copies changing before
+  /// the write is acknowledged. A store that cannot be copied (one a
+  /// module uses without declaring it) is asked at each read.
+  private func sendCopies(of services: Services) {
+    let stores: [(WireStore, Any?)] = [(.storage, services.storage), (.settings, services.settings)]
+    for case (let store, let copied as any CopiedStore) in stores where !copiedStores.contains(store) {
+      copiedStores.insert(store)
+      send(.storeCopy(store, copied.entries))
+      copied.observe(by: self) { [weak self] key, value in self?.send(.storeChanged(store, key: key, value)) }
+    }
+  }
+
+  /// The stores the current process holds copies of.
+  private var copiedStores: Set<WireStore> = []
+
+  /// Sends `make(call)` and waits for its answer: the build or attach of
+  /// `module`, which the host needs done before it goes on. Meanwhile only
+  /// what that needs is carried out (what `module` draws, asks and saves,
+  /// the process's service calls, and its end); everything else it sends
+  /// waits, in order, until the call returns, so that nothing else runs
+  /// inside the wait. `what` names the call for the person (`building it`).
+  /// A process that is not responding is sent the call but not waited for.
+  func call(_ what: String, building module: UInt32, _ make: (UInt32) -> WireMessage) -> CallOutcome {
+    if case .ended(let failure) = state { return .ended(failure) }
+    guard let channel, let inbox else { return .notResponding }
+    let id = nextCall
+    nextCall &+= 1
+    let waiting = state == .running
+    guard channel.send(make(id), within: options.responseLimit) else {
+      // Part of a frame may be gone: the stream cannot be trusted any more.
+      stop(because: "it stopped reading its channel")
+      return .notResponding
+    }
+    guard waiting else { return .notResponding }
+    let deadline = ContinuousClock.now + options.responseLimit
+    defer {
+      if !deferred.isEmpty { Task { @MainActor in self.pump() } }
+    }
+    return inbox.whileWaiting {
+      while true {
+        while let (item, arrival) = inbox.take() {
+          switch item {
+          case .message(let message) where message.answeredCall == id:
+            if let reply = handle(item, arrival: arrival) { return reply.outcome }
+          case .message(let message) where message.isPartOfBuilding(module):
+            _ = handle(item, arrival: arrival)
+          case .message(.service), .broken, .ended: _ = handle(item, arrival: arrival)
+          default: deferred.append((item, arrival))
+          }
+          if case .ended(let failure) = state { return .ended(failure) }
+        }
+        if ContinuousClock.now >= deadline {
+          becomeUnresponsive(what, call: id)
+          return .notResponding
+        }
+        inbox.wait(until: deadline)
+      }
+    }
+  }
+
+  /// Sends the call `make(call)` and returns at once: its answer is carried
+  /// out when it comes, as everything the process sends. `what` names it for
+  /// the person (`a tap on 'save'`); it counts as in flight in `work`, the
+  /// module's (a session waits for it, the spinner turns) until it is answered, the
+  /// process ends, or it stops answering (``PluginProcessOptions/responseLimit``
+  /// after the calls before it were answered). A process that is not
+  /// responding is sent the call all the same, and answers it in its turn,
+  /// but nothing waits for it.
+  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) {
+    if case .ended = state { return }
+    guard let channel else { return }
+    let id = nextCall
+    nextCall &+= 1
+    guard channel.send(make(id), within: options.responseLimit) else {
+      return stop(because: "it stopped reading its channel")
+    }
+    // While it is not responding, nothing waits for the call: it is
+    // answered in its turn.
+    let release = state == .running ? work.beginCall(what) : {}
+    if outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
+  }
+
+  /// Marks the oldest outstanding call overdue once the response limit
+  /// passes without its answer.
+  private func startDeadline() {
+    deadline?.cancel()
+    guard let oldest = outstanding.oldest else { return }
+    let due = outstanding.oldestSince + options.responseLimit
+    deadline = Task { @MainActor [weak self] in
+      try? await Task.sleep(until: due, clock: .continuous)
+      guard !Task.isCancelled, let self else { return }
+      // An answer that arrived in time but waits for the host to get to it
+      // is taken first: a busy host does not make a plugin late.
+      self.pump()
+      guard self.outstanding.oldest?.id == oldest.id, self.state == .running else { return }
+      self.becomeUnresponsive(oldest.what, call: oldest.id)
+    }
+  }
+
+  /// Sends a message that wants no answer (an answer to the process's own
+  /// call, a wake-up): also while it is not responding, so that it can.
+  func send(_ message: WireMessage) {
+    if case .ended = state { return }
+    guard let channel, channel.send(message, within: options.responseLimit) else {
+      return stop(because: "it stopped reading its channel")
+    }
+  }
+
+  private func becomeUnresponsive(_ what: String, call: UInt32) {
+    overdue = call
+    timesNotResponding += 1
+    // Nothing waits for it any more: a session goes on, showing the choice.
+    outstanding.releaseAll()
+    state = .notResponding(what: what, waiting: false)
+    for module in modules.values { module.showState() }
+  }
+
+  /// The person chose to keep waiting for a process that is not responding.
+  func keepWaiting() {
+    guard case .notResponding(let what, _) = state else { return }
+    state = .notResponding(what: what, waiting: true)
+    for module in modules.values { module.showState() }
+  }
+
+  // MARK: What the process sends
+
+  /// Carries out what the process sent and is not carried out yet, a batch
+  /// at a time: a process that sends without pause leaves the host time
+  /// for the person between batches.
+  func pump() {
+    let earlier = deferred
+    deferred.removeAll()
+    for (item, arrival) in earlier { _ = handle(item, arrival: arrival) }
+    guard let inbox else { return }
+    for _ in 0..<Self.batch {
+      guard let (item, arrival) = inbox.take() else { return }
+      _ = handle(item, arrival: arrival)
+    }
+    Task { @MainActor in self.pump() }
+  }
+
+  /// How many messages one turn of ``pump()`` carries out.
+  static let batch = 256
+
+  private func handle(_ item: PluginInbox.Item, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  )? {
+    switch item {
+    case .message(let message): return handle(message, arrival: arrival)
+    case .broken(let reason):
+      stopReason = reason
+      return nil
+    case .ended(let status, let stderr):
+      released.removeAll()
+      let failure = PluginFailure(
+        plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
+      state = .ended(failure)
+      channel = nil
+      outstanding.removeAll()
+      deadline?.cancel()
+      let failed = modules.values.sorted { $0.id < $1.id }
+      modules.removeAll()
+      for module in failed { module.processEnded(failure) }
+      endWorks()
+      return nil
+    }
+  }
+
+  private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  )? {
+    switch message {
+    case .done(let call): return answered(call, .done, arrival: arrival)
+    case .built(let call, let roles, let receives, let failure):
+      return answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
+    case .buildFailed(let call, let text): return answered(call, .buildFailed(text), arrival: arrival)
+    case .draw(let module, let tree): modules[module]?.draw(tree)
+    case .restorationState(let module, let state, let failure):
+      modules[module]?.keep(state: state, failure: failure)
+    case .request(let module, let request): modules[module]?.perform(request)
+    case .service(let call, let module, let service):
+      noteLateness(arrival)
+      let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
+      if call != 0 {
+        callsAnswered += 1
+        send(.answer(call: call, answer))
+        // The process waited for the host: its time starts again.
+        if outstanding.restart(at: .now) { startDeadline() }
+      }
+    case .workStarted(let module, let id, let name):
+      guard let module = modules[module] else { return nil }
+      let work = RemoteWork(id: id, process: self)
+      works[id] = work
+      module.start(work, named: name)
+    case .workEnded(let id, let outcome): works.removeValue(forKey: id)?.end(outcome)
+    case .sleep(let id, let sleep, var seconds, let waiting):
+      // Any number may come: up to about 31 years, as the host's clock can wait.
+      seconds = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
+      if let work = works[id] {
+        work.sleep(sleep, for: seconds, waiting: waiting)
+      } else {
+        RemoteWork.sleepOutsideWork(sleep, for: seconds, waiting: waiting, process: self)
+      }
+    case .cancelSleep(let sleep):
+      for work in works.values { work.cancelSleep(sleep) }
+    case .leaked(let module, let roles):
+      if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke, .storeCopy, .storeChanged:
+      stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
+    }
+    return nil
+  }
+
+  private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) -> (
+    call: UInt32, outcome: CallOutcome
+  ) {
+    noteLateness(arrival)
+    let wasOldest = outstanding.answered(call, at: arrival)
+    if call == overdue {
+      overdue = nil
+      state = .running
+      for module in modules.values { module.showState() }
+    }
+    if wasOldest { startDeadline() }
+    return (call, outcome)
+  }
+
+  /// Marks the process not responding if what arrived at `arrival` came
+  /// after the oldest call's time was up, though the host had not got to
+  /// saying so: a busy host does not hide a late plugin either.
+  private func noteLateness(_ arrival: ContinuousClock.Instant) {
+    guard state == .running, let oldest = outstanding.oldest,
+      arrival > outstanding.oldestSince + options.responseLimit
+    else { return }
+    becomeUnresponsive(oldest.what, call: oldest.id)
+  }
+
+  /// Modules detached, until the process says whether their roles outlived them.
+  private var released: [UInt32: RemoteModule] = [:]
+
+  /// Whether detached modules wait for the process to say if they leaked.
+  package var isReleasing: Bool { !released.isEmpty }
+
+  /// `module` is being detached: it is kept until its leak report comes.
+  func releasing(_ module: RemoteModule) {
+    if case .running = state { released[module.id] = module }
+  }
+
+  /// `module` was detached: what the process sends for it is dropped.
+  func released(_ module: RemoteModule) {
+    modules[module.id] = nil
+  }
+
+  private func endWorks() {
+    let ended = works.values
+    works.removeAll()
+    for work in ended { work.end(.cancelled) }
+  }
+}
+
+/// How plugin processes run: set by `vivarium run` and `render`.
+public struct PluginProcessOptions: Sendable {
+  /// The host executable, re-run as `EXECUTABLE __plugin FILE`.
+  public var executable: String
+  /// How long a module may take to answer before it is shown as not responding.
+  public var responseLimit: Duration
+  /// How long a plugin may take to load in its process.
+  public var loadLimit: Duration
+  /// The most memory (bytes of data) a plugin process may allocate.
+  public var memoryLimit: Int
+  /// Whether plugin processes are forked from a zygote (``PluginZygote``)
+  /// rather than each started from the executable.
+  public var forks = true
+
+  /// Starts the zygote plugin processes are forked from now, so that its
+  /// own start overlaps the host's instead of delaying the first plugin.
+  public func prepare() {
+    if forks { _ = PluginZygote.shared(executable) }
+  }
+
+  /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
+  public init(
+    executable: String, responseLimit: Duration = .seconds(3), loadLimit: Duration = .seconds(10),
+    memoryLimit: Int = 1 << 30
+  ) {
+    self.executable = executable
+    self.responseLimit = responseLimit
+    self.loadLimit = loadLimit
+    self.memoryLimit = memoryLimit
+  }
+}

@@ -1,0 +1,165 @@
+import CVivariumSystem
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import VivariumWire
+
+/// A fork server for plugin processes, as Chrome and Android start theirs:
+/// one process (`vivarium __zygote`) is started once with the host's
+/// libraries loaded, and each plugin process is a fork of it, so a plugin
+/// process does not pay for starting an executable and linking its
+/// libraries again. The plugin processes are the zygote's children: it
+/// reaps each and reports how it ended. The zygote dies with the host, and
+/// its children with it.
+final class PluginZygote: Sendable {
+
+  private struct State {
+    var replies: [Int64] = []
+    var ended: [pid_t: Int32] = [:]
+    var alive = true
+  }
+
+  private let socket: Int32
+  private let pid: pid_t
+  private let state = Mutex(State())
+  private let replied = DispatchSemaphore(value: 0)
+  private let requesting = Mutex(())
+
+  private init(socket: Int32, pid: pid_t) {
+    self.socket = socket
+    self.pid = pid
+  }
+
+  /// The zygote of each executable, started on first use; nil when it could not start.
+  private static let zygotes = Mutex<[String: PluginZygote]>([:])
+
+  /// The zygote for `executable`, started if need be.
+  static func shared(_ executable: String) -> PluginZygote? {
+    zygotes.withLock { zygotes in
+      if let zygote = zygotes[executable], zygote.isAlive { return zygote }
+      let zygote = start(executable)
+      zygotes[executable] = zygote
+      return zygote
+    }
+  }
+
+  private var isAlive: Bool { state.withLock(\.alive) }
+
+  private static func start(_ executable: String) -> PluginZygote? {
+    var pair: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      return nil
+    }
+    let child = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
+    close(pair[1])
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    let nullHigh = fcntl(null, F_DUPFD_CLOEXEC, 10)
+    close(null)
+    defer {
+      close(child)
+      close(nullHigh)
+    }
+    let socket = pair[0]
+    let zygote = Mutex<PluginZygote?>(nil)
+    // Started by the thread that listens to it for as long as it lives.
+    let spawned = ChildProcess.startWatched {
+      let spawned = ChildProcess.spawn(
+        executable, [WireProtocol.zygoteCommand], [(nullHigh, 2), (child, 3)],
+        environment: ["SWIFT_BACKTRACE": "enable=no"])
+      if case .success(let pid) = spawned { zygote.withLock { $0 = PluginZygote(socket: socket, pid: pid) } }
+      return spawned
+    } watch: { _ in
+      zygote.withLock { $0 }?.listen()
+    }
+    guard case .success = spawned, let started = zygote.withLock({ $0 }) else {
+      close(socket)
+      return nil
+    }
+    return started
+  }
+
+  /// Reads the zygote's reports: the pid of each fork (or the errno of a
+  /// failed one), and how each plugin process ended.
+  private func listen() {
+    var message = [UInt8](repeating: 0, count: 9)
+    while true {
+      let count = message.withUnsafeMutableBytes { recv(socket, $0.baseAddress, 9, 0) }
+      if count < 0, errno == EINTR { continue }
+      guard count == 9 else { break }
+      let first = Self.int32(message, 1)
+      let second = Self.int32(message, 5)
+      switch message[0] {
+      case 0:
+        state.withLock { $0.replies.append(Int64(first)) }
+        replied.signal()
+      case 1:
+        state.withLock { $0.replies.append(-Int64(max(1, first))) }
+        replied.signal()
+      default:
+        state.withLock { $0.ended[first] = second }
+      }
+    }
+    state.withLock { $0.alive = false }
+    replied.signal()
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    close(socket)
+  }
+
+  /// Gives up on a zygote that did not answer: it is killed (and its
+  /// forks with it), and plugin processes are started from the executable.
+  private func abandon() {
+    state.withLock { $0.alive = false }
+    shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  private static func int32(_ bytes: [UInt8], _ at: Int) -> Int32 {
+    Int32(
+      bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3])
+        << 24)
+  }
+
+  /// Forks a plugin process for `path` with `memoryLimit` bytes, giving it
+  /// `descriptors` (the plugin file, its channel, its stderr); its pid, or
+  /// nil when the zygote could not.
+  func fork(path: String, memoryLimit: Int, descriptors: [Int32]) -> pid_t? {
+    requesting.withLock { _ in
+      var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
+      request += Array(path.utf8)
+      let sent = request.withUnsafeBytes { bytes in
+        descriptors.withUnsafeBufferPointer {
+          vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+        }
+      }
+      guard sent == 0 else { return nil }
+      while true {
+        if let reply = state.withLock({ state -> Int64? in
+          state.replies.isEmpty ? nil : state.replies.removeFirst()
+        }) {
+          return reply > 0 ? pid_t(reply) : nil
+        }
+        guard isAlive else { return nil }
+        guard replied.wait(timeout: .now() + .seconds(5)) == .success else {
+          abandon()
+          return nil
+        }
+      }
+    }
+  }
+
+  /// Whether the zygote has reported that `pid` ended.
+  func hasEnded(_ pid: pid_t) -> Bool { state.withLock { $0.ended[pid] != nil } }
+
+  /// How process `pid` ended (a wait status), once the zygote has reaped
+  /// it; nil if it did not report within `limit`.
+  func waitForExit(_ pid: pid_t, limit: Duration) -> Int32? {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      if let status = state.withLock({ $0.ended.removeValue(forKey: pid) }) { return status }
+      usleep(1_000)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,234 @@
+import ViperKit
+import ViperKitHosting
+import VivariumWire
+
+/// The host's side of a module built in a plugin process: it holds the
+/// context the host made for the module (canvas, router, message port,
+/// services, work), carries out there what the module sends, and forwards
+/// the host's calls to the process. In the host, the module is a ``Module``
+/// whose view and presenter are this module's stand-ins.
+@MainActor
+package final class RemoteModule {
+  let id: UInt32
+  package let process: PluginProcess
+  private let context: ModuleContext
+  /// Why its process ended, once it has: the module is dead for good, and
+  /// shows it until it is rebuilt.
+  package private(set) var failure: PluginFailure?
+  /// Its role objects in the plugin process.
+  var roles: [WireRole] = []
+  /// The last tree the module drew, shown again when it answers again.
+  private var lastTree: ViewNode?
+  /// Its restoration state as the process last sent it: kept after the
+  /// process ends, to rebuild the module with.
+  package var restorationState: String?
+  /// Why the process could not read its restoration state, last time.
+  package var restorationFailure: String?
+
+  /// The host's work for the module, where calls into it count as in flight.
+  private let work: WorkScope
+
+  /// The host's side of the module's router and message port.
+  private let link: any RemoteModuleLink
+
+  init(id: UInt32, process: PluginProcess, context: ModuleContext, link: any RemoteModuleLink, work: WorkScope) {
+    self.id = id
+    self.process = process
+    self.context = context
+    self.link = link
+    self.work = work
+  }
+
+  /// Whether the module takes messages (assumed until its process says).
+  var receives = true
+
+  /// The module as the host holds it.
+  var module: Module {
+    let presenter = receives ? RemoteReceiver(self) : RemotePresenter(self)
+    return Module(view: RemoteView(self, presenter: presenter), presenter: presenter)
+  }
+
+  var urn: String { context.urn }
+
+  // MARK: From the process
+
+  /// Keeps the restoration state the process sent, and has it saved.
+  func keep(state: String?, failure: String?) {
+    restorationState = state
+    restorationFailure = failure
+    link.stateChanged()
+  }
+
+  func draw(_ tree: ViewNode) {
+    lastTree = tree
+    if failure == nil, process.state == .running { context.canvas.draw(tree) }
+  }
+
+  /// Shows what the process's state means for this module: its own tree
+  /// while it answers, the not-responding choice while it does not.
+  func showState() {
+    guard failure == nil else { return }
+    switch process.state {
+    case .running:
+      if let lastTree { context.canvas.draw(lastTree) }
+    case .notResponding(let what, let waiting):
+      context.canvas.draw(
+        PluginFailure.notRespondingTree(
+          plugin: process.fileName, what: what, limit: process.options.responseLimit, waiting: waiting))
+    case .ended: break
+    }
+  }
+
+  /// The process ended: the module shows why in its place, and its owner is told.
+  func processEnded(_ failure: PluginFailure) {
+    guard self.failure == nil else { return }
+    self.failure = failure
+    context.canvas.draw(failure.tree)
+    link.moduleFailed(failure.summary)
+  }
+
+  /// What the module asked, carried out by the host's link.
+  func perform(_ request: HostRequest) { link.request(request) }
+
+  func serve(_ call: WireServiceCall) -> WireAnswer {
+    let services = context.services
+    func missing(_ name: String) -> WireAnswer {
+      .failed("\(urn) does not list the service '\(name)' in its contract")
+    }
+    func attempt(_ body: () throws -> Void) -> WireAnswer {
+      do {
+        try body()
+        return .none
+      } catch {
+        return .failed("\(error)")
+      }
+    }
+    switch call {
+    case .storageValue(let key):
+      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      return .string(storage.value(forKey: key))
+    case .storageSet(let key, let value):
+      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      return attempt { try storage.set(value, forKey: key) }
+    case .storageKeys:
+      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      return .strings(storage.keys())
+    case .settingValue(let key):
+      guard let settings = services.settings else { return missing(Services.Name.settings) }
+      return .value(settings.value(forKey: key))
+    case .settingSet(let key, let value):
+      guard let settings = services.settings else { return missing(Services.Name.settings) }
+      return attempt { try settings.set(value, forKey: key) }
+    case .log(let level, let text):
+      services.log?.log(level, text)
+      return .none
+    case .notice(let text, let tone):
+      services.notifications?.notice(text, tone: tone)
+      return .none
+    case .alert(let title, let message):
+      services.notifications?.alert(title: title, message: message)
+      return .none
+    case .now:
+      return .number(services.clock?.now() ?? 0)
+    }
+  }
+
+  /// The module started `work` in its process: it runs in the host's work
+  /// for the module, so it is shown, waited for and cancelled as any work.
+  func start(_ work: RemoteWork, named name: String) {
+    let clock = context.services.clock ?? process.clock
+    context.work.start(name) { try await work.run(clock: clock) }
+  }
+
+  /// Role objects of the module outlived it in its process.
+  func reportLeak(_ roles: [WireRole]) {
+    link.reportLeak(roles.map(\.description))
+  }
+
+  // MARK: From the host
+
+  fileprivate func lifecycle(_ event: LifecycleEvent) {
+    if event == .detach, failure == nil { process.releasing(self) }
+    if failure == nil {
+      if event == .attach {
+        // Part of building it: the host shows what it draws on attach
+        // before it goes on.
+        _ = process.call(event.rawValue, building: id) { .lifecycle(call: $0, module: id, event) }
+      } else {
+        process.post(event.rawValue, in: work) { .lifecycle(call: $0, module: id, event) }
+      }
+    }
+    if event == .detach { process.released(self) }
+  }
+
+  fileprivate func handle(_ event: ViewEvent) {
+    if failure != nil {
+      if event == .tap(button: PluginFailure.restartButton) { link.restartPlugin() }
+      return
+    }
+    if case .notResponding(let what, _) = process.state {
+      switch event {
+      case .tap(button: PluginFailure.waitButton): return process.keepWaiting()
+      case .tap(button: PluginFailure.stopButton):
+        return process.stop(because: "it did not answer \(what) and was stopped from the host")
+      default: break  // Sent: the module acts on it in its turn, none is lost.
+      }
+    }
+    process.post(Self.describe(event), in: work) { .event(call: $0, module: id, event) }
+  }
+
+  fileprivate func receive(_ message: Message, from origin: MessageOrigin) {
+    guard failure == nil else { return }
+    process.post("the message '\(message.name)'", in: work) {
+      .message(call: $0, module: id, message, origin)
+    }
+  }
+
+  /// `tap 'save'`, for the not-responding screen.
+  private static func describe(_ event: ViewEvent) -> String {
+    switch event {
+    case .tap(let button): "a tap on '\(button)'"
+    case .select(let list, let row): "selecting '\(row)' in '\(list)'"
+    case .type(let field, _): "typing in '\(field)'"
+    @unknown default: "an event"
+    }
+  }
+}
+
+/// The view of a module in a plugin process, as the host holds it.
+@MainActor
+package final class RemoteView: ViperView {
+  private let remote: RemoteModule
+  /// Held strongly, as a view holds its presenter.
+  private let presenter: RemotePresenter
+
+  init(_ remote: RemoteModule, presenter: RemotePresenter) {
+    self.remote = remote
+    self.presenter = presenter
+  }
+
+  package func handle(_ event: ViewEvent) { remote.handle(event) }
+
+  /// The host's side of the module.
+  package var module: RemoteModule { remote }
+}
+
+/// The presenter of a module in a plugin process, as the host holds it:
+/// lifecycle events go to the process.
+@MainActor
+class RemotePresenter: ViperPresenter {
+  fileprivate let remote: RemoteModule
+
+  init(_ remote: RemoteModule) {
+    self.remote = remote
+  }
+
+  func lifecycle(_ event: LifecycleEvent) { remote.lifecycle(event) }
+}
+
+/// The presenter of a module in a plugin process that takes messages:
+/// they go to the process.
+@MainActor
+final class RemoteReceiver: RemotePresenter, MessageReceiver {
+  func receive(_ message: Message, from origin: MessageOrigin) { remote.receive(message, from: origin) }
+}

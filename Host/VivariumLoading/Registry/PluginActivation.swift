@@ -1,0 +1,70 @@
+import ViperKit
+
+/// A plugin known from a scan (``PluginRecord``) whose code is not loaded:
+/// it is loaded, into this process or into a process of its own, when one of
+/// its modules is first built (VS Code and LV2 activate plugins the same way).
+///
+/// Loading it checks it as at any load, then checks that its contracts are
+/// the ones the scan recorded: a plugin whose code now declares other
+/// contracts than its registry entry is refused, naming both, and so is
+/// every later build of its modules.
+@MainActor
+public final class PluginActivation {
+  /// The plugin file.
+  public let path: String
+  /// What the scan recorded.
+  public let record: PluginRecord
+  /// Where the record came from.
+  public let source: ScanSource
+  private let hosting: PluginProcessOptions?
+  private let loader: PluginLoader
+  /// The loaded plugin, once it is.
+  public private(set) var plugin: LoadedPlugin?
+  /// Why it could not be loaded, once it was tried.
+  public private(set) var failure: Rejection?
+
+  /// A plugin to load with `loader`, or with `hosting` in a process of its own.
+  nonisolated init(
+    path: String, record: PluginRecord, source: ScanSource, hosting: PluginProcessOptions?, loader: PluginLoader
+  ) {
+    self.path = path
+    self.record = record
+    self.source = source
+    self.hosting = hosting
+    self.loader = loader
+  }
+
+  /// The process hosting the plugin, once it runs in one.
+  public var process: PluginProcess? { plugin?.process }
+
+  /// Where the module at `index` of the loaded plugin comes from (its
+  /// factory in this process, or the plugin's process), loading the plugin
+  /// first if need be; throws why the plugin cannot be loaded.
+  package func source(at index: Int) throws(Rejection) -> ModuleSource {
+    if let failure { throw failure }
+    if let plugin { return plugin.modules[index] }
+    let outcome = hosting.map { PluginProcess.startAll([path], options: $0)[0] } ?? loader.load(path)
+    switch outcome {
+    case .rejected(let rejection):
+      failure = rejection
+      throw rejection
+    case .loaded(let loaded):
+      let contracts = loaded.contracts
+      if let disagreement = ContractDisagreement(
+        path: path, recorded: record.contracts, loaded: contracts, source: source)
+      {
+        loaded.process?.terminate()
+        failure = disagreement.rejection
+        throw disagreement.rejection
+      }
+      plugin = loaded
+      return loaded.modules[index]
+    }
+  }
+}
+
+extension LoadedPlugin {
+  /// The process hosting the plugin, if it runs in one: started at load, or
+  /// when one of its modules was first built.
+  @MainActor package var runningProcess: PluginProcess? { process ?? activation?.process }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import VivariumSupport
+
+/// Watches plugin files for rebuilds: it looks at each `.so` file of the
+/// directories (or the file given instead of one) when inotify says one was
+/// written and closed, or moved in (``FileEvents``), and reports each that
+/// is new or changed at once. Without inotify it looks every ``interval``
+/// and reports a file once it has stayed the same for a whole interval, so
+/// that a file still being written is not taken.
+///
+/// It compares signatures rather than trusting events: a file replaced by
+/// a rename, written in place or reached through a link is seen the same way.
+@MainActor
+public final class PluginWatcher {
+  /// How often the files are looked at, without inotify.
+  public let interval: Duration
+  private let directories: [String]
+  private let changed: (String) -> Void
+  /// Each file's signature as last taken (or as at start).
+  private var known: [String: FileSignature] = [:]
+  /// Changed files, with the signature they had at the last look.
+  private var settling: [String: FileSignature] = [:]
+  private var poller: Poller?
+  private var events: FileEvents?
+
+  /// Watches the `.so` files of `directories`, as they are now; `changed`
+  /// is called on the main actor with the path of each new or rebuilt file.
+  public init(directories: [String], interval: Duration = .milliseconds(200), changed: @escaping (String) -> Void) {
+    self.directories = directories
+    self.interval = interval
+    self.changed = changed
+    for path in files() { known[path] = FileSignature(path) }
+  }
+
+  /// Starts looking.
+  public func start() {
+    events = FileEvents(directories: watchedFolders) { [weak self] in self?.look(whole: true) }
+    guard events == nil else { return }
+    let poller = Poller(interval: interval) { [weak self] in self?.look() }
+    self.poller = poller
+    poller.start()
+  }
+
+  /// The folders inotify watches: each directory, and the folder of each
+  /// file given instead of one (``PathName/parent(_:)``: Foundation's
+  /// `deletingLastPathComponent` traps on a name of one component).
+  var watchedFolders: [String] {
+    directories.map { directory in
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+      return !exists || isDirectory.boolValue ? directory : PathName.parent(directory)
+    }
+  }
+
+  /// Stops looking.
+  public func stop() {
+    events?.stop()
+    events = nil
+    poller?.stop()
+    poller = nil
+  }
+
+  /// Looks now, taking the files as whole: when a build that wrote them has
+  /// ended, its products are reloaded without waiting for an event.
+  public func lookNow() { look(whole: true) }
+
+  /// One look: reports each file that changed and, unless the files are
+  /// known to be `whole`, then held still until the next look.
+  func look(whole: Bool = false) {
+    for path in files() {
+      guard let now = FileSignature(path), now != known[path] else {
+        settling[path] = nil
+        continue
+      }
+      if whole || settling[path] == now {
+        settling[path] = nil
+        known[path] = now
+        changed(path)
+      } else {
+        settling[path] = now
+      }
+    }
+  }
+
+  /// The plugin files there are now.
+  private func files() -> [String] {
+    directories.flatMap { directory -> [String] in
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return [] }
+      guard isDirectory.boolValue else { return [directory] }
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+      return names.filter { $0.hasSuffix(".so") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
+    }
+  }
+}

@@ -1,0 +1,334 @@
+import CVivariumSystem
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+import VivariumWire
+
+/// The plugin process: `vivarium __plugin FILE`, started by ``PluginProcess``
+/// with its socket as descriptor 3 and the plugin file as descriptor 4. It
+/// loads the plugin, says `ready` with its contracts, then builds and runs the
+/// plugin's modules as the host asks, on its own main actor, until the
+/// socket closes. The host keeps navigation, the screen and the services;
+/// everything a module does reaches the host as a ``WireMessage``.
+@MainActor
+public final class PluginServer {
+
+  let channel: WireChannel
+  private let factories: [any ModuleFactory]
+  private var modules: [UInt32: PluginModule] = [:]
+  let answers = PendingAnswers()
+  /// The stores the host gave this process copies of, kept current.
+  let copies = StoreCopies()
+  private var nextCall: UInt32 = 1
+  private var nextWork: UInt32 = 1
+  private var nextSleep: UInt32 = 1
+  private var sleepers: [UInt32: CheckedContinuation<Void, any Error>] = [:]
+
+  init(channel: WireChannel, factories: [any ModuleFactory]) {
+    self.channel = channel
+    self.factories = factories
+  }
+
+  /// The process's main: never returns; the process exits when the host
+  /// closes the socket.
+  public static func childMain(_ arguments: [String]) async -> Int32 {
+    let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
+    if vivarium_die_with_parent(parent) != 0 { return 1 }
+    if let bytes = ProcessInfo.processInfo.environment[WireProtocol.memoryVariable].flatMap({ Int($0) }) {
+      limitMemory(to: bytes)
+    }
+    guard let path = arguments.first else { return 2 }
+    return await serve(path: path)
+  }
+
+  /// Caps the memory (bytes of data) this process may allocate.
+  nonisolated static func limitMemory(to bytes: Int) {
+    var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
+  }
+
+  /// Loads the plugin at `path` (open as descriptor 4) and serves it on
+  /// descriptor 3 until the host closes it; returns only when the plugin
+  /// was refused.
+  static func serve(path: String) async -> Int32 {
+    PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
+    let channel = WireChannel(descriptor: WireProtocol.socketDescriptor)
+    let factories: [any ModuleFactory]
+    var loader = PluginLoader()
+    loader.beforeEntry = { channel.send(.mapped) }
+    switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
+    case .loaded(let plugin):
+      // Loaded by this process's own loader: every module is built here.
+      factories = plugin.factoriesInThisProcess ?? []
+      let ready = WireMessage.ready(
+        version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+        contracts: factories.map(\.contract))
+      // Encoded once: with ten thousand contracts, that is most of a start.
+      let encoded = try? ready.encoded()
+      if let tooLarge = PluginLimits.rejection(
+        path, count: factories.count, bytes: encoded?.count ?? Int.max, as: "the ready message of its plugin process")
+      {
+        channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
+        return 0
+      }
+      channel.send(encoded: encoded ?? [])
+    case .rejected(let rejection):
+      channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
+      return 0
+    }
+    let server = PluginServer(channel: channel, factories: factories)
+    let (answers, copies) = (server.answers, server.copies)
+    let reader = Thread {
+      var frames = WireFrameReader()
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while channel.receive(into: &frames, buffer: &buffer) {
+        do {
+          while let (message, _) = try frames.nextMessage() {
+            // Copies change here, in the order the host sent them: before
+            // the answer to the write that changed them is handed over.
+            switch message {
+            case .answer(let call, let answer): answers.deliver(call, answer)
+            case .storeCopy(let store, let entries): copies.replace(store, with: entries)
+            case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+            default:
+              DispatchQueue.main.async { MainActor.assumeIsolated { server.handle(message) } }
+            }
+          }
+        } catch {
+          FileHandle.standardError.write(Data("vivarium plugin process: the host sent a bad frame: \(error)\n".utf8))
+          exit(70)
+        }
+      }
+      // The host closed the socket: it quit, or it let this plugin go.
+      exit(0)
+    }
+    reader.start()
+    while true { try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
+  }
+
+  // MARK: Calls from the host
+
+  func handle(_ message: WireMessage) {
+    switch message {
+    case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
+      build(
+        call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
+        restoring: restoring)
+      sendState(of: module)
+    case .lifecycle(let call, let id, let event):
+      if let module = modules[id] {
+        module.module.lifecycle(event)
+        if event == .detach { release(id) }
+      }
+      channel.send(.done(call: call))
+      sendState(of: id)
+    case .event(let call, let id, let event):
+      modules[id]?.module.view.handle(event)
+      channel.send(.done(call: call))
+      sendState(of: id)
+    case .message(let call, let id, let message, let origin):
+      modules[id]?.module.receiver?.receive(message, from: origin)
+      channel.send(.done(call: call))
+      sendState(of: id)
+    case .woke(let sleep, let cancelled):
+      let sleeper = sleepers.removeValue(forKey: sleep)
+      if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
+    default:
+      FileHandle.standardError.write(Data("vivarium plugin process: the host sent '\(message.name)'\n".utf8))
+      exit(70)
+    }
+  }
+
+  /// Tells the host the restoration state of module `id` if it changed
+  /// since it was last sent: after each call to it, and when it draws. Only
+  /// the module called is asked, so a call costs the same however many
+  /// modules the process holds.
+  func sendState(of id: UInt32) {
+    guard let module = modules[id] else { return }
+    let sent: (state: String?, failure: String?)
+    do throws(Restoration.Failure) {
+      sent = (try Restoration.state(of: module.module), nil)
+    } catch {
+      sent = (nil, error.message)
+    }
+    guard sent != module.sentState else { return }
+    modules[id]?.sentState = sent
+    channel.send(.restorationState(module: id, state: sent.state, failure: sent.failure))
+  }
+
+  private func build(
+    call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
+    services: [String], restoring state: String?
+  ) {
+    guard factories.indices.contains(index) else {
+      channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
+      return
+    }
+    let link = ChannelLink(server: self, module: id)
+    let work = ChannelWork(server: self, module: id)
+    let context = ModuleContext(
+      urn: urn, arguments: Arguments(arguments), router: link, canvas: link, messages: link, work: work,
+      services: link.services(named: Set(services), declared: Set(factories[index].contract.services)))
+    do {
+      let module = try factories[index].build(context)
+      var restoreFailure: String?
+      if let state {
+        do throws(Restoration.Failure) {
+          try Restoration.restore(state, to: module)
+        } catch {
+          restoreFailure = error.message
+        }
+      }
+      // The host knows the state it gave: it is sent again only when it changes.
+      modules[id] = PluginModule(
+        module: module, link: link, work: work, sentState: (restoreFailure == nil ? state : nil, nil))
+      channel.send(
+        .built(
+          call: call, roles: module.roles.map { WireRole(role: $0.role, typeName: $0.typeName) },
+          receives: module.receiver != nil, restoreFailure: restoreFailure))
+    } catch {
+      channel.send(.buildFailed(call: call, message: "\(error)"))
+    }
+  }
+
+  /// Lets a detached module go: its work is cancelled, and once that work has
+  /// ended, the host is told which role objects are still alive (a leak;
+  /// none, usually).
+  private func release(_ id: UInt32) {
+    guard let module = modules.removeValue(forKey: id) else { return }
+    module.work.cancelAll()
+    let roles = module.module.roles
+    module.work.whenIdle { [channel] in
+      // On the next turn, when the call that detached it holds it no more.
+      DispatchQueue.main.async {
+        let alive = roles.filter(\.isAlive).map { WireRole(role: $0.role, typeName: $0.typeName) }
+        channel.send(.leaked(module: id, roles: alive))
+      }
+    }
+  }
+
+  // MARK: Calls to the host
+
+  /// Sends a service call and waits for the host's answer, blocking this
+  /// main actor as a call into the host would in one process, up to
+  /// ``WireProtocol/answerLimit``: a host that does not answer by then is
+  /// stuck, and the process ends saying so rather than wait for ever or
+  /// make up an answer.
+  func ask(_ module: UInt32, _ service: WireServiceCall) -> WireAnswer {
+    let call = nextCall
+    nextCall &+= 1
+    answers.expect(call)
+    guard channel.send(.service(call: call, module: module, service)) else { exit(0) }
+    guard let answer = answers.wait(call, limit: WireProtocol.answerLimit) else {
+      FileHandle.standardError.write(
+        Data(
+          "vivarium plugin process: the host did not answer a service call within \(WireProtocol.answerLimit); this process ends\n"
+            .utf8))
+      exit(75)
+    }
+    return answer
+  }
+
+  /// Sends a service call that wants no answer.
+  func tell(_ module: UInt32, _ service: WireServiceCall) {
+    channel.send(.service(call: 0, module: module, service))
+  }
+
+  func newWorkID() -> UInt32 {
+    defer { nextWork &+= 1 }
+    return nextWork
+  }
+
+  /// Sleeps on the host's clock, within work `work` (0 outside any).
+  func sleep(_ seconds: Double, work: UInt32, waiting: Bool) async throws {
+    try Task.checkCancellation()
+    let id = nextSleep
+    nextSleep &+= 1
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        sleepers[id] = continuation
+        channel.send(.sleep(work: work, sleep: id, seconds: seconds, waiting: waiting))
+      }
+    } onCancel: {
+      Task { @MainActor in
+        guard let sleeper = self.sleepers.removeValue(forKey: id) else { return }
+        self.channel.send(.cancelSleep(sleep: id))
+        sleeper.resume(throwing: CancellationError())
+      }
+    }
+  }
+}
+
+/// A module the plugin process built, with what its context sends through.
+@MainActor
+struct PluginModule {
+  let module: Module
+  let link: ChannelLink
+  let work: ChannelWork
+  /// The restoration state last sent to the host, or why it could not be read.
+  var sentState: (state: String?, failure: String?)
+}
+
+/// Answers to the plugin's service calls, handed from the thread reading
+/// the socket to the main thread waiting for them.
+final class PendingAnswers: Sendable {
+  private let state = Mutex<[UInt32: WireAnswer?]>([:])
+  private let arrived = DispatchSemaphore(value: 0)
+
+  /// Makes room for the answer to `call`, before the call is sent.
+  func expect(_ call: UInt32) { state.withLock { $0[call] = .some(nil) } }
+
+  /// Hands over the answer to `call`.
+  func deliver(_ call: UInt32, _ answer: WireAnswer) {
+    let expected = state.withLock { answers in
+      guard answers[call] != nil else { return false }
+      answers[call] = .some(answer)
+      return true
+    }
+    if expected { arrived.signal() }
+  }
+
+  /// Waits for the answer to `call`, up to `limit`; nil when none came.
+  func wait(_ call: UInt32, limit: Duration) -> WireAnswer? {
+    let (seconds, attoseconds) = limit.components
+    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    while true {
+      if let answer = state.withLock({ answers -> WireAnswer? in
+        guard case .some(.some(let answer)) = answers[call] else { return nil }
+        answers[call] = nil
+        return answer
+      }) {
+        return answer
+      }
+      if arrived.wait(timeout: deadline) == .timedOut {
+        state.withLock { _ = $0.removeValue(forKey: call) }
+        return nil
+      }
+    }
+  }
+}
+
+/// The stores the host gave the process copies of (``WireStore``): written
+/// by the thread reading the socket, read by modules on the main actor.
+final class StoreCopies: Sendable {
+  private let stores = Mutex<[WireStore: [String: ArgumentValue]]>([:])
+
+  /// Takes `entries` as everything `store` holds.
+  func replace(_ store: WireStore, with entries: [String: ArgumentValue]) {
+    stores.withLock { $0[store] = entries }
+  }
+
+  /// Sets or removes `key` of `store`, if the process holds a copy of it.
+  func change(_ store: WireStore, _ key: String, to value: ArgumentValue?) {
+    stores.withLock { $0[store]?[key] = value }
+  }
+
+  /// `read` applied to the copy of `store`; nil when the process holds none.
+  func read<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
+    stores.withLock { stores in stores[store].map(read) }
+  }
+}

@@ -1,0 +1,89 @@
+import CVivariumSystem
+import Dispatch
+import Glibc
+import VivariumLoading
+import VivariumWire
+
+/// The zygote's side (``PluginZygote``): `vivarium __zygote`, with its
+/// socket to the host as descriptor 3. It must start no thread and touch no
+/// dispatch queue before it forks, so that each fork is a clean copy: it
+/// runs before anything else in `main` and uses only the C library.
+public enum ZygoteMain {
+  /// Whether `arguments` (without the executable) start the zygote.
+  public static func isZygote(_ arguments: [String]) -> Bool { arguments.first == WireProtocol.zygoteCommand }
+
+  /// Serves fork requests until the host closes the socket. Never returns.
+  public static func run() -> Never {
+    let parent = getppid()
+    if vivarium_die_with_parent(parent) != 0 { exit(1) }
+    let socket: Int32 = 3
+    var buffer = [UInt8](repeating: 0, count: 8 + 4096)
+    while true {
+      reapChildren(socket)
+      var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, 20) > 0 else { continue }
+      var fds = [Int32](repeating: -1, count: Int(VIVARIUM_MAX_FDS))
+      var count: Int32 = 0
+      let received = buffer.withUnsafeMutableBytes { bytes in
+        fds.withUnsafeMutableBufferPointer {
+          vivarium_receive_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, &count)
+        }
+      }
+      if received == 0 || (received < 0 && errno != EINTR && errno != EAGAIN) { exit(0) }
+      let given = Array(fds.prefix(Int(count)))
+      guard received > 8, given.count == 3 else {
+        given.forEach { close($0) }
+        report(socket, kind: 1, EINVAL, 0)
+        continue
+      }
+      let memory = buffer.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
+      let path = String(decoding: buffer[8..<Int(received)], as: UTF8.self)
+      let zygote = getpid()
+      let pid = fork()
+      if pid == 0 { becomePlugin(path: path, memory: memory, given: given, zygote: zygote) }
+      let failure = errno
+      given.forEach { close($0) }
+      if pid > 0 { report(socket, kind: 0, pid, 0) } else { report(socket, kind: 1, failure, 0) }
+    }
+  }
+
+  /// Reaps every ended child and reports its wait status.
+  private static func reapChildren(_ socket: Int32) {
+    var status: Int32 = 0
+    while true {
+      let pid = waitpid(-1, &status, WNOHANG)
+      guard pid > 0 else { return }
+      report(socket, kind: 2, pid, status)
+    }
+  }
+
+  private static func report(_ socket: Int32, kind: UInt8, _ first: Int32, _ second: Int32) {
+    var message: [UInt8] = [kind]
+    for value in [first, second] {
+      let bits = UInt32(bitPattern: value)
+      message += [
+        UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
+        UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24),
+      ]
+    }
+    _ = message.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  }
+
+  /// In the fork: puts the given descriptors where a plugin process has
+  /// them (the plugin file as 4, the channel as 3, stderr as 1 and 2,
+  /// /dev/null as 0), closes every other one, and serves the plugin.
+  private static func becomePlugin(path: String, memory: Int, given: [Int32], zygote: pid_t) -> Never {
+    let high = given.map { fcntl($0, F_DUPFD, 10) }
+    let null = open("/dev/null", O_RDONLY)
+    dup2(null, 0)
+    dup2(high[2], 1)
+    dup2(high[2], 2)
+    dup2(high[1], WireProtocol.socketDescriptor)
+    dup2(high[0], ChildChannel.fileDescriptor)
+    vivarium_closefrom(5)
+    if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
+    PluginServer.limitMemory(to: memory)
+    Task { @MainActor in exit(await PluginServer.serve(path: path)) }
+    dispatchMain()
+  }
+}

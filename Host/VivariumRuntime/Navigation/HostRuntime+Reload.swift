@@ -1,0 +1,63 @@
+import Foundation
+import ViperKit
+import VivariumLoading
+import VivariumSupport
+
+/// Reloading a rebuilt plugin while the app runs (`vivarium run --watch`).
+extension HostRuntime {
+  /// What a reload did, for the person.
+  public struct Reload: Sendable, Equatable {
+    /// The plugin file.
+    public let path: String
+    /// Whether the new build was taken; when not, the running one stays.
+    public let accepted: Bool
+    /// The modules of the plugin rebuilt in their places.
+    public let rebuilt: Int
+    /// What went wrong: why the build was refused, or what the rebuilding
+    /// reported (a module that could not be rebuilt keeps running the
+    /// earlier build; a saved tab or state that no longer fits).
+    public let problems: [String]
+
+    /// One sentence for a notice.
+    public var summary: String { summary(after: nil) }
+
+    /// One sentence for a notice, saying it came `seconds` after the source
+    /// was saved.
+    public func summary(after seconds: Double?) -> String {
+      let file = PathName.lastComponent(path)
+      guard accepted else {
+        return "\(file) was rebuilt but refused: \(problems.joined(separator: "; ")); the running version stays"
+      }
+      let modules = rebuilt == 0 ? "nothing on screen uses it" : "\(Plural.count(rebuilt, "module")) rebuilt in place"
+      let time = seconds.map { String(format: " %.1f s after the save", $0) } ?? ""
+      return "Reloaded \(file)\(time): \(modules)" + (problems.isEmpty ? "." : "; \(problems.joined(separator: "; "))")
+    }
+  }
+
+  /// Takes `outcome`, a new build of a plugin file (or a new file) checked
+  /// as at load, in place of the running one: its routes replace the old,
+  /// and each of its live modules is rebuilt where it is, with its
+  /// restoration state, its children and its shown tabs; everything else is
+  /// untouched. A build that was refused changes nothing. The old build's
+  /// process, if it had one, is let go once none of its modules is left.
+  public func reload(_ outcome: PluginOutcome) -> Reload {
+    let path = outcome.path
+    let plugin: LoadedPlugin
+    switch outcome {
+    case .loaded(let loaded): plugin = loaded
+    case .rejected(let rejection): return Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons)
+    }
+    let previous = catalog.loaded.first { $0.path == path }
+    catalog = catalog.replacing(.loaded(plugin))
+    let stale = nodes.filter { $0.pluginPath == path }
+    let outermost = stale.filter { node in !stale.contains { $0 !== node && node.isInside($0) } }
+    let before = problems.count
+    let rebuilt = outermost.filter { rebuild($0) }.count
+    drain()
+    if let process = previous?.runningProcess, !nodes.contains(where: { $0.remote?.process === process }) {
+      process.terminate()
+    }
+    onScreenChanged()
+    return Reload(path: path, accepted: true, rebuilt: rebuilt, problems: problems[before...].map(\.description))
+  }
+}

@@ -1,0 +1,474 @@
+import Foundation
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+import VivariumSupport
+
+/// Something a module asked for that could not be done, for the person.
+public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
+  /// The URN of the module that asked.
+  public let module: String
+  /// What went wrong and what to do.
+  public let message: String
+
+  /// `module: message`.
+  public var description: String { "\(module): \(message)" }
+}
+
+/// The application runtime: navigation layers of live modules, each module a
+/// tree of embedded children, and the queue of requests modules make.
+///
+/// Lifecycle order (docs/writing-a-plugin.md, "Navigation and composition"): a new module is attached, then the
+/// one it covers disappears, then it appears. Appear goes parent first, then
+/// visible children; disappear and detach go children first, then parent.
+@MainActor
+public final class HostRuntime {
+  /// Where modules come from.
+  public internal(set) var catalog: PluginCatalog
+  /// The services handed to modules.
+  public let services: HostServices
+  /// Navigation layers: the main stack first, then one per modal presentation.
+  public internal(set) var layers: [[ModuleNode]] = []
+  /// Requests that failed since the last ``takeProblems()``, oldest first.
+  public internal(set) var problems: [HostProblem] = []
+
+  /// Runs the work modules start; the session waits on it.
+  public let work: WorkScheduler
+  /// Called after every change the host carried out (and more often):
+  /// where `vivarium run` saves what changed (``NavigationChangeTracker``).
+  public var onNavigationChanged: (() -> Void)?
+  /// Called when something changed on screen outside a call the host made
+  /// (work that drew after an `await`, a timer): where a live session redraws.
+  public var onScreenChanged: () -> Void = {}
+
+  private var queue: [Request] = []
+  /// Steps waiting for the queue to empty (``afterRequests(_:)``).
+  private var settledSteps: [() -> Void] = []
+  private var draining = false
+  /// Calls into modules under way; a module request or draw made outside
+  /// any (from its work) is carried out on the next turn.
+  var hostCalls = 0
+  private var drainScheduled = false
+  /// A link a route guard refused, waiting for its setting.
+  var guardedLink: GuardedLink?
+  private var nextID = 1
+  /// The saved screens of modules being attached, by node id: a child they
+  /// embed takes its restoration state from the saved child in its place.
+  /// Forgotten when the requests of the attach have been carried out.
+  var restoringChildren: [Int: NavigationState.Screen] = [:]
+  /// The screens whose modules ran or whose children changed since the
+  /// ``NavigationChangeTracker`` last looked, by id; nil when none tracks.
+  var touchedScreens: [Int: ModuleNode]?
+  /// Modules attached before they drew, checked after each turn of work
+  /// until they draw (or are reported blank): not every module, which
+  /// would cost each turn as much as the stack is deep.
+  var undrawn: [Int: ModuleNode] = [:]
+  /// Detached modules whose roles are checked once their work has ended.
+  var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
+  /// Every leak found: the module and its roles still alive.
+  public internal(set) var leaks: [(module: String, roles: [String])] = []
+  /// How many modules built and not yet detached have each URN: an embed
+  /// looks for its URN among the modules it would sit in only when one has it.
+  var liveURNs: [String: Int] = [:]
+  /// Stops a module that keeps asking for more in response to its own requests.
+  static let requestLimit = 10_000
+
+  /// A runtime over `catalog` with `services`.
+  public init(catalog: PluginCatalog, services: HostServices) {
+    self.catalog = catalog
+    self.services = services
+    work = WorkScheduler(clock: services.clock)
+    work.onReport = { [weak self] report in self?.workEnded(report) }
+    work.onTurnEnded = { [weak self] in self?.afterWork() }
+  }
+
+  /// A module's work failed (a problem for the person) or was cancelled
+  /// (logged).
+  private func workEnded(_ report: WorkScheduler.Report) {
+    switch report.outcome {
+    case .failed:
+      problems.append(HostProblem(module: report.module, message: report.description))
+      services.logLine(.error, module: report.module, report.description)
+    case .cancelled:
+      services.logLine(.info, module: report.module, report.description)
+    }
+  }
+
+  /// After a turn of module work: carry out what it asked, and say the
+  /// screen may have changed.
+  private func afterWork() {
+    checkLeaks()
+    drain()
+    for node in undrawn.values.sorted(by: { $0.id < $1.id }) {
+      guard node.tree == nil, !node.isDetached else {
+        undrawn[node.id] = nil
+        continue
+      }
+      guard node.work?.isBusy != true else { continue }
+      undrawn[node.id] = nil
+      node.reportedBlank = true
+      problems.append(
+        HostProblem(
+          module: node.urn,
+          message:
+            "its work ended and it has drawn nothing; its view must call context.canvas.draw(_:), a loading state first"
+        ))
+    }
+    onScreenChanged()
+  }
+
+  /// A module asked for something, or drew, from its work: outside a host
+  /// call, the request waits for the next turn (counted as work in flight).
+  func moduleActedOutsideHostCall() {
+    guard hostCalls == 0, !drainScheduled else { return }
+    drainScheduled = true
+    work.perform { [weak self] in
+      self?.drainScheduled = false
+    }
+  }
+
+  /// Lets `seconds` pass: a virtual clock moves, and the work each step
+  /// wakes settles (within `settleLimit` real seconds) before time moves on;
+  /// on a real clock, this really waits.
+  public func letTimePass(_ seconds: Double, settleLimit: Double = 10) async {
+    let clock = services.clock
+    if case .real = clock.mode {
+      try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+    } else {
+      await clock.advance(by: seconds) { _ = await work.settle(limit: settleLimit) }
+    }
+  }
+
+  /// Waits until what the host asked of modules in plugin processes has
+  /// been answered and carried out, or they stopped answering, within
+  /// `limit` real seconds; their work may still run.
+  public func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
+
+  /// The module on top: what the person sees and acts on.
+  public var top: ModuleNode? { layers.last?.last }
+
+  /// Every live module, screens in layer order, each followed by its children.
+  public var nodes: [ModuleNode] {
+    func walk(_ node: ModuleNode) -> [ModuleNode] { [node] + node.allChildren.flatMap(walk) }
+    return layers.flatMap { $0.flatMap(walk) }
+  }
+
+  /// Returns and forgets the problems recorded so far.
+  public func takeProblems() -> [HostProblem] {
+    defer { problems.removeAll() }
+    return problems
+  }
+
+  // MARK: Building
+
+  /// Resolves and builds a module; it is not attached yet. With `state`
+  /// (``restorationState(of:)`` of an earlier build), the module takes it
+  /// back before it is attached; if it cannot, the module stays as built
+  /// and ``ModuleNode/restoreFailure`` says why.
+  func build(_ urn: String, arguments: [(name: String, value: String)] = [], restoring state: String? = nil)
+    throws(ResolveError) -> ModuleNode
+  {
+    let resolved = try catalog.resolve(urn, arguments: arguments)
+    if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
+      throw ResolveError(
+        .guarded, "\(resolved.urn) is guarded: \(refusing.reason) (it needs the setting '\(refusing.setting)')",
+        refusedBy: refusing)
+    }
+    let link = NodeLink(runtime: self)
+    let canvas = NodeCanvas(runtime: self)
+    let scope = work.scope(for: resolved.urn)
+    let context = ModuleContext(
+      urn: resolved.urn, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
+      services: services.services(
+        for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn)
+    )
+    let module: Module
+    var restoreFailure: String?
+    let plugin = PathName.lastComponent(resolved.route.pluginPath)
+    var source = resolved.route.source
+    do throws(Rejection) {
+      // A plugin known from a scan is loaded now, for its first module.
+      if case .activation(let activation, let index, _) = source { source = try activation.source(at: index) }
+    } catch {
+      throw ResolveError(
+        .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")
+    }
+    do {
+      module = try hostCall {
+        let factory: any ModuleFactory
+        switch source {
+        case .factory(let local): factory = local
+        case .process(let process, let index, _):
+          let built = try process.build(index, context, link: link, work: scope, restoring: state)
+          restoreFailure = built.restoreFailure
+          return built.module
+        case .activation:
+          // A loaded plugin's modules are in this process or in its own.
+          throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
+        }
+        let module = try factory.build(context)
+        if let state {
+          do throws(Restoration.Failure) {
+            try Restoration.restore(state, to: module)
+          } catch {
+            restoreFailure = error.message
+          }
+        }
+        return module
+      }
+    } catch {
+      throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
+    }
+    let node = ModuleNode(id: nextID, resolved: resolved, module: module, canvas: canvas)
+    nextID += 1
+    canvas.bind(node)
+    node.openedWith = (urn, arguments)
+    node.adapters = [link]
+    node.work = scope
+    node.restoreFailure = restoreFailure
+    liveURNs[node.urn, default: 0] += 1
+    link.bind(node)
+    return node
+  }
+
+  /// Builds and attaches a module, or throws without changing anything.
+  /// With `saved`, the module and the children it embeds while attaching
+  /// take back their restoration states.
+  func buildAttached(
+    _ urn: String, arguments: [(name: String, value: String)] = [], restoring saved: NavigationState.Screen? = nil
+  ) throws(ResolveError) -> ModuleNode {
+    let node = try build(urn, arguments: arguments, restoring: saved?.state)
+    if let saved { restoringChildren[node.id] = saved }
+    attach(node)
+    // A module whose work is under way may draw when it finishes; until
+    // then the screen says it is loading (``afterWork()`` reports one that
+    // never draws).
+    guard node.tree != nil || node.work?.isBusy == true else {
+      detach(node)
+      throw ResolveError(
+        .drewNothing,
+        "\(node.urn) drew nothing when attached; its view must call context.canvas.draw(_:) once the presenter has a view model"
+      )
+    }
+    return node
+  }
+
+  // MARK: Lifecycle
+
+  private func send(_ event: LifecycleEvent, to node: ModuleNode) {
+    touch(node)
+    node.lifecycle.append(event)
+    hostCall { node.module?.lifecycle(event) }
+  }
+
+  /// Runs `body`, a call into a module: what the module asks during it is
+  /// carried out by the caller's ``drain()``.
+  func hostCall<T>(_ body: () throws -> T) rethrows -> T {
+    hostCalls += 1
+    defer { hostCalls -= 1 }
+    return try body()
+  }
+
+  func attach(_ node: ModuleNode) {
+    send(.attach, to: node)
+    if node.tree == nil { undrawn[node.id] = node }
+    drain()
+  }
+
+  func appear(_ node: ModuleNode) {
+    guard !node.isDetached, !node.isAppeared else { return }
+    send(.appear, to: node)
+    for child in node.visibleChildren { appear(child) }
+    drain()
+  }
+
+  func disappear(_ node: ModuleNode) {
+    guard node.isAppeared else { return }
+    for child in node.visibleChildren.reversed() { disappear(child) }
+    send(.disappear, to: node)
+    drain()
+  }
+
+  /// Detaches `node` and its children (children first) and releases them.
+  func detach(_ node: ModuleNode) {
+    guard !node.isDetached else { return }
+    disappear(node)
+    for child in node.allChildren.reversed() { detach(child) }
+    for index in node.slots.indices { node.slots[index].children.removeAll() }
+    send(.detach, to: node)
+    node.work?.cancelAll()
+    let remote = node.remote != nil
+    node.module = nil
+    liveURNs[node.urn] = liveURNs[node.urn].flatMap { $0 > 1 ? $0 - 1 : nil }
+    node.adapters.removeAll()
+    // A module in a plugin process is checked there (RemoteModule).
+    if !remote { watchForLeaks(node) }
+    drain()
+  }
+
+  /// Detaches every module, top layer first.
+  public func shutdown() {
+    // Quitting is no change of where the person is.
+    onNavigationChanged = nil
+    touchedScreens = nil
+    detachAll()
+  }
+
+  /// Detaches every module, top layer first.
+  func detachAll() {
+    for layer in layers.reversed() {
+      for node in layer.reversed() { detach(node) }
+    }
+    layers.removeAll()
+  }
+
+  // MARK: Requests
+
+  /// What the runtime carries out after the call that asked for it: a
+  /// module's request through its router or message port, or the host's
+  /// own about a module.
+  enum Request {
+    /// A module's request.
+    case module(ModuleNode, HostRequest)
+    /// The module's plugin process ended (``PluginFailure/summary``).
+    case failed(ModuleNode, String)
+    /// The person asked to restart the module's plugin.
+    case restartPlugin(ModuleNode)
+  }
+
+  func enqueue(_ request: Request) {
+    queue.append(request)
+  }
+
+  /// Runs `step` once the requests under way (those of an attach: children
+  /// embedding theirs) have been carried out: at once outside a drain.
+  func afterRequests(_ step: @escaping () -> Void) {
+    if draining { settledSteps.append(step) } else { step() }
+  }
+
+  /// Carries out queued requests in order, including those they cause. A
+  /// request whose module was detached before it ran (a parent that replaced
+  /// itself, then asked to embed a child) is dropped and reported.
+  func drain() {
+    guard !draining else { return }
+    draining = true
+    // Requests are taken by position, not removed from the front, which would move the rest each time.
+    defer {
+      draining = false
+      queue.removeAll()
+      restoringChildren.removeAll()
+      settledSteps.removeAll()
+      resumeGuardedLink()
+      onNavigationChanged?()
+    }
+    var count = 0
+    while count < queue.count || !settledSteps.isEmpty {
+      if count == queue.count {
+        let steps = settledSteps
+        settledSteps.removeAll()
+        for step in steps { step() }
+        continue
+      }
+      let request = queue[count]
+      count += 1
+      guard count <= HostRuntime.requestLimit else {
+        problems.append(
+          HostProblem(
+            module: "host",
+            message:
+              "modules made over \(HostRuntime.requestLimit) requests in a row, each causing the next; the rest were dropped"
+          ))
+        return
+      }
+      if request.node.isDetached {
+        report(request.node, "\(request.summary) was dropped: the module was detached before its request ran")
+      } else {
+        perform(request)
+      }
+    }
+  }
+
+  /// Reports a request the module's contract does not declare; the request
+  /// is still carried out (the conformance checks are where it fails).
+  private func checkDeclared(_ kind: NavigationTarget.Kind, _ urn: String, from node: ModuleNode) {
+    guard node.resolved.route.declaresNavigation,
+      let problem = NavigationCheck.problem(kind, urn, from: node.contract)
+    else { return }
+    report(node, problem)
+  }
+
+  func report(_ node: ModuleNode, _ message: String) {
+    problems.append(HostProblem(module: node.urn, message: message))
+    services.logLine(.warning, module: node.urn, message)
+  }
+
+  private func perform(_ request: Request) {
+    switch request {
+    case .module(let node, let request): perform(request, from: node)
+    case .failed(let node, let failure): moduleFailed(node, failure)
+    case .restartPlugin(let node): restartPlugin(of: node)
+    }
+  }
+
+  /// Carries out what module `node` asked: each request's one handling.
+  private func perform(_ request: HostRequest, from node: ModuleNode) {
+    switch request {
+    case .push(let urn):
+      checkDeclared(.push, urn, from: node)
+      push(urn, from: node)
+    case .present(let urn):
+      checkDeclared(.present, urn, from: node)
+      present(urn, from: node)
+    case .replace(let urn):
+      checkDeclared(.replace, urn, from: node)
+      replace(with: urn, from: node)
+    case .pop: pop(from: node)
+    case .popToRoot: popToRoot(from: node)
+    case .dismiss: dismiss(from: node)
+    case .embed(let urn, let slot): embed(urn, in: slot, of: node)
+    case .removeChildren(let slot): removeChildren(in: slot, of: node)
+    case .showChild(let index, let slot): showChild(at: index, in: slot, of: node)
+    case .emit(let message): emit(message, from: node)
+    case .send(let message, let slot): send(message, toSlot: slot, of: node)
+    @unknown default: report(node, "\(request) is a request this host does not know")
+    }
+  }
+}
+
+extension HostRuntime.Request {
+  /// The module that made the request.
+  var node: ModuleNode {
+    switch self {
+    case .module(let node, _), .failed(let node, _), .restartPlugin(let node): node
+    }
+  }
+
+  /// What was asked, for a report: `embed 'x' in slot 'y'`.
+  var summary: String {
+    switch self {
+    case .module(_, let request): request.summary
+    case .failed: "report its plugin's failure"
+    case .restartPlugin: "restart its plugin"
+    }
+  }
+}
+
+extension HostRequest {
+  /// What was asked, for a report: `embed 'x' in slot 'y'`.
+  var summary: String {
+    switch self {
+    case .push(let urn): "push '\(urn)'"
+    case .present(let urn): "present '\(urn)'"
+    case .replace(let urn): "replace with '\(urn)'"
+    case .pop: "pop"
+    case .popToRoot: "pop to root"
+    case .dismiss: "dismiss"
+    case .embed(let urn, let slot): "embed '\(urn)' in slot '\(slot)'"
+    case .removeChildren(let slot): "empty slot '\(slot)'"
+    case .showChild(let index, let slot): "show child \(index) of slot '\(slot)'"
+    case .emit(let message): "emit '\(message.name)'"
+    case .send(let message, let slot): "send '\(message.name)' to slot '\(slot)'"
+    @unknown default: "\(self)"
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import CVivariumSystem
+import Foundation
+import Glibc
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+import VivariumSupport
+
+/// The services container, built once when the host starts: storage and
+/// settings in the data directory, the log, notices and alerts for the person,
+/// and the clock. Each module gets the services its contract lists.
+///
+/// It locks the data directory for as long as it lives (``DataDirectoryLock``):
+/// a second container over the same directory, in this process or another,
+/// is read-only, and its saves fail with ``saveRefusal``.
+@MainActor
+public final class HostServices {
+  /// The names of the services this host provides.
+  public static let provided = Services.Name.all
+
+  /// Where storage, settings and the log live.
+  public let dataDirectory: String
+  /// Notices and alerts modules raised, for the person.
+  public let notifications = HostNotifications()
+  /// Log entries written during this run, newest last: one per message, its
+  /// line breaks kept (each line after the first indented by four spaces).
+  public private(set) var recentLog: [String] = []
+
+  /// The clock every module gets: real, or virtual from `now`.
+  public let clock: ModuleClock
+  private let lock: DataDirectoryLock
+  private lazy var settings = FileSettingsStore(
+    PersistentDictionary(path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: report))
+  private var stores: [String: FileKeyValueStore] = [:]
+
+  /// Services keeping their files in `dataDirectory`, telling virtual time
+  /// starting at `now` (seconds since 1970) when given, else real time. Locks the
+  /// data directory and, when it gets the lock, removes the temporary files
+  /// interrupted saves left there.
+  public init(dataDirectory: String, now: Double? = nil) {
+    self.dataDirectory = dataDirectory
+    clock = ModuleClock(now.map { .virtual(start: $0) } ?? .real)
+    lock = DataDirectoryLock(directory: dataDirectory)
+    guard lock.access == .exclusive else { return }
+    let leftovers = DataDirectoryLock.removeLeftovers(
+      in: [dataDirectory, dataDirectory + "/storage", dataDirectory + "/" + NavigationStore.folder])
+    if !leftovers.isEmpty {
+      logLine(.info, module: "host", "removed what interrupted saves left: \(leftovers.joined(separator: ", "))")
+    }
+  }
+
+  /// Whether this session may save in ``dataDirectory``.
+  public var dataAccess: DataAccess { lock.access }
+
+  /// Why every save fails in this session, for the person; nil when this
+  /// session holds the data directory.
+  public var saveRefusal: String? {
+    switch lock.access {
+    case .exclusive:
+      return nil
+    case .readOnly(let holder):
+      let owner = holder.map { "vivarium (pid \($0))" } ?? "another vivarium"
+      return
+        "the data directory \(dataDirectory) is in use by \(owner); this session is read-only: saves fail until it quits, or use --data DIR"
+    case .unavailable(let reason):
+      return
+        "the data directory \(dataDirectory) cannot be locked (\(reason)); this session is read-only: saves fail; make it a writable directory, or use --data DIR"
+    }
+  }
+
+  /// The data directory the environment asks for: `VIVARIUM_DATA_DIR`, else
+  /// `$XDG_DATA_HOME/vivarium`, else `~/.local/share/vivarium`.
+  public static func defaultDataDirectory(_ environment: [String: String]) -> String {
+    if let directory = environment["VIVARIUM_DATA_DIR"], !directory.isEmpty { return directory }
+    if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vivarium" }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/vivarium"
+  }
+
+  /// The app-wide setting `key`, for route guards.
+  func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
+
+  /// Sets the app-wide setting `key`, as a module with the settings service
+  /// would (for tests).
+  package func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
+
+  /// The services `contract` lists, for the module `urn` of `plugin`; in
+  /// place of each other one, an ``UndeclaredService`` whose first use is
+  /// logged and noticed, naming the service to add to the contract.
+  package func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
+    let reporter = ModuleReporter(services: self, urn: urn)
+    let listed = Services(
+      named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings }, log: { reporter },
+      notifications: { reporter }, clock: { clock })
+    return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
+      [weak self] undeclared in
+      self?.logLine(.error, module: urn, undeclared.problem)
+      self?.notifications.notice(undeclared.problem, tone: .warning)
+    }
+  }
+
+  /// The storage of `plugin`: `storage/NAME.json` for its declared name.
+  private func store(for plugin: PluginIdentity) -> any KeyValueStore {
+    if let refusal = plugin.storageRefusal { return RefusedKeyValueStore(reason: refusal) }
+    if let store = stores[plugin.name] { return store }
+    let store = FileKeyValueStore(
+      PersistentDictionary(path: storagePath(for: plugin), refusal: saveRefusal, onProblem: report))
+    stores[plugin.name] = store
+    return store
+  }
+
+  /// `storage/NAME.json`, after moving there the file this plugin's storage
+  /// had when it was named after the plugin file, if that is all there is. A
+  /// read-only session reads the old file where it is.
+  private func storagePath(for plugin: PluginIdentity) -> String {
+    let directory = dataDirectory + "/storage"
+    let path = "\(directory)/\(plugin.name).json"
+    let legacy = "\(directory)/\(plugin.legacyStorageName).json"
+    guard legacy != path, !FileContents.exists(path), FileContents.exists(legacy) else { return path }
+    guard saveRefusal == nil else { return legacy }
+    guard rename(legacy, path) == 0 else {
+      let reason = AtomicFile.errorText(errno)
+      logLine(.error, module: "host", "cannot move \(legacy) to \(path) (\(reason)); it is used where it is")
+      return legacy
+    }
+    logLine(.info, module: "host", "moved \(legacy) to \(path): storage is now named after the plugin, not its file")
+    return path
+  }
+
+  /// Tells the person about a storage problem, and logs it.
+  private func report(_ problem: String) {
+    logLine(.error, module: "host", problem)
+    notifications.notice(problem, tone: .warning)
+  }
+
+  /// Appends a line to `vivarium.log` in the data directory (line breaks
+  /// in `message` escaped) and an entry to ``recentLog`` (line breaks kept).
+  public func logLine(_ level: LogLevel, module: String, _ message: String) {
+    let time = Date(timeIntervalSince1970: clock.now()).formatted(.iso8601)
+    // One line each, whatever the module wrote: a newline cannot forge a
+    // line of the host's, and no control character reaches `tail -f`.
+    let head = "\(time) \(level.rawValue) \(TerminalText.visible(module)): "
+    let line = head + TerminalText.visible(message)
+    // For the session's `log`, the message as written, its lines broken
+    // where it breaks them, each continuation indented under the first.
+    let lines = TerminalText.visible(message.trimmingCharacters(in: .newlines), keepingNewlines: true)
+    recentLog.append(head + lines.replacingOccurrences(of: "\n", with: "\n    "))
+    if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
+    appendToLogFile(line + "\n")
+  }
+
+  private func appendToLogFile(_ line: String) {
+    guard !logFailed else { return }
+    let failure: Int32?
+    switch logFile {
+    case .success(let fd): failure = DescriptorOutput.write(line, to: fd)
+    case .failure(let error): failure = error.code
+    }
+    if let failure {
+      // Said once; the lines stay in recentLog for the session's `log`.
+      logFailed = true
+      notifications.notice(
+        "\(dataDirectory)/vivarium.log could not be written (\(AtomicFile.errorText(failure))); the session goes on, and 'log' shows this session's lines",
+        tone: .warning)
+    }
+  }
+
+  private var logFailed = false
+
+  /// Has a crash of this process (a fatal signal: a trap in the host, or in
+  /// a plugin loaded into it) noted in `vivarium.log` as one line, after the
+  /// terminal is put back and before the crash report goes to stderr.
+  public func logCrashes() {
+    if case .success(let fd) = logFile { vivarium_crash_log_set(fd) }
+  }
+
+  /// `vivarium.log`, opened for appending (`O_APPEND`, so two sessions'
+  /// lines never overwrite each other) on the first line logged, or why it
+  /// cannot be (the lines stay in ``recentLog``).
+  private lazy var logFile: Result<Int32, FileContents.Errno> = {
+    try? FileManager.default.createDirectory(
+      atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    // Neither through a link nor into a FIFO, whose open would wait for a reader.
+    let fd = open(
+      dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    return fd >= 0 ? .success(fd) : .failure(FileContents.Errno(code: errno))
+  }()
+}
+
+/// Notices and alerts raised by modules, waiting to be drawn.
+@MainActor
+public final class HostNotifications: Notifier {
+  /// A notice: a line of text with its tone.
+  public struct Notice: Encodable, Equatable, Sendable {
+    /// How it should look.
+    public let tone: Tone
+    /// The text.
+    public let text: String
+  }
+
+  /// An alert box the person must acknowledge.
+  public struct Alert: Encodable, Equatable, Sendable {
+    /// Its title.
+    public let title: String
+    /// Its message.
+    public let message: String
+  }
+
+  /// Notices raised since the last ``takeNotices()``.
+  public private(set) var notices: [Notice] = []
+  /// Alerts waiting to be acknowledged, oldest first.
+  public private(set) var alerts: [Alert] = []
+
+  /// Records a notice.
+  public func notice(_ text: String, tone: Tone) { notices.append(Notice(tone: tone, text: text)) }
+  /// Records an alert.
+  public func alert(title: String, message: String) { alerts.append(Alert(title: title, message: message)) }
+
+  /// Returns and clears the notices.
+  public func takeNotices() -> [Notice] {
+    defer { notices.removeAll() }
+    return notices
+  }
+
+  /// Removes the oldest alert; false if there was none.
+  @discardableResult
+  public func acknowledgeAlert() -> Bool {
+    guard !alerts.isEmpty else { return false }
+    alerts.removeFirst()
+    return true
+  }
+}
+
+/// One module's view of the host log and of the person's notices and
+/// alerts: every line it logs tagged with its URN, and every notice and
+/// alert it raises logged too, where it can be read again whole.
+private final class ModuleReporter: ModuleLogger, Notifier {
+  private weak var services: HostServices?
+  private let urn: String
+
+  init(services: HostServices, urn: String) {
+    self.services = services
+    self.urn = urn
+  }
+
+  func log(_ level: LogLevel, _ message: String) {
+    services?.logLine(level, module: urn, message)
+  }
+
+  func notice(_ text: String, tone: Tone) {
+    log([.warning, .negative].contains(tone) ? .warning : .info, "notice: \(text)")
+    services?.notifications.notice(text, tone: tone)
+  }
+
+  func alert(title: String, message: String) {
+    log(.warning, "alert: \(title): \(message)")
+    services?.notifications.alert(title: title, message: message)
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import ViperKitHosting
+import VivariumSupport
+
+/// One line a person types in `vivarium run`, or a script holds.
+public enum SessionCommand: Equatable, Sendable {
+  /// `tap ADDRESS`: tap a button.
+  case tap(String)
+  /// `select ADDRESS ROW`: select a list row.
+  case select(String, row: String)
+  /// `type ADDRESS TEXT`: fill a field.
+  case type(String, text: String)
+  /// `open URN`: push a module, or replace everything with a deep link.
+  case open(String)
+  /// `back`: pop, or close the top modal.
+  case back
+  /// `dismiss`: close the top modal.
+  case dismiss
+  /// `ok`: acknowledge the alert.
+  case ok
+  /// `wait DURATION`: let time pass (seconds), then let work settle.
+  case wait(Double)
+  /// `screen`: draw the screen again.
+  case screen
+  /// `tree`: the live module tree; `tree --link`: the main stack as a deep
+  /// link (``HostRuntime/link(scheme:)``) instead.
+  case tree(link: Bool)
+  /// `routes`: the catalog.
+  case routes
+  /// `plugins`: the plugin report.
+  case plugins
+  /// `log`: the latest log lines.
+  case log
+  /// `help`: the command list.
+  case help
+  /// `quit` or `exit`: end the session.
+  case quit
+
+  /// Why a line is not a command, with what to type instead.
+  public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The sentence for the person.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+  }
+
+  /// The command list `help` prints.
+  public static let commandList = """
+    Commands. ADDRESS is an element id, e.g. deleteAll or tabs/items, and ROW a row id
+    of that list: the line session draws both in parentheses; full screen names the
+    focused element's on its bottom line, and Tab completes addresses.
+      tap ADDRESS            tap a button
+      select ADDRESS ROW     select row ROW of a list
+      type ADDRESS TEXT      put TEXT in a field (the rest of the line)
+      open URN               push a module; a deep link a:b/c:d replaces everything shown
+      back                   pop the top screen, or close the top modal
+      dismiss                close the top modal presentation
+      ok                     acknowledge the alert on screen
+      wait DURATION          let time pass, e.g. wait 5s, wait 300ms, wait 2m
+      screen                 draw the screen again
+      tree                   the live module tree, with each module's plugin
+      tree --link            where you are, as a deep link to share
+      routes                 every module the plugins offer
+      plugins                every plugin file, loaded or rejected
+      log                    the latest log lines
+      help                   this list
+      quit                   end the session
+    Lines starting with # are comments.
+    """
+
+  /// Every command's name, as a person types it (`exit` aside, which is `quit`).
+  public static let names = [
+    "tap", "select", "type", "open", "back", "dismiss", "ok", "wait", "screen", "tree", "routes", "plugins", "log",
+    "help", "quit",
+  ]
+
+  /// Parses `line`; nil for a blank line or a comment.
+  public static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+    let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let name = words[0]
+    let rest = Array(words.dropFirst())
+    func expect(_ count: Int, _ usage: String) throws(ParseError) {
+      guard rest.count == count else { throw ParseError(message: "usage: \(usage)") }
+    }
+    switch name {
+    case "tap":
+      try expect(1, "tap ADDRESS")
+      return .tap(rest[0])
+    case "select":
+      try expect(2, "select ADDRESS ROW")
+      return .select(rest[0], row: rest[1])
+    case "type":
+      guard rest.count >= 1 else { throw ParseError(message: "usage: type ADDRESS TEXT") }
+      let text = trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
+      return .type(rest[0], text: unquote(text.trimmingCharacters(in: .whitespaces)))
+    case "open":
+      try expect(1, "open URN")
+      return .open(rest[0])
+    case "wait":
+      try expect(1, "wait DURATION")
+      return .wait(try duration(rest[0]))
+    case "tree":
+      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(message: "usage: tree [--link]") }
+      return .tree(link: !rest.isEmpty)
+    default:
+      let simple: [String: SessionCommand] = [
+        "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "routes": .routes,
+        "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
+      ]
+      guard let command = simple[name] else {
+        throw ParseError(
+          message: "unknown command '\(name)'"
+            + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list"))
+      }
+      try expect(0, name)
+      return command
+    }
+  }
+
+  /// The line shown and recorded in place of `type ADDRESS TEXT` into a
+  /// secret field: the text as a dot per character, as the field draws it.
+  public static func secretType(_ address: String, length: Int) -> String {
+    (["type", address] + (length > 0 ? [String(repeating: "•", count: length)] : [])).joined(separator: " ")
+  }
+
+  /// The longest `wait`: a day.
+  static let longestWait: Double = 86_400
+
+  /// `5s`, `300ms`, `2m`, `1h` or a bare number of seconds, in seconds.
+  static func duration(_ text: String) throws(ParseError) -> Double {
+    let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
+    for unit in units where text.hasSuffix(unit.suffix) {
+      guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite else { continue }
+      let seconds = number * unit.seconds
+      guard seconds > 0, seconds <= longestWait else {
+        throw ParseError(message: "wait '\(text)': give a time above 0 and at most 24h, e.g. wait 5s")
+      }
+      return seconds
+    }
+    throw ParseError(message: "wait '\(text)' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m")
+  }
+
+  /// Whether this is a `wait`.
+  var isWait: Bool {
+    if case .wait = self { return true }
+    return false
+  }
+
+  private static func unquote(_ text: String) -> String {
+    guard text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first else {
+      return text
+    }
+    return String(text.dropFirst().dropLast())
+  }
+}

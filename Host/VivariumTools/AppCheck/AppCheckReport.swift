@@ -1,0 +1,60 @@
+import VivariumSupport
+
+/// What `vivarium check --app` prints: the app, its size and every finding,
+/// as text or JSON.
+public struct AppCheckReport: Encodable, Sendable {
+  /// The plugin directory checked.
+  public let directory: String
+  /// The app's name, from its manifest.
+  public let app: String?
+  /// The start link, from its manifest.
+  public let start: String?
+  /// How many modules the directory holds.
+  public let modules: Int
+  /// How many declared links (push, present, replace, embed) they have.
+  public let links: Int
+  /// Every finding, failures and notes.
+  public let findings: [AppFinding]
+  /// Whether any finding fails the check.
+  public let failed: Bool
+
+  /// The report on `flow`, the app in `directory`.
+  public init(directory: String, flow: AppFlow) {
+    self.directory = directory
+    app = flow.manifest?.name
+    start = flow.manifest?.start
+    modules = flow.routes.count
+    links = flow.edges.count
+    findings = AppCheck.findings(flow)
+    failed = findings.contains { $0.severity == .failed }
+  }
+
+  /// The report as terminal text, `width` columns wide, with what plugins
+  /// and manifests wrote made visible.
+  public func text(style: TextStyle, width: Int = 80) -> String {
+    var lines = [
+      style.bold((app ?? "The app").oneLineVisible) + " in \(directory.oneLineVisible)"
+        + (start.map { ", starting at \($0.oneLineVisible)" } ?? ""),
+      "  \(Plural.count(modules, "module")), \(Plural.count(links, "declared link"))",
+    ]
+    let wrapWidth = max(width - 6, 20)
+    for finding in findings {
+      let label = (finding.severity == .failed ? "failed" : "note").padding(toLength: 7, withPad: " ", startingAt: 0)
+      let tone = finding.severity == .failed ? style.tone(.negative, label) : style.dim(label)
+      lines.append("  \(tone) \(finding.name)" + (finding.module.map { "  " + $0.oneLineVisible } ?? ""))
+      var body = TextRenderer.wrap(finding.message.oneLineVisible, width: wrapWidth)
+      if !finding.files.isEmpty {
+        body += TextRenderer.wrap("files: " + finding.files.joined(separator: ", ").oneLineVisible, width: wrapWidth)
+      }
+      body += TextRenderer.wrap("fix: " + finding.fix.oneLineVisible, width: wrapWidth)
+      lines += body.map { "      " + style.dim($0) }
+    }
+    let failures = findings.filter { $0.severity == .failed }.count
+    let notes = findings.count - failures
+    lines.append(
+      failures == 0
+        ? style.tone(.positive, "every link resolves") + (notes == 0 ? "" : ", \(Plural.count(notes, "note"))")
+        : "\(failures) failed" + (notes == 0 ? "" : ", \(Plural.count(notes, "note"))"))
+    return lines.joined(separator: "\n")
+  }
+}

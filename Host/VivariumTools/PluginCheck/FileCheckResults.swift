@@ -1,0 +1,77 @@
+import CViperKit
+import Foundation
+import ViperKitHosting
+import VivariumLoading
+import VivariumSupport
+
+extension PluginChecker {
+  /// The file checks' results, read off how loading went.
+  func fileResults(_ path: String, _ outcome: PluginOutcome) -> [CheckResult] {
+    let planned = ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.file])
+    var failing: [String: [String]] = [:]
+    var status = CheckStatus.failed
+    if case .rejected(let rejection) = outcome {
+      for (check, reason) in zip(rejection.checks, rejection.reasons) { failing[check, default: []].append(reason) }
+      status = rejection.kind == .crashed ? .crashed : rejection.kind == .timedOut ? .timedOut : .failed
+    }
+    let stoppedAt = [
+      "load.file", "load.entry", "descriptor.magic", "descriptor.abi", "descriptor.sdk", "descriptor.compiler",
+    ]
+    .first { failing[$0] != nil }
+    return planned.map { check, reason in
+      if let reason { return CheckResult(check: check.name, status: .skipped, module: nil, message: reason) }
+      if let reasons = failing[check.name] {
+        return CheckResult(check: check.name, status: status, module: nil, message: reasons.joined(separator: "; "))
+      }
+      switch outcome {
+      case .loaded(let plugin):
+        return loadedResult(check.name, path: path, plugin: plugin)
+      case .rejected:
+        let passedBefore =
+          check.name == "load.file" || (check.name == "load.entry" && stoppedAt?.hasPrefix("descriptor") == true)
+        return passedBefore
+          ? CheckResult(check: check.name, status: .passed, module: nil, message: "passed")
+          : CheckResult(
+            check: check.name, status: .skipped, module: nil,
+            message: "not reached: loading stopped at \(stoppedAt ?? "load")")
+      }
+    }
+  }
+
+  private func loadedResult(_ check: String, path: String, plugin: LoadedPlugin) -> CheckResult {
+    switch check {
+    case "descriptor.exports":
+      // From the file that was checked and loaded, not whatever is at the path now.
+      let symbols = plugin.fileDescriptor.flatMap { PluginLoader.exportedSymbols(descriptor: $0) }
+      let exported = (symbols ?? []).subtracting([VK_PLUGIN_ENTRY_SYMBOL])
+      guard exported.isEmpty else {
+        let sample = exported.sorted().prefix(2).map { $0.count > 40 ? $0.prefix(39) + "…" : $0 }.joined(
+          separator: ", ")
+        return CheckResult(
+          check: check, status: .warning, module: nil,
+          message:
+            "exports \(exported.count) symbols besides \(VK_PLUGIN_ENTRY_SYMBOL) (\(sample), …); \(ConformanceCheck.fixText(check))"
+        )
+      }
+      return CheckResult(check: check, status: .passed, module: nil, message: "exports only \(VK_PLUGIN_ENTRY_SYMBOL)")
+    case "speed.load":
+      let time = plugin.loadTime
+      let milliseconds = Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15
+      let shown = String(format: "%.1f ms", milliseconds)
+      return time > PluginChecker.loadLimit
+        ? CheckResult(
+          check: check, status: .warning, module: nil,
+          message: "loading took \(shown), over 100 ms; \(ConformanceCheck.fixText(check))")
+        : CheckResult(check: check, status: .passed, module: nil, message: "loaded in \(shown)")
+    default:
+      let detail =
+        switch check {
+        case "descriptor.sdk": "built against ViperKit \(plugin.sdkVersion)"
+        case "load.entry":
+          "\(plugin.name) offers \(Plural.count(plugin.modules.count, "module"))"
+        default: "passed"
+        }
+      return CheckResult(check: check, status: .passed, module: nil, message: detail)
+    }
+  }
+}

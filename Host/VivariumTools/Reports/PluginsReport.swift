@@ -1,0 +1,166 @@
+import Foundation
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+import VivariumSupport
+
+/// What `vivarium plugins` prints: one row per file or directory, then the
+/// URN conflicts and partial overlaps, as text or JSON.
+public struct PluginsReport: Encodable, Sendable {
+  /// One file or directory.
+  public struct Row: Encodable, Sendable {
+    /// `loaded` or `rejected`.
+    public let status: String
+    /// The file or directory.
+    public let path: String
+    /// The plugin's name, when loaded.
+    public let name: String?
+    /// The SDK version the plugin was built against, when loaded.
+    public let sdkVersion: String?
+    /// Where what it offers was learned, when loaded: `cache` (the registry
+    /// cache), `probe` (a probe process) or `loaded` (this process).
+    public let from: String?
+    /// URN patterns it offers, when loaded.
+    public let urns: [String]
+    /// The rejection kind, a stable name, when rejected.
+    public let reason: String?
+    /// What is wrong and what to do, when rejected.
+    public let messages: [String]
+  }
+
+  /// Patterns from several plugins that match the same URNs.
+  public struct Conflict: Encodable, Sendable {
+    /// The competing patterns, in load order.
+    public let patterns: [String]
+    /// The files that provide them, in the same order.
+    public let plugins: [String]
+    /// What is wrong and what to do.
+    public let message: String
+  }
+
+  /// Two patterns that overlap partly: the URNs both answer go to one.
+  public struct Overlap: Encodable, Sendable {
+    /// The pattern that gets ``example``, then the other.
+    public let patterns: [String]
+    /// The files that provide them, in the same order.
+    public let plugins: [String]
+    /// A URN both patterns answer.
+    public let example: String
+    /// What happens and what to do.
+    public let message: String
+  }
+
+  /// Plugins declaring one name, which keys storage: none of them gets storage.
+  public struct IdentityConflict: Encodable, Sendable {
+    /// The name they declare.
+    public let identity: String
+    /// Their files, in load order.
+    public let plugins: [String]
+    /// What is wrong and what to do.
+    public let message: String
+  }
+
+  /// Where the directories came from.
+  public let source: String
+  /// The directories scanned.
+  public let directories: [String]
+  /// One row per file or directory looked at.
+  public let plugins: [Row]
+  /// URN conflicts between loaded plugins.
+  public let conflicts: [Conflict]
+  /// Identity conflicts between loaded plugins.
+  public let identityConflicts: [IdentityConflict]
+  /// Patterns that overlap partly, the first of each winning: warnings.
+  public let overlaps: [Overlap]
+
+  /// The report for a scan.
+  public init(discovery: PluginDiscovery, catalog: PluginCatalog) {
+    source = discovery.source.rawValue
+    directories = discovery.directories
+    plugins = catalog.outcomes.map { outcome in
+      switch outcome {
+      case .loaded(let plugin):
+        Row(
+          status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+          from: plugin.source?.rawValue, urns: plugin.contracts.map(\.urn), reason: nil, messages: [])
+      case .rejected(let rejection):
+        Row(
+          status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,
+          from: nil,
+          urns: [],
+          reason: rejection.kind.rawValue, messages: rejection.reasons)
+      }
+    }
+    conflicts = catalog.conflicts.map { conflict in
+      Conflict(
+        patterns: conflict.routes.map(\.pattern.text), plugins: conflict.routes.map(\.pluginPath),
+        message: conflict.message)
+    }
+    overlaps = catalog.overlaps.map { overlap in
+      Overlap(
+        patterns: [overlap.winner.pattern.text, overlap.loser.pattern.text],
+        plugins: [overlap.winner.pluginPath, overlap.loser.pluginPath], example: overlap.example,
+        message: overlap.message)
+    }
+    identityConflicts = catalog.identityConflicts.map {
+      IdentityConflict(identity: $0.name, plugins: $0.paths, message: $0.message)
+    }
+  }
+
+  /// The report as terminal text, `width` columns wide. Paths, names, URNs
+  /// and messages are shown on one line each, control characters escaped.
+  public func text(style: TextStyle, width: Int = 80) -> String {
+    let shownDirectories = directories.map { $0.isEmpty ? "(empty entry)" : $0.oneLineVisible }.joined(separator: ", ")
+    var lines = ["Plugins from \(shownDirectories) (\(source))"]
+    let names = plugins.map { row in
+      row.path.isEmpty ? "(empty entry)" : PathName.lastComponent(row.path).oneLineVisible
+    }
+    let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+    for (row, shownName) in zip(plugins, names) {
+      let name = shownName.padding(toLength: max(nameWidth, shownName.count), withPad: " ", startingAt: 0)
+      if row.status == "loaded" {
+        let urns = row.urns.map(\.oneLineVisible).joined(separator: ", ")
+        lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(urns)")
+      } else if row.status == "skipped" {
+        lines.append("  \(style.dim("skipped "))  \(name)  \(style.dim((row.messages.first ?? "").oneLineVisible))")
+      } else {
+        lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim((row.reason ?? "").oneLineVisible))")
+        let indent = String(repeating: " ", count: 14)
+        for message in row.messages {
+          let wrapped = TextRenderer.wrap(message.oneLineVisible, width: max(width - indent.count, 30))
+          lines += wrapped.map { indent + $0 }
+        }
+        if directories.count > 1, !row.path.isEmpty { lines.append(indent + style.dim(row.path.oneLineVisible)) }
+      }
+    }
+    if !conflicts.isEmpty {
+      lines.append(style.bold("URN conflicts"))
+      for conflict in conflicts {
+        lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
+      }
+    }
+    if !overlaps.isEmpty {
+      lines.append(style.bold("URN overlaps"))
+      for overlap in overlaps {
+        lines += TextRenderer.wrap(overlap.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
+      }
+    }
+    if !identityConflicts.isEmpty {
+      lines.append(style.bold("Identity conflicts"))
+      for conflict in identityConflicts {
+        lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
+      }
+    }
+    let count = { (status: String) in self.plugins.filter { $0.status == status }.count }
+    let skipped = count("skipped") > 0 ? ", \(count("skipped")) skipped" : ""
+    let identities =
+      identityConflicts.isEmpty ? "" : ", " + Plural.count(identityConflicts.count, "identity conflict")
+    let overlapping = overlaps.isEmpty ? "" : ", " + Plural.count(overlaps.count, "URN overlap")
+    let cached = plugins.filter { $0.from == ScanSource.cache.rawValue }.count
+    let fromCache = cached > 0 ? " (\(cached) from the registry cache)" : ""
+    lines.append(
+      "\(count("loaded")) loaded\(fromCache), \(count("rejected")) rejected\(skipped), "
+        + Plural.count(conflicts.count, "URN conflict") + overlapping + identities)
+    return lines.joined(separator: "\n")
+  }
+}

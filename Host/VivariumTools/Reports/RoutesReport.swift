@@ -1,0 +1,85 @@
+import Foundation
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+import VivariumSupport
+
+/// What `vivarium routes` prints: the catalog of every module, the list a
+/// newcomer reads first to learn which screen is where.
+public struct RoutesReport: Encodable, Sendable {
+  /// One module.
+  public struct Entry: Encodable, Sendable {
+    /// The URN pattern.
+    public let urn: String
+    /// The plugin file providing it.
+    public let plugin: String
+    /// Whether another plugin claims the same URNs (then neither is routed).
+    public let conflicted: Bool
+    /// The full contract.
+    public let contract: Contract
+  }
+
+  /// Every module, sorted by URN pattern.
+  public let routes: [Entry]
+
+  /// The catalog of `catalog`.
+  public init(catalog: PluginCatalog) {
+    let conflicted = Set(catalog.conflicts.flatMap { $0.routes.map(\.pattern.text) })
+    routes = catalog.routes.map { route in
+      Entry(
+        urn: route.pattern.text, plugin: route.pluginPath, conflicted: conflicted.contains(route.pattern.text),
+        contract: route.contract)
+    }.sorted { ($0.urn, $0.plugin) < ($1.urn, $1.plugin) }
+  }
+
+  /// The catalog as terminal text, `width` columns wide; what plugins wrote
+  /// is shown with control characters escaped.
+  public func text(style: TextStyle, width: Int = 80) -> String {
+    guard !routes.isEmpty else { return "No modules: no plugin loaded. Run 'vivarium plugins' to see why." }
+    var lines: [String] = []
+    for entry in routes {
+      let contract = entry.contract
+      let plugin = PathName.lastComponent(entry.plugin).oneLineVisible
+      let flag = entry.conflicted ? style.tone(.negative, "  CONFLICT: not routed") : ""
+      lines.append(
+        style.bold(entry.urn.oneLineVisible) + "  " + style.dim("\(plugin), contract v\(contract.version)") + flag)
+      lines += TextRenderer.wrap(contract.summary.oneLineVisible, width: max(width - 4, 20)).map { "    " + $0 }
+      lines.append("    arguments:" + (contract.arguments.isEmpty ? " none" : ""))
+      for argument in contract.arguments {
+        let choices =
+          argument.choices.isEmpty ? "" : ", one of \(argument.choices.map(\.description).joined(separator: ", "))"
+        let requirement = (argument.defaultValue.map { "default \($0)" } ?? "required") + choices
+        lines += item("\(argument.name): \(argument.type), \(requirement) — \(argument.description)", width)
+      }
+      lines += section(
+        "inputs", contract.inputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" }, width)
+      lines += section(
+        "outputs", contract.outputs.map { "\($0.name)\(fields($0.fields)) — \($0.description)" }, width)
+      lines += section(
+        "slots",
+        contract.slots.map {
+          "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
+        }, width)
+      lines += section("services", contract.services, width)
+    }
+    lines.append(Plural.count(routes.count, "module"))
+    return lines.joined(separator: "\n")
+  }
+
+  private func section(_ title: String, _ items: [String], _ width: Int) -> [String] {
+    items.isEmpty ? [] : ["    \(title):"] + items.flatMap { item($0, width) }
+  }
+
+  /// One entry of a section, wrapped to `width` with its continuation lines
+  /// indented under its first.
+  private func item(_ text: String, _ width: Int) -> [String] {
+    TextRenderer.wrap(text.oneLineVisible, width: max(width - 8, 20)).enumerated().map { index, line in
+      (index == 0 ? "      " : "        ") + line
+    }
+  }
+
+  private func fields(_ fields: [String: ArgumentType]) -> String {
+    fields.isEmpty
+      ? "" : "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")"
+  }
+}
