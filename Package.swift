@@ -59,14 +59,13 @@ let package = Package(
     .package(path: "Host/SDK/TestKit"),
   ],
   targets: [
-    // The host, layer by layer: each target imports only those below it, and
-    // the compiler refuses the other way (docs/architecture.md draws them).
+    // The host, layer by layer: a target imports only the targets it names
+    // here, all of them below it (docs/architecture.md draws them, and
+    // ArchitectureTests holds the sources and that page to this list).
     //
     // What every layer uses: files read and written safely, text made safe
     // for a terminal, small collections.
-    .target(
-      name: "VivariumSupport", dependencies: [viperKit, "CVivariumSystem", "VivariumTerminal"],
-      path: "Host/VivariumSupport"),
+    .target(name: "VivariumSupport", dependencies: [viperKit, "VivariumTerminal"], path: "Host/VivariumSupport"),
     // The protocol between the host and a plugin process, alone: its
     // messages, their one codec (any Codable value as tagged binary) and
     // frames on a socket. Knows nothing of processes, modules or screens.
@@ -81,12 +80,14 @@ let package = Package(
     // zygote): only the executable links it, never the host's libraries.
     .target(
       name: "VivariumPluginProcess",
-      dependencies: ["VivariumLoading", "VivariumWire", "VivariumSupport", viperKit, hosting],
+      dependencies: ["VivariumLoading", "VivariumWire", "CVivariumSystem", viperKit, hosting],
       path: "Host/VivariumPluginProcess"),
     // Modules at run time: navigation, composition, services, restoration and
-    // scripted sessions.
+    // scripted sessions. Knows plugin processes only through the loading
+    // layer, never the wire.
     .target(
-      name: "VivariumRuntime", dependencies: ["VivariumLoading", "VivariumSupport", "VivariumWire", viperKit, hosting],
+      name: "VivariumRuntime",
+      dependencies: ["VivariumLoading", "VivariumSupport", "CVivariumSystem", viperKit, hosting],
       path: "Host/VivariumRuntime"),
     // What the commands report on plugins and apps: the plugin check, the
     // whole-app check, the plugins, routes and graph reports, `vivarium new`.
@@ -100,8 +101,7 @@ let package = Package(
     // The full-screen app: a session's screens laid out on a grid, focus,
     // editing, the command line; and the loop joining it to a terminal.
     .target(
-      name: "VivariumApp",
-      dependencies: ["VivariumRuntime", "VivariumLoading", "VivariumSupport", "VivariumTerminal", viperKit, hosting],
+      name: "VivariumApp", dependencies: ["VivariumRuntime", "VivariumSupport", "VivariumTerminal", viperKit],
       path: "Host/VivariumApp"),
     // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
     .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
@@ -109,12 +109,12 @@ let package = Package(
       name: "vivarium",
       dependencies: [
         "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
-        "VivariumSupport", viperKit, hosting,
+        "VivariumWire", "VivariumSupport", "VivariumTerminal", viperKit, hosting,
       ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
     .executableTarget(
-      name: "vivarium-check", dependencies: ["VivariumTools", "VivariumLoading", "VivariumSupport", viperKit, testKit],
+      name: "vivarium-check", dependencies: ["VivariumTools", "VivariumLoading", viperKit, testKit],
       path: "Host/vivarium-check"),
     .testTarget(
       name: "VivariumTests",

@@ -4,7 +4,6 @@
 import Foundation
 import ViperKit
 import ViperKitTestKit
-import VivariumApp
 import VivariumLoading
 import VivariumTools
 

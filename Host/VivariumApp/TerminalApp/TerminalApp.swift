@@ -1,7 +1,6 @@
 import Foundation
 import ViperKit
 import VivariumRuntime
-import VivariumTerminal
 
 /// The full-screen app over a session: keys in, frames out. It holds what
 /// the terminal shows beyond the modules' own state (focus, the field being

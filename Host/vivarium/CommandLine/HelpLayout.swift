@@ -1,5 +1,4 @@
 import Foundation
-import VivariumApp
 import VivariumSupport
 
 /// Lays out help text at most ``width`` columns wide: paragraphs, a usage

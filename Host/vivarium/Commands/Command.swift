@@ -1,5 +1,4 @@
 import ViperKitHosting
-import VivariumApp
 import VivariumLoading
 
 /// Exit codes, the same for every command (docs/reference.md, "Exit codes").
