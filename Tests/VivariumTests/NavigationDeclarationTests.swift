@@ -15,6 +15,7 @@ struct NavigationDeclarationTests {
   @Test func aRequestIsDeclaredWhenADeclaredPatternOfItsKindMatches() throws {
     #expect(NavigationCheck.problem(.push, "probe:child:7", from: Self.list) == nil)
     let query = try #require(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list))
+    // Wording matters: this sentence is what a plugin's author reads to fix a request (docs/writing-a-plugin.md).
     #expect(
       query
         == "probe:list asked to push 'probe:child:7?compact=true', but .push(\"probe:child:{n}\") does not pass the argument 'compact' (it passes no query argument); correct the name, or add \"compact\" and its type to the target's arguments"
@@ -27,7 +28,7 @@ struct NavigationDeclarationTests {
         == "probe:list asked to replace 'probe:child:7', which its contract does not declare (it declares no .replace); add .replace(\"probe:child:7\") or a pattern matching it to Contract.opens"
     )
     let typo = try #require(NavigationCheck.problem(.push, "probe:chlid:7", from: Self.list))
-    #expect(typo.contains("declares .push only of \"probe:child:{n}\""), "\(typo)")
+    #expect(typo.contains("'probe:chlid:7'") && typo.contains(#"probe:child:{n}"#), "what it declares: \(typo)")
   }
 
   @Test func aRequestPassesOnlyTheArgumentsItsTargetDeclaresWithTheirTypes() throws {
@@ -37,7 +38,7 @@ struct NavigationDeclarationTests {
     #expect(NavigationCheck.problem(.push, "weather:today:london?units=metric&days=3", from: weather) == nil)
     #expect(NavigationCheck.problem(.push, "weather:today:london", from: weather) == nil, "all are optional")
     let typo = try #require(NavigationCheck.problem(.push, "weather:today:london?unit=imperial", from: weather))
-    #expect(typo.contains("does not pass the argument 'unit' (it passes days (int), units (string))"), "\(typo)")
+    #expect(typo.contains("'unit'") && typo.contains("days") && typo.contains("units"), "what it passes: \(typo)")
     let type = try #require(NavigationCheck.problem(.push, "weather:today:london?days=many", from: weather))
     #expect(
       type.hasSuffix(
@@ -49,7 +50,7 @@ struct NavigationDeclarationTests {
     let broken = Contract(urn: "probe:list", summary: "A list.", opens: [.push("probe::x"), .push("probe::x")])
     let problems = ContractCheck.structuralProblems(broken)
     #expect(problems.contains { $0.hasPrefix("probe:list: opens .push(\"probe::x\"): ") }, "\(problems)")
-    #expect(problems.contains("probe:list: navigation target 'push probe::x' is declared twice"), "\(problems)")
+    #expect(problems.contains { $0.contains("'push probe::x'") }, "the target declared twice: \(problems)")
   }
 
   /// A runtime whose `probe:list` module (of a plugin built against `sdk`)
@@ -73,7 +74,7 @@ struct NavigationDeclarationTests {
     runtime.drain()
     #expect(runtime.top?.urn == "probe:child:2", "carried out")
     #expect(runtime.problems.map(\.module) == ["probe:child:1"])
-    #expect(runtime.problems.first?.message.contains("asked to replace 'probe:child:2'") == true)
+    #expect(runtime.problems.first?.message.contains("'probe:child:2'") == true)
   }
 
   @Test func requestsOfPluginsBuiltBeforeDeclarationsAreNotChecked() throws {
