@@ -68,11 +68,13 @@ struct AppCheckTests {
     #expect(finding.name == "app.target-arguments")
     #expect(finding.module == "home:main")
     #expect(finding.files == ["plugins/libhome1.so", "plugins/libprofile4.so"])
+    // Both modules and files, the argument, and both types.
     #expect(
-      finding.message
-        == "home:main (libhome1.so) pushes profile:{userID} passing {userID} as a string, but profile:{userID} (libprofile4.so) takes it as 'userID', an int"
-    )
-    #expect(finding.fix.contains("Contract.opens of home:main, or the arguments of profile:{userID}"))
+      ["home:main", "libhome1.so", "profile:{userID}", "libprofile4.so", "'userID'", "string", "int"].allSatisfy(
+        finding.message.contains), "\(finding.message)")
+    // What to change on either side.
+    #expect(
+      ["Contract.opens", "home:main", "profile:{userID}"].allSatisfy(finding.fix.contains), "\(finding.fix)")
   }
 
   @Test func argumentsATargetDoesNotTakeOrRequiresAndLacksAreFindings() {
@@ -121,15 +123,17 @@ struct AppCheckTests {
       urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
       slots: [SlotSpec(name: "tabs", accepts: ["items:lists"], kind: .tabs, description: "Tabs.")])
     let found = findings([Self.login, home, Self.items, Self.picker, Self.profile])
-    #expect(found.first?.message.contains("declares slot 'tabs' accepting \"items:lists\"") == true, "\(found)")
+    #expect(found.first?.name == "app.target-unresolved", "\(found)")
+    #expect(
+      found.first?.message.contains("'tabs'") == true && found.first?.message.contains(#""items:lists""#) == true,
+      "the slot and its pattern: \(found)")
   }
 
   @Test func theStartMustOpenAndEveryModuleBeReachable() {
     let start = findings(Self.app, start: "login:from")
     #expect(start.map(\.name) == ["app.start"])
     #expect(start.first?.files == ["plugins/app.json"])
-    #expect(
-      start.first?.message.hasPrefix("the start 'login:from' does not open: no module answers 'login:from'") == true)
+    #expect(start.first?.message.contains("'login:from'") == true, "\(start)")
     #expect(findings(Self.app, start: nil).map(\.name) == ["app.manifest"])
     let lonely = Contract(urn: "lonely:screen", summary: "Nobody opens it.")
     let unreachable = findings(Self.app + [lonely])
@@ -144,7 +148,9 @@ struct AppCheckTests {
     #expect(findings(Self.app, start: "probe://login:form", scheme: "probe") == [])
     let other = findings(Self.app, start: "other://login:form", scheme: "probe")
     #expect(other.map(\.name) == ["app.start"])
-    #expect(other.first?.message.contains("the link's scheme is 'other', this app's is 'probe'") == true)
+    #expect(
+      other.first?.message.contains("'other'") == true && other.first?.message.contains("'probe'") == true,
+      "both schemes: \(other)")
   }
 
   @Test func aDeclaredPatternLeadsWhereTheRouterSendsItsURNs() {

@@ -237,7 +237,8 @@ struct WatchCommandTests {
     bytes.replaceSubrange(range, with: Data("Produkte".utf8))
     try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
     let after = read(from: text.count, until: ["Reloaded", "Produkte", "page"])
-    #expect(after.contains("Reloaded libProductSearch.so: 1 module rebuilt in place."), "\(after)")
+    #expect(
+      after.contains("libProductSearch.so") && after.contains("1 module"), "the file, and what was rebuilt: \(after)")
     #expect(after.contains("Produkte") && !after.contains("Products"), "\(after)")
     #expect(after.contains("page 2 of"), "the page shown was kept: \(after)")
     try input.fileHandleForWriting.close()
