@@ -110,6 +110,13 @@ struct CommandLineMistakesTests {
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("'/no/such/plugins'"), "\(result.stderr)")
+    if arguments == ["routes"] {
+      // Wording matters: the one line a newcomer sees for a mistyped plugin directory.
+      #expect(
+        result.stderr
+          == "vivarium routes: error: there is no plugin directory or file '/no/such/plugins' (given with --plugins); check the path\n"
+      )
+    }
   }
 
   @Test func pluginsKeepsTheRowOfAMissingDirectoryAndFails() throws {
