@@ -97,12 +97,14 @@ struct AppCheckTests {
     let twin = Contract(urn: "profile:{name}", summary: "Twin.", arguments: [.required("name", .string, "Who.")])
     let found = findings([login, Self.home, Self.items, Self.picker, Self.profile, twin])
     #expect(found.map(\.name) == ["app.target-unresolved", "app.target-ambiguous"])
+    // The module and file declaring the target, and the target.
     #expect(
-      found[0].message
-        == "login:form (liblogin0.so) declares .replace(\"hom:main\") in Contract.opens, which no module in the directory answers"
-    )
+      ["login:form", "liblogin0.so", #".replace("hom:main")"#].allSatisfy(found[0].message.contains),
+      "\(found[0].message)")
+    // Every module the pattern matches, with its file.
     #expect(
-      found[1].message.hasSuffix("which matches profile:{userID} (libprofile4.so), profile:{name} (libprofile5.so)"))
+      ["profile:{userID} (libprofile4.so)", "profile:{name} (libprofile5.so)"].allSatisfy(found[1].message.contains),
+      "\(found[1].message)")
     #expect(found[1].files == ["plugins/libhome1.so", "plugins/libprofile4.so", "plugins/libprofile5.so"])
   }
 
@@ -112,10 +114,10 @@ struct AppCheckTests {
       outputs: [MessageSpec(name: "picked", fields: ["itemID": .string], description: "The pick.")])
     let found = findings([Self.login, Self.home, Self.items, picker, Self.profile])
     #expect(found.map(\.name) == ["app.expects"])
+    // Both modules and files, the output, and both sides' fields.
     #expect(
-      found.first?.message
-        == "items:list (libitems2.so) expects 'picked' back from items:pick (libitems3.so), whose fields are itemID (string), not itemID (int)"
-    )
+      ["items:list (libitems2.so)", "'picked'", "items:pick (libitems3.so)", "itemID (string)", "itemID (int)"]
+        .allSatisfy { found.first?.message.contains($0) == true }, "\(found)")
   }
 
   @Test func aSlotPatternIsCheckedLikeATarget() {
@@ -169,7 +171,8 @@ struct AppCheckTests {
     let found = findings([Self.login, home, Self.items, Self.picker, Self.profile], oldSDK: ["home:main"])
     #expect(found.map(\.name) == ["app.navigation-undeclared", "app.reach-unproven"])
     #expect(found.allSatisfy { $0.severity == .note })
-    #expect(found[0].message.hasPrefix("libhome1.so was built against ViperKit 2.3.0"), "\(found[0].message)")
+    #expect(
+      found[0].message.contains("libhome1.so") && found[0].message.contains("2.3.0"), "the file, its SDK: \(found[0])")
     #expect(found[1].module == "profile:{userID}")
   }
 

@@ -114,12 +114,14 @@ struct ModuleRenderingTests {
     #expect {
       try instance.send(.select(list: "items", row: "42"))
     } throws: { error in
-      (error as? ViewEventError)?.message == "list 'items' has no row '42'; rows: 1, 2, 3, 4"
+      // The list, the row asked for, and the rows there are.
+      let message = (error as? ViewEventError)?.message ?? ""
+      return ["'items'", "'42'", "1, 2, 3, 4"].allSatisfy(message.contains)
     }
     #expect {
       try instance.send(.type(field: "search", text: "x"))
     } throws: { error in
-      (error as? ViewEventError)?.message == "there is no field 'search' on this screen; fields: none"
+      (error as? ViewEventError)?.message.contains("'search'") == true
     }
   }
 
@@ -179,7 +181,7 @@ struct MisbehavingModuleTests {
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .buildFailed
-        && error?.message == "probe:broken (probe.so) could not be built: the probe refuses to build"
+        && ["probe:broken", "probe.so", "the probe refuses to build"].allSatisfy { error?.message.contains($0) == true }
     }
   }
 }

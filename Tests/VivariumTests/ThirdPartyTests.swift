@@ -22,7 +22,8 @@ struct ThirdPartyTests {
     #expect {
       try PluginScaffold(name: "Weather", urn: "weather:{}", sdkPath: "/sdk")
     } throws: { error in
-      (error as? PluginScaffold.ScaffoldError)?.message.hasPrefix("--urn: invalid URN 'weather:{}'") == true
+      let message = (error as? PluginScaffold.ScaffoldError)?.message ?? ""
+      return message.contains("--urn") && message.contains("'weather:{}'")
     }
   }
 
@@ -32,8 +33,8 @@ struct ThirdPartyTests {
     #expect {
       try PluginScaffold(name: "Things", urn: "things:{entry}", sdkPath: "/sdk")
     } throws: { error in
-      (error as? PluginScaffold.ScaffoldError)?.message.hasPrefix("--urn: the placeholder {entry} is the name of")
-        == true
+      let message = (error as? PluginScaffold.ScaffoldError)?.message ?? ""
+      return message.contains("--urn") && message.contains("{entry}")
     }
   }
 
