@@ -103,7 +103,7 @@ struct ServicesTests {
     #expect(logged[1].contains("'storage'") && logged[1].contains(#""storage""#), "\(logged)")
     let notices = host.notifications.notices
     #expect(notices.map(\.tone) == [.warning, .warning])
-    #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#"add "clock""#) == true)
+    #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#""clock""#) == true)
   }
 
   @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {

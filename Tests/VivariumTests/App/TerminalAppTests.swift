@@ -125,8 +125,10 @@ struct TerminalAppTests {
     await pilot.press(.character(":"))
     await pilot.type("open nowhere:at-all")
     await pilot.press(.enter)
-    // The message takes the rows it needs above the status line.
-    #expect(pilot.screen.dropLast().suffix(3).contains { $0.hasPrefix("✗ no module answers") }, "\(pilot.text)")
+    // The message takes the rows it needs above the status line: the host's sentence, from its start.
+    let said = try pilot.runtime.catalog.resolveError("nowhere:at-all").message.split(separator: " ").prefix(3)
+    #expect(
+      pilot.screen.dropLast().suffix(3).contains { $0.hasPrefix("✗ " + said.joined(separator: " ")) }, "\(pilot.text)")
   }
 
   @Test func noticesShowOnOneLineAndGoAway() async throws {
