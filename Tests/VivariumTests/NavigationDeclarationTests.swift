@@ -15,7 +15,7 @@ struct NavigationDeclarationTests {
   @Test func aRequestIsDeclaredWhenADeclaredPatternOfItsKindMatches() throws {
     #expect(NavigationCheck.problem(.push, "probe:child:7", from: Self.list) == nil)
     let query = try #require(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list))
-    // Wording matters: this sentence is what a plugin's author reads to fix a request (docs/writing-a-plugin.md).
+    // Wording matters: this sentence is what a plugin's author reads to fix the request, from `vivarium check` and the log.
     #expect(
       query
         == "probe:list asked to push 'probe:child:7?compact=true', but .push(\"probe:child:{n}\") does not pass the argument 'compact' (it passes no query argument); correct the name, or add \"compact\" and its type to the target's arguments"
