@@ -31,16 +31,17 @@ struct AppManifestTests {
 
   @Test(
     arguments: [
-      (#"{"name": "Shop"}"#, #"has no "start""#),
-      ("not json", "is not valid JSON"),
-      (#"{"name": "Shop", "start": "a:b", "scheme": "Bad Scheme"}"#, "has the scheme 'Bad Scheme'"),
+      (#"{"name": "Shop"}"#, ManifestError.Kind.missingKey, #""start""#),
+      ("not json", .notJSON, "JSON"),
+      (#"{"name": "Shop", "start": "a:b", "scheme": "Bad Scheme"}"#, .badScheme, "'Bad Scheme'"),
     ])
-  func malformedManifestSaysWhatToFix(json: String, reason: String) throws {
+  func malformedManifestSaysWhatToFix(json: String, kind: ManifestError.Kind, fact: String) throws {
     guard case .failure(let error)? = try manifest(json) else {
       Issue.record("expected a failure")
       return
     }
-    #expect(error.reason.contains(reason), "\(error.reason)")
+    #expect(error.kind == kind)
+    #expect(error.reason.contains(fact), "the key, the format or the scheme: \(error.reason)")
   }
 
   /// A FIFO in its place used to hang every command that looks for it; a
@@ -53,7 +54,7 @@ struct AppManifestTests {
       Issue.record("a FIFO was read as an app manifest: \(String(describing: fifo))")
       return
     }
-    #expect(refused.reason.contains("FIFO"), "\(refused.reason)")
+    #expect(refused.kind == .untrusted && refused.reason.contains("FIFO"), "\(refused.reason)")
     #expect(unlink(path) == 0)
     try dir.write(AppManifest.fileName, Data(#"{"name": "A", "start": "a:b"}"#.utf8))
     #expect(chmod(path, 0o666) == 0)
@@ -61,7 +62,8 @@ struct AppManifestTests {
       Issue.record("a manifest anyone can write was used")
       return
     }
-    #expect(writable.reason.contains("chmod go-w"), "\(writable.reason)")
+    #expect(writable.kind == .untrusted)
+    #expect(writable.reason.contains("chmod go-w"), "the command that fixes it: \(writable.reason)")
     // Through a link, a good one is read.
     #expect(chmod(path, 0o644) == 0)
     let other = try TemporaryDirectory()
@@ -81,7 +83,8 @@ struct AppManifestTests {
       Issue.record("two manifests should be refused")
       return
     }
-    #expect(error.reason.contains("one of several app manifests"))
+    #expect(error.kind == .several)
+    #expect(error.reason.contains(dir.path) && error.reason.contains(other.path), "both manifests: \(error.reason)")
   }
 
   @Test func runRefusesToStartOnABrokenManifest() throws {
@@ -89,7 +92,7 @@ struct AppManifestTests {
     try dir.write(AppManifest.fileName, Data(#"{"name": "Shop"}"#.utf8))
     let result = try ProcessRunner.vivarium(["run", "--plugins", dir.path, "--data", dir.path + "/data"])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("\(dir.path)/vivarium-app.json has no \"start\""))
+    #expect(result.stderr.contains("\(dir.path)/vivarium-app.json") && result.stderr.contains(#""start""#))
   }
 }
 

@@ -40,20 +40,20 @@ struct AppCheckCommandTests {
     let finding = try #require(report.findings.first)
     #expect(report.findings.count == 1, "\(report.findings)")
     #expect(finding.name == "app.target-arguments")
+    // Both modules and files, the argument, and both types.
     #expect(
-      finding.message
-        == "dashboard:home (libDashboard.so) pushes profile:{userID} passing {userID} as a string, but profile:{userID} (libChangedProfile.so) takes it as 'userID', an int"
-    )
+      ["dashboard:home (libDashboard.so)", "profile:{userID} (libChangedProfile.so)", "'userID'", "string", "int"]
+        .allSatisfy(finding.message.contains), "\(finding.message)")
     #expect(finding.files == ["libDashboard.so", "libChangedProfile.so"].map { directory.path + "/" + $0 })
   }
 
   @Test func aMissingDirectoryOrPluginFilesBesideItAreUsageErrors() throws {
     let missing = try ProcessRunner.vivarium(["check", "--app", "/nonexistent/plugins"])
     #expect(missing.status == 2)
-    #expect(missing.stderr.contains("there is no directory '/nonexistent/plugins' (given with --app)"))
+    #expect(missing.stderr.contains("'/nonexistent/plugins'") && missing.stderr.contains("--app"), "\(missing.stderr)")
     let both = try ProcessRunner.vivarium(["check", "--app", "/tmp", "libA.so"])
     #expect(both.status == 2)
-    #expect(both.stderr.contains("--app checks a whole directory; give plugin files without it"))
+    #expect(both.stderr.contains("--app") && both.stderr.contains("libA.so"), "\(both.stderr)")
   }
 
   @Test func aRefusedPluginAndABadManifestAreFindings() throws {
@@ -63,17 +63,21 @@ struct AppCheckCommandTests {
     let (report, status) = try check(directory.path)
     #expect(status == 1)
     #expect(report.findings.map(\.name) == ["app.manifest", "app.plugin-refused"], "\(report.findings)")
-    #expect(report.findings[0].message == #"vivarium-app.json has no "start"; it needs "name" and "start""#)
+    #expect(
+      report.findings[0].message.contains("vivarium-app.json") && report.findings[0].message.contains(#""start""#),
+      "the file, and the key it lacks: \(report.findings[0].message)")
     #expect(report.findings[1].files == [directory.path + "/libJunk.so"])
-    #expect(report.findings[1].message.hasPrefix("libJunk.so was refused (not-elf): "), "\(report.findings[1].message)")
+    #expect(
+      report.findings[1].message.contains("libJunk.so") && report.findings[1].message.contains("(not-elf)"),
+      "the file and the rejection's kind: \(report.findings[1].message)")
   }
 
   @Test func optionsForPluginFilesAreUsageErrorsWithApp() throws {
     let strict = try ProcessRunner.vivarium(["check", "--app", "/tmp", "--strictness", "10"])
     #expect(strict.status == 2)
-    #expect(strict.stderr.contains("--strictness applies to checks of plugin files"))
+    #expect(strict.stderr.contains("--strictness"), "\(strict.stderr)")
     let twice = try ProcessRunner.vivarium(["check", "--app", "/tmp", "--app", "/var"])
     #expect(twice.status == 2)
-    #expect(twice.stderr.contains("give --app once"))
+    #expect(twice.stderr.contains("--app"), "\(twice.stderr)")
   }
 }

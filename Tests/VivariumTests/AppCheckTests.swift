@@ -69,11 +69,13 @@ struct AppCheckTests {
     #expect(finding.name == "app.target-arguments")
     #expect(finding.module == "home:main")
     #expect(finding.files == ["plugins/libhome1.so", "plugins/libprofile4.so"])
+    // Both modules and files, the argument, and both types.
     #expect(
-      finding.message
-        == "home:main (libhome1.so) pushes profile:{userID} passing {userID} as a string, but profile:{userID} (libprofile4.so) takes it as 'userID', an int"
-    )
-    #expect(finding.fix.contains("Contract.opens of home:main, or the arguments of profile:{userID}"))
+      ["home:main", "libhome1.so", "profile:{userID}", "libprofile4.so", "'userID'", "string", "int"].allSatisfy(
+        finding.message.contains), "\(finding.message)")
+    // What to change on either side.
+    #expect(
+      ["Contract.opens", "home:main", "profile:{userID}"].allSatisfy(finding.fix.contains), "\(finding.fix)")
   }
 
   @Test func argumentsATargetDoesNotTakeOrRequiresAndLacksAreFindings() {
@@ -96,12 +98,14 @@ struct AppCheckTests {
     let twin = Contract(urn: "profile:{name}", summary: "Twin.", arguments: [.required("name", .string, "Who.")])
     let found = findings([login, Self.home, Self.items, Self.picker, Self.profile, twin])
     #expect(found.map(\.name) == ["app.target-unresolved", "app.target-ambiguous"])
+    // The module and file declaring the target, and the target.
     #expect(
-      found[0].message
-        == "login:form (liblogin0.so) declares .replace(\"hom:main\") in Contract.opens, which no module in the directory answers"
-    )
+      ["login:form", "liblogin0.so", #".replace("hom:main")"#].allSatisfy(found[0].message.contains),
+      "\(found[0].message)")
+    // Every module the pattern matches, with its file.
     #expect(
-      found[1].message.hasSuffix("which matches profile:{userID} (libprofile4.so), profile:{name} (libprofile5.so)"))
+      ["profile:{userID} (libprofile4.so)", "profile:{name} (libprofile5.so)"].allSatisfy(found[1].message.contains),
+      "\(found[1].message)")
     #expect(found[1].files == ["plugins/libhome1.so", "plugins/libprofile4.so", "plugins/libprofile5.so"])
   }
 
@@ -111,10 +115,10 @@ struct AppCheckTests {
       outputs: [MessageSpec(name: "picked", fields: ["itemID": .string], description: "The pick.")])
     let found = findings([Self.login, Self.home, Self.items, picker, Self.profile])
     #expect(found.map(\.name) == ["app.expects"])
+    // Both modules and files, the output, and both sides' fields.
     #expect(
-      found.first?.message
-        == "items:list (libitems2.so) expects 'picked' back from items:pick (libitems3.so), whose fields are itemID (string), not itemID (int)"
-    )
+      ["items:list (libitems2.so)", "'picked'", "items:pick (libitems3.so)", "itemID (string)", "itemID (int)"]
+        .allSatisfy { found.first?.message.contains($0) == true }, "\(found)")
   }
 
   @Test func aSlotPatternIsCheckedLikeATarget() {
@@ -122,15 +126,17 @@ struct AppCheckTests {
       urn: "home:main", summary: "Home.", arguments: [.optional("user", .string, default: .string("ada"), "Who.")],
       slots: [SlotSpec(name: "tabs", accepts: ["items:lists"], kind: .tabs, description: "Tabs.")])
     let found = findings([Self.login, home, Self.items, Self.picker, Self.profile])
-    #expect(found.first?.message.contains("declares slot 'tabs' accepting \"items:lists\"") == true, "\(found)")
+    #expect(found.first?.name == "app.target-unresolved", "\(found)")
+    #expect(
+      found.first?.message.contains("'tabs'") == true && found.first?.message.contains(#""items:lists""#) == true,
+      "the slot and its pattern: \(found)")
   }
 
   @Test func theStartMustOpenAndEveryModuleBeReachable() {
     let start = findings(Self.app, start: "login:from")
     #expect(start.map(\.name) == ["app.start"])
     #expect(start.first?.files == ["plugins/app.json"])
-    #expect(
-      start.first?.message.hasPrefix("the start 'login:from' does not open: no module answers 'login:from'") == true)
+    #expect(start.first?.message.contains("'login:from'") == true, "\(start)")
     #expect(findings(Self.app, start: nil).map(\.name) == ["app.manifest"])
     let lonely = Contract(urn: "lonely:screen", summary: "Nobody opens it.")
     let unreachable = findings(Self.app + [lonely])
@@ -145,7 +151,9 @@ struct AppCheckTests {
     #expect(findings(Self.app, start: "probe://login:form", scheme: "probe") == [])
     let other = findings(Self.app, start: "other://login:form", scheme: "probe")
     #expect(other.map(\.name) == ["app.start"])
-    #expect(other.first?.message.contains("the link's scheme is 'other', this app's is 'probe'") == true)
+    #expect(
+      other.first?.message.contains("'other'") == true && other.first?.message.contains("'probe'") == true,
+      "both schemes: \(other)")
   }
 
   @Test func aDeclaredPatternLeadsWhereTheRouterSendsItsURNs() {
@@ -164,7 +172,8 @@ struct AppCheckTests {
     let found = findings([Self.login, home, Self.items, Self.picker, Self.profile], oldSDK: ["home:main"])
     #expect(found.map(\.name) == ["app.navigation-undeclared", "app.reach-unproven"])
     #expect(found.allSatisfy { $0.severity == .note })
-    #expect(found[0].message.hasPrefix("libhome1.so was built against ViperKit 2.3.0"), "\(found[0].message)")
+    #expect(
+      found[0].message.contains("libhome1.so") && found[0].message.contains("2.3.0"), "the file, its SDK: \(found[0])")
     #expect(found[1].module == "profile:{userID}")
   }
 

@@ -17,28 +17,27 @@ struct ArgumentResolutionTests {
   @Test func wrongTypeNamesTheArgumentAndContract() throws {
     let error = try catalog.resolveError("items:detail:two")
     #expect(error.kind == .wrongType)
-    #expect(error.message.contains("argument 'itemID' of items:detail:{itemID}"))
-    #expect(error.message.contains("must be an int"))
+    #expect(error.message.contains("'itemID'") && error.message.contains("items:detail:{itemID}"))
     #expect(error.message.contains("'two'"))
   }
 
   @Test func unknownArgumentListsWhatTheModuleTakes() throws {
     let error = try catalog.resolveError("items:detail:2", [("color", "red")])
     #expect(error.kind == .unknownArgument)
-    #expect(error.message.contains("unknown argument 'color'"))
-    #expect(error.message.contains("itemID (int, required)"))
+    #expect(error.message.contains("'color'"))
+    #expect(error.message.contains("itemID"), "the arguments it takes")
   }
 
   @Test func unknownQueryArgumentToo() throws {
     let error = try catalog.resolveError("items:list?sort=name")
     #expect(error.kind == .unknownArgument)
-    #expect(error.message.contains("it takes no arguments"))
+    #expect(error.message.contains("'sort'"))
   }
 
   @Test func argumentGivenTwiceIsRefused() throws {
     let error = try catalog.resolveError("items:detail:2", [("itemID", "3")])
     #expect(error.kind == .duplicateArgument)
-    #expect(error.message.contains("in the URN and with --arg"))
+    #expect(error.message.contains("'itemID'"))
   }
 
   @Test func unknownURNSuggestsPatternsInTheNamespace() throws {
@@ -46,7 +45,7 @@ struct ArgumentResolutionTests {
     #expect(error.kind == .notFound)
     #expect(error.message.contains("items:detail:{itemID}"))
     let other = try catalog.resolveError("weather:today")
-    #expect(other.message.contains("no loaded plugin uses the namespace 'weather'"))
+    #expect(other.kind == .notFound && other.message.contains("'weather'"))
   }
 
   @Test func malformedURNIsReported() throws {
@@ -61,8 +60,7 @@ struct ArgumentBindingTests {
   @Test func missingRequiredArgumentSaysHowToPassIt() throws {
     let route = try ProbeRoutes.catalog().resolveError("probe:args")
     #expect(route.kind == .missingArgument)
-    #expect(route.message.contains("missing required argument 'name' (string)"))
-    #expect(route.message.contains("--arg name=VALUE"))
+    #expect(route.message.contains("--arg name="), "the argument, and how to pass it")
   }
 
   @Test func defaultsAreFilledAndTypesParsed() throws {
@@ -79,20 +77,20 @@ struct ArgumentBindingTests {
     // count given twice.
     let wrong = try catalog.resolveError("probe:args?name=x&count=many", [("count", "1")])
     #expect(wrong.kind == .wrongType)
-    #expect(wrong.message.contains("got 'many' (in the URN query)"))
+    #expect(wrong.message.contains("'many'"))
     // A good count first, then a bad one: given twice.
     let twice = try catalog.resolveError("probe:args?name=x&count=1", [("count", "many")])
     #expect(twice.kind == .duplicateArgument)
-    #expect(twice.message.contains("in the URN query and with --arg"))
+    #expect(twice.message.contains("'count'"))
     // An unknown one before the missing one.
     let unknown = try catalog.resolveError("probe:args?colour=red")
     #expect(unknown.kind == .unknownArgument)
   }
 
-  @Test(arguments: [("verbose", "yes", "true or false"), ("ratio", "fast", "a double"), ("count", "1.5", "an int")])
-  func badValuesOfEachType(name: String, value: String, phrase: String) throws {
+  @Test(arguments: [("verbose", "yes"), ("ratio", "fast"), ("count", "1.5")])
+  func badValuesOfEachType(name: String, value: String) throws {
     let error = try ProbeRoutes.catalog().resolveError("probe:args?name=x", [(name, value)])
     #expect(error.kind == .wrongType)
-    #expect(error.message.contains(phrase))
+    #expect(error.message.contains("'\(name)'") && error.message.contains("'\(value)'"))
   }
 }

@@ -57,13 +57,12 @@ struct CheckCommandTests {
     func message(_ module: String, _ check: String) -> String {
       results.first { $0.module == module && $0.check == check }?.message ?? ""
     }
-    #expect(message("broken:composition.slots:tap", "composition.slots").contains("embed 'broken:none' in slot 'side'"))
-    #expect(
-      message("broken:composition.outputs:answer", "composition.outputs").contains(
-        "'refreshed' field 'count' must be int"))
-    #expect(message("broken:composition.inputs:child", "composition.inputs").contains("declares no input 'reload'"))
-    #expect(
-      message("broken:services.declared", "services.declared").contains(#"add "clock" to its contract's services"#))
+    let slots = message("broken:composition.slots:tap", "composition.slots")
+    #expect(slots.contains("'broken:none'") && slots.contains("'side'"), "the module and the slot: \(slots)")
+    let outputs = message("broken:composition.outputs:answer", "composition.outputs")
+    #expect(["'refreshed'", "'count'", "int"].allSatisfy(outputs.contains), "output, field, type: \(outputs)")
+    #expect(message("broken:composition.inputs:child", "composition.inputs").contains("'reload'"))
+    #expect(message("broken:services.declared", "services.declared").contains(#""clock""#), "the service to add")
     for module in modules {
       let mine = results.filter { $0.module == module }
       let bad = mine.filter { $0.status.isFailure }
@@ -79,15 +78,15 @@ struct CheckCommandTests {
         #expect(bad.map(\.check) == [String(intended)], "\(module): \(bad.map(\.description))")
         if let result = bad.first {
           if result.status == .crashed {
-            #expect(result.message.contains("crashed (signal 4"), "\(result.message)")
+            #expect(result.message.contains("signal 4"), "\(result.message)")
             #expect(result.message.contains(".swift:"), "the Swift fatal-error line: \(result.message)")
             #expect(result.message.contains("--only \(intended) --in-process"))
           } else {
             if intended == "navigation.declared" {
               #expect(
-                result.message.contains(
-                  "asked to push 'broken:none:weather:london?unit=imperial', which the host would refuse: unknown argument 'unit'"
-                ), "\(result.message)")
+                result.message.contains("'broken:none:weather:london?unit=imperial'")
+                  && result.message.contains("'unit'"),
+                "what it asked for, and the argument refused: \(result.message)")
             }
             let advice = try #require(ConformanceCheck.named(String(intended))?.fix)
             #expect(result.message.hasSuffix("fix: " + advice), "\(result.message)")
@@ -104,7 +103,7 @@ struct CheckCommandTests {
     let results = try #require(report.plugins.first?.results)
     let unambiguous = try #require(results.first { $0.check == "contract.unambiguous" })
     #expect(unambiguous.status == .failed)
-    #expect(unambiguous.message.contains("twin:{b} and twin:{a} match the same URNs"))
+    #expect(unambiguous.message.contains("twin:{b}") && unambiguous.message.contains("twin:{a}"), "both patterns")
     #expect(results.first { $0.check == "speed.load" }?.status == .warning)
   }
 
@@ -162,11 +161,11 @@ struct CheckCommandTests {
     #expect(report.plugins.count == 3)
     for plugin in report.plugins {
       #expect(plugin.results.map(\.status) == [.skipped], "\(plugin.path): \(plugin.results)")
-      #expect(plugin.results.first?.message.contains("nothing to do in a build folder") == true)
+      #expect(plugin.results.first?.message.contains("ViperKit") == true, "the library it is: \(plugin.results)")
     }
     let text = try ProcessRunner.vivarium(["check", dir.path])
     #expect(text.status == 0)
-    #expect(text.stdout.contains("skipped: it is the ViperKit SDK library"), "\(text.stdout)")
+    #expect(text.stdout.contains("skipped: "), "\(text.stdout)")
   }
 
   @Test func onlySkipAndStrictnessChooseTheChecks() throws {

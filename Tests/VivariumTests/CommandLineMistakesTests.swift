@@ -12,10 +12,11 @@ struct CommandLineMistakesTests {
   @Test func aMisspeltCommandGetsTheClosestOne() throws {
     let result = try ProcessRunner.vivarium(["rnder", "items:list"])
     #expect(result.status == 2)
+    // Wording matters: the first line a newcomer sees for a typo names it and offers the command meant.
     #expect(result.stderr.contains("unknown command 'rnder'; did you mean 'render'?"), "\(result.stderr)")
     let help = try ProcessRunner.vivarium(["help", "chek"])
     #expect(help.status == 2)
-    #expect(help.stderr.contains("did you mean 'check'?"), "\(help.stderr)")
+    #expect(help.stderr.contains("'chek'") && help.stderr.contains("'check'"), "\(help.stderr)")
   }
 
   /// A working directory deleted under the shell resolves to nothing: the
@@ -32,15 +33,16 @@ struct CommandLineMistakesTests {
   @Test func aMisspeltOptionGetsTheClosestOne() throws {
     let result = try ProcessRunner.vivarium(["render", "items:list", "--jsn"])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("unknown option '--jsn'; did you mean '--json'?"), "\(result.stderr)")
+    #expect(result.stderr.contains("'--jsn'") && result.stderr.contains("'--json'"), "\(result.stderr)")
   }
 
   @Test func aCommandCutShortOrAMisspeltMainOptionGetsItsCompletion() throws {
     let short = try ProcessRunner.vivarium(["rout"])
-    #expect(short.stderr.contains("did you mean 'routes'?"), "\(short.stderr)")
+    #expect(short.status == 2)
+    #expect(short.stderr.contains("'routes'"), "\(short.stderr)")
     let option = try ProcessRunner.vivarium(["--verison"])
     #expect(option.status == 2)
-    #expect(option.stderr.contains("unknown option '--verison'; did you mean '--version'?"), "\(option.stderr)")
+    #expect(option.stderr.contains("'--verison'") && option.stderr.contains("'--version'"), "\(option.stderr)")
   }
 
   @Test func routesFitsEightyColumnsWhenPiped() throws {
@@ -82,10 +84,11 @@ struct CommandLineMistakesTests {
       let result = try ProcessRunner.vivarium(["check", BuildProducts.itemsList, option, patterns[0]])
       #expect(result.status == 2)
       #expect(result.stdout.isEmpty)
-      #expect(result.stderr.contains("\(option) '\(patterns[0])' matches no check"), "\(result.stderr)")
+      #expect(result.stderr.contains("\(option) '\(patterns[0])'"), "\(result.stderr)")
     }
     let suggested = try ProcessRunner.vivarium(["check", "--list", "--only", "biuld"])
-    #expect(suggested.stderr.contains("did you mean 'build'?"), "\(suggested.stderr)")
+    #expect(suggested.status == 2)
+    #expect(suggested.stderr.contains("'build'"), "\(suggested.stderr)")
   }
 
   @Test func checkListFollowsOnlyAndSkip() throws {
@@ -107,6 +110,13 @@ struct CommandLineMistakesTests {
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("'/no/such/plugins'"), "\(result.stderr)")
+    if arguments == ["routes"] {
+      // Wording matters: the one line a newcomer sees for a mistyped plugin directory.
+      #expect(
+        result.stderr
+          == "vivarium routes: error: there is no plugin directory or file '/no/such/plugins' (given with --plugins); check the path\n"
+      )
+    }
   }
 
   @Test func pluginsKeepsTheRowOfAMissingDirectoryAndFails() throws {

@@ -134,6 +134,7 @@ struct CommandLineTests {
   func everyCommandHasHelp(command: String) throws {
     let result = try ProcessRunner.vivarium([command, "--help"])
     #expect(result.status == 0)
+    // Wording matters: every command's help starts with its usage line.
     #expect(result.stdout.hasPrefix("Usage: vivarium \(command)"))
     #expect(result.stdout.contains("Exit codes:"))
     let long = result.stdout.split(separator: "\n").filter { $0.count > 80 }

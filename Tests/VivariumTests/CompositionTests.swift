@@ -73,18 +73,21 @@ struct CompositionTests {
     try asParent { $0.embed("probe:parent", in: "main") }
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
+    let problem = try #require(problems.first)
+    #expect(problem.cause == .notFound)
+    // The URN refused, the slot, and the pattern it accepts.
     #expect(
-      problems.first?.message
-        == "cannot embed 'probe:parent' in slot 'main': slot 'main' of probe:parent (probe.so) accepts probe:child:{n}, not 'probe:parent'; add its pattern to the slot's accepts"
-    )
+      ["'probe:parent'", "'main'", "probe:child:{n}"].allSatisfy(problem.message.contains), "\(problem.message)")
     #expect(runtime.top?.allChildren.isEmpty == true)
   }
 
   @Test func unknownSlotIsNamed() throws {
     try runtime.open("probe:parent")
     try asParent { $0.embed("probe:child:1", in: "sidebar") }
-    let message = try #require(runtime.takeProblems().first?.message)
-    #expect(message.contains("declares no slot 'sidebar' (its slots: main, tabs, one)"))
+    let problem = try #require(runtime.takeProblems().first)
+    #expect(problem.cause == .notFound)
+    // The slot asked for, and the slots there are.
+    #expect(problem.message.contains("'sidebar'") && problem.message.contains("main, tabs, one"), "\(problem.message)")
   }
 
   @Test func emptyingASlotDetachesAndReleasesItsChildren() throws {
@@ -117,7 +120,9 @@ struct CompositionTests {
     #expect {
       try runtime.send(.tap(button: "main/ok"))
     } throws: { error in
-      (error as? ViewEventError)?.message == "slot 'main' shows 2 children; address one as main.0/ to main.1/"
+      // The slot, and the addresses of its children.
+      let message = (error as? ViewEventError)?.message ?? ""
+      return ["'main'", "main.0/", "main.1/"].allSatisfy(message.contains)
     }
   }
 
@@ -209,13 +214,15 @@ struct MessageTests {
     #expect(recorder.log.isEmpty)
     let problem = try #require(runtime.takeProblems().first)
     #expect(problem.module == "probe:child:1")
-    #expect(problem.message.contains("emitted 'finished', which its contract does not declare as an output"))
+    #expect(problem.message.contains("'finished'"), "the output: \(problem.message)")
   }
 
   @Test func outputWithWrongFieldsIsRefused() throws {
     try host.message(from: "probe:child:1") { $0.emit(Message("done", ["code": .string("seven")])) }
     #expect(recorder.log.isEmpty)
-    #expect(runtime.takeProblems().first?.message == "output 'done' field 'code' must be int, got string seven")
+    // The output, the field, the type it must be, and what it got.
+    let message = try #require(runtime.takeProblems().first?.message)
+    #expect(["'done'", "'code'", "int", "seven"].allSatisfy(message.contains), "\(message)")
   }
 
   @Test func declaredInputReachesTheChild() throws {

@@ -40,7 +40,7 @@ struct DataFileTrustTests {
     let (registry, warning) = PluginRegistry.open(dataDirectory: data.path)
     let text = try #require(warning)
     #expect(text.contains(registryPath) && text.contains(kind.reason), "\(text)")
-    #expect(text.contains("moved to \(registryPath).refused-1"), "\(text)")
+    #expect(text.contains("\(registryPath).refused-1"), "where it was moved: \(text)")
     #expect(registry.entry(for: key) == nil)
     #expect(FileContents.exists(registryPath + ".refused-1") && !FileContents.exists(registryPath))
   }
@@ -54,7 +54,7 @@ struct DataFileTrustTests {
     let notice = try #require(services.notifications.takeNotices().first)
     #expect(notice.tone == .warning)
     #expect(notice.text.contains(path) && notice.text.contains(kind.reason), "\(notice.text)")
-    #expect(notice.text.contains("kept as \(path).refused-1"), "\(notice.text)")
+    #expect(notice.text.contains("\(path).refused-1"), "where it was kept: \(notice.text)")
     // Saving starts a new file; the old one stays where it was put.
     try services.setSetting(.string("light"), forKey: "theme")
     #expect(FileContents.exists(path + ".refused-1"))
@@ -70,7 +70,7 @@ struct DataFileTrustTests {
     #expect {
       try store.set(String(repeating: "x", count: FileContents.Limit.store), forKey: "notes")
     } throws: { error in
-      "\(error)".contains("over the \(FileContents.Limit.store >> 20) MiB the host reads back")
+      error is SaveRefused && "\(error)".contains(path) && "\(error)".contains("\(FileContents.Limit.store >> 20) MiB")
     }
     #expect(store.values == ["theme": "dark"])
     let reread = PersistentDictionary<String>(path: path) { Issue.record("\($0)") }
@@ -97,7 +97,7 @@ struct DataFileTrustTests {
         if case .failure(let error) = loaded { error } else { nil }
       }(), "the saved screens were used: \(loaded)")
     #expect(error.description.contains(store.path) && error.description.contains(kind.reason), "\(error)")
-    #expect(error.description.contains("moved to \(store.path).refused-1"), "\(error)")
+    #expect(error.description.contains("\(store.path).refused-1"), "where it was moved: \(error)")
     #expect(FileContents.exists(store.path + ".refused-1") && !FileContents.exists(store.path))
   }
 
@@ -109,7 +109,8 @@ struct DataFileTrustTests {
     #expect {
       try store.save(NavigationState(layers: [[huge]]))
     } throws: { error in
-      "\(error)".contains("over the \(FileContents.Limit.navigation >> 20) MiB the host reads back")
+      error is NavigationStoreError && "\(error)".contains(store.path)
+        && "\(error)".contains("\(FileContents.Limit.navigation >> 20) MiB")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: store.path)) == bytes)
   }

@@ -35,9 +35,10 @@ struct DeepLinkTests {
     #expect {
       try runtime.open("dashboard:home/items:list/items:detail:x")
     } throws: { error in
-      let message = (error as? ResolveError)?.message ?? ""
-      return message.hasPrefix("deep link segment 3 'items:detail:x' failed: argument 'itemID'")
-        && message.hasSuffix("; the screen is unchanged")
+      // Which segment failed, and why.
+      let error = error as? ResolveError
+      return error?.kind == .wrongType
+        && ["segment 3", "'items:detail:x'", "'itemID'"].allSatisfy { error?.message.contains($0) == true }
     }
     #expect(runtime.top === before)
     #expect(before.isAppeared)
@@ -74,8 +75,9 @@ struct DeepLinkTests {
     #expect {
       try probes.runtime.open(link)
     } throws: { error in
-      (error as? ResolveError)?.message
-        == "the deep link has 1,001 segments, more than the 1,000 a link may have; open fewer screens at once"
+      // How many it has, and the limit.
+      let message = (error as? ResolveError)?.message ?? ""
+      return message.contains("1,001") && message.contains("1,000")
     }
     #expect(probes.recorder.log.isEmpty)
   }
@@ -95,7 +97,7 @@ struct DeepLinkTests {
       try probes.runtime.open("probe:parent//" + long)
     } throws: { error in
       let message = (error as? ResolveError)?.message ?? ""
-      return message.hasPrefix("deep link segment 2 of 'probe:parent//probe:child:999") && message.count < 200
+      return message.contains("'probe:parent//probe:child:999") && message.count < 200
     }
   }
 }

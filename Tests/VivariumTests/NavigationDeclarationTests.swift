@@ -16,6 +16,7 @@ struct NavigationDeclarationTests {
   @Test func aRequestIsDeclaredWhenADeclaredPatternOfItsKindMatches() throws {
     #expect(NavigationCheck.problem(.push, "probe:child:7", from: Self.list) == nil)
     let query = try #require(NavigationCheck.problem(.push, "probe:child:7?compact=true", from: Self.list))
+    // Wording matters: this sentence is what a plugin's author reads to fix the request, from `vivarium check` and the log.
     #expect(
       query
         == "probe:list asked to push 'probe:child:7?compact=true', but .push(\"probe:child:{n}\") does not pass the argument 'compact' (it passes no query argument); correct the name, or add \"compact\" and its type to the target's arguments"
@@ -23,12 +24,12 @@ struct NavigationDeclarationTests {
     #expect(NavigationCheck.problem(.present, "probe:new", from: Self.list) == nil)
     #expect(NavigationCheck.problem(.push, "not a urn at all", from: Self.list) == nil, "refused for that instead")
     let wrongKind = try #require(NavigationCheck.problem(.replace, "probe:child:7", from: Self.list))
+    // The request, and what to add to the contract.
     #expect(
-      wrongKind
-        == "probe:list asked to replace 'probe:child:7', which its contract does not declare (it declares no .replace); add .replace(\"probe:child:7\") or a pattern matching it to Contract.opens"
-    )
+      ["'probe:child:7'", #".replace("probe:child:7")"#, "Contract.opens"].allSatisfy(wrongKind.contains),
+      "\(wrongKind)")
     let typo = try #require(NavigationCheck.problem(.push, "probe:chlid:7", from: Self.list))
-    #expect(typo.contains("declares .push only of \"probe:child:{n}\""), "\(typo)")
+    #expect(typo.contains("'probe:chlid:7'") && typo.contains(#"probe:child:{n}"#), "what it declares: \(typo)")
   }
 
   @Test func aRequestPassesOnlyTheArgumentsItsTargetDeclaresWithTheirTypes() throws {
@@ -38,7 +39,7 @@ struct NavigationDeclarationTests {
     #expect(NavigationCheck.problem(.push, "weather:today:london?units=metric&days=3", from: weather) == nil)
     #expect(NavigationCheck.problem(.push, "weather:today:london", from: weather) == nil, "all are optional")
     let typo = try #require(NavigationCheck.problem(.push, "weather:today:london?unit=imperial", from: weather))
-    #expect(typo.contains("does not pass the argument 'unit' (it passes days (int), units (string))"), "\(typo)")
+    #expect(typo.contains("'unit'") && typo.contains("days") && typo.contains("units"), "what it passes: \(typo)")
     let type = try #require(NavigationCheck.problem(.push, "weather:today:london?days=many", from: weather))
     #expect(
       type.hasSuffix(
@@ -50,7 +51,7 @@ struct NavigationDeclarationTests {
     let broken = Contract(urn: "probe:list", summary: "A list.", opens: [.push("probe::x"), .push("probe::x")])
     let problems = ContractCheck.structuralProblems(broken)
     #expect(problems.contains { $0.hasPrefix("probe:list: opens .push(\"probe::x\"): ") }, "\(problems)")
-    #expect(problems.contains("probe:list: navigation target 'push probe::x' is declared twice"), "\(problems)")
+    #expect(problems.contains { $0.contains("'push probe::x'") }, "the target declared twice: \(problems)")
   }
 
   /// A runtime whose `probe:list` module (of a plugin built against `sdk`)
@@ -74,7 +75,7 @@ struct NavigationDeclarationTests {
     runtime.drain()
     #expect(runtime.top?.urn == "probe:child:2", "carried out")
     #expect(runtime.problems.map(\.module) == ["probe:child:1"])
-    #expect(runtime.problems.first?.message.contains("asked to replace 'probe:child:2'") == true)
+    #expect(runtime.problems.first?.message.contains("'probe:child:2'") == true)
   }
 
   @Test func requestsOfPluginsBuiltBeforeDeclarationsAreNotChecked() throws {

@@ -40,8 +40,8 @@ struct NavigationStateTests {
     let state = NavigationState(layers: [[screen("items:list"), screen("gone:away"), screen("items:detail:1")]])
     let lost = runtime.restore(state)
     #expect(lost.count == 1)
-    #expect(lost.first?.contains("'gone:away' could not be built again") == true)
-    #expect(lost.first?.contains("without the 2 saved screens from there up") == true)
+    // The screen that is gone, and how many saved screens were left out with it.
+    #expect(lost.first?.contains("'gone:away'") == true && lost.first?.contains(" 2 ") == true, "\(lost)")
     #expect(runtime.navigationState.layers.map { $0.map(\.urn) } == [["items:list"]])
     #expect(runtime.top?.isAppeared == true)
     runtime.shutdown()
@@ -63,7 +63,7 @@ struct NavigationStateTests {
       Issue.record("a damaged file was read")
       return
     }
-    #expect(error.description.contains("damaged"))
+    #expect(error.description.contains(store.path), "the file: \(error)")
   }
 
   @Test func theNextRunResumesAndFreshStartsAnew() throws {

@@ -47,8 +47,8 @@ struct NestingTests {
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
     let problem = try #require(problems.first)
+    #expect(problem.cause == .cycle)
     #expect(problem.message.contains(chain), "\(problem.message)")
-    #expect(problem.message.contains("cannot embed"))
     // Everything up to the cycle is built, drawn and usable.
     let depth = chain.components(separatedBy: " → ").count - 1
     #expect(runtime.nodes.count == depth)
@@ -65,7 +65,7 @@ struct NestingTests {
       try runtime.open("loop:host/loop:host")
     } throws: { error in
       let error = try #require(error as? ResolveError)
-      return error.kind == .cycle && error.message.contains("deep link segment 2")
+      return error.kind == .cycle && error.message.contains("segment 2")
         && error.message.contains("loop:host → loop:host")
     }
     #expect(runtime.nodes.isEmpty)
@@ -77,8 +77,8 @@ struct NestingTests {
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
     let message = try #require(problems.first?.message)
+    #expect(problems.first?.cause == .tooDeep)
     #expect(message.contains("'loop:deep:\(HostRuntime.nestingLimit + 1)'"), "\(message)")
-    #expect(message.contains("nesting limit"))
     #expect(message.contains(SessionHeader.grouped(HostRuntime.nestingLimit)))
     #expect(runtime.nodes.count == HostRuntime.nestingLimit)
     runtime.shutdown()

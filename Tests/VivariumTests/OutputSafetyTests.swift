@@ -37,7 +37,7 @@ struct OutputSafetyTests {
   @Test func aNonASCIICharacterInAURNIsNamedWhole() throws {
     let result = try ProcessRunner.vivarium(["render", "café:x"])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("contains 'é'"), "\(result.stderr)")
+    #expect(result.stderr.contains("'é'"), "the character, whole: \(result.stderr)")
     #expect(!result.stderr.contains("\u{FFFD}"))
   }
 

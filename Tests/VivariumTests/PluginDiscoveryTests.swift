@@ -85,6 +85,6 @@ struct PluginLibraryTests {
       return
     }
     #expect(rejection.kind == .dlopenFailed)
-    #expect(rejection.reasons[0].contains("climbs more than"), "\(rejection)")
+    #expect(rejection.reasons[0].contains("'\(climb)'"), "the run path entry: \(rejection)")
   }
 }

@@ -24,7 +24,6 @@ struct PluginIsolationTests {
     let rejection = try #require(try rejection("__builtin_trap(); return 0;", "trap.so"))
     #expect(rejection.kind == .crashed)
     #expect(rejection.reasons[0].contains("signal 4"))
-    #expect(rejection.reasons[0].contains("Swift runtime trap"))
   }
 
   @Test func segfaultInTheEntryPointIsReportedAsACrash() throws {
@@ -36,7 +35,7 @@ struct PluginIsolationTests {
   @Test func hangingEntryPointIsKilledAfterTheTimeout() throws {
     let rejection = try #require(try rejection("for (;;) {} return 0;", "hang.so", probe: impatientProbe))
     #expect(rejection.kind == .timedOut)
-    #expect(rejection.reasons[0].contains("did not finish within"))
+    #expect(rejection.reasons[0].contains("\(Duration.milliseconds(1500))"), "the time it was given: \(rejection)")
   }
 
   @Test func probeReportsTheSameRejectionAsInProcessLoading() throws {

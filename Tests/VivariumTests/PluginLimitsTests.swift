@@ -90,13 +90,13 @@ struct PluginLimitsTests {
     #expect(PluginLimits.rejection(path, count: PluginLimits.modules) == nil)
     let tooMany = try #require(PluginLimits.rejection(path, count: 100_001))
     #expect(tooMany.kind == .tooManyModules)
-    #expect(tooMany.reasons.joined().contains("offers 100001 modules, more than the 100000"))
+    #expect(tooMany.reasons.joined().contains("100001") && tooMany.reasons.joined().contains("100000"))
     let tooLarge = try #require(
       PluginLimits.rejection(path, count: 12, bytes: PluginLimits.contractBytes + 1, as: "the probe's report"))
     #expect(tooLarge.kind == .tooManyModules)
     let reason = tooLarge.reasons.joined()
-    #expect(reason.contains("its 12 contracts take \(PluginLimits.contractBytes + 1) bytes"), "\(reason)")
-    #expect(reason.contains("limit of \(PluginLimits.contractBytes) bytes"), "\(reason)")
+    #expect(reason.contains("\(PluginLimits.contractBytes + 1)"), "what it takes: \(reason)")
+    #expect(reason.contains("\(PluginLimits.contractBytes) "), "the limit: \(reason)")
     #expect(Rejection.Kind.tooManyModules.check == "load.entry")
   }
 }

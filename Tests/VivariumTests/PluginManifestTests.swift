@@ -58,10 +58,11 @@ struct PluginManifestTests {
     #expect {
       try disagreeing.open("manifested:note")
     } throws: { error in
+      // Both modules that differ, the field that differs, and the file.
       let message = "\(error)"
-      return message.contains("its manifest declares manifested:ghost, its code does not")
-        && message.contains("manifested:note: its summary differ between its manifest and its code")
-        && message.contains("libManifested.so")
+      return (error as? ResolveError)?.kind == .buildFailed
+        && message.contains("manifested:ghost") && message.contains("manifested:note")
+        && message.contains("summary") && message.contains("libManifested.so")
     }
   }
 
@@ -130,7 +131,7 @@ struct PluginManifestTests {
       Issue.record("two manifests in one section were accepted")
       return
     }
-    #expect(twice.kind == .badManifest && twice.reasons.first?.contains("holds 2 manifests") == true, "\(twice)")
+    #expect(twice.kind == .badManifest && twice.reasons.first?.contains("2") == true, "\(twice)")
     #expect(
       (try? PluginManifest.record(
         manifest("X", [note]).json,

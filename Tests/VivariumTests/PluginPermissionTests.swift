@@ -39,7 +39,9 @@ struct PluginPermissionTests {
     try FileManager.default.createSymbolicLink(atPath: safe + "/libItemsList.so", withDestinationPath: target)
     let refused = try #require(rejection(safe + "/libItemsList.so"))
     #expect(refused.kind == .unsafePermissions)
-    #expect(refused.reasons[0].contains("/open is writable by every user (mode 777)"), "\(refused)")
+    #expect(
+      refused.reasons[0].contains("/open ") && refused.reasons[0].contains("777"), "the directory, its mode: \(refused)"
+    )
   }
 
   @Test func aPluginFileGivenOnTheCommandLineInAWorldWritableDirectoryIsRefused() throws {
@@ -65,10 +67,13 @@ struct PluginPermissionTests {
   func aDirectoryOrFileAnotherGroupCanWriteIsRefused() throws {
     let shared = try pluginIn("shared", mode: 0o775)
     #expect(chown(dir.path + "/shared", uid_t.max, 1) == 0)
-    #expect(rejection(shared)?.reasons.first?.contains("is writable by the group") == true)
+    let sharedReason = rejection(shared)?.reasons.first ?? ""
+    #expect(
+      sharedReason.contains("/shared ") && sharedReason.contains("775"), "the directory, its mode: \(sharedReason)")
     let file = try pluginIn("private", mode: 0o755)
     #expect(chown(file, uid_t.max, 1) == 0 && chmod(file, 0o664) == 0)
-    #expect(rejection(file)?.reasons.first?.contains("the file is writable by the group") == true)
+    let fileRejection = rejection(file)
+    #expect(fileRejection?.kind == .unsafePermissions && fileRejection?.reasons.first?.contains("664") == true)
   }
 
   @Test func aDirectoryOnlyYourOwnGroupCanWriteIsAccepted() throws {

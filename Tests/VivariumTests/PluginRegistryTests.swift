@@ -74,8 +74,8 @@ struct PluginRegistryTests {
     #expect(reopened.entry(for: key(data.path))?.rejection == refused)
   }
 
-  /// Files that are not a registry this host wrote, and what the warning says.
-  static let unusable: [(String, [UInt8], String)] = {
+  /// Files that are not a registry this host wrote, and why.
+  static let unusable: [(String, [UInt8], RegistryError.Kind)] = {
     var good = PluginRegistry.encode([
       .init(
         key: PluginFileKey(path: "/p/libA.so", size: 1, modified: 2, inode: 3, device: 4),
@@ -89,22 +89,26 @@ struct PluginRegistryTests {
         outcome: .success(PluginRecord(name: "A", sdkVersion: .current, contracts: [])))
     ])
     return [
-      ("empty", [], "is not a plugin registry"),
-      ("the JSON of an older host", Array(#"{"entries": ["#.utf8), "is not a plugin registry"),
-      ("cut short", Array(good.prefix(good.count - 20)), "damaged"),
-      ("only its first line", PluginRegistry.magic + [PluginRegistry.formatVersion], "damaged (it is cut short)"),
-      ("a byte changed", flipped, "damaged (its contents do not match their checksum)"),
-      ("an entry without contracts", noContracts, "has no contracts"),
+      ("empty", [], .notARegistry),
+      ("the JSON of an older host", Array(#"{"entries": ["#.utf8), .notARegistry),
+      ("cut short", Array(good.prefix(good.count - 20)), .damaged),
+      ("only its first line", PluginRegistry.magic + [PluginRegistry.formatVersion], .damaged),
+      ("a byte changed", flipped, .damaged),
+      ("an entry without contracts", noContracts, .damaged),
     ]
   }()
 
   @Test(arguments: unusable.indices)
   func aDamagedOrForeignCacheIsDiscardedWithAWarningAndReplaced(index: Int) throws {
-    let (what, bytes, said) = Self.unusable[index]
+    let (what, bytes, kind) = Self.unusable[index]
+    guard case .failure(let problem) = PluginRegistry.decode(bytes, path: registryPath) else {
+      Issue.record("\(what) was read as a registry")
+      return
+    }
+    #expect(problem.kind == kind, "\(what): \(problem)")
     try write(bytes)
     var (registry, warning) = PluginRegistry.open(dataDirectory: data.path)
-    #expect(warning?.contains(registryPath) == true && warning?.contains(said) == true, "\(what): \(warning ?? "none")")
-    #expect(warning?.contains("scanned again") == true)
+    #expect(warning?.contains(registryPath) == true, "\(what): \(warning ?? "none")")
     registry.remember(key(data.path), .success(record))
     try registry.save()
     let (reopened, again) = PluginRegistry.open(dataDirectory: data.path)
@@ -174,7 +178,7 @@ struct PluginRegistryTests {
     let result = try ProcessRunner.vivarium(["routes", "--plugins", dir.path, "--data", data.path])
     #expect(result.status == 0)
     #expect(result.stdout.contains("items:list"))
-    #expect(result.stderr.contains("\(registryPath) is damaged"), "\(result.stderr)")
+    #expect(result.stderr.contains(registryPath), "the file: \(result.stderr)")
     #expect(PluginRegistry.open(dataDirectory: data.path).warning == nil, "replaced by a good one")
   }
 }

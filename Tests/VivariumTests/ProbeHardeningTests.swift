@@ -78,7 +78,7 @@ struct ProbeHardeningTests {
     let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--json"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""reason" : "crashed""#), "\(result.stdout)")
-    #expect(result.stdout.contains("without its report"), "\(result.stdout)")
+    #expect(result.stdout.contains("status 0"), "how the probe ended: \(result.stdout)")
   }
 
   @Test func aReplyWithoutTheNonceIsNotAPass() throws {
@@ -104,7 +104,7 @@ struct ProbeHardeningTests {
     let rejection = try probed(
       "static char block[1 << 16]; memset(block, 'x', sizeof block); for (;;) write(3, block, sizeof block);", in: dir)
     #expect(rejection?.kind == .crashed)
-    #expect(rejection?.reasons.first?.contains("report channel") == true, "\(String(describing: rejection))")
+    #expect(rejection?.reasons.first?.contains("descriptor 3") == true, "\(String(describing: rejection))")
   }
 
   @Test func aCrashIsReportedWithTheFatalErrorLineAndStderrStaysBounded() throws {
@@ -117,7 +117,7 @@ struct ProbeHardeningTests {
       """, in: dir)
     let reason = try #require(rejection?.reasons.first)
     #expect(rejection?.kind == .crashed)
-    #expect(reason.contains(#"saying "Plugin/Thing.swift:12: Fatal error: boom""#), "\(reason)")
+    #expect(reason.contains("Plugin/Thing.swift:12: Fatal error: boom"), "its fatal-error line: \(reason)")
     #expect(reason.utf8.count < 1000)
   }
 
@@ -140,21 +140,22 @@ struct ProbeHardeningTests {
     let (corrupt, trapped) = (refused[0], refused[1])
     #expect(corrupt.kind == .crashed)
     let reason = corrupt.reasons.joined()
-    #expect(reason.contains("inside the dynamic loader") && reason.contains("damaged"), "\(reason)")
-    #expect(reason.contains("rebuild it"), "\(reason)")
+    // Where it crashed, and what to do.
+    #expect(reason.contains("dynamic loader") && reason.contains("rebuild"), "\(reason)")
     #expect(trapped.kind == .crashed)
-    #expect(trapped.reasons.joined().contains("in its entry point or factories()"), "\(trapped.reasons)")
-    #expect(!trapped.reasons.joined().contains("damaged"))
+    #expect(trapped.reasons.joined().contains("factories()"), "\(trapped.reasons)")
+    #expect(!trapped.reasons.joined().contains("dynamic loader"))
     // The same in a plugin process of its own, where `render` loads a
     // plugin the host knows from its manifest.
     let started = PluginProcess.startAll(
       [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
     let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
     try #require(failed.count == 2, "both fail: \(started)")
-    #expect(failed[0].reasons.joined().contains("inside the dynamic loader"), "\(failed[0].reasons)")
-    #expect(failed[0].reasons.joined().contains("rebuild it"))
+    #expect(failed.map(\.kind) == [.crashed, .crashed])
+    #expect(failed[0].reasons.joined().contains("dynamic loader"), "\(failed[0].reasons)")
+    #expect(failed[0].reasons.joined().contains("rebuild"))
     #expect(failed[1].reasons.joined().contains("signal"), "\(failed[1].reasons)")
-    #expect(!failed[1].reasons.joined().contains("damaged"))
+    #expect(!failed[1].reasons.joined().contains("dynamic loader"))
   }
 
   /// The bytes of the section named `name` in the ELF64 file `bytes`.
@@ -197,7 +198,9 @@ struct ProbeHardeningTests {
     _ = try CPluginBuilder.plugin(constructor: "exit(0);", named: "quitter.so", in: dir)
     let result = try ProcessRunner.vivarium(["plugins", "--plugins", dir.path, "--in-process"])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("quitter.so ended the process while it was loading"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("quitter.so") && result.stderr.contains("exit"),
+      "the plugin, and what it did: \(result.stderr)")
   }
 
   @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))

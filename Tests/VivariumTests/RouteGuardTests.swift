@@ -42,7 +42,7 @@ struct RouteGuardTests {
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .guarded && error?.refusedBy?.otherwise == "login:form"
-        && error?.message.contains("it needs the setting 'session.user'") == true
+        && error?.message.contains("'session.user'") == true
     }
   }
 

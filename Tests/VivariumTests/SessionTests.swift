@@ -31,25 +31,37 @@ struct SessionCommandTests {
     #expect(try SessionCommand.parse("   # a comment") == nil)
   }
 
+  /// Each mistake's kind, and the fact its message carries: the word not
+  /// known, the command's usage line, or the duration refused.
   @Test(
     arguments: [
-      ("jump", "unknown command 'jump'; type 'help' for the list"),
-      ("tap", "usage: tap ADDRESS"),
-      ("select items", "usage: select ADDRESS ROW"),
-      ("back now", "usage: back"),
-      ("tree --bogus", "usage: tree [--link]"),
-      ("tree --link --link", "usage: tree [--link]"),
-      ("wait", "usage: wait DURATION"),
-      ("wait 25h", "wait '25h': give a time above 0 and at most 24h, e.g. wait 5s"),
-      ("wait -1s", "wait '-1s': give a time above 0 and at most 24h, e.g. wait 5s"),
-      ("wait soon", "wait 'soon' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m"),
-      ("wait nan", "wait 'nan' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m"),
+      ("jump", SessionCommand.ParseError.Kind.unknownCommand, "'jump'"),
+      ("tap", .usage, "tap ADDRESS"),
+      ("select items", .usage, "select ADDRESS ROW"),
+      ("back now", .usage, "back"),
+      ("tree --bogus", .usage, "tree [--link]"),
+      ("tree --link --link", .usage, "tree [--link]"),
+      ("wait", .usage, "wait DURATION"),
+      ("wait 25h", .badDuration, "'25h'"),
+      ("wait -1s", .badDuration, "'-1s'"),
+      ("wait soon", .badDuration, "'soon'"),
+      ("wait nan", .badDuration, "'nan'"),
     ])
-  func refusesWithUsage(line: String, message: String) {
+  func refusesWithUsage(line: String, kind: SessionCommand.ParseError.Kind, fact: String) {
     #expect {
       try SessionCommand.parse(line)
     } throws: { error in
-      (error as? SessionCommand.ParseError)?.message == message
+      let error = error as? SessionCommand.ParseError
+      return error?.kind == kind && error?.message.contains(fact) == true
+    }
+  }
+
+  // Wording matters: the usage line is what a person at the prompt reads to type the command right.
+  @Test func aUsageMistakeShowsTheUsageLine() {
+    #expect {
+      try SessionCommand.parse("select items")
+    } throws: { error in
+      (error as? SessionCommand.ParseError)?.message == "usage: select ADDRESS ROW"
     }
   }
 }
@@ -136,14 +148,14 @@ struct SessionBehaviourTests {
     _ = await session.execute("open items:list")
     session.runtime.services.notifications.alert(title: "Save failed", message: "The disk is full.")
     let blocked = await session.execute("tap deleteAll")
-    #expect(blocked.errors == ["an alert is open; type 'ok' to close it"])
+    #expect(blocked.errors.count == 1 && blocked.errors[0].contains("'ok'"), "the command that closes it")
     #expect(blocked.output.contains("║ The disk is full."))
     #expect(session.runtime.top?.tree.map { "\($0)" }?.contains("Deleted") == false)
     let acknowledged = await session.execute("ok")
     #expect(acknowledged.errors.isEmpty)
     #expect(acknowledged.alert == nil)
     #expect(await session.execute("tap deleteAll").errors.isEmpty)
-    #expect(await session.execute("ok").errors == ["there is no alert to acknowledge"])
+    #expect(await session.execute("ok").errors.count == 1, "no alert to acknowledge")
   }
 
   @Test func noticesShowOnceAfterTheScreen() async throws {
@@ -158,7 +170,9 @@ struct SessionBehaviourTests {
     let session = try session()
     _ = await session.execute("open items:detail:1")
     let step = await session.execute("tap back")
-    #expect(step.errors == ["items:detail:1: cannot pop the first screen; offer another way out, such as replace(_:)"])
+    // The module that asked, first, then what it asked for.
+    #expect(step.errors.count == 1 && step.errors[0].hasPrefix("items:detail:1: "), "\(step.errors)")
+    #expect(step.errors.first?.contains("pop") == true)
   }
 
   @Test func waitMovesTheVirtualClockAndTheFeedRefreshes() async throws {
@@ -178,7 +192,10 @@ struct SessionBehaviourTests {
       runtime: runtime, renderer: TextRenderer(), plugins: "", routes: "", scheme: nil, settleLimit: 0.05)
     _ = await session.execute("open probe:worker")
     let step = await session.execute("tap hang")
-    #expect(step.errors == ["still busy after 50 ms: probe:worker: 'hang'; the screen is drawn as it is"])
+    // The limit, the module and its work.
+    #expect(step.errors.count == 1, "\(step.errors)")
+    #expect(
+      ["50 ms", "probe:worker", "'hang'"].allSatisfy { step.errors.first?.contains($0) == true }, "\(step.errors)")
     #expect(step.screen != nil)
   }
 

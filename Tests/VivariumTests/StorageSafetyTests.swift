@@ -37,8 +37,8 @@ struct StorageSafetyTests {
     let store = PersistentDictionary<String>(path: path, read: { _ in .failed(EACCES) }) { problems.append($0) }
     try store.set("9", forKey: "favourites")
     #expect(problems.count == 1)
-    #expect(problems.first?.contains("Permission denied") == true)
-    #expect(problems.first?.contains("kept as \(path).unreadable-1") == true)
+    #expect(problems.first?.contains(AtomicFile.errorText(EACCES)) == true, "the error: \(problems)")
+    #expect(problems.first?.contains("\(path).unreadable-1") == true, "where it was kept: \(problems)")
     let kept = FileManager.default.contents(atPath: path + ".unreadable-1")
     #expect(kept == Data(#"{"favourites":"3,7"}"#.utf8))
   }
@@ -57,7 +57,8 @@ struct StorageSafetyTests {
     let notices = services.notifications.takeNotices()
     #expect(notices.count == 1)
     #expect(notices.first?.tone == .warning)
-    #expect(notices.first?.text.contains("it is a directory, not a regular file") == true)
+    #expect(notices.first?.text.contains("ShopPlugin.json.refused-1") == true, "where it was kept: \(notices)")
+    #expect(notices.first?.text.contains("directory") == true, "what it is: \(notices)")
     #expect(services.recentLog.contains { $0.contains("error host:") && $0.contains("ShopPlugin.json.refused-1") })
   }
 
@@ -69,7 +70,7 @@ struct StorageSafetyTests {
     #expect(store.keys().isEmpty)
     let notices = services.notifications.takeNotices()
     #expect(notices.map(\.tone) == [.warning])
-    #expect(notices.first?.text.contains("kept as \(path).unreadable-1") == true)
+    #expect(notices.first?.text.contains("\(path).unreadable-1") == true, "where it was kept: \(notices)")
     #expect(services.recentLog.count == 1)
   }
 
@@ -78,11 +79,11 @@ struct StorageSafetyTests {
     let path = storeDirectory + "/ShopPlugin.json"
     var problems: [String] = []
     let store = PersistentDictionary<String>(path: path, read: { _ in .failed(EIO) }) { problems.append($0) }
-    #expect(problems.count == 1 && problems[0].contains("saves to it are refused"))
+    #expect(problems.count == 1 && problems[0].contains(path) && store.refusal == problems[0], "\(problems)")
     #expect {
       try store.set("x", forKey: "k")
     } throws: { error in
-      "\(error)".contains(path) && "\(error)".contains("nor moved aside")
+      error is SaveRefused && "\(error)".contains(path) && "\(error)".contains(AtomicFile.errorText(EIO))
     }
     #expect(!FileContents.exists(path))
   }
@@ -94,7 +95,7 @@ struct StorageSafetyTests {
       try AtomicFile.write(
         Data(#"{"a":"never saved"}"#.utf8), to: path, fault: .writeError(afterBytes: 5, errno: ENOSPC))
     } throws: { error in
-      "\(error)".contains("No space left on device")
+      (error as? AtomicFile.WriteError)?.path == path && "\(error)".contains(AtomicFile.errorText(ENOSPC))
     }
     #expect(temporaries(in: data.path).isEmpty)
     #expect(FileManager.default.contents(atPath: path) == Data(#"{"a":"saved"}"#.utf8))
@@ -107,7 +108,8 @@ struct StorageSafetyTests {
     #expect {
       try AtomicFile.write(Data("{}".utf8), to: path)
     } throws: { error in
-      "\(error)".contains("cannot replace the file") && "\(error)".contains("directory")
+      // The rename's error: a directory is where the file should be.
+      (error as? AtomicFile.WriteError)?.path == path && "\(error)".contains(AtomicFile.errorText(EISDIR))
     }
     #expect(temporaries(in: data.path).isEmpty)
   }

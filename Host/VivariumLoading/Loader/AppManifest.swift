@@ -30,25 +30,30 @@ public struct AppManifest: Codable, Sendable, Equatable {
       DirectoryChecks.realPath(path) ?? path, limit: FileContents.Limit.appManifest, holds: .code)
     {
     case .data(let read): data = read
-    case .missing: return .failure(ManifestError(path: path, reason: "does not exist, or is a link to nothing"))
+    case .missing:
+      return .failure(ManifestError(.missing, path: path, reason: "does not exist, or is a link to nothing"))
     case .failed(let code):
-      return .failure(ManifestError(path: path, reason: "cannot be read: \(String(cString: strerror(code)))"))
-    case .refused(let why): return .failure(ManifestError(path: path, reason: "is not used: \(why)"))
+      return .failure(
+        ManifestError(.unreadable, path: path, reason: "cannot be read: \(String(cString: strerror(code)))"))
+    case .refused(let why): return .failure(ManifestError(.untrusted, path: path, reason: "is not used: \(why)"))
     }
     var manifest: AppManifest
     do {
       manifest = try JSONDecoder().decode(AppManifest.self, from: data)
     } catch let DecodingError.keyNotFound(key, _) {
       return .failure(
-        ManifestError(path: path, reason: "has no \"\(key.stringValue)\"; it needs \"name\" and \"start\""))
+        ManifestError(
+          .missingKey, path: path, reason: "has no \"\(key.stringValue)\"; it needs \"name\" and \"start\""))
     } catch {
       return .failure(
-        ManifestError(path: path, reason: "is not valid JSON of the form {\"name\": …, \"start\": …, \"scheme\": …}"))
+        ManifestError(
+          .notJSON, path: path, reason: "is not valid JSON of the form {\"name\": …, \"start\": …, \"scheme\": …}"))
     }
     manifest.path = path
     if let scheme = manifest.scheme, scheme.range(of: "^[a-z][a-z0-9+.-]*$", options: .regularExpression) == nil {
       return .failure(
-        ManifestError(path: path, reason: "has the scheme '\(scheme)'; use lower-case letters, digits, '+', '-', '.'"))
+        ManifestError(
+          .badScheme, path: path, reason: "has the scheme '\(scheme)'; use lower-case letters, digits, '+', '-', '.'"))
     }
     return .success(manifest)
   }
@@ -62,7 +67,8 @@ public struct AppManifest: Codable, Sendable, Equatable {
     guard paths.count == 1 else {
       return .failure(
         ManifestError(
-          path: first, reason: "is one of several app manifests (\(paths.joined(separator: ", "))); keep one"))
+          .several, path: first, reason: "is one of several app manifests (\(paths.joined(separator: ", "))); keep one")
+      )
     }
     return read(first)
   }
@@ -70,10 +76,35 @@ public struct AppManifest: Codable, Sendable, Equatable {
 
 /// A manifest the host cannot use, and why.
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Stable names of the problems, for tests.
+  public enum Kind: String, Sendable {
+    /// No file, or a link to nothing.
+    case missing
+    /// The file could not be read.
+    case unreadable
+    /// Not a file the host trusts (``FileContents/read(_:limit:holds:)``).
+    case untrusted
+    /// `name` or `start` is missing.
+    case missingKey = "missing-key"
+    case notJSON = "not-json"
+    case badScheme = "bad-scheme"
+    /// More than one plugin directory holds a manifest.
+    case several
+  }
+
+  /// Which problem it is.
+  public let kind: Kind
   /// The manifest file.
   public let path: String
   /// What is wrong with it.
   public let reason: String
+
+  init(_ kind: Kind, path: String, reason: String) {
+    self.kind = kind
+    self.path = path
+    self.reason = reason
+  }
+
   /// `PATH REASON`.
   public var description: String { "\(path) \(reason)" }
 }

@@ -40,12 +40,12 @@ extension PluginRegistry {
   /// damage); a failure when it is not a registry or is damaged.
   static func decode(_ file: [UInt8], path: String) -> Result<[Entry]?, RegistryError> {
     guard file.starts(with: magic), file.count > magic.count else {
-      return .failure(RegistryError(description: "\(path) is not a plugin registry cache"))
+      return .failure(RegistryError(.notARegistry, description: "\(path) is not a plugin registry cache"))
     }
     guard file[magic.count] == formatVersion else { return .success(nil) }
     let damaged = { (why: String) in
       Result<[Entry]?, RegistryError>.failure(
-        RegistryError(description: "the plugin registry cache \(path) is damaged (\(why))"))
+        RegistryError(.damaged, description: "the plugin registry cache \(path) is damaged (\(why))"))
     }
     let bodyStart = magic.count + 1
     guard file.count >= bodyStart + 8 else { return damaged("it is cut short") }

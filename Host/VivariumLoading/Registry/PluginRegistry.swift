@@ -74,7 +74,7 @@ public struct PluginRegistry: Sendable {
   /// is set aside, not overwritten by the next save, so whoever put it
   /// there finds it; a damaged one is simply replaced.
   private static func discard(_ path: String, _ problem: RegistryError) -> String {
-    guard problem.isRefused else { return "it was discarded" }
+    guard problem.kind == .untrusted else { return "it was discarded" }
     switch FileContents.setAside(path, as: "refused") {
     case .success(let aside): return "it was moved to \(aside)"
     case .failure(let error):
@@ -90,10 +90,11 @@ public struct PluginRegistry: Sendable {
     case .missing: return .success(nil)
     case .failed(let code):
       return .failure(
-        RegistryError(description: "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))"))
+        RegistryError(
+          .unreadable, description: "cannot read the plugin registry cache \(path): \(AtomicFile.errorText(code))"))
     case .refused(let reason):
       return .failure(
-        RegistryError(description: "the plugin registry cache \(path) is not used: \(reason)", isRefused: true))
+        RegistryError(.untrusted, description: "the plugin registry cache \(path) is not used: \(reason)"))
     case .data(let bytes):
       return decode(Array(bytes), path: path).map { entries in
         entries.map { Dictionary($0.map { ($0.key.path, $0) }) { _, last in last } }
@@ -123,18 +124,38 @@ public struct PluginRegistry: Sendable {
     do throws(AtomicFile.WriteError) {
       try AtomicFile.write(Data(Self.encode(entries.keys.sorted().compactMap { entries[$0] })), to: path)
     } catch {
-      throw RegistryError(description: "the plugin registry cache was not saved (\(error)); the next start scans again")
+      throw RegistryError(
+        .notSaved, description: "the plugin registry cache was not saved (\(error)); the next start scans again")
     }
     changed = false
   }
 }
 
-/// Why the registry cache could not be saved.
+/// Why the registry cache could not be read or saved.
 public struct RegistryError: Error, CustomStringConvertible {
+  /// Stable names of the problems, for tests.
+  public enum Kind: String, Sendable {
+    /// The file could not be read.
+    case unreadable
+    /// A file the host does not trust (``FileContents/refused(_:)``): it is set aside.
+    case untrusted
+    /// Not a registry cache at all.
+    case notARegistry = "not-a-registry"
+    /// A registry cache that is cut short, altered, or does not decode.
+    case damaged
+    /// It could not be written.
+    case notSaved = "not-saved"
+  }
+
+  /// Which problem it is.
+  public let kind: Kind
   /// What went wrong and what it means.
   public let description: String
-  /// Whether the file is one the host does not trust (``FileContents/refused(_:)``).
-  var isRefused = false
+
+  init(_ kind: Kind, description: String) {
+    self.kind = kind
+    self.description = description
+  }
 }
 
 extension Rejection {

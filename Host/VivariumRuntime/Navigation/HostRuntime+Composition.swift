@@ -7,7 +7,7 @@ extension HostRuntime {
     do {
       _ = try insertChild(urn, in: slot, of: parent)
     } catch {
-      report(parent, "cannot embed '\(urn)' in slot '\(slot)': \(error.message)")
+      report(parent, "cannot embed '\(urn)' in slot '\(slot)': \(error.message)", cause: error.kind)
     }
   }
 

@@ -56,7 +56,8 @@ extension HostRuntime {
       try open(pending.link, arguments: pending.arguments, scheme: pending.scheme)
     } catch {
       problems.append(
-        HostProblem(module: "host", message: "could not open '\(pending.link)' after all: \(error.message)"))
+        HostProblem(
+          module: "host", message: "could not open '\(pending.link)' after all: \(error.message)", cause: error.kind))
     }
   }
 
@@ -171,7 +172,7 @@ extension HostRuntime {
     do {
       return try buildAttached(urn)
     } catch {
-      report(node, "cannot \(verb) '\(urn)': \(error.message)")
+      report(node, "cannot \(verb) '\(urn)': \(error.message)", cause: error.kind)
       return nil
     }
   }

@@ -48,7 +48,7 @@ extension HostRuntime {
     do {
       new = try build(old.openedWith.urn, arguments: old.openedWith.arguments, restoring: saved.state)
     } catch {
-      report(old, "could not be rebuilt: \(error.message)")
+      report(old, "could not be rebuilt: \(error.message)", cause: error.kind)
       return false
     }
     restoringChildren[new.id] = saved

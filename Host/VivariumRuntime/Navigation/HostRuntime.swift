@@ -10,6 +10,9 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
   public let module: String
   /// What went wrong and what to do.
   public let message: String
+  /// When a URN the module asked for could not be built or embedded: why
+  /// (a stable name, for tests and scripts); nil for other problems.
+  public var cause: ResolveError.Kind?
 
   /// `module: message`.
   public var description: String { "\(module): \(message)" }
@@ -397,8 +400,8 @@ public final class HostRuntime {
     report(node, problem)
   }
 
-  func report(_ node: ModuleNode, _ message: String) {
-    problems.append(HostProblem(module: node.urn, message: message))
+  func report(_ node: ModuleNode, _ message: String, cause: ResolveError.Kind? = nil) {
+    problems.append(HostProblem(module: node.urn, message: message, cause: cause))
     services.logLine(.warning, module: node.urn, message)
   }
 

@@ -38,10 +38,26 @@ public enum SessionCommand: Equatable, Sendable {
 
   /// Why a line is not a command, with what to type instead.
   public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Stable names of the problems, for tests.
+    public enum Kind: String, Sendable {
+      /// A known command with the wrong words after it: the message is its usage.
+      case usage
+      case unknownCommand = "unknown-command"
+      /// `wait` with no duration, or one out of range.
+      case badDuration = "bad-duration"
+    }
+
+    /// Which problem it is.
+    public let kind: Kind
     /// The sentence for the person.
     public let message: String
     /// The message.
     public var description: String { message }
+
+    init(_ kind: Kind, _ message: String) {
+      self.kind = kind
+      self.message = message
+    }
   }
 
   /// The command list `help` prints.
@@ -82,7 +98,7 @@ public enum SessionCommand: Equatable, Sendable {
     let name = words[0]
     let rest = Array(words.dropFirst())
     func expect(_ count: Int, _ usage: String) throws(ParseError) {
-      guard rest.count == count else { throw ParseError(message: "usage: \(usage)") }
+      guard rest.count == count else { throw ParseError(.usage, "usage: \(usage)") }
     }
     switch name {
     case "tap":
@@ -92,7 +108,7 @@ public enum SessionCommand: Equatable, Sendable {
       try expect(2, "select ADDRESS ROW")
       return .select(rest[0], row: rest[1])
     case "type":
-      guard rest.count >= 1 else { throw ParseError(message: "usage: type ADDRESS TEXT") }
+      guard rest.count >= 1 else { throw ParseError(.usage, "usage: type ADDRESS TEXT") }
       let text = trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
       return .type(rest[0], text: unquote(text.trimmingCharacters(in: .whitespaces)))
     case "open":
@@ -102,7 +118,7 @@ public enum SessionCommand: Equatable, Sendable {
       try expect(1, "wait DURATION")
       return .wait(try duration(rest[0]))
     case "tree":
-      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(message: "usage: tree [--link]") }
+      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(.usage, "usage: tree [--link]") }
       return .tree(link: !rest.isEmpty)
     default:
       let simple: [String: SessionCommand] = [
@@ -111,7 +127,8 @@ public enum SessionCommand: Equatable, Sendable {
       ]
       guard let command = simple[name] else {
         throw ParseError(
-          message: "unknown command '\(name)'"
+          .unknownCommand,
+          "unknown command '\(name)'"
             + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list"))
       }
       try expect(0, name)
@@ -135,11 +152,11 @@ public enum SessionCommand: Equatable, Sendable {
       guard let number = Double(text.dropLast(unit.suffix.count)), number.isFinite else { continue }
       let seconds = number * unit.seconds
       guard seconds > 0, seconds <= longestWait else {
-        throw ParseError(message: "wait '\(text)': give a time above 0 and at most 24h, e.g. wait 5s")
+        throw ParseError(.badDuration, "wait '\(text)': give a time above 0 and at most 24h, e.g. wait 5s")
       }
       return seconds
     }
-    throw ParseError(message: "wait '\(text)' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m")
+    throw ParseError(.badDuration, "wait '\(text)' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m")
   }
 
   /// Whether this is a `wait`.

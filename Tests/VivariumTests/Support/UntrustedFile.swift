@@ -20,14 +20,15 @@ enum UntrustedFile: String, CaseIterable, CustomTestStringConvertible {
 
   var testDescription: String { rawValue }
 
-  /// What the warning must say.
+  /// The fact the warning must carry: what the file is, its mode, its
+  /// owner, or the unit of the limit it is over.
   var reason: String {
     switch self {
-    case .fifo: "it is a FIFO, not a regular file"
-    case .linkToDevZero: "it is a symbolic link"
-    case .worldWritable: "writable by every user (mode 666)"
-    case .oversized: "MiB the host reads of such a file"
-    case .otherOwner: "belongs to user 65534"
+    case .fifo: "FIFO"
+    case .linkToDevZero: "symbolic link"
+    case .worldWritable: "(mode 666)"
+    case .oversized: " MiB"
+    case .otherOwner: "65534"
     }
   }
 
