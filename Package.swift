@@ -60,24 +60,32 @@ let package = Package(
   ],
   targets: [
     // The host, layer by layer: a target imports only the targets it names
-    // here, all of them below it (docs/architecture.md draws them, and
-    // ArchitectureTests holds the sources and that page to this list).
+    // here, all of them earlier in this list. docs/architecture.md draws
+    // them; ArchitectureTests holds the sources' imports and
+    // docs/architecture.dot to this list.
     //
-    // What every layer uses: files read and written safely, text made safe
-    // for a terminal, small collections.
+    // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
+    .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
+    // The terminal as cells: grids, their difference as bytes, keys parsed
+    // from bytes, raw mode always restored. Knows nothing of modules.
+    .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
+    // What the host's layers share: files read and written safely, text
+    // made safe for a terminal and view trees laid out as text, small
+    // collections.
     .target(name: "VivariumSupport", dependencies: [viperKit, "VivariumTerminal"], path: "Host/VivariumSupport"),
     // The protocol between the host and a plugin process, alone: its
     // messages, their one codec (any Codable value as tagged binary) and
     // frames on a socket. Knows nothing of processes, modules or screens.
     .target(name: "VivariumWire", dependencies: [viperKit], path: "Host/VivariumWire"),
     // Finding, checking and loading plugins: ELF and probes, the loader, the
-    // registry of manifests, the route table, and the host's side of plugin
-    // processes. The host links the rules (ViperKitHosting), never the test kit.
+    // registry of manifests, the route table, the host's side of plugin
+    // processes, and watching for rebuilt plugins. The host links the rules
+    // (ViperKitHosting), never the test kit.
     .target(
       name: "VivariumLoading", dependencies: ["VivariumSupport", "VivariumWire", "CVivariumSystem", viperKit, hosting],
       path: "Host/VivariumLoading"),
     // The plugin's side of a plugin process (`vivarium __plugin`, the
-    // zygote): only the executable links it, never the host's libraries.
+    // zygote): its server loop, which only the executable links.
     .target(
       name: "VivariumPluginProcess",
       dependencies: ["VivariumLoading", "VivariumWire", "CVivariumSystem", viperKit, hosting],
@@ -95,21 +103,16 @@ let package = Package(
       name: "VivariumTools",
       dependencies: ["VivariumRuntime", "VivariumLoading", "VivariumSupport", viperKit, hosting],
       path: "Host/VivariumTools"),
-    // The terminal as cells: grids, their difference as bytes, keys parsed
-    // from bytes, raw mode always restored. Knows nothing of modules.
-    .target(name: "VivariumTerminal", dependencies: ["CVivariumSystem"], path: "Host/VivariumTerminal"),
     // The full-screen app: a session's screens laid out on a grid, focus,
     // editing, the command line; and the loop joining it to a terminal.
     .target(
       name: "VivariumApp", dependencies: ["VivariumRuntime", "VivariumSupport", "VivariumTerminal", viperKit],
       path: "Host/VivariumApp"),
-    // GNU libc calls Swift's Glibc module does not show (pipe2, closefrom).
-    .target(name: "CVivariumSystem", path: "Host/CVivariumSystem"),
     .executableTarget(
       name: "vivarium",
       dependencies: [
         "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
-        "VivariumWire", "VivariumSupport", "VivariumTerminal", viperKit, hosting,
+        "VivariumSupport", "VivariumTerminal", viperKit, hosting,
       ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
@@ -119,7 +122,7 @@ let package = Package(
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumPluginProcess", "VivariumRuntime",
+        "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
@@ -151,7 +154,7 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
       .executableTarget(
         name: target,
         dependencies: [
-          "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
+          "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumLoading",
           "VivariumSupport", "VivariumTerminal", "VivariumWire", viperKit, hosting,
         ],
         path: "Scripts/bench/\(target)"))

@@ -38,7 +38,7 @@ public final class PluginServer {
   public static func childMain(_ arguments: [String]) async -> Int32 {
     let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
     if vivarium_die_with_parent(parent) != 0 { return 1 }
-    if let bytes = ProcessInfo.processInfo.environment[WireProtocol.memoryVariable].flatMap({ Int($0) }) {
+    if let bytes = ProcessInfo.processInfo.environment[PluginProcessLaunch.memoryVariable].flatMap({ Int($0) }) {
       limitMemory(to: bytes)
     }
     guard let path = arguments.first else { return 2 }
@@ -56,7 +56,7 @@ public final class PluginServer {
   /// was refused.
   static func serve(path: String) async -> Int32 {
     PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
-    let channel = WireChannel(descriptor: WireProtocol.socketDescriptor)
+    let channel = WireChannel(descriptor: PluginProcessLaunch.socketDescriptor)
     let factories: [any ModuleFactory]
     var loader = PluginLoader()
     loader.beforeEntry = { channel.send(.mapped) }

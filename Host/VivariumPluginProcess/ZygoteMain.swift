@@ -2,7 +2,6 @@ import CVivariumSystem
 import Dispatch
 import Glibc
 import VivariumLoading
-import VivariumWire
 
 /// The zygote's side (``PluginZygote``): `vivarium __zygote`, with its
 /// socket to the host as descriptor 3. It must start no thread and touch no
@@ -10,7 +9,7 @@ import VivariumWire
 /// runs before anything else in `main` and uses only the C library.
 public enum ZygoteMain {
   /// Whether `arguments` (without the executable) start the zygote.
-  public static func isZygote(_ arguments: [String]) -> Bool { arguments.first == WireProtocol.zygoteCommand }
+  public static func isZygote(_ arguments: [String]) -> Bool { arguments.first == PluginProcessLaunch.zygoteCommand }
 
   /// Serves fork requests until the host closes the socket. Never returns.
   public static func run() -> Never {
@@ -78,7 +77,7 @@ public enum ZygoteMain {
     dup2(null, 0)
     dup2(high[2], 1)
     dup2(high[2], 2)
-    dup2(high[1], WireProtocol.socketDescriptor)
+    dup2(high[1], PluginProcessLaunch.socketDescriptor)
     dup2(high[0], ChildChannel.fileDescriptor)
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }

@@ -1,4 +1,4 @@
-/// The protocol's version and limits.
+/// The protocol's version and limits: what both sides of the wire must agree on.
 package enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding: its cases, their
   /// fields, or the `Codable` form of a value it carries.
@@ -19,15 +19,4 @@ package enum WireProtocol {
   /// The longest a plugin process waits for the host to answer one of its
   /// calls (the time, a write): far beyond any host that is not stuck.
   package static let answerLimit = Duration.seconds(120)
-
-  /// The hidden command a plugin process is started with:
-  /// `vivarium __plugin FILE`.
-  package static let pluginCommand = "__plugin"
-  /// The hidden command the zygote, the fork server of plugin processes, is
-  /// started with.
-  package static let zygoteCommand = "__zygote"
-  /// The environment variable holding a plugin process's memory limit in bytes.
-  package static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
-  /// The socket's descriptor in a plugin process.
-  package static let socketDescriptor: Int32 = 3
 }

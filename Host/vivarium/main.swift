@@ -4,7 +4,6 @@ import VivariumApp
 import VivariumLoading
 import VivariumPluginProcess
 import VivariumSupport
-import VivariumWire
 
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
@@ -66,7 +65,7 @@ func sentence(_ message: String, then next: String) -> String {
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case WireProtocol.pluginCommand:
+  case PluginProcessLaunch.pluginCommand:
     // A plugin hosted in a process of its own (PluginProcess): not for people.
     return await PluginServer.childMain(Array(arguments.dropFirst()))
   case PluginProbe.command:

@@ -105,7 +105,7 @@ public final class PluginProcess {
       return nil
     }
     var environment = ["SWIFT_BACKTRACE": "enable=no"]
-    environment[WireProtocol.memoryVariable] = String(options.memoryLimit)
+    environment[PluginProcessLaunch.memoryVariable] = String(options.memoryLimit)
     // Numbered 10 and up, so that putting them at 1 to 4 in the child
     // cannot overwrite one another.
     let (errorsHigh, socketHigh, fileHigh) = (
@@ -116,7 +116,7 @@ public final class PluginProcess {
     close(errors[1])
     defer { [errorsHigh, socketHigh, fileHigh].filter { $0 >= 0 }.forEach { close($0) } }
     let mapping: [(Int32, Int32)] = [
-      (errorsHigh, 1), (errorsHigh, 2), (socketHigh, WireProtocol.socketDescriptor),
+      (errorsHigh, 1), (errorsHigh, 2), (socketHigh, PluginProcessLaunch.socketDescriptor),
       (fileHigh, ChildChannel.fileDescriptor),
     ]
     let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
@@ -129,7 +129,8 @@ public final class PluginProcess {
     }
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote
-    let (executable, arguments, variables) = (options.executable, [WireProtocol.pluginCommand, path], environment)
+    let arguments = [PluginProcessLaunch.pluginCommand, path]
+    let (executable, variables) = (options.executable, environment)
     // Started (unless forked by the zygote) and read by one thread, which
     // lives as long as the process. The socket is closed with the channel,
     // when nothing can send on it.

@@ -65,7 +65,7 @@ final class PluginZygote: Sendable {
     // Started by the thread that listens to it for as long as it lives.
     let spawned = ChildProcess.startWatched {
       let spawned = ChildProcess.spawn(
-        executable, [WireProtocol.zygoteCommand], [(nullHigh, 2), (child, 3)],
+        executable, [PluginProcessLaunch.zygoteCommand], [(nullHigh, 2), (child, 3)],
         environment: ["SWIFT_BACKTRACE": "enable=no"])
       if case .success(let pid) = spawned { zygote.withLock { $0 = PluginZygote(socket: socket, pid: pid) } }
       return spawned

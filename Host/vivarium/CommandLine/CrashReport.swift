@@ -1,5 +1,4 @@
 import Glibc
-import VivariumApp
 
 /// How a crash of the host is reported: Swift's backtracer writes its
 /// report to stderr at once, never waiting on the terminal.

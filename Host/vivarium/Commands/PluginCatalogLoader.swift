@@ -1,5 +1,4 @@
 import Foundation
-import VivariumApp
 import VivariumLoading
 
 /// Loads the plugins a command line asks for.

@@ -304,7 +304,7 @@ struct LongLivedChildTests {
     defer { pair.forEach { close($0) } }
     Thread.detachNewThread {
       let started = ChildProcess.startWatched {
-        ChildProcess.spawn(BuildProducts.vivarium, [WireProtocol.zygoteCommand], [(end, 3)])
+        ChildProcess.spawn(BuildProducts.vivarium, [PluginProcessLaunch.zygoteCommand], [(end, 3)])
       } watch: { pid in
         release.wait()
         kill(pid, SIGKILL)

@@ -1,0 +1,16 @@
+/// How the host starts a plugin process and the zygote, and what the
+/// started process finds: its command, its socket, its memory limit. The
+/// host's side (``PluginProcess``, ``PluginZygote``) and the plugin's side
+/// (the executable's `__plugin` and `__zygote` commands) both read them here.
+package enum PluginProcessLaunch {
+  /// The hidden command a plugin process is started with:
+  /// `vivarium __plugin FILE`.
+  package static let pluginCommand = "__plugin"
+  /// The hidden command the zygote, the fork server of plugin processes, is
+  /// started with.
+  package static let zygoteCommand = "__zygote"
+  /// The environment variable holding a plugin process's memory limit in bytes.
+  package static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
+  /// The socket's descriptor in a plugin process.
+  package static let socketDescriptor: Int32 = 3
+}
