@@ -35,7 +35,7 @@ struct ArchitectureTests {
     let root = BuildProducts.repository + "/" + path
     let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }
     var found: Set<String> = []
-    for file in files where file.hasSuffix(".swift") || file.hasSuffix(".h") {
+    for file in files where file.hasSuffix(".swift") {
       let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
       for match in text.matches(
         of:

@@ -86,7 +86,9 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     case untrusted
     /// `name` or `start` is missing.
     case missingKey = "missing-key"
+    /// Not JSON of the manifest's form.
     case notJSON = "not-json"
+    /// A `scheme` that is not a URL scheme.
     case badScheme = "bad-scheme"
     /// More than one plugin directory holds a manifest.
     case several

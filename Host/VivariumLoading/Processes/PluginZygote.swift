@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
-import VivariumWire
 
 /// A fork server for plugin processes, as Chrome and Android start theirs:
 /// one process (`vivarium __zygote`) is started once with the host's

@@ -8,7 +8,6 @@ import ViperKit
 @testable import VivariumRuntime
 @testable import VivariumSupport
 @testable import VivariumTools
-@testable import VivariumWire
 
 /// Plugins that trap, segfault, exit, run out of memory or garble their
 /// channel, at build, on attach, on a tap, and as an embedded child of
