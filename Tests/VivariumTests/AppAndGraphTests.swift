@@ -169,9 +169,9 @@ struct DemoLeakTests {
       "login:form", "dashboard:home", "items:list", "items:detail:1", "products:search", "feed:home",
       "feed:home?style=compact", "wallet:preview", "wallet:topup", "profile:ada",
     ])
-  func closingReleasesEveryRole(urn: String) throws {
+  func closingReleasesEveryRole(urn: String) async throws {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    try runtime.open(urn)
+    try await runtime.open(urn)
     let roles = runtime.nodes.flatMap(\.roles)
     #expect(roles.count >= 2)
     runtime.shutdown()

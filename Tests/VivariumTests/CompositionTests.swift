@@ -20,8 +20,8 @@ struct CompositionTests {
     try host.request(from: "probe:parent", request)
   }
 
-  @Test func lifecycleReachesChildrenInOrder() throws {
-    try runtime.open("probe:parent")
+  @Test func lifecycleReachesChildrenInOrder() async throws {
+    try await runtime.open("probe:parent")
     try asParent { router in
       router.embed("probe:child:1", in: "main")
       router.embed("probe:child:2", in: "main")
@@ -41,8 +41,8 @@ struct CompositionTests {
       ])
   }
 
-  @Test func tabsKeepEveryChildButShowOne() throws {
-    try runtime.open("probe:parent")
+  @Test func tabsKeepEveryChildButShowOne() async throws {
+    try await runtime.open("probe:parent")
     try asParent { router in
       router.embed("probe:child:1", in: "tabs")
       router.embed("probe:child:2", in: "tabs")
@@ -58,8 +58,8 @@ struct CompositionTests {
     #expect(screen.slots.first { $0.name == "tabs" }?.children.map(\.urn) == ["probe:child:2"])
   }
 
-  @Test func singleSlotReplacesItsChildAndReleasesTheOldOne() throws {
-    try runtime.open("probe:parent")
+  @Test func singleSlotReplacesItsChildAndReleasesTheOldOne() async throws {
+    try await runtime.open("probe:parent")
     try asParent { $0.embed("probe:child:1", in: "one") }
     let first = try #require(runtime.top?.allChildren.first)
     try asParent { $0.embed("probe:child:2", in: "one") }
@@ -68,8 +68,8 @@ struct CompositionTests {
     #expect(first.roles.allSatisfy { !$0.isAlive })
   }
 
-  @Test func slotRefusesURNsItDoesNotAccept() throws {
-    try runtime.open("probe:parent")
+  @Test func slotRefusesURNsItDoesNotAccept() async throws {
+    try await runtime.open("probe:parent")
     try asParent { $0.embed("probe:parent", in: "main") }
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
@@ -81,8 +81,8 @@ struct CompositionTests {
     #expect(runtime.top?.allChildren.isEmpty == true)
   }
 
-  @Test func unknownSlotIsNamed() throws {
-    try runtime.open("probe:parent")
+  @Test func unknownSlotIsNamed() async throws {
+    try await runtime.open("probe:parent")
     try asParent { $0.embed("probe:child:1", in: "sidebar") }
     let problem = try #require(runtime.takeProblems().first)
     #expect(problem.cause == .notFound)
@@ -90,8 +90,8 @@ struct CompositionTests {
     #expect(problem.message.contains("'sidebar'") && problem.message.contains("main, tabs, one"), "\(problem.message)")
   }
 
-  @Test func emptyingASlotDetachesAndReleasesItsChildren() throws {
-    try runtime.open("probe:parent")
+  @Test func emptyingASlotDetachesAndReleasesItsChildren() async throws {
+    try await runtime.open("probe:parent")
     try asParent { router in
       router.embed("probe:child:1", in: "main")
       router.embed("probe:child:2", in: "main")
@@ -103,8 +103,8 @@ struct CompositionTests {
     #expect(children.flatMap(\.roles).allSatisfy { !$0.isAlive })
   }
 
-  @Test func eventsInAChildsPartOfTheScreenGoToTheChild() throws {
-    try runtime.open("probe:parent")
+  @Test func eventsInAChildsPartOfTheScreenGoToTheChild() async throws {
+    try await runtime.open("probe:parent")
     try asParent { router in
       router.embed("probe:child:1", in: "main")
       router.embed("probe:child:2", in: "main")
@@ -126,8 +126,8 @@ struct CompositionTests {
     }
   }
 
-  @Test func aRequestOfAModuleDetachedBeforeItRunsIsDroppedAndReported() throws {
-    try runtime.open("probe:parent")
+  @Test func aRequestOfAModuleDetachedBeforeItRunsIsDroppedAndReported() async throws {
+    try await runtime.open("probe:parent")
     let parent = try #require(runtime.top)
     recorder.clear()
     try asParent { router in
@@ -146,8 +146,8 @@ struct CompositionTests {
       ])
   }
 
-  @Test func everyKindOfRequestOfADetachedModuleIsDropped() throws {
-    try runtime.open("probe:parent")
+  @Test func everyKindOfRequestOfADetachedModuleIsDropped() async throws {
+    try await runtime.open("probe:parent")
     try asParent { $0.embed("probe:child:1", in: "main") }
     let parent = try host.context("probe:parent")
     let child = try host.context("probe:child:1")
@@ -196,9 +196,9 @@ struct MessageTests {
   var recorder: ProbeRecorder { host.recorder }
   var runtime: HostRuntime { host.runtime }
 
-  init() throws {
+  init() async throws {
     host = try ProbeHost()
-    try host.runtime.open("probe:parent")
+    try await host.runtime.open("probe:parent")
     try host.request(from: "probe:parent") { $0.embed("probe:child:1", in: "main") }
     host.recorder.clear()
   }

@@ -68,7 +68,7 @@ struct ContractCheckTests {
       ),
       (Contract(urn: "a", summary: "s", services: ["payments"]), "requires the service 'payments'"),
     ])
-  func malformed(contract: Contract, problem: String) {
+  func malformed(contract: Contract, problem: String) async {
     let found = problems(contract)
     #expect(found.contains { $0.contains(problem) }, "\(found)")
   }

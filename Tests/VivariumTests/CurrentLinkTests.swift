@@ -18,47 +18,47 @@ struct CurrentLinkTests {
     runtime.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? ""
   }
 
-  @Test func theLinkOfATabAndAPushedDetailRebuildsTheSameStack() throws {
+  @Test func theLinkOfATabAndAPushedDetailRebuildsTheSameStack() async throws {
     let first = try runtime()
-    try first.open("vivarium-demo://dashboard:home?user=ada/feed:home/items:detail:3", scheme: "vivarium-demo")
+    try await first.open("vivarium-demo://dashboard:home?user=ada/feed:home/items:detail:3", scheme: "vivarium-demo")
     #expect(first.navigationState.layers[0][0].slots[0].selected == 2)
     let link = try #require(first.link(scheme: "vivarium-demo"))
     #expect(link == "vivarium-demo://dashboard:home?user=ada/feed:home/items:detail:3")
 
     let second = try runtime()
-    try second.open(link, scheme: "vivarium-demo")
+    try await second.open(link, scheme: "vivarium-demo")
     #expect(second.navigationState.layers[0] == first.navigationState.layers[0])
     #expect(text(second) == text(first))
     first.shutdown()
     second.shutdown()
   }
 
-  @Test func aTabTheMainStackShowsAfterATapIsInTheLink() throws {
+  @Test func aTabTheMainStackShowsAfterATapIsInTheLink() async throws {
     let runtime = try runtime()
-    try runtime.open("dashboard:home")
+    try await runtime.open("dashboard:home")
     #expect(runtime.link(scheme: nil) == "dashboard:home", "the first tab needs no segment")
     try runtime.send(.tap(button: "tab.search"))
     #expect(runtime.link(scheme: nil) == "dashboard:home/products:search")
     runtime.shutdown()
   }
 
-  @Test func argumentsGivenApartAreFoldedIntoTheQuery() throws {
+  @Test func argumentsGivenApartAreFoldedIntoTheQuery() async throws {
     let first = try runtime()
-    try first.open("dashboard:home", arguments: [(name: "user", value: "grace hopper/&?")])
+    try await first.open("dashboard:home", arguments: [(name: "user", value: "grace hopper/&?")])
     let link = try #require(first.link(scheme: nil))
     #expect(link == "dashboard:home?user=grace%20hopper%2F%26%3F")
 
     let second = try runtime()
-    try second.open(link)
+    try await second.open(link)
     #expect(text(second).contains("Hello, Grace hopper/&?"))
     #expect(text(second) == text(first))
     first.shutdown()
     second.shutdown()
   }
 
-  @Test func aModalItsOpenerDeclaresIsInTheLinkAndComesBackAModal() throws {
+  @Test func aModalItsOpenerDeclaresIsInTheLinkAndComesBackAModal() async throws {
     let first = try runtime()
-    try first.open("dashboard:home")
+    try await first.open("dashboard:home")
     try first.send(.tap(button: "tab.feed"))
     try first.send(.tap(button: "tabs/wallet/topUp"))
     let link = try #require(first.link(scheme: "vivarium-demo"))
@@ -66,7 +66,7 @@ struct CurrentLinkTests {
     #expect(first.linkLeavesOut.isEmpty)
 
     let second = try runtime()
-    try second.open(link, scheme: "vivarium-demo")
+    try await second.open(link, scheme: "vivarium-demo")
     #expect(second.navigationState.layers == first.navigationState.layers)
     #expect(second.link(scheme: "vivarium-demo") == link)
     try second.send(.select(list: "amounts", row: "20"))
@@ -76,9 +76,9 @@ struct CurrentLinkTests {
     second.shutdown()
   }
 
-  @Test func aModalNoModuleDeclaresIsLeftOutWithTheLayersAboveIt() throws {
+  @Test func aModalNoModuleDeclaresIsLeftOutWithTheLayersAboveIt() async throws {
     let probes = try ProbeHost()
-    try probes.runtime.open("probe:parent")
+    try await probes.runtime.open("probe:parent")
     try probes.request(from: "probe:parent") { $0.present("probe:child:1") }
     try probes.request(from: "probe:child:1") { $0.present("probe:child:2") }
     #expect(probes.runtime.link(scheme: nil) == "probe:parent")

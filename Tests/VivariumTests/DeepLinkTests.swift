@@ -11,29 +11,29 @@ struct DeepLinkTests {
     runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
   }
 
-  @Test func rebuildsContainerSelectedTabAndPushedDetail() throws {
-    try runtime.open("dashboard:home/feed:home/wallet:topup")
+  @Test func rebuildsContainerSelectedTabAndPushedDetail() async throws {
+    try await runtime.open("dashboard:home/feed:home/wallet:topup")
     #expect(
       runtime.layers.map { $0.map(\.urn) } == [["dashboard:home"], ["wallet:topup"]],
       "the wallet, shown in the feed tab, declares that it presents the top-up")
     #expect(runtime.top?.opener?.urn == "wallet:preview")
-    try runtime.open("items:list/items:detail:3/wallet:topup")
+    try await runtime.open("items:list/items:detail:3/wallet:topup")
     #expect(
       runtime.layers.map { $0.map(\.urn) } == [["items:list", "items:detail:3", "wallet:topup"]],
       "no module shown declares it presents the top-up")
-    try runtime.open("dashboard:home/products:search")
+    try await runtime.open("dashboard:home/products:search")
     #expect(runtime.screen()?.slots.first?.children.first?.urn == "products:search")
-    try runtime.open("vivarium-demo://dashboard:home/items:list/items:detail:3", scheme: "vivarium-demo")
+    try await runtime.open("vivarium-demo://dashboard:home/items:list/items:detail:3", scheme: "vivarium-demo")
     #expect(runtime.layers.map { $0.map(\.urn) } == [["dashboard:home", "items:detail:3"]])
     #expect(runtime.top?.isAppeared == true)
     #expect(runtime.layers[0][0].isAppeared == false)
   }
 
-  @Test func aFailingSegmentIsNamedAndTheScreenStaysAsItWas() throws {
-    try runtime.open("items:list")
+  @Test func aFailingSegmentIsNamedAndTheScreenStaysAsItWas() async throws {
+    try await runtime.open("items:list")
     let before = try #require(runtime.top)
-    #expect {
-      try runtime.open("dashboard:home/items:list/items:detail:x")
+    await #expect {
+      try await runtime.open("dashboard:home/items:list/items:detail:x")
     } throws: { error in
       // Which segment failed, and why.
       let error = error as? ResolveError
@@ -51,17 +51,19 @@ struct DeepLinkTests {
       ("a:b//c:d", "segment 2 of 'a:b//c:d' is empty"),
       ("other://items:list", "the link's scheme is 'other', this app's is 'vivarium-demo'"),
     ])
-  func malformed(link: String, message: String) {
-    #expect {
-      try runtime.open(link, scheme: "vivarium-demo")
+  func malformed(link: String, message: String) async {
+    await #expect {
+      try await runtime.open(link, scheme: "vivarium-demo")
     } throws: { error in
       (error as? ResolveError)?.message.contains(message) == true
     }
   }
 
-  @Test func modulesBuiltForAFailedLinkAreDetached() throws {
+  @Test func modulesBuiltForAFailedLinkAreDetached() async throws {
     let probes = try ProbeHost()
-    #expect(throws: ResolveError.self) { try probes.runtime.open("probe:parent/probe:child:1/nothing:here") }
+    await #expect(throws: ResolveError.self) {
+      try await probes.runtime.open("probe:parent/probe:child:1/nothing:here")
+    }
     #expect(probes.runtime.layers.isEmpty)
     #expect(
       probes.recorder.log == [
@@ -69,11 +71,11 @@ struct DeepLinkTests {
       ])
   }
 
-  @Test func aLinkOfMoreSegmentsThanTheLimitIsRefusedBeforeBuildingAnything() throws {
+  @Test func aLinkOfMoreSegmentsThanTheLimitIsRefusedBeforeBuildingAnything() async throws {
     let probes = try ProbeHost()
     let link = (1...1_001).map { "probe:child:\($0)" }.joined(separator: "/")
-    #expect {
-      try probes.runtime.open(link)
+    await #expect {
+      try await probes.runtime.open(link)
     } throws: { error in
       // How many it has, and the limit.
       let message = (error as? ResolveError)?.message ?? ""
@@ -82,19 +84,19 @@ struct DeepLinkTests {
     #expect(probes.recorder.log.isEmpty)
   }
 
-  @Test func aLinkOfTheMostSegmentsAllowedIsBuilt() throws {
+  @Test func aLinkOfTheMostSegmentsAllowedIsBuilt() async throws {
     let probes = try ProbeHost()
-    try probes.runtime.open((1...1_000).map { "probe:child:\($0)" }.joined(separator: "/"))
+    try await probes.runtime.open((1...1_000).map { "probe:child:\($0)" }.joined(separator: "/"))
     #expect(probes.runtime.layers.map(\.count) == [1_000])
     #expect(probes.runtime.top?.urn == "probe:child:1000")
     #expect(probes.runtime.top?.isAppeared == true)
   }
 
-  @Test func aLongSegmentIsCutShortInTheError() throws {
+  @Test func aLongSegmentIsCutShortInTheError() async throws {
     let probes = try ProbeHost()
     let long = "probe:child:" + String(repeating: "9", count: 10_000)
-    #expect {
-      try probes.runtime.open("probe:parent//" + long)
+    await #expect {
+      try await probes.runtime.open("probe:parent//" + long)
     } throws: { error in
       let message = (error as? ResolveError)?.message ?? ""
       return message.contains("'probe:parent//probe:child:999") && message.count < 200

@@ -26,7 +26,7 @@ struct DirectoryChecksTests {
     #expect(checks.realPath(of: dir.path + "/b/gone.so") == nil)
   }
 
-  @Test func everyFileOfAnUnsafeDirectoryIsRefused() throws {
+  @Test func everyFileOfAnUnsafeDirectoryIsRefused() async throws {
     let dir = try TemporaryDirectory()
     let first = try dir.write("libA.so", Data("x".utf8))
     let second = try dir.write("libB.so", Data("x".utf8))
@@ -34,8 +34,8 @@ struct DirectoryChecksTests {
     defer { chmod(dir.path, 0o755) }
     let checks = DirectoryChecks()
     for path in [first, second] {
-      #expect {
-        try PluginFile.open(path, directories: checks)
+      await #expect {
+        try await PluginFile.open(path, directories: checks)
       } throws: { error in
         (error as? Rejection)?.kind == .unsafePermissions && (error as? Rejection)?.path == path
       }

@@ -13,9 +13,9 @@ struct DismissedTests {
   var runtime: HostRuntime { host.runtime }
   var received: [String] { host.recorder.log.filter { $0.contains("<-") } }
 
-  init() throws {
+  init() async throws {
     host = try ProbeHost()
-    try host.runtime.open("probe:parent")
+    try await host.runtime.open("probe:parent")
     try host.request(from: "probe:parent") { $0.present("probe:child:1") }
   }
 
@@ -26,10 +26,10 @@ struct DismissedTests {
     #expect(runtime.takeProblems().isEmpty)
   }
 
-  @Test func thePersonsBackAndDismissTellTheOpenerToo() throws {
-    try runtime.back()
+  @Test func thePersonsBackAndDismissTellTheOpenerToo() async throws {
+    try await runtime.back()
     try host.request(from: "probe:parent") { $0.present("probe:child:2") }
-    try runtime.dismissModal()
+    try await runtime.dismissModal()
     #expect(received == ["probe:parent<-dismissed", "probe:parent<-dismissed"])
   }
 
@@ -39,14 +39,14 @@ struct DismissedTests {
     #expect(received == ["probe:parent<-done(code: 1)"])
   }
 
-  @Test func aPoppedScreenAndAModalClosedWithItsOpenerTellNobody() throws {
+  @Test func aPoppedScreenAndAModalClosedWithItsOpenerTellNobody() async throws {
     try host.request(from: "probe:child:1") { $0.push("probe:child:2") }
     try host.request(from: "probe:child:2") { $0.present("probe:child:3") }
     try host.request(from: "probe:child:3") { $0.pop() }
     #expect(received == ["probe:child:2<-dismissed"])
     try host.request(from: "probe:child:2") { $0.pop() }
     try host.request(from: "probe:child:1") { $0.present("probe:child:4") }
-    try runtime.open("probe:parent/probe:child:5")
+    try await runtime.open("probe:parent/probe:child:5")
     #expect(received == ["probe:child:2<-dismissed"], "a pop or a new link replacing the opener tells nobody")
   }
 
@@ -57,9 +57,9 @@ struct DismissedTests {
     #expect(message.fields.isEmpty)
   }
 
-  @Test func theWalletSaysTheTopUpWasCancelled() throws {
+  @Test func theWalletSaysTheTopUpWasCancelled() async throws {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    try runtime.open("feed:home")
+    try await runtime.open("feed:home")
     try runtime.send(.tap(button: "wallet/topUp"))
     try runtime.send(.tap(button: "cancel"))
     let wallet = try #require(runtime.top?.allChildren.first)

@@ -6,9 +6,9 @@ import VivariumRuntime
 @Suite("Rendering the sample modules")
 @MainActor
 struct ModuleRenderingTests {
-  private func presented(_ urn: String) throws -> HostRuntime {
+  private func presented(_ urn: String) async throws -> HostRuntime {
     let runtime = HostRuntime(catalog: BuildProducts.sampleCatalog, services: try TestServices.make())
-    try runtime.open(urn)
+    try await runtime.open(urn)
     return runtime
   }
 
@@ -19,8 +19,8 @@ struct ModuleRenderingTests {
     ListRow(id: "4", title: "Book the dentist", detail: "22 Apr 2026", marker: Marker(.negative, "disabled")),
   ]
 
-  @Test func itemsListDrawsTheExpectedTree() throws {
-    let instance = try presented("items:list")
+  @Test func itemsListDrawsTheExpectedTree() async throws {
+    let instance = try await presented("items:list")
     #expect(
       instance.top?.tree
         == .stack(
@@ -34,8 +34,8 @@ struct ModuleRenderingTests {
     #expect(instance.top?.lifecycle == [.attach, .appear])
   }
 
-  @Test func itemDetailDrawsTheExpectedTree() throws {
-    let instance = try presented("items:detail:2")
+  @Test func itemDetailDrawsTheExpectedTree() async throws {
+    let instance = try await presented("items:detail:2")
     #expect(
       instance.top?.tree
         == .stack(
@@ -48,8 +48,8 @@ struct ModuleRenderingTests {
           ]))
   }
 
-  @Test func missingItemIsShownNotCrashed() throws {
-    let instance = try presented("items:detail:99")
+  @Test func missingItemIsShownNotCrashed() async throws {
+    let instance = try await presented("items:detail:99")
     #expect(
       instance.top?.tree
         == .stack(
@@ -61,8 +61,8 @@ struct ModuleRenderingTests {
           ]))
   }
 
-  @Test func selectingARowPushesTheDetail() throws {
-    let instance = try presented("items:list")
+  @Test func selectingARowPushesTheDetail() async throws {
+    let instance = try await presented("items:list")
     let list = try #require(instance.top)
     try instance.send(.select(list: "items", row: "3"))
     #expect(instance.layers.map { $0.map(\.urn) } == [["items:list", "items:detail:3"]])
@@ -70,8 +70,8 @@ struct ModuleRenderingTests {
     #expect(instance.top?.opener === list)
   }
 
-  @Test func deleteAllAsksFirstThenEmptiesTheListAndSaysSo() throws {
-    let instance = try presented("items:list")
+  @Test func deleteAllAsksFirstThenEmptiesTheListAndSaysSo() async throws {
+    let instance = try await presented("items:list")
     try instance.send(.tap(button: "deleteAll"))
     let asking = try #require(instance.top?.tree)
     #expect(asking.contains(.notice(.warning, "Delete all 4 items? This cannot be undone.")), "\(asking)")
@@ -91,8 +91,8 @@ struct ModuleRenderingTests {
     #expect(throws: ViewEventError.self) { try instance.send(.tap(button: "deleteAll")) }
   }
 
-  @Test func toggleInTheDetailUpdatesTheListAfterBack() throws {
-    let instance = try presented("items:list")
+  @Test func toggleInTheDetailUpdatesTheListAfterBack() async throws {
+    let instance = try await presented("items:list")
     try instance.send(.select(list: "items", row: "1"))
     try instance.send(.tap(button: "toggle"))
     guard case .stack(_, let children)? = instance.top?.tree else {
@@ -110,8 +110,8 @@ struct ModuleRenderingTests {
     #expect(instance.takeProblems().isEmpty)
   }
 
-  @Test func eventsForElementsNotOnScreenAreRefusedWithWhatIsThere() throws {
-    let instance = try presented("items:list")
+  @Test func eventsForElementsNotOnScreenAreRefusedWithWhatIsThere() async throws {
+    let instance = try await presented("items:list")
     #expect {
       try instance.send(.select(list: "items", row: "42"))
     } throws: { error in
@@ -126,8 +126,8 @@ struct ModuleRenderingTests {
     }
   }
 
-  @Test func shutdownSendsLifecycleAndReleasesEveryRole() throws {
-    let instance = try presented("items:list")
+  @Test func shutdownSendsLifecycleAndReleasesEveryRole() async throws {
+    let instance = try await presented("items:list")
     let node = try #require(instance.top)
     instance.shutdown()
     #expect(node.roles.filter(\.isAlive).isEmpty, "\(node.roles.filter(\.isAlive).map(\.typeName))")
@@ -142,9 +142,9 @@ struct MisbehavingModuleTests {
     HostRuntime(catalog: ProbeRoutes.catalog(), services: try TestServices.make())
   }
 
-  @Test func referenceCycleIsReportedAsALeak() throws {
+  @Test func referenceCycleIsReportedAsALeak() async throws {
     let runtime = try runtime()
-    try runtime.open("probe:leaky")
+    try await runtime.open("probe:leaky")
     let roles = try #require(runtime.top?.roles)
     runtime.shutdown()
     let leaks = roles.filter(\.isAlive)
@@ -154,7 +154,7 @@ struct MisbehavingModuleTests {
 
   @Test func aLeakInTheRunningAppIsReportedNamingTheRoles() async throws {
     let runtime = try runtime()
-    try runtime.open("probe:leaky")
+    try await runtime.open("probe:leaky")
     runtime.shutdown()
     await runtime.awaitLeakChecks()
     let problems = runtime.takeProblems().map(\.description)
@@ -165,20 +165,20 @@ struct MisbehavingModuleTests {
     #expect(runtime.leaks.map(\.module).contains { $0.hasPrefix("probe:leaky") })
   }
 
-  @Test func moduleThatDrawsNothingIsAnError() throws {
+  @Test func moduleThatDrawsNothingIsAnError() async throws {
     let runtime = try runtime()
-    #expect {
-      try runtime.open("probe:blank")
+    await #expect {
+      try await runtime.open("probe:blank")
     } throws: { error in
       (error as? ResolveError)?.kind == .drewNothing
     }
     #expect(runtime.layers.isEmpty)
   }
 
-  @Test func buildFailureNamesTheURNAndPlugin() throws {
+  @Test func buildFailureNamesTheURNAndPlugin() async throws {
     let runtime = try runtime()
-    #expect {
-      try runtime.open("probe:broken")
+    await #expect {
+      try await runtime.open("probe:broken")
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .buildFailed

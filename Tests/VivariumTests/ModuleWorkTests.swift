@@ -23,7 +23,7 @@ struct ModuleWorkTests {
   @Test func aDrawAfterAnAwaitReachesTheScreenWithoutInput() async throws {
     var redraws = 0
     runtime.onScreenChanged = { redraws += 1 }
-    try runtime.open("probe:worker")
+    try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "load"))
     #expect(worker?.tree?.contains(.text("loading")) == true)
     let before = redraws
@@ -33,7 +33,7 @@ struct ModuleWorkTests {
   }
 
   @Test func aModuleLoadingBeforeItsFirstDrawShowsThatItIsLoading() async throws {
-    try runtime.open("probe:lazy")
+    try await runtime.open("probe:lazy")
     #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["(probe:lazy: loading…)"])
     await runtime.letTimePass(1)
     #expect(runtime.screen()?.lines(TextRenderer(width: 40)) == ["fetched"])
@@ -41,7 +41,7 @@ struct ModuleWorkTests {
   }
 
   @Test func aModuleWhoseWorkEndsWithoutDrawingIsAProblem() async throws {
-    try runtime.open("probe:blank")
+    try await runtime.open("probe:blank")
     await runtime.letTimePass(1)
     #expect(
       runtime.takeProblems() == [
@@ -55,7 +55,7 @@ struct ModuleWorkTests {
   }
 
   @Test func aRequestAfterAnAwaitIsCarriedOut() async throws {
-    try runtime.open("probe:worker")
+    try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "pushLater"))
     #expect(runtime.layers.map { $0.map(\.urn) } == [["probe:worker"]])
     await runtime.letTimePass(1)
@@ -63,12 +63,12 @@ struct ModuleWorkTests {
   }
 
   @Test func detachingCancelsTheModulesWorkAndLogsIt() async throws {
-    try runtime.open("probe:other")
-    try runtime.open("probe:other/probe:worker")
+    try await runtime.open("probe:other")
+    try await runtime.open("probe:other/probe:worker")
     try runtime.send(.tap(button: "load"))
     #expect(await runtime.work.settle(limit: 10), "work sleeping on the clock does not keep a session waiting")
     #expect(runtime.work.inFlight == ["probe:worker: 'load'"])
-    try runtime.back()
+    try await runtime.back()
     await runtime.letTimePass(5)
     #expect(runtime.nodes.allSatisfy { $0.tree?.contains(.text("loaded")) != true })
     #expect(runtime.takeProblems().isEmpty, "a cancellation is not a problem for the person")
@@ -82,7 +82,7 @@ struct ModuleWorkTests {
   /// The spinner shows work in flight, not a timer between its ticks,
   /// however short its interval.
   @Test func aTimerBetweenItsTicksIsNotWorkInFlight() async throws {
-    try runtime.open("probe:worker")
+    try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "tick"))
     _ = await runtime.work.settle(limit: 10)
     #expect(worker?.isWorking == false, "a one-second timer waiting for its next tick")
@@ -99,7 +99,7 @@ struct ModuleWorkTests {
   }
 
   @Test func aFailureIsAProblemNamingTheModuleAndTheWork() async throws {
-    try runtime.open("probe:worker")
+    try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "fail"))
     _ = await runtime.work.settle(limit: 10)
     let problems = runtime.takeProblems()
@@ -112,7 +112,7 @@ struct ModuleWorkTests {
   }
 
   @Test func aTimerTicksEachTimeItsPeriodPasses() async throws {
-    try runtime.open("probe:worker")
+    try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "tick"))
     await runtime.letTimePass(3.5)
     #expect(worker?.tree?.contains(.text("ticks: 3")) == true)
@@ -122,11 +122,11 @@ struct ModuleWorkTests {
   }
 
   @Test func settlingGivesUpAtItsLimitNamingTheBusyWork() async throws {
-    try runtime.open("probe:other/probe:worker")
+    try await runtime.open("probe:other/probe:worker")
     try runtime.send(.tap(button: "hang"))
     #expect(await runtime.work.settle(limit: 0.05) == false)
     #expect(runtime.work.inFlight == ["probe:worker: 'hang'"])
-    try runtime.back()
+    try await runtime.back()
     #expect(await runtime.work.settle(limit: 10), "detaching ends work that waits on anything cancellable")
   }
 }

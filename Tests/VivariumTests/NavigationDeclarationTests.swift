@@ -56,18 +56,18 @@ struct NavigationDeclarationTests {
 
   /// A runtime whose `probe:list` module (of a plugin built against `sdk`)
   /// declares ``list``.
-  private func host(sdk: ViperKitVersion) throws -> (HostRuntime, ProbeRecorder) {
+  private func host(sdk: ViperKitVersion) async throws -> (HostRuntime, ProbeRecorder) {
     let recorder = ProbeRecorder()
     let child = Contract(urn: "probe:child:{n}", summary: "Child.", arguments: [.required("n", .int, "Which.")])
     let factories: [any ModuleFactory] = [Self.list, child].map { ProbeFactory(contract: $0, recorder: recorder) }
     let plugin = LoadedPlugin(path: "probe.so", name: "Probe", sdkVersion: sdk, factories: factories)
     let runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())
-    try runtime.open("probe:list")
+    try await runtime.open("probe:list")
     return (runtime, recorder)
   }
 
-  @Test func anUndeclaredRequestIsReportedAndStillCarriedOut() throws {
-    let (runtime, recorder) = try host(sdk: .current)
+  @Test func anUndeclaredRequestIsReportedAndStillCarriedOut() async throws {
+    let (runtime, recorder) = try await host(sdk: .current)
     try #require(recorder.context("probe:list")).router.push("probe:child:1")
     runtime.drain()
     #expect(runtime.problems.isEmpty, "a declared push: \(runtime.problems)")
@@ -78,8 +78,8 @@ struct NavigationDeclarationTests {
     #expect(runtime.problems.first?.message.contains("'probe:child:2'") == true)
   }
 
-  @Test func requestsOfPluginsBuiltBeforeDeclarationsAreNotChecked() throws {
-    let (runtime, recorder) = try host(sdk: ViperKitVersion(major: 2, minor: 3, patch: 0))
+  @Test func requestsOfPluginsBuiltBeforeDeclarationsAreNotChecked() async throws {
+    let (runtime, recorder) = try await host(sdk: ViperKitVersion(major: 2, minor: 3, patch: 0))
     try #require(recorder.context("probe:list")).router.replace("probe:child:2")
     runtime.drain()
     #expect(runtime.top?.urn == "probe:child:2")

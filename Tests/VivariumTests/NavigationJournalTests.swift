@@ -28,22 +28,22 @@ struct NavigationJournalTests {
     try NavigationStore(dataDirectory: data.path, directories: ["/plugins"]).load().get()
   }
 
-  @Test func aPushWritesWhatItPushedNotTheStackUnderIt() throws {
+  @Test func aPushWritesWhatItPushedNotTheStackUnderIt() async throws {
     let data = try TemporaryDirectory()
     let (runtime, store) = tracked(data)
-    try runtime.open("items:list")
+    try await runtime.open("items:list")
     var before = store.writes
-    try runtime.open("items:detail:1")
+    try await runtime.open("items:detail:1")
     let onePush = store.writes.bytes - before.bytes
     #expect(store.writes.records == before.records + 1)
     before = store.writes
     let pushes = 300
-    for index in 0..<pushes { try runtime.open(index % 2 == 0 ? "items:list" : "items:detail:1") }
+    for index in 0..<pushes { try await runtime.open(index % 2 == 0 ? "items:list" : "items:detail:1") }
     // Rewriting the whole state on each push writes about pushes² / 2 screens.
     #expect(store.writes.bytes - before.bytes <= 4 * pushes * onePush, "\(store.writes)")
     #expect(store.writes.snapshots - before.snapshots <= 3, "the snapshot is rewritten now and then, not per push")
     #expect(try reloaded(data) == runtime.navigationState)
-    while runtime.layers[0].count > 1 { try runtime.back() }
+    while runtime.layers[0].count > 1 { try await runtime.back() }
     #expect(try reloaded(data) == runtime.navigationState)
     runtime.shutdown()
   }
@@ -51,18 +51,18 @@ struct NavigationJournalTests {
   @Test func aDeepStackIsSavedAndRestoredWhole() async throws {
     let data = try TemporaryDirectory()
     let (runtime, _) = tracked(data)
-    try runtime.open("dashboard:home?user=ada")
+    try await runtime.open("dashboard:home?user=ada")
     try runtime.send(.tap(button: "tab.feed"))
-    for _ in 0..<50 { try runtime.open("items:list") }
-    try runtime.open("items:detail:2")
-    try runtime.back()
+    for _ in 0..<50 { try await runtime.open("items:list") }
+    try await runtime.open("items:detail:2")
+    try await runtime.back()
     let shown = runtime.navigationState
     #expect(shown.layers[0].count == 51 && shown.layers[0][0].slots[0].selected == 2)
     #expect(try reloaded(data) == shown)
     runtime.shutdown()
 
     let restored = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    #expect(restored.restore(try #require(try reloaded(data))) == [])
+    await #expect(restored.restore(try #require(try reloaded(data))) == [])
     #expect(restored.navigationState == shown)
     restored.shutdown()
   }

@@ -17,7 +17,7 @@ struct NavigationStateTests {
   @Test func aModalOverADashboardTabComesBackAsItWas() async throws {
     let data = try TemporaryDirectory()
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    try first.open("dashboard:home?user=ada")
+    try await first.open("dashboard:home?user=ada")
     try first.send(.tap(button: "tab.feed"))
     try first.send(.tap(button: "tabs/wallet/topUp"))
     let state = first.navigationState
@@ -26,19 +26,19 @@ struct NavigationStateTests {
     #expect(state.layers.count == 2 && state.layers[0][0].slots[0].selected == 2)
 
     let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    #expect(second.restore(state) == [])
+    await #expect(second.restore(state) == [])
     #expect(second.navigationState == state)
     #expect(text(second) == shown)
-    try second.dismissModal()
+    try await second.dismissModal()
     #expect(text(second).contains("feed:home (tab 3 of 3)"))
     second.shutdown()
   }
 
-  @Test func aScreenThatNoLongerFitsIsNamedAndTheScreensUnderItStay() throws {
+  @Test func aScreenThatNoLongerFitsIsNamedAndTheScreensUnderItStay() async throws {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     let screen = { (urn: String) in NavigationState.Screen(urn: urn, arguments: [], slots: []) }
     let state = NavigationState(layers: [[screen("items:list"), screen("gone:away"), screen("items:detail:1")]])
-    let lost = runtime.restore(state)
+    let lost = await runtime.restore(state)
     #expect(lost.count == 1)
     // The screen that is gone, and how many saved screens were left out with it.
     #expect(lost.first?.contains("'gone:away'") == true && lost.first?.contains(" 2 ") == true, "\(lost)")

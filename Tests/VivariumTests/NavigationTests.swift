@@ -12,9 +12,9 @@ struct NavigationTests {
   var recorder: ProbeRecorder { host.recorder }
   var runtime: HostRuntime { host.runtime }
 
-  init() throws {
+  init() async throws {
     host = try ProbeHost()
-    try host.runtime.open("probe:parent")
+    try await host.runtime.open("probe:parent")
   }
 
   private func request(from urn: String, _ make: (any AppRouter) -> Void) throws {
@@ -78,15 +78,15 @@ struct NavigationTests {
     #expect(urns == [["probe:parent"]])
   }
 
-  @Test func personGoesBackThroughModalsThenPushes() throws {
+  @Test func personGoesBackThroughModalsThenPushes() async throws {
     try request(from: "probe:parent") { $0.push("probe:child:1") }
     try request(from: "probe:child:1") { $0.present("probe:child:2") }
-    try runtime.back()
+    try await runtime.back()
     #expect(urns == [["probe:parent", "probe:child:1"]])
-    try runtime.back()
+    try await runtime.back()
     #expect(urns == [["probe:parent"]])
-    #expect(throws: HostRuntime.NavigationError.self) { try runtime.back() }
-    #expect(throws: HostRuntime.NavigationError.self) { try runtime.dismissModal() }
+    await #expect(throws: HostRuntime.NavigationError.self) { try await runtime.back() }
+    await #expect(throws: HostRuntime.NavigationError.self) { try await runtime.dismissModal() }
   }
 }
 
@@ -100,8 +100,8 @@ struct DemoCompositionTests {
     runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
   }
 
-  @Test func dashboardEmbedsTabsFromThreePlugins() throws {
-    try runtime.open("dashboard:home")
+  @Test func dashboardEmbedsTabsFromThreePlugins() async throws {
+    try await runtime.open("dashboard:home")
     let tabs = try #require(runtime.top?.slots.first)
     #expect(tabs.children.map(\.urn) == ["items:list", "products:search", "feed:home"])
     #expect(Set(tabs.children.map(\.pluginPath)).count == 3)
@@ -110,8 +110,8 @@ struct DemoCompositionTests {
     #expect(runtime.takeProblems().isEmpty)
   }
 
-  @Test func walletTopUpReturnsItsResultAndTheFeedHearsOfIt() throws {
-    try runtime.open("feed:home")
+  @Test func walletTopUpReturnsItsResultAndTheFeedHearsOfIt() async throws {
+    try await runtime.open("feed:home")
     try runtime.send(.tap(button: "wallet/topUp"))
     #expect(runtime.layers.map { $0.map(\.urn) } == [["feed:home"], ["wallet:topup"]])
     try runtime.send(.select(list: "amounts", row: "20"))
@@ -124,39 +124,39 @@ struct DemoCompositionTests {
     #expect(runtime.takeProblems().isEmpty)
   }
 
-  @Test func anItemChangedInTheDetailStaysChangedWhenReopenedAndAfterARestart() throws {
+  @Test func anItemChangedInTheDetailStaysChangedWhenReopenedAndAfterARestart() async throws {
     let data = try TemporaryDirectory()
     do {
       let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-      try toggleTheFirstItemAndReopenIt(runtime)
+      try await toggleTheFirstItemAndReopenIt(runtime)
     }
     let restarted = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    try restarted.open("items:detail:1")
+    try await restarted.open("items:detail:1")
     #expect(restarted.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
-    try restarted.open("items:list")
+    try await restarted.open("items:list")
     #expect(restarted.takeProblems().isEmpty)
   }
 
-  private func toggleTheFirstItemAndReopenIt(_ runtime: HostRuntime) throws {
-    try runtime.open("items:list")
+  private func toggleTheFirstItemAndReopenIt(_ runtime: HostRuntime) async throws {
+    try await runtime.open("items:list")
     try runtime.send(.select(list: "items", row: "1"))
     #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Disable")) == true)
     try runtime.send(.tap(button: "toggle"))
-    try runtime.back()
+    try await runtime.back()
     try runtime.send(.select(list: "items", row: "1"))
     #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
   }
 
-  @Test func feedConfigurationsUseDifferentPresenters() throws {
-    try runtime.open("feed:home?style=compact")
+  @Test func feedConfigurationsUseDifferentPresenters() async throws {
+    try await runtime.open("feed:home?style=compact")
     let compact = try #require(runtime.top)
     #expect(compact.roles.first { $0.role == .presenter }?.typeName == "CompactFeedPresenter")
-    try runtime.open("feed:home")
+    try await runtime.open("feed:home")
     #expect(runtime.top?.roles.first { $0.role == .presenter }?.typeName == "ExtendedFeedPresenter")
   }
 
   @Test func loginChecksCredentialsAndReplacesItselfWithTheDashboard() async throws {
-    try runtime.open("login:form")
+    try await runtime.open("login:form")
     try runtime.send(.type(field: "user", text: "ada"))
     try runtime.send(.type(field: "password", text: "nope"))
     try runtime.send(.tap(button: "signIn"))
@@ -173,7 +173,7 @@ struct DemoCompositionTests {
   }
 
   @Test func cancellingTheSignInStopsItsWork() async throws {
-    try runtime.open("login:form")
+    try await runtime.open("login:form")
     try runtime.send(.type(field: "user", text: "ada"))
     try runtime.send(.type(field: "password", text: "lovelace"))
     try runtime.send(.tap(button: "signIn"))

@@ -124,10 +124,10 @@ struct NestedRenderingTests {
   /// byte what it gave, in colour and plain: stacks, tabs, a slot beside a
   /// button, an undeclared slot, nesting five deep.
   @Test(arguments: [80, 60])
-  func nestingThatFitsIsDrawnAsBefore(width: Int) throws {
+  func nestingThatFitsIsDrawnAsBefore(width: Int) async throws {
     let runtime = try nestedRuntime()
     for link in ["mix:root", "chain:link:5"] {
-      try runtime.open(link)
+      try await runtime.open(link)
       let screen = try #require(runtime.screen())
       for style in [TextStyle.plain, TextStyle(colour: true)] {
         let renderer = TextRenderer(width: width, style: style)
@@ -141,9 +141,9 @@ struct NestedRenderingTests {
 
   /// Frame tops that drawing level by level let run past the width now lose
   /// the beginning of their path; every other line is as it was.
-  @Test func frameTopsWiderThanTheScreenAreCut() throws {
+  @Test func frameTopsWiderThanTheScreenAreCut() async throws {
     let runtime = try nestedRuntime()
-    try runtime.open("chain:link:5")
+    try await runtime.open("chain:link:5")
     let screen = try #require(runtime.screen())
     let renderer = TextRenderer(width: 30)
     let (now, before) = (screen.lines(renderer), redrawnLevelByLevel(screen, renderer))
@@ -153,9 +153,9 @@ struct NestedRenderingTests {
     #expect(changed.map(\.0) == ["│ │ ┌ …ext/next · chain:link:2", "│ │ │ ┌ …t/next · chain:link:1"])
   }
 
-  @Test func aThousandNestedModulesStayWithinTheWidth() throws {
+  @Test func aThousandNestedModulesStayWithinTheWidth() async throws {
     let runtime = try nestedRuntime()
-    try runtime.open("chain:link:1000")
+    try await runtime.open("chain:link:1000")
     let screen = try #require(runtime.screen())
     for style in [TextStyle.plain, TextStyle(colour: true)] {
       let lines = screen.lines(TextRenderer(width: 80, style: style))
@@ -181,9 +181,9 @@ struct NestedRenderingTests {
 
   /// Indenting stops once two more columns would leave less than the
   /// narrowest width: at 24 columns, two levels indent, the rest do not.
-  @Test func indentingStopsAtTheNarrowestWidthAndSaysSo() throws {
+  @Test func indentingStopsAtTheNarrowestWidthAndSaysSo() async throws {
     let runtime = try nestedRuntime()
-    try runtime.open("chain:link:5")
+    try await runtime.open("chain:link:5")
     let lines = try #require(runtime.screen()).lines(TextRenderer(width: 24))
     #expect(lines.allSatisfy { $0.count <= 24 || $0.hasSuffix("ok)") })
     let note = TextRenderer.wrap(ComposedScreen.flatNote, width: 20).map { "│ │ " + $0 }

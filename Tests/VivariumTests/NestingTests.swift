@@ -41,9 +41,9 @@ struct NestingTests {
   }
 
   @Test(arguments: [("loop:self", "loop:self → loop:self"), ("loop:a", "loop:a → loop:b → loop:a")])
-  func aModuleEmbeddingItselfIsRefusedAtOnceAndTheRestStays(urn: String, chain: String) throws {
+  func aModuleEmbeddingItselfIsRefusedAtOnceAndTheRestStays(urn: String, chain: String) async throws {
     let runtime = try loopRuntime()
-    try runtime.open(urn)
+    try await runtime.open(urn)
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
     let problem = try #require(problems.first)
@@ -54,15 +54,15 @@ struct NestingTests {
     #expect(runtime.nodes.count == depth)
     let lines = try #require(runtime.screen()).lines(TextRenderer(width: 80))
     #expect(lines.first == urn)
-    try runtime.open("loop:host")
+    try await runtime.open("loop:host")
     #expect(runtime.top?.urn == "loop:host")
     runtime.shutdown()
   }
 
-  @Test func aDeepLinkRepeatingAnAncestorIsRefused() throws {
+  @Test func aDeepLinkRepeatingAnAncestorIsRefused() async throws {
     let runtime = try loopRuntime()
-    #expect {
-      try runtime.open("loop:host/loop:host")
+    await #expect {
+      try await runtime.open("loop:host/loop:host")
     } throws: { error in
       let error = try #require(error as? ResolveError)
       return error.kind == .cycle && error.message.contains("segment 2")
@@ -71,9 +71,9 @@ struct NestingTests {
     #expect(runtime.nodes.isEmpty)
   }
 
-  @Test func nestingStopsAtTheLimitAndSaysSo() throws {
+  @Test func nestingStopsAtTheLimitAndSaysSo() async throws {
     let runtime = try loopRuntime()
-    try runtime.open("loop:deep:1")
+    try await runtime.open("loop:deep:1")
     let problems = runtime.takeProblems()
     #expect(problems.count == 1)
     let message = try #require(problems.first?.message)

@@ -28,7 +28,7 @@ struct PluginManifestTests {
     PluginManifest(name: name, contracts: contracts, sdkVersion: .current, compiler: swiftCompilerIdentity())
   }
 
-  @Test func aPluginWithAManifestIsRoutedWithoutRunningAndWithAnotherIsRefusedNamingBoth() throws {
+  @Test func aPluginWithAManifestIsRoutedWithoutRunningAndWithAnotherIsRefusedNamingBoth() async throws {
     let (dir, good) = try manifested(
       manifest("ManifestedPlugin", [note]))
     var other = note
@@ -48,15 +48,15 @@ struct PluginManifestTests {
       catalog: PluginCatalog(outcomes: scanner.scanAll([good], registry: &registry)),
       services: TestServices.make(in: try TemporaryDirectory()))
     defer { agreeing.shutdown() }
-    try agreeing.open("manifested:note")
+    try await agreeing.open("manifested:note")
     #expect(agreeing.screen()?.lines(TextRenderer(width: 80)).joined().contains("a manifested note") == true)
 
     let disagreeing = HostRuntime(
       catalog: PluginCatalog(outcomes: scanner.scanAll([stale], registry: &registry)),
       services: TestServices.make(in: try TemporaryDirectory()))
     defer { disagreeing.shutdown() }
-    #expect {
-      try disagreeing.open("manifested:note")
+    await #expect {
+      try await disagreeing.open("manifested:note")
     } throws: { error in
       // Both modules that differ, the field that differs, and the file.
       let message = "\(error)"

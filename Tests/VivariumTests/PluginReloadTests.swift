@@ -65,7 +65,7 @@ struct PluginReloadTests {
   @Test(arguments: [false, true])
   func aRebuiltPluginShowsItsChangeInThePlaceAndStateItWasIn(outOfProcess: Bool) async throws {
     let bench = try Bench(outOfProcess: outOfProcess)
-    try bench.runtime.open("products:search")
+    try await bench.runtime.open("products:search")
     try await bench.runtime.act(.type(field: "query", text: "e"))
     try await bench.runtime.act(.tap(button: "search"))
     try await bench.runtime.act(.tap(button: "next"))
@@ -74,7 +74,7 @@ struct PluginReloadTests {
     let oldProcess = bench.runtime.catalog.loaded.first?.process
 
     try bench.rebuild(heading: "Produkte")
-    let reload = bench.runtime.reload(bench.reloader.load(bench.path))
+    let reload = await bench.runtime.reload(bench.reloader.load(bench.path))
     #expect(reload.accepted && reload.rebuilt == 1 && reload.problems.isEmpty, "\(reload)")
     #expect(reload.summary.contains("libProductSearch.so"), "the file: \(reload.summary)")
     #expect(bench.text == before.replacingOccurrences(of: "Products", with: "Produkte"))
@@ -92,21 +92,21 @@ struct PluginReloadTests {
     }
   }
 
-  @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() throws {
+  @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() async throws {
     let bench = try Bench(outOfProcess: false)
-    try bench.runtime.open("products:search")
+    try await bench.runtime.open("products:search")
     try bench.rebuild(heading: "Produkte", inPlace: true)
-    #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produkte"))
     try bench.rebuild(heading: "Produits", inPlace: true)
-    #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produits"))
   }
 
   @Test(arguments: [false, true])
   func aRebuiltFileThatFailsItsChecksLeavesTheRunningVersion(outOfProcess: Bool) async throws {
     let bench = try Bench(outOfProcess: outOfProcess)
-    try bench.runtime.open("products:search")
+    try await bench.runtime.open("products:search")
     // Written as a new file: one written over in place would change the
     // pages a plugin process has mapped, and crash it before the reload.
     try Data("not a library".utf8).write(to: URL(fileURLWithPath: bench.path), options: .atomic)
@@ -116,7 +116,7 @@ struct PluginReloadTests {
       return
     }
     #expect(refused.kind == .notELF)
-    let reload = bench.runtime.reload(rebuilt)
+    let reload = await bench.runtime.reload(rebuilt)
     #expect(!reload.accepted)
     #expect(reload.summary.contains("libProductSearch.so"), "the file: \(reload.summary)")
     try await bench.runtime.act(.tap(button: "next"))
@@ -135,12 +135,12 @@ struct PluginReloadTests {
     let services = try TestServices.make()
     let runtime: HostRuntime? = HostRuntime(catalog: PluginCatalog(outcomes: [reloader.load(path)]), services: services)
     defer { runtime?.shutdown() }
-    try #require(runtime).open("feed:home")
+    try await #require(runtime).open("feed:home")
     // The feed's first fetch sleeps on the virtual clock, in work of the old process.
     try await waitUntil { services.clock.sleeping > 0 }
     weak let oldProcess = runtime?.catalog.loaded.first?.process
     #expect(oldProcess != nil)
-    let reload = try #require(runtime).reload(reloader.load(path))
+    let reload = try await #require(runtime).reload(reloader.load(path))
     #expect(reload.accepted, "\(reload)")
     // Everything of the old build is let go, then its sleeps wake.
     try await waitUntil { oldProcess == nil }

@@ -91,7 +91,7 @@ struct PluginScanTests {
     return PluginCatalog(outcomes: scanner.scanAll(paths, registry: &registry))
   }
 
-  @Test func aScannedPluginIsLoadedOnlyWhenOneOfItsModulesIsBuilt() throws {
+  @Test func aScannedPluginIsLoadedOnlyWhenOneOfItsModulesIsBuilt() async throws {
     let list = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     var registry = PluginRegistry.none
     let catalog = catalog([list], registry: &registry)
@@ -102,14 +102,14 @@ struct PluginScanTests {
     #expect(activation.plugin == nil)
     let runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: try TemporaryDirectory()))
     defer { runtime.shutdown() }
-    try runtime.open("items:list")
+    try await runtime.open("items:list")
     // (Whether the copy is mapped now depends on whether another test loaded
     // the original: dlopen gives the library of that name already loaded.)
     #expect(activation.plugin?.contracts.map(\.urn) == ["items:list"], "building its module loads it")
     #expect(runtime.screen()?.lines(TextRenderer(width: 80)).joined().contains("Buy milk") == true)
   }
 
-  @Test func codeThatDisagreesWithItsRegistryEntryIsRefusedNamingBoth() throws {
+  @Test func codeThatDisagreesWithItsRegistryEntryIsRefusedNamingBoth() async throws {
     let list = try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     let data = try TemporaryDirectory()
     var (registry, _) = PluginRegistry.open(dataDirectory: data.path)
@@ -130,8 +130,8 @@ struct PluginScanTests {
     let runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: data))
     defer { runtime.shutdown() }
     for _ in 0..<2 {
-      #expect {
-        try runtime.open("items:list")
+      await #expect {
+        try await runtime.open("items:list")
       } throws: { error in
         // The module its code lacks, and the one whose version differs, with both versions.
         let message = "\(error)"

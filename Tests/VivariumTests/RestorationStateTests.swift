@@ -23,18 +23,18 @@ struct RestorationStateTests {
   }
 
   /// Page 2 of a search for "mug" among favourites-or-not, in the dashboard's search tab.
-  private func searchPageTwo(_ runtime: HostRuntime) throws {
-    try runtime.open("dashboard:home?user=ada")
+  private func searchPageTwo(_ runtime: HostRuntime) async throws {
+    try await runtime.open("dashboard:home?user=ada")
     try runtime.send(.tap(button: "tab.search"))
     try runtime.send(.type(field: "tabs/query", text: "e"))
     try runtime.send(.tap(button: "tabs/search"))
     try runtime.send(.tap(button: "tabs/next"))
   }
 
-  @Test func aSearchTabKeepsItsQueryAndPageInOneProcess() throws {
+  @Test func aSearchTabKeepsItsQueryAndPageInOneProcess() async throws {
     let data = try TemporaryDirectory()
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    try searchPageTwo(first)
+    try await searchPageTwo(first)
     let shown = text(first)
     #expect(shown.contains("page 2 of"), "\(shown)")
     let state = first.navigationState
@@ -43,7 +43,7 @@ struct RestorationStateTests {
     #expect(search.state == #"{"onlyFavourites":false,"page":1,"query":"e"}"#)
 
     let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
-    #expect(second.restore(state) == [])
+    await #expect(second.restore(state) == [])
     #expect(text(second) == shown)
     #expect(second.navigationState == state)
     second.shutdown()
@@ -51,7 +51,7 @@ struct RestorationStateTests {
 
   @Test func aSearchKeepsItsPageOutOfProcessAndAcrossACrashOfItsPlugin() async throws {
     let host = try FaultyHost(plugins: ["ProductSearch"])
-    try host.runtime.open("products:search")
+    try await host.runtime.open("products:search")
     try await host.runtime.act(.tap(button: "next"))
     let shown = host.text
     #expect(shown.contains("page 2 of"))
@@ -65,14 +65,14 @@ struct RestorationStateTests {
     #expect(host.text == shown)
 
     let second = HostRuntime(catalog: host.catalog, services: TestServices.make(in: host.data))
-    #expect(second.restore(state) == [])
+    await #expect(second.restore(state) == [])
     #expect(text(second) == shown)
     second.shutdown()
   }
 
-  @Test func aModalRestoredReturnsItsResultToTheModuleThatOpenedIt() throws {
+  @Test func aModalRestoredReturnsItsResultToTheModuleThatOpenedIt() async throws {
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    try first.open("dashboard:home?user=ada")
+    try await first.open("dashboard:home?user=ada")
     try first.send(.tap(button: "tab.feed"))
     // Both start with the same balance: each has a data directory of its own.
     let before = try #require(balance(first))
@@ -82,7 +82,7 @@ struct RestorationStateTests {
     #expect(state.layers[1][0].openedBy == [.init(slot: "tabs", index: 2), .init(slot: "wallet", index: 0)])
 
     let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    #expect(second.restore(state) == [])
+    await #expect(second.restore(state) == [])
     try second.send(.select(list: "amounts", row: "20"))
     #expect(second.layers.count == 1)
     #expect(balance(second) == before + 20, "\(text(second))")
@@ -90,7 +90,7 @@ struct RestorationStateTests {
     second.shutdown()
   }
 
-  @Test func aStateThatNoLongerDecodesIsNamedAndTheModuleBuiltFromItsURN() throws {
+  @Test func aStateThatNoLongerDecodesIsNamedAndTheModuleBuiltFromItsURN() async throws {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     let state = NavigationState(layers: [
       [
@@ -98,7 +98,7 @@ struct RestorationStateTests {
         NavigationState.Screen(urn: "products:search", state: #"{"page":"two"}"#),
       ]
     ])
-    let lost = runtime.restore(state)
+    let lost = await runtime.restore(state)
     #expect(
       lost == [
         "products:search was built from its URN alone: its saved restoration state does not decode as Place: 'query' is missing"
@@ -108,7 +108,7 @@ struct RestorationStateTests {
     runtime.shutdown()
   }
 
-  @Test func aSavedTabOrSlotThatIsGoneIsNamedAndTheRestKept() throws {
+  @Test func aSavedTabOrSlotThatIsGoneIsNamedAndTheRestKept() async throws {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     let state = NavigationState(layers: [
       [
@@ -120,7 +120,7 @@ struct RestorationStateTests {
         NavigationState.Screen(urn: "items:detail:2"),
       ]
     ])
-    let lost = runtime.restore(state)
+    let lost = await runtime.restore(state)
     #expect(lost.count == 2)
     // The tab and the slot that are gone, each named.
     #expect(lost.contains { $0.contains("'tabs'") && $0.contains("tab 8") }, "\(lost)")
@@ -129,9 +129,9 @@ struct RestorationStateTests {
     runtime.shutdown()
   }
 
-  @Test func aPushedDetailComesBackOnTopOfTheListThatOpenedIt() throws {
+  @Test func aPushedDetailComesBackOnTopOfTheListThatOpenedIt() async throws {
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    try first.open("items:list")
+    try await first.open("items:list")
     let list = text(first)
     try first.send(.select(list: "items", row: "2"))
     let detail = text(first)
@@ -143,10 +143,10 @@ struct RestorationStateTests {
       ])
 
     let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    #expect(second.restore(state) == [])
+    await #expect(second.restore(state) == [])
     #expect(text(second) == detail)
     #expect(second.top?.opener === second.layers[0][0])
-    try second.back()
+    try await second.back()
     #expect(text(second) == list)
     second.shutdown()
   }

@@ -25,7 +25,7 @@ struct RouteGuardTests {
   }
 
   @Test func aGuardedLinkOpensTheLoginAndResumesAfterSigningIn() async throws {
-    try runtime.open("dashboard:home?user=grace/profile:grace")
+    try await runtime.open("dashboard:home?user=grace/profile:grace")
     #expect(urns == [["login:form"]])
     #expect(
       runtime.services.notifications.takeNotices().map(\.text) == [
@@ -36,9 +36,9 @@ struct RouteGuardTests {
     #expect(runtime.takeProblems().isEmpty)
   }
 
-  @Test func buildingAGuardedModuleIsRefusedNamingTheSetting() throws {
-    #expect {
-      try runtime.build("dashboard:home")
+  @Test func buildingAGuardedModuleIsRefusedNamingTheSetting() async throws {
+    await #expect {
+      try await runtime.build("dashboard:home")
     } throws: { error in
       let error = error as? ResolveError
       return error?.kind == .guarded && error?.refusedBy?.otherwise == "login:form"
@@ -48,10 +48,10 @@ struct RouteGuardTests {
 
   @Test func signingOutGuardsTheDashboardAgain() async throws {
     try runtime.services.setSetting(.string("ada"), forKey: "session.user")
-    try runtime.open("dashboard:home")
+    try await runtime.open("dashboard:home")
     #expect(urns == [["dashboard:home"]])
     try runtime.services.setSetting(.string(""), forKey: "session.user")
-    try runtime.open("dashboard:home")
+    try await runtime.open("dashboard:home")
     #expect(urns == [["login:form"]])
   }
 }

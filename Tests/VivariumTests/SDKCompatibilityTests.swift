@@ -53,7 +53,7 @@ struct SDKCompatibilityTests {
     return (plugin, directory)
   }
 
-  @Test func aPluginBuiltAgainstThePreviousMinorLoadsAndWorks() throws {
+  @Test func aPluginBuiltAgainstThePreviousMinorLoadsAndWorks() async throws {
     let (plugin, directory) = try Self.pluginAgainstOldSDK(minor: 0, name: "Legacy")
     _ = directory
     guard case .loaded(let loaded) = PluginLoader().load(plugin) else {
@@ -64,7 +64,7 @@ struct SDKCompatibilityTests {
     #expect(ViperKitVersion.current >= loaded.sdkVersion)
     let runtime = HostRuntime(
       catalog: PluginCatalog(outcomes: [.loaded(loaded)]), services: try TestServices.make())
-    try runtime.open("legacy:note:7")
+    try await runtime.open("legacy:note:7")
     guard case .stack(_, let children)? = runtime.top?.tree else {
       Issue.record("the old plugin drew nothing")
       return

@@ -16,16 +16,16 @@ struct SessionFuzzTests {
   static let executeEvery = 25
 
   /// The demo app signed in, its tabs slot showing the items list.
-  private static func demoSession() throws -> Session {
+  private static func demoSession() async throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     let session = Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
-    try runtime.open("dashboard:home?user=ada/feed:home")
+    try await runtime.open("dashboard:home?user=ada/feed:home")
     return session
   }
 
   /// `probe:parent` with two children in its stack slot, two in its tabs and one in its single slot.
-  private static func composeProbes(_ probes: ProbeHost) throws {
-    try probes.runtime.open("probe:parent/probe:child:1/probe:child:2")
+  private static func composeProbes(_ probes: ProbeHost) async throws {
+    try await probes.runtime.open("probe:parent/probe:child:1/probe:child:2")
     try probes.request(from: "probe:parent") { router in
       router.embed("probe:child:3", in: "tabs")
       router.embed("probe:child:4", in: "tabs")
@@ -84,9 +84,9 @@ struct SessionFuzzTests {
 
   @Test func generatedLinesNeverTrapAndRefusalsSayWhy() async throws {
     var grammar = SessionLineGrammar(seed: 0x5EED_0008)
-    let demo = try Self.demoSession()
+    let demo = try await Self.demoSession()
     let probes = try ProbeHost()
-    try Self.composeProbes(probes)
+    try await Self.composeProbes(probes)
     let probeSession = Session(
       runtime: probes.runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: "vivarium-demo")
     var tally = Tally()
@@ -110,8 +110,8 @@ struct SessionFuzzTests {
         tally.note("'\(line.prefix(80))' drew a header of \(header.count) columns")
       }
       if number % 1_000 == 0 {
-        try demo.runtime.open("dashboard:home?user=ada/feed:home")
-        try Self.composeProbes(probes)
+        try await demo.runtime.open("dashboard:home?user=ada/feed:home")
+        try await Self.composeProbes(probes)
       }
     }
     #expect(tally.problems.isEmpty)

@@ -80,7 +80,7 @@ struct SessionScreenTests {
   /// The hint listed `next` for `tap tabs/nxt`, and `tap next` then failed.
   @Test func aHintNamesElementsByTheirFullAddress() async throws {
     let session = try demoSession()
-    try session.runtime.open("dashboard:home?user=ada/products:search")
+    try await session.runtime.open("dashboard:home?user=ada/products:search")
     let step = await session.execute("tap tabs/nxt")
     let error = try #require(step.errors.first)
     #expect(error.contains("'tabs/nxt'"), "the address refused: \(error)")
@@ -97,7 +97,7 @@ struct SessionScreenTests {
   /// Rows were drawn as `2. Red mug`, so `select results 1` looked right and failed.
   @Test func theRowIdentifiersDrawnAreTheOnesSelectTakes() async throws {
     let session = try demoSession()
-    try session.runtime.open("dashboard:home?user=ada/products:search")
+    try await session.runtime.open("dashboard:home?user=ada/products:search")
     _ = await session.execute("type tabs/query mug")
     let screen = await session.execute("tap tabs/search").output
     let drawn = screen.compactMap { line -> String? in

@@ -55,7 +55,7 @@ struct URNTests {
       // as it always was.
       ("items:\u{301}x", "segment 1 ('items:\u{301}x') contains ':\u{301}'"),
     ])
-  func malformed(text: String, reason: String) {
+  func malformed(text: String, reason: String) async {
     #expect {
       try ParsedURN(parsing: text)
     } throws: { error in
@@ -103,7 +103,7 @@ struct URNPatternTests {
       ("items::x", "segment 2 is empty"),
       ("", "empty"),
     ])
-  func malformed(text: String, reason: String) {
+  func malformed(text: String, reason: String) async {
     #expect {
       try URNPattern(parsing: text)
     } throws: { error in

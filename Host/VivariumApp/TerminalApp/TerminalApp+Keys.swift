@@ -92,14 +92,31 @@ extension TerminalApp {
   func perform(_ request: () throws -> Void) {
     do {
       try request()
-    } catch let error as ViewEventError {
-      say(error.message, tone: .negative)
-    } catch let error as ResolveError {
-      say(error.message, tone: .negative)
-    } catch let error as HostRuntime.NavigationError {
-      say(error.message, tone: .negative)
     } catch {
-      say("\(error)", tone: .negative)
+      sayFailure(error)
+    }
+  }
+
+  /// Runs a navigation command in its turn: at once when nothing is being
+  /// built in a plugin process, else after what is; the keys go on
+  /// meanwhile. Its error goes on the message line.
+  func performInTurn(_ command: @escaping () async throws -> Void) {
+    Task.immediate {
+      do {
+        try await command()
+      } catch {
+        sayFailure(error)
+      }
+    }
+  }
+
+  private func sayFailure(_ error: any Error) {
+    switch error {
+    case let error as ViewEventError:
+      say(error.message, tone: .negative)
+    case let error as ResolveError: say(error.message, tone: .negative)
+    case let error as HostRuntime.NavigationError: say(error.message, tone: .negative)
+    default: say("\(error)", tone: .negative)
     }
   }
 
@@ -172,9 +189,9 @@ extension TerminalApp {
   /// Esc: close the modal on top, else pop the top screen.
   private func goBack() {
     if runtime.layers.count > 1 {
-      perform { try runtime.dismissModal() }
+      performInTurn { try await self.runtime.dismissModal() }
     } else if (runtime.layers.first?.count ?? 0) > 1 {
-      perform { try runtime.back() }
+      performInTurn { try await self.runtime.back() }
     } else {
       say("This is the first screen: there is nothing to go back to (q or Ctrl-C quits).", tone: .info)
     }

@@ -45,9 +45,6 @@ public final class PluginProcess {
   private var outstanding = OutstandingCalls()
   /// Marks the oldest outstanding call overdue once the response limit passes.
   private var deadline: Task<Void, Never>?
-  /// What the process sent while the host waited for a build, other than
-  /// what the build needed: carried out, in order, before anything newer.
-  private var deferred: [(item: PluginInbox.Item, arrival: ContinuousClock.Instant)] = []
   /// How many times the process became not responding: one that answers
   /// late shows it, however busy the host was when the answer came.
   private(set) var timesNotResponding = 0
@@ -155,7 +152,7 @@ public final class PluginProcess {
     overdue = nil
     outstanding.removeAll()
     deadline?.cancel()
-    deferred.removeAll()
+    building.removeAll()
     copiedStores.removeAll()
     stopReason = nil
     return pid
@@ -258,14 +255,14 @@ public final class PluginProcess {
 
   /// Builds a module with factory `factory` in the process, starting a new
   /// process first if the last one ended, and gives it back `saved`, its
-  /// restoration state. A module whose process crashes or does not answer
-  /// while building is returned all the same: it shows what happened in
-  /// its place.
+  /// restoration state. The host's main actor is free while the process
+  /// builds it: the build is a call like any other, and only the caller
+  /// waits for its answer. A module whose process crashes or does not
+  /// answer while building is returned all the same: it shows what
+  /// happened in its place.
   package func build(
     _ factory: Int, _ context: ModuleContext, link: any RemoteModuleLink, work: WorkScope, restoring saved: String?
-  ) throws -> (
-    module: Module, restoreFailure: String?
-  ) {
+  ) async throws -> (module: Module, restoreFailure: String?) {
     if case .ended = state, let rejection = restart() {
       throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
     }
@@ -275,16 +272,15 @@ public final class PluginProcess {
     let module = RemoteModule(id: nextModule, process: self, context: context, link: link, work: work)
     nextModule &+= 1
     modules[module.id] = module
-    let outcome = call("building it", building: module.id) {
-      .build(
+    let outcome = await call("building it", in: work) {
+      building[$0] = module.id
+      return .build(
         call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
         services: context.services.names, restoring: saved)
     }
     var restoreFailure: String?
     switch outcome {
-    case .built(let roles, let receives, let failure):
-      module.roles = roles
-      module.receives = receives
+    case .built(_, _, let failure):
       restoreFailure = failure
       module.restorationState = failure == nil ? saved : nil
     case .buildFailed(let message):
@@ -313,49 +309,38 @@ public final class PluginProcess {
   /// The stores the current process holds copies of.
   private var copiedStores: Set<WireStore> = []
 
-  /// Sends `make(call)` and waits for its answer: the build or attach of
-  /// `module`, which the host needs done before it goes on. Meanwhile only
-  /// what that needs is carried out (what `module` draws, asks and saves,
-  /// the process's service calls, and its end); everything else it sends
-  /// waits, in order, until the call returns, so that nothing else runs
-  /// inside the wait. `what` names the call for the person (`building it`).
-  /// A process that is not responding is sent the call but not waited for.
-  func call(_ what: String, building module: UInt32, _ make: (UInt32) -> WireMessage) -> CallOutcome {
+  /// Sends `make(call)` and suspends the caller, not the host, until its
+  /// answer: the build or attach of a module, which the runtime needs done
+  /// before it shows the module. Everything the process sends meanwhile is
+  /// carried out in its turn, as always, so nothing runs inside a wait.
+  /// `what` names the call for the person (`building it`); it counts as in
+  /// flight in `work`, and runs against the response limit as every call
+  /// does: past it, or when the process is not responding already, the
+  /// caller goes on with ``CallOutcome/notResponding`` and the answer, if
+  /// it comes, is carried out when it does.
+  func call(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) async -> CallOutcome {
     if case .ended(let failure) = state { return .ended(failure) }
-    guard let channel, let inbox else { return .notResponding }
-    let id = nextCall
-    nextCall &+= 1
-    let waiting = state == .running
-    guard channel.send(make(id), within: options.responseLimit) else {
-      // Part of a frame may be gone: the stream cannot be trusted any more.
-      stop(because: "it stopped reading its channel")
-      return .notResponding
-    }
-    guard waiting else { return .notResponding }
-    let deadline = ContinuousClock.now + options.responseLimit
-    defer {
-      if !deferred.isEmpty { Task { @MainActor in self.pump() } }
-    }
-    return inbox.whileWaiting {
-      while true {
-        while let (item, arrival) = inbox.take() {
-          switch item {
-          case .message(let message) where message.answeredCall == id:
-            if let reply = handle(item, arrival: arrival) { return reply.outcome }
-          case .message(let message) where message.isPartOfBuilding(module):
-            _ = handle(item, arrival: arrival)
-          case .message(.service), .broken, .ended: _ = handle(item, arrival: arrival)
-          default: deferred.append((item, arrival))
-          }
-          if case .ended(let failure) = state { return .ended(failure) }
-        }
-        if ContinuousClock.now >= deadline {
-          becomeUnresponsive(what, call: id)
-          return .notResponding
-        }
-        inbox.wait(until: deadline)
-      }
-    }
+    guard let id = post(what, in: work, make) else { return .notResponding }
+    guard state == .running else { return .notResponding }
+    return await withCheckedContinuation { awaiting[id] = $0 }
+  }
+
+  /// The callers suspended in ``call(_:in:_:)``, by call.
+  private var awaiting: [UInt32: CheckedContinuation<CallOutcome, Never>] = [:]
+  /// The module each build call builds, to take its answer also when it
+  /// comes after the response limit.
+  private var building: [UInt32: UInt32] = [:]
+
+  /// Resumes the caller waiting for `call`, if one is.
+  private func resume(_ call: UInt32, with outcome: CallOutcome) {
+    awaiting.removeValue(forKey: call)?.resume(returning: outcome)
+  }
+
+  /// Resumes every caller waiting for an answer with `outcome`.
+  private func resumeAll(with outcome: CallOutcome) {
+    let waiting = awaiting
+    awaiting.removeAll()
+    for call in waiting.keys.sorted() { waiting[call]?.resume(returning: outcome) }
   }
 
   /// Sends the call `make(call)` and returns at once: its answer is carried
@@ -366,18 +351,21 @@ public final class PluginProcess {
   /// after the calls before it were answered). A process that is not
   /// responding is sent the call all the same, and answers it in its turn,
   /// but nothing waits for it.
-  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) {
-    if case .ended = state { return }
-    guard let channel else { return }
+  @discardableResult
+  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) -> UInt32? {
+    if case .ended = state { return nil }
+    guard let channel else { return nil }
     let id = nextCall
     nextCall &+= 1
     guard channel.send(make(id), within: options.responseLimit) else {
-      return stop(because: "it stopped reading its channel")
+      stop(because: "it stopped reading its channel")
+      return nil
     }
     // While it is not responding, nothing waits for the call: it is
     // answered in its turn.
     let release = state == .running ? work.beginCall(what) : {}
     if outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
+    return id
   }
 
   /// Marks the oldest outstanding call overdue once the response limit
@@ -411,6 +399,7 @@ public final class PluginProcess {
     timesNotResponding += 1
     // Nothing waits for it any more: a session goes on, showing the choice.
     outstanding.releaseAll()
+    resumeAll(with: .notResponding)
     state = .notResponding(what: what, waiting: false)
     for module in modules.values { module.showState() }
   }
@@ -428,13 +417,10 @@ public final class PluginProcess {
   /// at a time: a process that sends without pause leaves the host time
   /// for the person between batches.
   func pump() {
-    let earlier = deferred
-    deferred.removeAll()
-    for (item, arrival) in earlier { _ = handle(item, arrival: arrival) }
     guard let inbox else { return }
     for _ in 0..<Self.batch {
       guard let (item, arrival) = inbox.take() else { return }
-      _ = handle(item, arrival: arrival)
+      handle(item, arrival: arrival)
     }
     Task { @MainActor in self.pump() }
   }
@@ -442,14 +428,10 @@ public final class PluginProcess {
   /// How many messages one turn of ``pump()`` carries out.
   static let batch = 256
 
-  private func handle(_ item: PluginInbox.Item, arrival: ContinuousClock.Instant) -> (
-    call: UInt32, outcome: CallOutcome
-  )? {
+  private func handle(_ item: PluginInbox.Item, arrival: ContinuousClock.Instant) {
     switch item {
-    case .message(let message): return handle(message, arrival: arrival)
-    case .broken(let reason):
-      stopReason = reason
-      return nil
+    case .message(let message): handle(message, arrival: arrival)
+    case .broken(let reason): stopReason = reason
     case .ended(let status, let stderr):
       released.removeAll()
       let failure = PluginFailure(
@@ -457,23 +439,28 @@ public final class PluginProcess {
       state = .ended(failure)
       channel = nil
       outstanding.removeAll()
+      building.removeAll()
       deadline?.cancel()
       let failed = modules.values.sorted { $0.id < $1.id }
       modules.removeAll()
       for module in failed { module.processEnded(failure) }
       endWorks()
-      return nil
+      resumeAll(with: .ended(failure))
     }
   }
 
-  private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) -> (
-    call: UInt32, outcome: CallOutcome
-  )? {
+  private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) {
     switch message {
-    case .done(let call): return answered(call, .done, arrival: arrival)
+    case .done(let call): answered(call, .done, arrival: arrival)
     case .built(let call, let roles, let receives, let failure):
-      return answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
-    case .buildFailed(let call, let text): return answered(call, .buildFailed(text), arrival: arrival)
+      if let module = building.removeValue(forKey: call).flatMap({ modules[$0] }) {
+        module.roles = roles
+        module.receives = receives
+      }
+      answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
+    case .buildFailed(let call, let text):
+      building[call] = nil
+      answered(call, .buildFailed(text), arrival: arrival)
     case .draw(let module, let tree): modules[module]?.draw(tree)
     case .restorationState(let module, let state, let failure):
       modules[module]?.keep(state: state, failure: failure)
@@ -488,7 +475,7 @@ public final class PluginProcess {
         if outstanding.restart(at: .now) { startDeadline() }
       }
     case .workStarted(let module, let id, let name):
-      guard let module = modules[module] else { return nil }
+      guard let module = modules[module] else { return }
       let work = RemoteWork(id: id, process: self)
       works[id] = work
       module.start(work, named: name)
@@ -508,12 +495,9 @@ public final class PluginProcess {
     case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke, .storeCopy, .storeChanged:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
-    return nil
   }
 
-  private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) -> (
-    call: UInt32, outcome: CallOutcome
-  ) {
+  private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) {
     noteLateness(arrival)
     let wasOldest = outstanding.answered(call, at: arrival)
     if call == overdue {
@@ -522,7 +506,7 @@ public final class PluginProcess {
       for module in modules.values { module.showState() }
     }
     if wasOldest { startDeadline() }
-    return (call, outcome)
+    resume(call, with: outcome)
   }
 
   /// Marks the process not responding if what arrived at `arrival` came

@@ -147,16 +147,24 @@ package final class RemoteModule {
 
   // MARK: From the host
 
+  /// Attaches the module: part of building it, so the caller (the
+  /// runtime, before it shows the module) waits for the answer, and for
+  /// what the module draws and asks on attach; the host does not.
+  package func attach() async {
+    guard failure == nil else { return }
+    _ = await process.call(LifecycleEvent.attach.rawValue, in: work) {
+      .lifecycle(call: $0, module: id, .attach)
+    }
+  }
+
   fileprivate func lifecycle(_ event: LifecycleEvent) {
+    if event == .attach {
+      // The runtime attaches a module in a plugin process with attach().
+      return assertionFailure("attach a remote module with attach()")
+    }
     if event == .detach, failure == nil { process.releasing(self) }
     if failure == nil {
-      if event == .attach {
-        // Part of building it: the host shows what it draws on attach
-        // before it goes on.
-        _ = process.call(event.rawValue, building: id) { .lifecycle(call: $0, module: id, event) }
-      } else {
-        process.post(event.rawValue, in: work) { .lifecycle(call: $0, module: id, event) }
-      }
+      process.post(event.rawValue, in: work) { .lifecycle(call: $0, module: id, event) }
     }
     if event == .detach { process.released(self) }
   }

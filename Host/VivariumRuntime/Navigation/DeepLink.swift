@@ -45,7 +45,7 @@ extension HostRuntime {
   /// declares `.present` of it, or pushed on top. Only when all succeed does
   /// it replace what is shown; otherwise it names the failing segment and
   /// changes nothing.
-  func openDeepLink(_ segments: [String], arguments: [(name: String, value: String)]) throws(ResolveError) {
+  func openDeepLink(_ segments: [String], arguments: [(name: String, value: String)]) async throws(ResolveError) {
     guard arguments.isEmpty || segments.count == 1 else {
       throw ResolveError(
         .unknownArgument, "--arg applies to a single URN; in a deep link give each segment its arguments as ?name=value"
@@ -54,10 +54,10 @@ extension HostRuntime {
     var built: [[ModuleNode]] = []
     var position = 0
     do {
-      built.append([try buildAttached(segments[0], arguments: arguments)])
+      built.append([try await buildAttached(segments[0], arguments: arguments)])
       for segment in segments.dropFirst() {
         position += 1
-        try step(into: segment, layers: &built)
+        try await step(into: segment, layers: &built)
       }
     } catch {
       for node in built.joined().reversed() { detach(node) }
@@ -73,7 +73,7 @@ extension HostRuntime {
     if let shown = top { appear(shown) }
   }
 
-  private func step(into segment: String, layers built: inout [[ModuleNode]]) throws(ResolveError) {
+  private func step(into segment: String, layers built: inout [[ModuleNode]]) async throws(ResolveError) {
     let current = built[built.count - 1][built[built.count - 1].count - 1]
     let deepest = current.deepestSelected
     for node in deepest.reversed() {
@@ -89,7 +89,7 @@ extension HostRuntime {
         for slot in node.slots
         where slot.spec.accepts.compactMap({ try? URNPattern(parsing: $0) }).contains(where: { $0.match(parsed) != nil }
         ) {
-          _ = try insertChild(segment, in: slot.spec.name, of: node)
+          _ = try await insertChild(segment, in: slot.spec.name, of: node)
           if slot.spec.kind == .tabs, let index = node.slotIndex(slot.spec.name) {
             select(node.slots[index].children.count - 1, inSlot: index, of: node)
           }
@@ -97,7 +97,7 @@ extension HostRuntime {
         }
       }
     }
-    let opened = try buildAttached(segment)
+    let opened = try await buildAttached(segment)
     if let presenter = Self.presenter(of: segment, over: current) {
       opened.opener = presenter
       built.append([opened])

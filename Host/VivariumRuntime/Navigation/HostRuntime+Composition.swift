@@ -3,9 +3,9 @@ import ViperKitHosting
 
 /// Composition: children in slots, and messages between modules.
 extension HostRuntime {
-  func embed(_ urn: String, in slot: String, of parent: ModuleNode) {
+  func embed(_ urn: String, in slot: String, of parent: ModuleNode) async {
     do {
-      _ = try insertChild(urn, in: slot, of: parent)
+      _ = try await insertChild(urn, in: slot, of: parent)
     } catch {
       report(parent, "cannot embed '\(urn)' in slot '\(slot)': \(error.message)", cause: error.kind)
     }
@@ -14,7 +14,7 @@ extension HostRuntime {
   /// Builds `urn` as a child in `slot` of `parent`, checked against the slot's
   /// declaration; a single slot's previous child is detached. For a tabs slot
   /// the new child is added but not selected unless it is the first.
-  func insertChild(_ urn: String, in slot: String, of parent: ModuleNode) throws(ResolveError) -> ModuleNode {
+  func insertChild(_ urn: String, in slot: String, of parent: ModuleNode) async throws(ResolveError) -> ModuleNode {
     guard let index = parent.slotIndex(slot) else {
       let names = parent.slots.map(\.spec.name)
       throw ResolveError(
@@ -39,12 +39,12 @@ extension HostRuntime {
     let position = spec.kind == .single ? 0 : parent.slots[index].children.count
     let saved = restoringChildren[parent.id]?.slots.first { $0.name == slot }?.children.dropFirst(position).first
     try checkNesting(urn, in: parent)
-    let child = try build(urn, restoring: saved?.urn == urn ? saved?.state : nil)
+    let child = try await build(urn, restoring: saved?.urn == urn ? saved?.state : nil)
     child.parent = parent
     child.lineage = Lineage(urn: child.urn, outer: parent.lineage)
     child.slotName = slot
     if let saved, saved.urn == urn { restoringChildren[child.id] = saved }
-    attach(child)
+    await attach(child)
     let replaced = spec.kind == .single ? parent.slots[index].children : []
     for old in replaced { disappear(old) }
     if spec.kind == .single { parent.slots[index].children = [] }

@@ -19,20 +19,32 @@ extension HostRuntime {
   /// When a route guard refuses a module of the link, its `otherwise` URN
   /// replaces everything shown instead, a notice says why, and the link is
   /// opened as soon as the guard's setting is set (``resumeGuardedLink()``).
+  ///
+  /// It runs in its turn, after the changes asked before it; it returns
+  /// when the screen it opens is shown (or the reason it is not).
   public func open(_ link: String, arguments: [(name: String, value: String)] = [], scheme: String? = nil)
-    throws(ResolveError)
+    async throws(ResolveError)
+  {
+    try await inTurn { () async throws(ResolveError) in
+      try await openInTurn(link, arguments: arguments, scheme: scheme)
+    }
+  }
+
+  /// ``open(_:arguments:scheme:)``, in the turn under way.
+  private func openInTurn(_ link: String, arguments: [(name: String, value: String)], scheme: String?)
+    async throws(ResolveError)
   {
     do {
       let segments = try DeepLink.segments(of: link, scheme: scheme)
       if segments.count > 1 || layers.isEmpty {
-        try openDeepLink(segments, arguments: arguments)
+        try await openDeepLink(segments, arguments: arguments)
         return
       }
-      let node = try buildAttached(segments[0], arguments: arguments)
+      let node = try await buildAttached(segments[0], arguments: arguments)
       show(node, onLayer: layers.count - 1)
     } catch {
       guard let refusing = error.refusedBy else { throw error }
-      try openDeepLink([refusing.otherwise], arguments: [])
+      try await openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
       services.notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
@@ -49,11 +61,11 @@ extension HostRuntime {
 
   /// Opens the link a guard refused, once the guard's setting is set
   /// (after signing in); a failure then is reported.
-  func resumeGuardedLink() {
+  func resumeGuardedLink() async {
     guard let pending = guardedLink, RouteGuard.holds(services.setting(pending.refusedBy.setting)) else { return }
     guardedLink = nil
     do {
-      try open(pending.link, arguments: pending.arguments, scheme: pending.scheme)
+      try await openInTurn(pending.link, arguments: pending.arguments, scheme: pending.scheme)
     } catch {
       problems.append(
         HostProblem(
@@ -61,8 +73,13 @@ extension HostRuntime {
     }
   }
 
-  /// Goes back: pops the top screen, or closes the top modal presentation.
-  public func back() throws(NavigationError) {
+  /// Goes back: pops the top screen, or closes the top modal presentation;
+  /// in its turn, after the changes asked before it.
+  public func back() async throws(NavigationError) {
+    try await inTurn { () throws(NavigationError) in try backInTurn() }
+  }
+
+  private func backInTurn() throws(NavigationError) {
     guard let layer = layers.last else { throw NavigationError(message: "nothing is shown; open a URN first") }
     if layer.count > 1 {
       removeTop(ofLayer: layers.count - 1)
@@ -73,8 +90,13 @@ extension HostRuntime {
     }
   }
 
-  /// Closes the top modal presentation.
-  public func dismissModal() throws(NavigationError) {
+  /// Closes the top modal presentation; in its turn, after the changes
+  /// asked before it.
+  public func dismissModal() async throws(NavigationError) {
+    try await inTurn { () throws(NavigationError) in try dismissModalInTurn() }
+  }
+
+  private func dismissModalInTurn() throws(NavigationError) {
     guard layers.count > 1 else {
       throw NavigationError(message: "nothing is presented modally; use 'back' to leave a pushed screen")
     }
@@ -113,28 +135,28 @@ extension HostRuntime {
     for modal in modals { tellDismissed(modal) }
   }
 
-  func push(_ urn: String, from node: ModuleNode) {
+  func push(_ urn: String, from node: ModuleNode) async {
     guard let index = layerIndex(of: node) else {
       return report(node, "cannot push '\(urn)': the module is not on a navigation stack yet")
     }
-    guard let pushed = buildChecked(urn, for: node, verb: "push") else { return }
+    guard let pushed = await buildChecked(urn, for: node, verb: "push") else { return }
     pushed.opener = node
     show(pushed, onLayer: index)
   }
 
-  func present(_ urn: String, from node: ModuleNode) {
-    guard let presented = buildChecked(urn, for: node, verb: "present") else { return }
+  func present(_ urn: String, from node: ModuleNode) async {
+    guard let presented = await buildChecked(urn, for: node, verb: "present") else { return }
     presented.opener = node
     if let covered = top { disappear(covered) }
     layers.append([presented])
     appear(presented)
   }
 
-  func replace(with urn: String, from node: ModuleNode) {
+  func replace(with urn: String, from node: ModuleNode) async {
     guard let index = layerIndex(of: node), let position = layers[index].lastIndex(where: { $0 === node.root }) else {
       return report(node, "cannot replace with '\(urn)': the module is not on a navigation stack")
     }
-    guard let replacement = buildChecked(urn, for: node, verb: "replace with") else { return }
+    guard let replacement = await buildChecked(urn, for: node, verb: "replace with") else { return }
     let old = layers[index][position]
     replacement.opener = old.opener
     replacement.answeredOpener = old.answeredOpener
@@ -168,9 +190,9 @@ extension HostRuntime {
   }
 
   /// Builds and attaches `urn` for a request of `node`, reporting a failure.
-  func buildChecked(_ urn: String, for node: ModuleNode, verb: String) -> ModuleNode? {
+  func buildChecked(_ urn: String, for node: ModuleNode, verb: String) async -> ModuleNode? {
     do {
-      return try buildAttached(urn)
+      return try await buildAttached(urn)
     } catch {
       report(node, "cannot \(verb) '\(urn)': \(error.message)", cause: error.kind)
       return nil

@@ -26,7 +26,7 @@ extension HostRuntime {
 
   /// Starts `node`'s plugin again and rebuilds, in their places, the
   /// modules its ended process hosted.
-  func restartPlugin(of node: ModuleNode) {
+  func restartPlugin(of node: ModuleNode) async {
     guard let process = node.remote?.process else { return }
     if case .ended = process.state, let rejection = process.restart() {
       return report(node, "\(process.fileName) could not be restarted: \(rejection.reasons.joined(separator: "; "))")
@@ -35,18 +35,18 @@ extension HostRuntime {
     let outermost = failed.filter { node in
       !failed.contains { other in other !== node && node.isInside(other) }
     }
-    for node in outermost { rebuild(node) }
+    for node in outermost { await rebuild(node) }
   }
 
   /// Builds `old`'s URN again and puts the new module where `old` was,
   /// with `old`'s restoration state, its children's and its shown tabs;
   /// false, with the problem reported and `old` left, when it could not.
   @discardableResult
-  func rebuild(_ old: ModuleNode) -> Bool {
+  func rebuild(_ old: ModuleNode) async -> Bool {
     let saved = savedScreen(old)
     let new: ModuleNode
     do {
-      new = try build(old.openedWith.urn, arguments: old.openedWith.arguments, restoring: saved.state)
+      new = try await build(old.openedWith.urn, arguments: old.openedWith.arguments, restoring: saved.state)
     } catch {
       report(old, "could not be rebuilt: \(error.message)", cause: error.kind)
       return false
@@ -59,13 +59,13 @@ extension HostRuntime {
     {
       new.parent = parent
       new.slotName = slot
-      attach(new)
+      await attach(new)
       disappear(old)
       parent.slots[index].children[position] = new
     } else if let layer = layerIndex(of: old), let position = layers[layer].firstIndex(where: { $0 === old }) {
       new.opener = old.opener
       new.answeredOpener = old.answeredOpener
-      attach(new)
+      await attach(new)
       disappear(old)
       layers[layer][position] = new
     } else {

@@ -40,7 +40,12 @@ extension HostRuntime {
   /// restoration state, its children and its shown tabs; everything else is
   /// untouched. A build that was refused changes nothing. The old build's
   /// process, if it had one, is let go once none of its modules is left.
-  public func reload(_ outcome: PluginOutcome) -> Reload {
+  /// It runs in its turn, after the changes asked before it.
+  public func reload(_ outcome: PluginOutcome) async -> Reload {
+    await inTurn { await reloadInTurn(outcome) }
+  }
+
+  private func reloadInTurn(_ outcome: PluginOutcome) async -> Reload {
     let path = outcome.path
     let plugin: LoadedPlugin
     switch outcome {
@@ -52,8 +57,9 @@ extension HostRuntime {
     let stale = nodes.filter { $0.pluginPath == path }
     let outermost = stale.filter { node in !stale.contains { $0 !== node && node.isInside($0) } }
     let before = problems.count
-    let rebuilt = outermost.filter { rebuild($0) }.count
-    drain()
+    var rebuilt = 0
+    for node in outermost where await rebuild(node) { rebuilt += 1 }
+    await drainQueue()
     if let process = previous?.runningProcess, !nodes.contains(where: { $0.remote?.process === process }) {
       process.terminate()
     }

@@ -45,6 +45,8 @@ public final class HostRuntime {
   public var onScreenChanged: () -> Void = {}
 
   private var queue: [Request] = []
+  /// Whose turn it is to change the layers: one at a time, in order.
+  let turn = NavigationTurn()
   /// Steps waiting for the queue to empty (``afterRequests(_:)``).
   private var settledSteps: [() -> Void] = []
   private var draining = false
@@ -169,7 +171,7 @@ public final class HostRuntime {
   /// back before it is attached; if it cannot, the module stays as built
   /// and ``ModuleNode/restoreFailure`` says why.
   func build(_ urn: String, arguments: [(name: String, value: String)] = [], restoring state: String? = nil)
-    throws(ResolveError) -> ModuleNode
+    async throws(ResolveError) -> ModuleNode
   {
     let resolved = try catalog.resolve(urn, arguments: arguments)
     if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
@@ -197,19 +199,9 @@ public final class HostRuntime {
         .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")
     }
     do {
-      module = try hostCall {
-        let factory: any ModuleFactory
-        switch source {
-        case .factory(let local): factory = local
-        case .process(let process, let index, _):
-          let built = try process.build(index, context, link: link, work: scope, restoring: state)
-          restoreFailure = built.restoreFailure
-          return built.module
-        case .activation:
-          // A loaded plugin's modules are in this process or in its own.
-          throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
-        }
-        let module = try factory.build(context)
+      switch source {
+      case .factory(let factory):
+        module = try hostCall { try factory.build(context) }
         if let state {
           do throws(Restoration.Failure) {
             try Restoration.restore(state, to: module)
@@ -217,7 +209,14 @@ public final class HostRuntime {
             restoreFailure = error.message
           }
         }
-        return module
+      case .process(let process, let index, _):
+        // The process builds it while the host goes on; this turn waits.
+        suspendTurn()
+        let built = try await process.build(index, context, link: link, work: scope, restoring: state)
+        (module, restoreFailure) = (built.module, built.restoreFailure)
+      case .activation:
+        // A loaded plugin's modules are in this process or in its own.
+        throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
       }
     } catch {
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
@@ -239,10 +238,10 @@ public final class HostRuntime {
   /// take back their restoration states.
   func buildAttached(
     _ urn: String, arguments: [(name: String, value: String)] = [], restoring saved: NavigationState.Screen? = nil
-  ) throws(ResolveError) -> ModuleNode {
-    let node = try build(urn, arguments: arguments, restoring: saved?.state)
+  ) async throws(ResolveError) -> ModuleNode {
+    let node = try await build(urn, arguments: arguments, restoring: saved?.state)
     if let saved { restoringChildren[node.id] = saved }
-    attach(node)
+    await attach(node)
     // A module whose work is under way may draw when it finishes; until
     // then the screen says it is loading (``afterWork()`` reports one that
     // never draws).
@@ -272,10 +271,20 @@ public final class HostRuntime {
     return try body()
   }
 
-  func attach(_ node: ModuleNode) {
-    send(.attach, to: node)
+  /// Attaches `node`, and carries out what it asked on attach (children it
+  /// embeds) unless a drain under way will: a module in a plugin process is
+  /// waited for by this turn, not by the host.
+  func attach(_ node: ModuleNode) async {
+    if let remote = node.remote {
+      touch(node)
+      node.lifecycle.append(.attach)
+      suspendTurn()
+      await remote.attach()
+    } else {
+      send(.attach, to: node)
+    }
     if node.tree == nil { undrawn[node.id] = node }
-    drain()
+    await drainQueue()
   }
 
   func appear(_ node: ModuleNode) {
@@ -349,11 +358,56 @@ public final class HostRuntime {
     if draining { settledSteps.append(step) } else { step() }
   }
 
+  /// Has the queued requests carried out: in a turn of their own when none
+  /// is under way (at once, when no module in a plugin process has to be
+  /// built), else by the turn under way, which drains before it ends.
+  func drain() {
+    guard !turn.isHeld else { return }
+    Task.immediate { await self.inTurn {} }
+  }
+
+  /// Runs `body` in a turn of its own (``NavigationTurn``), waiting for the
+  /// turns before it, then carries out the requests it caused. Counted as
+  /// in flight meanwhile, so a session waits for it.
+  func inTurn<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+    let release = work.beginCall(module: "host", "changing the screen")
+    var waited = await turn.acquire()
+    defer {
+      turn.release()
+      release()
+    }
+    let result: Result<T, Failure>
+    do throws(Failure) {
+      result = .success(try await body())
+    } catch {
+      result = .failure(error)
+    }
+    await drainQueue()
+    waited = waited || turn.takeSuspended()
+    // Done after the call that asked for it returned: the screen is drawn again.
+    if waited { onScreenChanged() }
+    return try result.get()
+  }
+
+  /// The turn under way is about to wait for a plugin process: what it
+  /// changed so far is saved now, as the screen may be drawn meanwhile.
+  private func suspendTurn() {
+    turn.suspends()
+    onNavigationChanged?()
+  }
+
   /// Carries out queued requests in order, including those they cause. A
   /// request whose module was detached before it ran (a parent that replaced
-  /// itself, then asked to embed a child) is dropped and reported.
-  func drain() {
+  /// itself, then asked to embed a child) is dropped and reported. Only in
+  /// a turn; a drain under way carries out what is queued meanwhile.
+  func drainQueue() async {
     guard !draining else { return }
+    await drainRequests()
+    // A link a guard refused opens once its setting is set (signing in).
+    await resumeGuardedLink()
+  }
+
+  private func drainRequests() async {
     draining = true
     // Requests are taken by position, not removed from the front, which would move the rest each time.
     defer {
@@ -361,11 +415,11 @@ public final class HostRuntime {
       queue.removeAll()
       restoringChildren.removeAll()
       settledSteps.removeAll()
-      resumeGuardedLink()
       onNavigationChanged?()
     }
     var count = 0
     while count < queue.count || !settledSteps.isEmpty {
+      guard turn.isHeld else { preconditionFailure("requests are carried out only in a turn") }
       if count == queue.count {
         let steps = settledSteps
         settledSteps.removeAll()
@@ -386,7 +440,7 @@ public final class HostRuntime {
       if request.node.isDetached {
         report(request.node, "\(request.summary) was dropped: the module was detached before its request ran")
       } else {
-        perform(request)
+        await perform(request)
       }
     }
   }
@@ -405,30 +459,30 @@ public final class HostRuntime {
     services.logLine(.warning, module: node.urn, message)
   }
 
-  private func perform(_ request: Request) {
+  private func perform(_ request: Request) async {
     switch request {
-    case .module(let node, let request): perform(request, from: node)
+    case .module(let node, let request): await perform(request, from: node)
     case .failed(let node, let failure): moduleFailed(node, failure)
-    case .restartPlugin(let node): restartPlugin(of: node)
+    case .restartPlugin(let node): await restartPlugin(of: node)
     }
   }
 
   /// Carries out what module `node` asked: each request's one handling.
-  private func perform(_ request: HostRequest, from node: ModuleNode) {
+  private func perform(_ request: HostRequest, from node: ModuleNode) async {
     switch request {
     case .push(let urn):
       checkDeclared(.push, urn, from: node)
-      push(urn, from: node)
+      await push(urn, from: node)
     case .present(let urn):
       checkDeclared(.present, urn, from: node)
-      present(urn, from: node)
+      await present(urn, from: node)
     case .replace(let urn):
       checkDeclared(.replace, urn, from: node)
-      replace(with: urn, from: node)
+      await replace(with: urn, from: node)
     case .pop: pop(from: node)
     case .popToRoot: popToRoot(from: node)
     case .dismiss: dismiss(from: node)
-    case .embed(let urn, let slot): embed(urn, in: slot, of: node)
+    case .embed(let urn, let slot): await embed(urn, in: slot, of: node)
     case .removeChildren(let slot): removeChildren(in: slot, of: node)
     case .showChild(let index, let slot): showChild(at: index, in: slot, of: node)
     case .emit(let message): emit(message, from: node)

@@ -96,7 +96,11 @@ extension HostRuntime {
   /// the restoring there: what was built before it stays. Returns what could
   /// not be restored, one sentence each; nothing is shown when not even the
   /// first screen could be built.
-  public func restore(_ state: NavigationState) -> [String] {
+  public func restore(_ state: NavigationState) async -> [String] {
+    await inTurn { await restoreInTurn(state) }
+  }
+
+  private func restoreInTurn(_ state: NavigationState) async -> [String] {
     guard layers.isEmpty else { return ["the app already shows a screen; nothing was restored"] }
     var lost: [String] = []
     var below: ModuleNode?
@@ -104,7 +108,7 @@ extension HostRuntime {
       for (index, saved) in layer.enumerated() {
         let node: ModuleNode
         do {
-          node = try buildAttached(saved.urn, arguments: saved.arguments.pairs, restoring: saved)
+          node = try await buildAttached(saved.urn, arguments: saved.arguments.pairs, restoring: saved)
         } catch {
           let remaining = state.layers[layerIndex...].enumerated().reduce(0) { sum, item in
             sum + (item.offset == 0 ? layer.count - index : item.element.count)

@@ -136,10 +136,10 @@ public final class Session {
       case .tap(let address): try runtime.send(.tap(button: address))
       case .select(let address, let row): try runtime.send(.select(list: address, row: row))
       case .type(let address, let text): try runtime.send(.type(field: address, text: text))
-      case .open(let link): try runtime.open(link, scheme: scheme)
+      case .open(let link): try await runtime.open(link, scheme: scheme)
       case .wait(let seconds): await runtime.letTimePass(seconds, settleLimit: settleLimit)
-      case .back: try runtime.back()
-      case .dismiss: try runtime.dismissModal()
+      case .back: try await runtime.back()
+      case .dismiss: try await runtime.dismissModal()
       case .ok:
         if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
       case .screen: break

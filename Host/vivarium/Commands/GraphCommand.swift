@@ -41,7 +41,7 @@ enum GraphCommand: Command {
     defer { runtime.shutdown() }
     do {
       let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
-      try runtime.open(link, scheme: scheme)
+      try await runtime.open(link, scheme: scheme)
     } catch {
       console.error(name, error.message)
       return ExitCode.failure

@@ -52,7 +52,7 @@ enum RenderCommand: Command {
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme
     do {
-      try runtime.open(arguments.positionals[0], arguments: extra, scheme: scheme)
+      try await runtime.open(arguments.positionals[0], arguments: extra, scheme: scheme)
     } catch {
       console.error(name, error.message)
       return ExitCode.failure

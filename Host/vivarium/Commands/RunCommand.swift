@@ -51,13 +51,13 @@ enum RunCommand: Command {
   @MainActor
   private static func resume(
     _ runtime: HostRuntime, directories: [String], _ arguments: ParsedArguments
-  ) -> (resumed: Bool, lost: [String]) {
+  ) async -> (resumed: Bool, lost: [String]) {
     let store = NavigationStore(dataDirectory: runtime.services.dataDirectory, directories: directories)
     if arguments.has("fresh") { store.remove() }
     var lost: [String] = []
     if arguments.all("start").isEmpty, !arguments.has("fresh") {
       switch store.load() {
-      case .success(let state?): lost = (store.damage.map { [$0] } ?? []) + runtime.restore(state)
+      case .success(let state?): lost = (store.damage.map { [$0] } ?? []) + (await runtime.restore(state))
       case .success(nil): break
       case .failure(let error): lost = [error.description]
       }
@@ -106,7 +106,7 @@ enum RunCommand: Command {
     case nil: break
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
-    let (resumed, lost) = resume(runtime, directories: discovery.directories, arguments)
+    let (resumed, lost) = await resume(runtime, directories: discovery.directories, arguments)
     let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
     let watching =
       arguments.has("watch")

@@ -68,12 +68,15 @@ final class Watching {
       let outcome = reloader.load(path)
       // The SDK's own libraries sit beside plugins in a build folder.
       if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
-      let reload = runtime.reload(outcome)
       let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
-      let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
-      runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
-      notices.notice(text, tone: reload.accepted ? .positive : .negative)
-      runtime.onScreenChanged()
+      // In its turn: after a module being built in a plugin process.
+      Task.immediate {
+        let reload = await runtime.reload(outcome)
+        let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
+        runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
+        notices.notice(text, tone: reload.accepted ? .positive : .negative)
+        runtime.onScreenChanged()
+      }
     }
     if let builder {
       builder.onStart = { [weak runtime] files in

@@ -93,12 +93,12 @@ func milliseconds(_ duration: Duration) -> Double {
 
 /// Opens `urn`, draws it at 80 columns, shuts it down; checks it drew `modules` frames.
 @MainActor
-func run(_ urn: String, fanSize: Int, modules: Int, services: HostServices) throws -> Phases {
+func run(_ urn: String, fanSize: Int, modules: Int, services: HostServices) async throws -> Phases {
   let runtime = HostRuntime(catalog: BenchFactory.catalog(fanSize: fanSize), services: services)
   let clock = ContinuousClock()
   var phases = Phases()
   var start = clock.now
-  try runtime.open(urn)
+  try await runtime.open(urn)
   phases.build = milliseconds(clock.now - start)
   start = clock.now
   let lines = runtime.screen()?.lines(TextRenderer(width: 80)) ?? []
@@ -146,9 +146,9 @@ do {
     for size in sizes.isEmpty ? [250, 1_000, 2_000] : sizes {
       let urn = shape == "fan" ? "bench:fan" : "bench:chain:\(size)"
       let modules = shape == "fan" ? size + 1 : size
-      _ = try run(urn, fanSize: size, modules: modules, services: services)
+      _ = try await run(urn, fanSize: size, modules: modules, services: services)
       var all: [Phases] = []
-      for _ in 0..<runs { all.append(try run(urn, fanSize: size, modules: modules, services: services)) }
+      for _ in 0..<runs { all.append(try await run(urn, fanSize: size, modules: modules, services: services)) }
       let label = shape == "fan" ? "a fan of \(size) children" : "a chain of \(size) nested modules"
       print(
         label.padding(toLength: 36, withPad: " ", startingAt: 0), summary(all.map(\.total)),

@@ -169,7 +169,7 @@ func pingTimes(vivarium: String, plugins: String, data: String, hung: Bool, coun
   defer { runtime.shutdown() }
   let screen = ScreenWaiter(runtime)
   do {
-    try runtime.open("frame:hang")
+    try await runtime.open("frame:hang")
     if hung { try runtime.send(.tap(button: "inner/go")) }
   } catch {
     fail("frame:hang: \(error)")
@@ -199,7 +199,7 @@ func tapTimes(vivarium: String, plugins: String, data: String, live: Int, count:
   defer { runtime.shutdown() }
   let screen = ScreenWaiter(runtime)
   do {
-    for _ in 0..<live { try runtime.open("products:search") }
+    for _ in 0..<live { try await runtime.open("products:search") }
   } catch {
     fail("products:search: \(error)")
   }

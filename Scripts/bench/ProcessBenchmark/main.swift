@@ -107,7 +107,7 @@ func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: I
   let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
     do {
-      try runtimes[mode]!.open(scenario.urn)
+      try await runtimes[mode]!.open(scenario.urn)
     } catch {
       fail("\(mode.label): cannot open \(scenario.urn): \(error)")
     }
@@ -248,7 +248,7 @@ func resident(_ mode: Mode, vivarium: String, plugins: String, data: String) asy
   let runtime = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
   for urn in ["login:form", "products:search"] {
     do {
-      try runtime.open(urn)
+      try await runtime.open(urn)
     } catch {
       fail("\(mode.label): cannot open \(urn): \(error)")
     }

@@ -62,7 +62,7 @@ let runtime = HostRuntime(catalog: catalog, services: HostServices(dataDirectory
 let (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 runtime.onScreenChanged = { changed.yield() }
 do {
-  try runtime.open("bench:live")
+  try await runtime.open("bench:live")
 } catch {
   print("error:", error)
   exit(1)

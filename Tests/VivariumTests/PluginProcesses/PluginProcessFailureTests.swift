@@ -25,8 +25,8 @@ struct PluginProcessFailureTests {
   @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
   func aFailingScreenShowsTheFailureAndTheRestGoesOn(how: String, at moment: String) async throws {
     let host = try FaultyHost()
-    try host.runtime.open("items:list")
-    try host.runtime.open("faulty:\(how)?at=\(moment)")
+    try await host.runtime.open("items:list")
+    try await host.runtime.open("faulty:\(how)?at=\(moment)")
     if moment == "tap" { try await host.runtime.act(.tap(button: "go")) }
     let shown = try await host.waitForText("stopped")
     #expect(shown.contains("⚠ libFaulty.so stopped"))
@@ -36,7 +36,7 @@ struct PluginProcessFailureTests {
     let problems = host.runtime.takeProblems().map(\.description)
     #expect(problems.contains { $0.hasPrefix("faulty:\(how)?at=\(moment): libFaulty.so: ") })
     // The module under it, from another plugin process, still answers.
-    try host.runtime.back()
+    try await host.runtime.back()
     try await host.runtime.act(.tap(button: "deleteAll"))
     try await host.runtime.act(.tap(button: "confirmDeleteAll"))
     #expect(host.text.contains("0 items"))
@@ -45,7 +45,7 @@ struct PluginProcessFailureTests {
   @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
   func aFailingChildShowsInItsSlotAndItsParentIsTold(how: String, at moment: String) async throws {
     let host = try FaultyHost()
-    try host.runtime.open("frame:\(how)?at=\(moment)")
+    try await host.runtime.open("frame:\(how)?at=\(moment)")
     if moment == "tap" { try await host.runtime.act(.tap(button: "inner/go")) }
     let shown = try await host.waitForText("Told: child failed")
     #expect(shown.contains("│ ⚠ libFaulty.so stopped"), "the failure is drawn inside the parent's frame")
@@ -56,8 +56,8 @@ struct PluginProcessFailureTests {
 
   @Test func restartRebuildsTheModuleInItsPlaceAndKeepsWhatItSaved() async throws {
     let host = try FaultyHost()
-    try host.runtime.open("frame:trap")
-    try host.runtime.open("faulty:demo")
+    try await host.runtime.open("frame:trap")
+    try await host.runtime.open("faulty:demo")
     try await host.runtime.act(.type(field: "note", text: "milk"))
     try await host.runtime.act(.tap(button: "save"))
     let before = try #require(host.process(named: "libFaulty.so")?.pid)
@@ -72,7 +72,7 @@ struct PluginProcessFailureTests {
     }
     #expect(!FileManager.default.fileExists(atPath: "/proc/\(before)"))
     // The embedded child under it, of the same plugin, was rebuilt too.
-    try host.runtime.back()
+    try await host.runtime.back()
     #expect(host.text.contains("│ Faulty: trap"))
     let stored = try String(contentsOfFile: host.data.path + "/storage/FaultyPlugin.json", encoding: .utf8)
     #expect(stored.contains("milk"))
@@ -80,7 +80,7 @@ struct PluginProcessFailureTests {
 
   @Test func aHangingModuleIsNotRespondingAndCanBeStopped() async throws {
     let host = try FaultyHost(responseLimit: .milliseconds(300))
-    try host.runtime.open("frame:hang")
+    try await host.runtime.open("frame:hang")
     try await host.runtime.act(.tap(button: "inner/go"))
     #expect(host.text.contains("│ ⧗ Not responding"))
     let faulty = try #require(host.process(named: "libFaulty.so"))
@@ -108,7 +108,7 @@ struct PluginProcessFailureTests {
   /// (Blocking, the host would wait out the minute and fail.)
   @Test func anotherModuleAnswersWhileAModuleIsHung() async throws {
     let host = try FaultyHost(responseLimit: .seconds(60))
-    try host.runtime.open("frame:hang")
+    try await host.runtime.open("frame:hang")
     try host.runtime.send(.tap(button: "inner/go"))
     try host.runtime.send(.tap(button: "ping"))
     #expect(try await host.waitForText("pings: 1").contains("pings: 1"))
@@ -118,9 +118,40 @@ struct PluginProcessFailureTests {
     faulty.stop(because: "the test is over")
   }
 
+  /// Nor while a module is being built: opening a module whose process
+  /// hangs in its factory suspends that navigation alone. Another plugin's
+  /// module takes a tap and draws meanwhile; the person's `back`, asked
+  /// while the open is under way, waits its turn and runs after it, in
+  /// order. Shown by the order of events, not by time.
+  @Test func keysAreActedOnWhileAModuleHangsAsItIsBuilt() async throws {
+    let host = try FaultyHost(responseLimit: .seconds(60))
+    try await host.runtime.open("frame:trap?at=tap")
+    var events: [String] = []
+    let opening = Task { @MainActor in
+      try await host.runtime.open("faulty:hang?at=build")
+      events.append("opened")
+    }
+    let goingBack = Task { @MainActor in
+      try await host.runtime.back()
+      events.append("back")
+    }
+    // The build is under way in the Faulty process, which never answers it.
+    let faulty = try #require(host.process(named: "libFaulty.so"))
+    try host.runtime.send(.tap(button: "ping"))
+    #expect(try await host.waitForText("pings: 1").contains("pings: 1"))
+    events.append("ping drawn")
+    #expect(host.runtime.layers.map(\.count) == [1], "nothing is shown before it is built")
+    #expect(faulty.state == .running, "the build is not overdue yet")
+    faulty.stop(because: "the test is over")
+    try await opening.value
+    try await goingBack.value
+    #expect(events == ["ping drawn", "opened", "back"])
+    #expect(host.runtime.top?.urn == "frame:trap?at=tap")
+  }
+
   @Test func aSlowModuleComesBackByItselfWhenItAnswers() async throws {
     let host = try FaultyHost(responseLimit: .milliseconds(200))
-    try host.runtime.open("faulty:slow")
+    try await host.runtime.open("faulty:slow")
     let process = try #require(host.process(named: "libFaulty.so"))
     try host.runtime.send(.tap(button: "go"))
     // Its storage read, made while it was late, is answered, and it carries on.
@@ -135,7 +166,7 @@ struct PluginProcessFailureTests {
   @Test(arguments: ["build", "present"])
   func aModuleHangingBeforeItDrawsIsNotResponding(at moment: String) async throws {
     let host = try FaultyHost(responseLimit: .milliseconds(300))
-    try host.runtime.open("frame:hang?at=\(moment)")
+    try await host.runtime.open("frame:hang?at=\(moment)")
     #expect(host.text.contains("│ ⧗ Not responding"))
     try await host.runtime.act(.tap(button: "ping"))
     #expect(host.text.contains("pings: 1"))
@@ -143,9 +174,9 @@ struct PluginProcessFailureTests {
 
   @Test func aModuleWhoseRolesOutliveItIsReportedNamingThem() async throws {
     let host = try FaultyHost()
-    try host.runtime.open("items:list")
-    try host.runtime.open("faulty:leak")
-    try host.runtime.back()
+    try await host.runtime.open("items:list")
+    try await host.runtime.open("faulty:leak")
+    try await host.runtime.back()
     var problems: [String] = []
     for _ in 0..<500 where problems.isEmpty {
       try await Task.sleep(nanoseconds: 10_000_000)
