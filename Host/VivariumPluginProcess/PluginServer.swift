@@ -118,7 +118,6 @@ public final class PluginServer {
       build(
         call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
         restoring: restoring)
-      sendState(of: module)
     case .lifecycle(let call, let id, let event):
       if let module = modules[id] {
         module.module.lifecycle(event)
@@ -134,6 +133,13 @@ public final class PluginServer {
       modules[id]?.module.receiver?.receive(message, from: origin)
       channel.send(.done(call: call))
       sendState(of: id)
+    case .mayLeave(let call, let id):
+      guard let guarding = modules[id]?.module.presenter as? any LeaveGuard else {
+        channel.send(.leaveDecision(call: call, .leave))
+        return
+      }
+      // Its other calls go on while it decides.
+      Task { [channel] in channel.send(.leaveDecision(call: call, await guarding.shouldLeave())) }
     case .woke(let sleep, let cancelled):
       let sleeper = sleepers.removeValue(forKey: sleep)
       if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
@@ -160,6 +166,10 @@ public final class PluginServer {
     channel.send(.restorationState(module: id, state: sent.state, failure: sent.failure))
   }
 
+  /// Builds module `id` with factory `index`, once the factory, if it is
+  /// an ``OpenGuard``, lets it open: its decision is awaited while the
+  /// process goes on (the host sends nothing more for the module before
+  /// the answer).
   private func build(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
     services: [String], restoring state: String?
@@ -168,6 +178,25 @@ public final class PluginServer {
       channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
       return
     }
+    let buildNow = { [self] in
+      make(
+        call: call, module: id, factory: index, urn: urn, arguments: arguments, services: services,
+        restoring: state)
+      sendState(of: id)
+    }
+    guard let guarding = factories[index] as? any OpenGuard else { return buildNow() }
+    Task {
+      switch await guarding.shouldOpen(OpenRequest(urn: urn, arguments: arguments)) {
+      case .open: buildNow()
+      case let decision: channel.send(.openRefused(call: call, decision))
+      }
+    }
+  }
+
+  private func make(
+    call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
+    services: [String], restoring state: String?
+  ) {
     let link = ChannelLink(server: self, module: id)
     let work = ChannelWork(server: self, module: id)
     let context = ModuleContext(
@@ -189,7 +218,8 @@ public final class PluginServer {
       channel.send(
         .built(
           call: call, roles: module.roles.map { WireRole(role: $0.role, typeName: $0.typeName) },
-          receives: module.receiver != nil, restoreFailure: restoreFailure))
+          receives: module.receiver != nil, guardsLeaving: module.presenter is any LeaveGuard,
+          restoreFailure: restoreFailure))
     } catch {
       channel.send(.buildFailed(call: call, message: "\(error)"))
     }

@@ -36,6 +36,9 @@ package enum WireMessage: Codable, Equatable, Sendable {
   case message(call: UInt32, module: UInt32, Message, MessageOrigin)
   /// The answer to the plugin's service call `call`.
   case answer(call: UInt32, WireAnswer)
+  /// Ask module `module`'s presenter whether it may be left
+  /// (``ViperKit/LeaveGuard``); answered with `leaveDecision`.
+  case mayLeave(call: UInt32, module: UInt32)
   /// The sleep `sleep` ended (or was cancelled by the host).
   case woke(sleep: UInt32, cancelled: Bool)
   /// Everything `store` holds, for the process to read from: sent before
@@ -50,11 +53,17 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// The host call `call` returned.
   case done(call: UInt32)
   /// The build call `call` made the module, with these role objects;
-  /// `receives` when one of them takes messages; `restoreFailure` when it
-  /// could not take back the state it was given.
-  case built(call: UInt32, roles: [WireRole], receives: Bool, restoreFailure: String?)
+  /// `receives` when one of them takes messages; `guardsLeaving` when its
+  /// presenter is a ``ViperKit/LeaveGuard``; `restoreFailure` when it could
+  /// not take back the state it was given.
+  case built(call: UInt32, roles: [WireRole], receives: Bool, guardsLeaving: Bool, restoreFailure: String?)
   /// The build call `call` threw: the factory's message.
   case buildFailed(call: UInt32, message: String)
+  /// The build call `call` was not carried out: the factory, an
+  /// ``ViperKit/OpenGuard``, did not let the module open.
+  case openRefused(call: UInt32, OpenDecision)
+  /// The answer to `mayLeave` call `call`.
+  case leaveDecision(call: UInt32, LeaveDecision)
   /// The module drew.
   case draw(module: UInt32, ViewNode)
   /// The module asked its router or message port for something.
@@ -79,19 +88,12 @@ package enum WireMessage: Codable, Equatable, Sendable {
 }
 
 extension WireMessage {
-  /// Whether the message is one `module` sends as it is built and attached:
-  /// what it draws, asks of the host and saves.
-  package func isPartOfBuilding(_ module: UInt32) -> Bool {
-    switch self {
-    case .draw(let sender, _), .request(let sender, _), .restorationState(let sender, _, _): sender == module
-    default: false
-    }
-  }
-
   /// The host call this message answers, if it is an answer.
   package var answeredCall: UInt32? {
     switch self {
-    case .done(let call), .built(let call, _, _, _), .buildFailed(let call, _): call
+    case .done(let call), .built(let call, _, _, _, _), .buildFailed(let call, _), .openRefused(let call, _),
+      .leaveDecision(let call, _):
+      call
     default: nil
     }
   }

@@ -116,16 +116,24 @@ enum FaultyContract {
   static let noteKey = "note"
 }
 
-/// Builds `faulty:{how}`, misbehaving right here when `at` is `build`.
-struct FaultyFactory: ModuleFactory {
+/// Builds `faulty:{how}`, misbehaving right here when `at` is `build`;
+/// a `how` it does not know does not open.
+struct FaultyFactory: OpenGuard {
   static let contract = FaultyContract.faulty
+
+  func shouldOpen(_ request: OpenRequest) async -> OpenDecision {
+    guard case .string(let how)? = request.arguments["how"], Misbehaviour(rawValue: how) == nil else { return .open }
+    return .refuse(reason: Self.unknown(how))
+  }
+
+  /// Why `how` is no way to misbehave, and which are.
+  private static func unknown(_ how: String) -> String {
+    "there is no way to misbehave called '\(how)'; use one of \(Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))"
+  }
 
   func build(_ context: ModuleContext) throws -> Module {
     let how = context.arguments.string("how") ?? ""
-    guard let misbehaviour = Misbehaviour(rawValue: how) else {
-      let allowed = Misbehaviour.allCases.map(\.rawValue).joined(separator: ", ")
-      throw ModuleBuildError("faulty: there is no way to misbehave called '\(how)'; use one of \(allowed)")
-    }
+    guard let misbehaviour = Misbehaviour(rawValue: how) else { throw ModuleBuildError("faulty: " + Self.unknown(how)) }
     let at = context.arguments.string("at") ?? Moment.tap.rawValue
     guard let asked = Moment(rawValue: at) else {
       let allowed = Moment.allCases.map(\.rawValue).joined(separator: ", ")

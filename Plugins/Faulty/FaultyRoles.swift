@@ -213,6 +213,15 @@ final class FaultyDemoPresenter: ViperPresenter, FaultyDemoViewOutput, FaultyDem
   }
 }
 
+/// A note typed and not saved is not lost without asking the person.
+extension FaultyDemoPresenter: LeaveGuard {
+  func shouldLeave() async -> LeaveDecision {
+    guard !note.isEmpty, note != saved else { return .leave }
+    return .ask(
+      question: "Discard your changes? The note you typed is not saved.", confirm: "Discard", cancel: "Keep editing")
+  }
+}
+
 /// Keeps the note in the plugin's storage, and crashes when asked.
 final class FaultyDemoInteractor: ViperInteractor, FaultyDemoInteractorInput {
   weak var presenter: (any FaultyDemoInteractorOutput)?

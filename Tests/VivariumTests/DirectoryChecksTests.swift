@@ -34,8 +34,8 @@ struct DirectoryChecksTests {
     defer { chmod(dir.path, 0o755) }
     let checks = DirectoryChecks()
     for path in [first, second] {
-      await #expect {
-        try await PluginFile.open(path, directories: checks)
+      #expect {
+        try PluginFile.open(path, directories: checks)
       } throws: { error in
         (error as? Rejection)?.kind == .unsafePermissions && (error as? Rejection)?.path == path
       }

@@ -144,8 +144,13 @@ struct WireProtocolTests {
     samples += answers.map { WireMessage.answer(call: 7, $0) }
     samples += [
       .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .done(call: 10), .done(call: 300),
-      .built(call: 11, roles: roles, receives: true, restoreFailure: nil),
-      .built(call: 12, roles: [], receives: false, restoreFailure: "'draft' is missing"),
+      .built(call: 11, roles: roles, receives: true, guardsLeaving: false, restoreFailure: nil),
+      .built(call: 12, roles: [], receives: false, guardsLeaving: true, restoreFailure: "'draft' is missing"),
+      .mayLeave(call: 21, module: 2), .leaveDecision(call: 21, .leave),
+      .leaveDecision(call: 22, .stay(reason: "save first")),
+      .leaveDecision(call: 23, .ask(question: "Discard?", confirm: "Discard", cancel: "Keep editing")),
+      .openRefused(call: 24, .refuse(reason: "no item 99")),
+      .openRefused(call: 25, .redirect(urn: "login:form", reason: "sign in first")),
       .restorationState(module: 2, state: #"{"page":3}"#, failure: nil),
       .restorationState(module: .max, state: nil, failure: "too big"),
       .restorationState(module: 0, state: nil, failure: nil),
@@ -260,7 +265,7 @@ struct WireProtocolTests {
     for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
     let expected: [String: String] = [
       "WireMessage":
-        "mapped ready refused build lifecycle event message answer woke storeCopy storeChanged done built buildFailed draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
+        "mapped ready refused build lifecycle event message mayLeave answer woke storeCopy storeChanged done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
       "WireStore": "storage settings",
       "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
       "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
@@ -275,6 +280,8 @@ struct WireProtocolTests {
       "LifecycleEvent": "attach appear disappear detach",
       "LogLevel": "debug info warning error",
       "Axis": "vertical horizontal",
+      "LeaveDecision": "leave stay ask",
+      "OpenDecision": "refuse redirect",
     ]
     let missing = expected.flatMap { type, names in names.split(separator: " ").map { "\(type).\($0)" } }
       .filter { !found.contains($0) }

@@ -123,7 +123,11 @@ extension TerminalApp {
       place +=
         (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
     }
-    let hints = overlay != nil ? "Esc close · ↑↓ PgUp PgDn scroll" : KeyHelp.hints(for: spot?.kind, editing: editing)
+    let alert = runtime.services.notifications.alerts.first
+    let hints =
+      if overlay != nil { "Esc close · ↑↓ PgUp PgDn scroll" } else if let choice = alert?.choice {
+        "←→ move · Enter answer · Esc \(choice.cancel.oneLineVisible)"
+      } else if alert != nil { "Enter close" } else { KeyHelp.hints(for: spot?.kind, editing: editing) }
     // Where the person is comes first; the hints get the rest.
     let shown = TextWrap.truncate(place, to: max(width - 2, 0))
     let column = grid.put(" " + shown + " ", x: 0, y: row, style: CellStyle(bold: true, reverse: true))

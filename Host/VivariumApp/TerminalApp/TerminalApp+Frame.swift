@@ -153,8 +153,24 @@ extension TerminalApp {
     for (row, line) in lines.enumerated() {
       grid.put(line, x: inner.x + 1, y: inner.y + row, limit: inner.x + inner.width)
     }
-    let ok = "[ OK ]"
-    grid.put(ok, x: inner.x + (inner.width - ok.count) / 2, y: inner.y + inner.height - 1, style: Palette.focus)
+    let y = inner.y + inner.height - 1
+    guard let choice = alert.choice else {
+      let ok = "[ OK ]"
+      grid.put(ok, x: inner.x + (inner.width - ok.count) / 2, y: y, style: Palette.focus)
+      return
+    }
+    // The answer that does not go ahead first, and focused first.
+    let answers = [(choice.cancel, !questionConfirms), (choice.confirm, questionConfirms)].map { label, focused in
+      (
+        text: "\(focused ? "▶" : " ")[ \(TextWrap.truncate(label.oneLineVisible, to: inner.width / 2 - 6)) ]",
+        focused: focused
+      )
+    }
+    var x = inner.x + max(0, (inner.width - answers.map { $0.text.count }.reduce(2, +)) / 2)
+    for answer in answers {
+      grid.put(answer.text, x: x, y: y, style: answer.focused ? Palette.focus : .plain)
+      x += answer.text.count + 2
+    }
   }
 
   /// The columns of text in a box over a window `windowWidth` wide: all

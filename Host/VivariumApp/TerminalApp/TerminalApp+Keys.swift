@@ -24,6 +24,9 @@ extension TerminalApp {
     if commandActive { return await commandKey(key) }
     if case .mouse(let mouse) = key { return mouseEvent(mouse) }
     if overlay != nil { return overlayKey(key) }
+    if let question = runtime.services.notifications.alerts.first?.choice {
+      return questionKey(key, question)
+    }
     if runtime.services.notifications.alerts.first != nil {
       if key == .enter || key == .escape || key == .character(" ") {
         _ = runtime.services.notifications.acknowledgeAlert()
@@ -86,6 +89,24 @@ extension TerminalApp {
   func type(_ text: String, into address: String, secret: Bool) {
     if secret { secrets[address] = text }
     perform { try runtime.send(.type(field: address, text: text)) }
+  }
+
+  /// A key while a module's question is shown: the arrows and Tab move
+  /// between its two answers, Enter gives the focused one, Esc the one
+  /// that does not go ahead.
+  private func questionKey(_ key: KeyEvent, _ question: HostNotifications.Choice) -> Action {
+    switch key {
+    case .left, .right, .tab, .backTab: questionConfirms.toggle()
+    case .enter, .escape:
+      let confirmed = key == .enter && questionConfirms
+      questionConfirms = false
+      runtime.services.notifications.acknowledgeAlert(confirmed: confirmed)
+    default:
+      say(
+        "Enter answers '\(question.cancel.oneLineVisible)' or '\(question.confirm.oneLineVisible)', the one marked; the arrows move between them.",
+        tone: .info)
+    }
+    return .redraw
   }
 
   /// Runs a request to the runtime; its error goes on the message line.

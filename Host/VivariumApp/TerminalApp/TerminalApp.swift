@@ -74,6 +74,9 @@ public final class TerminalApp {
   var commandLine = CommandLine()
   var commandActive = false
   var message: Message?
+  /// Whether the focused answer of the question on screen is the one that
+  /// goes ahead; the other, which does not, is focused first.
+  var questionConfirms = false
   /// Hotspots of the interactive pane as drawn last, in grid coordinates.
   var drawnHotspots: [Hotspot] = []
   /// Whether the screen may have changed since the last frame (a key acted,

@@ -86,3 +86,11 @@ extension Double {
     rounded() == self ? String(Int(self)) : String(self)
   }
 }
+
+/// A factory that is an ``OpenGuard`` did not let its module open: what it
+/// decided instead.
+package struct OpenRefusal: Error, Sendable {
+  /// The factory's decision: ``OpenDecision/refuse(reason:)`` or
+  /// ``OpenDecision/redirect(urn:reason:)``.
+  package let decision: OpenDecision
+}

@@ -246,6 +246,8 @@ public final class PluginProcess {
     case done
     case built([WireRole], receives: Bool, restoreFailure: String?)
     case buildFailed(String)
+    case openRefused(OpenDecision)
+    case leaveDecision(LeaveDecision)
     case notResponding
     case ended(PluginFailure)
   }
@@ -286,8 +288,11 @@ public final class PluginProcess {
     case .buildFailed(let message):
       modules[module.id] = nil
       throw ModuleBuildError(message)
+    case .openRefused(let decision):
+      modules[module.id] = nil
+      throw OpenRefusal(decision: decision)
     case .notResponding: module.showState()
-    case .done, .ended: break
+    case .done, .ended, .leaveDecision: break
     }
     return (module.module, restoreFailure)
   }
@@ -452,15 +457,20 @@ public final class PluginProcess {
   private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) {
     switch message {
     case .done(let call): answered(call, .done, arrival: arrival)
-    case .built(let call, let roles, let receives, let failure):
+    case .built(let call, let roles, let receives, let guardsLeaving, let failure):
       if let module = building.removeValue(forKey: call).flatMap({ modules[$0] }) {
         module.roles = roles
         module.receives = receives
+        module.guardsLeaving = guardsLeaving
       }
       answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
     case .buildFailed(let call, let text):
       building[call] = nil
       answered(call, .buildFailed(text), arrival: arrival)
+    case .openRefused(let call, let decision):
+      building[call] = nil
+      answered(call, .openRefused(decision), arrival: arrival)
+    case .leaveDecision(let call, let decision): answered(call, .leaveDecision(decision), arrival: arrival)
     case .draw(let module, let tree): modules[module]?.draw(tree)
     case .restorationState(let module, let state, let failure):
       modules[module]?.keep(state: state, failure: failure)
@@ -492,7 +502,8 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .answer, .woke, .storeCopy, .storeChanged:
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .answer, .woke, .storeCopy,
+      .storeChanged:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
   }

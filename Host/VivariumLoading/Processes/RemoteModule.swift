@@ -41,6 +41,18 @@ package final class RemoteModule {
 
   /// Whether the module takes messages (assumed until its process says).
   var receives = true
+  /// Whether its presenter decides if it may be left (``LeaveGuard``).
+  package internal(set) var guardsLeaving = false
+
+  /// Asks the module whether it may be left: the caller waits, the host
+  /// does not. A module that does not answer in time, or whose process
+  /// ended, may be left.
+  package func mayLeave() async -> LeaveDecision {
+    guard guardsLeaving, failure == nil else { return .leave }
+    let outcome = await process.call("whether it may be left", in: work) { .mayLeave(call: $0, module: id) }
+    guard case .leaveDecision(let decision) = outcome else { return .leave }
+    return decision
+  }
 
   /// The module as the host holds it.
   var module: Module {

@@ -16,6 +16,8 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     case buildFailed = "build-failed"
     case drewNothing = "drew-nothing"
     case guarded
+    /// The target's plugin did not let it open (an ``OpenGuard``).
+    case refused
     /// A module embedded in a module of its own URN (``HostRuntime/checkNesting(_:in:)``).
     case cycle = "embedding-cycle"
     /// A module nested deeper than ``HostRuntime/nestingLimit``.
@@ -28,11 +30,33 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
   public let message: String
   /// For ``Kind/guarded``: the guard that refused the module.
   public let refusedBy: RouteGuard?
+  /// For ``Kind/refused``: where the plugin sends a person opening it, and why.
+  public let redirect: Redirect?
 
-  init(_ kind: Kind, _ message: String, refusedBy: RouteGuard? = nil) {
+  /// Where an ``OpenGuard`` sends a person instead, and why.
+  public struct Redirect: Sendable, Equatable {
+    /// The URN opened instead.
+    public let urn: String
+    /// Why, for the person.
+    public let reason: String
+  }
+
+  init(_ kind: Kind, _ message: String, refusedBy: RouteGuard? = nil, redirect: Redirect? = nil) {
     self.kind = kind
     self.message = message
     self.refusedBy = refusedBy
+    self.redirect = redirect
+  }
+
+  /// Why `urn` did not open, as its ``OpenGuard`` decided; nil when it opens.
+  static func refusal(of urn: String, _ decision: OpenDecision) -> ResolveError? {
+    switch decision {
+    case .open: nil
+    case .refuse(let reason): ResolveError(.refused, "\(urn) did not open: \(reason)")
+    case .redirect(let target, let reason):
+      ResolveError(.refused, "\(urn) did not open: \(reason)", redirect: Redirect(urn: target, reason: reason))
+    @unknown default: ResolveError(.refused, "\(urn) did not open: its plugin said \(decision)")
+    }
   }
 
   /// The message.

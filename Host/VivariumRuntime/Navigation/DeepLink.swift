@@ -66,7 +66,7 @@ extension HostRuntime {
         ? "deep link segment \(position + 1) '\(HostRuntime.clipped(segments[position]))' failed: " : ""
       throw ResolveError(
         error.kind, prefix + error.message + (layers.isEmpty ? "" : "; the screen is unchanged"),
-        refusedBy: error.refusedBy)
+        refusedBy: error.refusedBy, redirect: error.redirect)
     }
     detachAll()
     layers = built

@@ -37,12 +37,23 @@ extension HostRuntime {
     do {
       let segments = try DeepLink.segments(of: link, scheme: scheme)
       if segments.count > 1 || layers.isEmpty {
+        // What is shown goes: each module there that guards leaving is asked.
+        let again: @MainActor () async -> Void = { [weak self] in
+          try? await self?.openInTurn(link, arguments: arguments, scheme: scheme)
+        }
+        guard await mayLeave(layers.reversed().flatMap { $0.reversed() }, again: again) else { return }
         try await openDeepLink(segments, arguments: arguments)
         return
       }
       let node = try await buildAttached(segments[0], arguments: arguments)
       show(node, onLayer: layers.count - 1)
     } catch {
+      if let redirect = error.redirect {
+        try await openDeepLink([redirect.urn], arguments: [])
+        services.notifications.notice(redirect.reason, tone: .info)
+        services.logLine(.info, module: "host", "\(error.message); opened \(redirect.urn) instead")
+        return
+      }
       guard let refusing = error.refusedBy else { throw error }
       try await openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
@@ -76,14 +87,23 @@ extension HostRuntime {
   /// Goes back: pops the top screen, or closes the top modal presentation;
   /// in its turn, after the changes asked before it.
   public func back() async throws(NavigationError) {
-    try await inTurn { () throws(NavigationError) in try backInTurn() }
+    try await inTurn { () async throws(NavigationError) in try await backInTurn() }
   }
 
-  private func backInTurn() throws(NavigationError) {
-    guard let layer = layers.last else { throw NavigationError(message: "nothing is shown; open a URN first") }
+  private func backInTurn() async throws(NavigationError) {
+    guard let layer = layers.last, let shown = layer.last else {
+      throw NavigationError(message: "nothing is shown; open a URN first")
+    }
+    // Asked again once the person confirms, if it is still what is shown.
+    let again: @MainActor () async -> Void = { [weak self] in
+      guard let self, self.top === shown else { return }
+      try? await self.backInTurn()
+    }
     if layer.count > 1 {
+      guard await mayLeave([shown], again: again) else { return }
       removeTop(ofLayer: layers.count - 1)
     } else if layers.count > 1 {
+      guard await mayLeave(layer.reversed(), again: again) else { return }
       closeLayers(from: layers.count - 1)
     } else {
       throw NavigationError(message: "this is the first screen; there is nothing to go back to")
@@ -93,13 +113,18 @@ extension HostRuntime {
   /// Closes the top modal presentation; in its turn, after the changes
   /// asked before it.
   public func dismissModal() async throws(NavigationError) {
-    try await inTurn { () throws(NavigationError) in try dismissModalInTurn() }
+    try await inTurn { () async throws(NavigationError) in try await dismissModalInTurn() }
   }
 
-  private func dismissModalInTurn() throws(NavigationError) {
-    guard layers.count > 1 else {
+  private func dismissModalInTurn() async throws(NavigationError) {
+    guard layers.count > 1, let modal = layers.last else {
       throw NavigationError(message: "nothing is presented modally; use 'back' to leave a pushed screen")
     }
+    let again: @MainActor () async -> Void = { [weak self] in
+      guard let self, self.layers.last?.first === modal.first else { return }
+      try? await self.dismissModalInTurn()
+    }
+    guard await mayLeave(modal.reversed(), again: again) else { return }
     closeLayers(from: layers.count - 1)
   }
 
@@ -166,27 +191,51 @@ extension HostRuntime {
     detach(old)
   }
 
-  func pop(from node: ModuleNode) {
+  func pop(from node: ModuleNode) async {
     guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
+    let again: @MainActor () async -> Void = { [weak self] in
+      guard let self, !node.isDetached else { return }
+      await self.pop(from: node)
+    }
     if layers[index].count > 1 {
+      guard await mayLeave(leaving([layers[index].last!], from: node), again: again) else { return }
       removeTop(ofLayer: index)
     } else if index > 0 {
+      guard await mayLeave(leaving(layers[index...].reversed().flatMap { $0.reversed() }, from: node), again: again)
+      else { return }
       closeLayers(from: index)
     } else {
       report(node, "cannot pop the first screen; offer another way out, such as replace(_:)")
     }
   }
 
-  func popToRoot(from node: ModuleNode) {
+  func popToRoot(from node: ModuleNode) async {
     guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
+    let again: @MainActor () async -> Void = { [weak self] in
+      guard let self, !node.isDetached else { return }
+      await self.popToRoot(from: node)
+    }
+    guard await mayLeave(leaving(layers[index].dropFirst().reversed(), from: node), again: again) else { return }
     while layers[index].count > 1 { removeTop(ofLayer: index) }
   }
 
-  func dismiss(from node: ModuleNode) {
+  func dismiss(from node: ModuleNode) async {
     guard let index = layerIndex(of: node), index > 0 else {
       return report(node, "cannot dismiss: it is not presented modally; use pop()")
     }
+    let again: @MainActor () async -> Void = { [weak self] in
+      guard let self, !node.isDetached else { return }
+      await self.dismiss(from: node)
+    }
+    guard await mayLeave(leaving(layers[index...].reversed().flatMap { $0.reversed() }, from: node), again: again)
+    else { return }
     closeLayers(from: index)
+  }
+
+  /// The screens of `screens` a request of `node` takes away that are not
+  /// `node`'s own: a module that removes itself is not asked.
+  private func leaving(_ screens: [ModuleNode], from node: ModuleNode) -> [ModuleNode] {
+    screens.filter { $0 !== node.root }
   }
 
   /// Builds and attaches `urn` for a request of `node`, reporting a failure.

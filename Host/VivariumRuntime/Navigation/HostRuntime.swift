@@ -47,6 +47,9 @@ public final class HostRuntime {
   private var queue: [Request] = []
   /// Whose turn it is to change the layers: one at a time, in order.
   let turn = NavigationTurn()
+  /// In the turn that makes a change the person confirmed: modules are not
+  /// asked again whether they may be left (``mayLeave(_:again:)``).
+  var leavingConfirmed = false
   /// Steps waiting for the queue to empty (``afterRequests(_:)``).
   private var settledSteps: [() -> Void] = []
   private var draining = false
@@ -198,6 +201,10 @@ public final class HostRuntime {
       throw ResolveError(
         .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")
     }
+    if case .factory(let guarding as any OpenGuard) = source {
+      let request = OpenRequest(urn: resolved.urn, arguments: resolved.arguments.values)
+      if let refusal = ResolveError.refusal(of: resolved.urn, await guarding.shouldOpen(request)) { throw refusal }
+    }
     do {
       switch source {
       case .factory(let factory):
@@ -218,6 +225,8 @@ public final class HostRuntime {
         // A loaded plugin's modules are in this process or in its own.
         throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
       }
+    } catch let refused as OpenRefusal {
+      throw ResolveError.refusal(of: resolved.urn, refused.decision) ?? ResolveError(.refused, resolved.urn)
     } catch {
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
     }
@@ -391,7 +400,7 @@ public final class HostRuntime {
 
   /// The turn under way is about to wait for a plugin process: what it
   /// changed so far is saved now, as the screen may be drawn meanwhile.
-  private func suspendTurn() {
+  func suspendTurn() {
     turn.suspends()
     onNavigationChanged?()
   }
@@ -479,9 +488,9 @@ public final class HostRuntime {
     case .replace(let urn):
       checkDeclared(.replace, urn, from: node)
       await replace(with: urn, from: node)
-    case .pop: pop(from: node)
-    case .popToRoot: popToRoot(from: node)
-    case .dismiss: dismiss(from: node)
+    case .pop: await pop(from: node)
+    case .popToRoot: await popToRoot(from: node)
+    case .dismiss: await dismiss(from: node)
     case .embed(let urn, let slot): await embed(urn, in: slot, of: node)
     case .removeChildren(let slot): removeChildren(in: slot, of: node)
     case .showChild(let index, let slot): showChild(at: index, in: slot, of: node)

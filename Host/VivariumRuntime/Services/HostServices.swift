@@ -197,23 +197,49 @@ public final class HostNotifications: Notifier {
     public let text: String
   }
 
-  /// An alert box the person must acknowledge.
+  /// An alert box the person must acknowledge, or a question they must
+  /// answer.
   public struct Alert: Encodable, Equatable, Sendable {
     /// Its title.
     public let title: String
     /// Its message.
     public let message: String
+    /// For a question: its two answers; nil for an alert.
+    public var choice: Choice? = nil
+  }
+
+  /// The two answers to a question: `confirm` goes ahead (`Discard`),
+  /// `cancel` does not (`Keep editing`).
+  public struct Choice: Encodable, Equatable, Sendable {
+    /// The answer that goes ahead.
+    public let confirm: String
+    /// The answer that does not.
+    public let cancel: String
   }
 
   /// Notices raised since the last ``takeNotices()``.
   public private(set) var notices: [Notice] = []
   /// Alerts waiting to be acknowledged, oldest first.
   public private(set) var alerts: [Alert] = []
+  /// What each question in ``alerts`` does with its answer, by position;
+  /// nil for an alert.
+  private var answers: [(@MainActor (Bool) -> Void)?] = []
 
   /// Records a notice.
   public func notice(_ text: String, tone: Tone) { notices.append(Notice(tone: tone, text: text)) }
   /// Records an alert.
-  public func alert(title: String, message: String) { alerts.append(Alert(title: title, message: message)) }
+  public func alert(title: String, message: String) {
+    alerts.append(Alert(title: title, message: message))
+    answers.append(nil)
+  }
+
+  /// Asks the person `question`; `then` gets true when they confirm.
+  public func ask(
+    title: String, question: String, _ choice: Choice, then: @escaping @MainActor (Bool) -> Void
+  ) {
+    alerts.append(Alert(title: title, message: question, choice: choice))
+    answers.append(then)
+  }
 
   /// Returns and clears the notices.
   public func takeNotices() -> [Notice] {
@@ -221,11 +247,14 @@ public final class HostNotifications: Notifier {
     return notices
   }
 
-  /// Removes the oldest alert; false if there was none.
+  /// Removes the oldest alert, or answers the oldest question with its
+  /// `confirm` answer (`cancel` when `confirmed` is false); false if there
+  /// was none.
   @discardableResult
-  public func acknowledgeAlert() -> Bool {
+  public func acknowledgeAlert(confirmed: Bool = true) -> Bool {
     guard !alerts.isEmpty else { return false }
     alerts.removeFirst()
+    answers.removeFirst()?(confirmed)
     return true
   }
 }

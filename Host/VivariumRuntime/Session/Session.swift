@@ -123,9 +123,12 @@ public final class Session {
       line = SessionCommand.secretType(address, length: text.count)
     }
     if runtime.services.notifications.alerts.first != nil,
-      ![.ok, .quit, .help, .screen].contains(command), !command.isWait
+      ![.ok, .cancel, .quit, .help, .screen].contains(command), !command.isWait
     {
-      return finish(line, errors: ["an alert is open; type 'ok' to close it"], draws: true)
+      let what =
+        runtime.services.notifications.alerts.first?.choice == nil
+        ? "an alert is open; type 'ok' to close it" : "a question is open; type 'ok' or 'cancel' to answer it"
+      return finish(line, errors: [what], draws: true)
     }
     var output: [String] = []
     var draws = true
@@ -142,6 +145,12 @@ public final class Session {
       case .dismiss: try await runtime.dismissModal()
       case .ok:
         if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
+      case .cancel:
+        guard runtime.services.notifications.alerts.first?.choice != nil else {
+          errors.append("there is no question to answer; 'cancel' answers one a module asks")
+          break
+        }
+        runtime.services.notifications.acknowledgeAlert(confirmed: false)
       case .screen: break
       case .tree(let link): (output, draws, asksForLink) = (link ? linkLines() : treeLines(), false, link)
       case .routes: (output, draws) = ([reports.routes], false)
@@ -218,8 +227,11 @@ public final class Session {
   private func alertBox(_ alert: HostNotifications.Alert) -> [String] {
     let inner = TextRenderer(width: renderer.width - 4, style: renderer.style)
     let body = inner.lines(.stack(.vertical, [.heading(alert.title), .text(alert.message)]))
-    return ["╔" + String(repeating: "═", count: renderer.width - 2)] + body.map { "║ " + $0 }
-      + ["╚ type 'ok' to close"]
+    let answer =
+      alert.choice.map {
+        "╚ type 'ok': \($0.confirm.oneLineVisible) · 'cancel': \($0.cancel.oneLineVisible)"
+      } ?? "╚ type 'ok' to close"
+    return ["╔" + String(repeating: "═", count: renderer.width - 2)] + body.map { "║ " + $0 } + [answer]
   }
 
   /// What `tree` says when nothing is shown.

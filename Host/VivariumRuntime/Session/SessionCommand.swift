@@ -16,8 +16,10 @@ public enum SessionCommand: Equatable, Sendable {
   case back
   /// `dismiss`: close the top modal.
   case dismiss
-  /// `ok`: acknowledge the alert.
+  /// `ok`: acknowledge the alert, or answer the question with its confirming answer.
   case ok
+  /// `cancel`: answer the question with its cancelling answer.
+  case cancel
   /// `wait DURATION`: let time pass (seconds), then let work settle.
   case wait(Double)
   /// `screen`: draw the screen again.
@@ -71,7 +73,8 @@ public enum SessionCommand: Equatable, Sendable {
       open URN               push a module; a deep link a:b/c:d replaces everything shown
       back                   pop the top screen, or close the top modal
       dismiss                close the top modal presentation
-      ok                     acknowledge the alert on screen
+      ok                     acknowledge the alert on screen, or confirm its question
+      cancel                 answer the question on screen with its cancel answer
       wait DURATION          let time pass, e.g. wait 5s, wait 300ms, wait 2m
       screen                 draw the screen again
       tree                   the live module tree, with each module's plugin
@@ -86,7 +89,8 @@ public enum SessionCommand: Equatable, Sendable {
 
   /// Every command's name, as a person types it (`exit` aside, which is `quit`).
   public static let names = [
-    "tap", "select", "type", "open", "back", "dismiss", "ok", "wait", "screen", "tree", "routes", "plugins", "log",
+    "tap", "select", "type", "open", "back", "dismiss", "ok", "cancel", "wait", "screen", "tree", "routes", "plugins",
+    "log",
     "help", "quit",
   ]
 
@@ -122,7 +126,7 @@ public enum SessionCommand: Equatable, Sendable {
       return .tree(link: !rest.isEmpty)
     default:
       let simple: [String: SessionCommand] = [
-        "back": .back, "dismiss": .dismiss, "ok": .ok, "screen": .screen, "routes": .routes,
+        "back": .back, "dismiss": .dismiss, "ok": .ok, "cancel": .cancel, "screen": .screen, "routes": .routes,
         "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
       ]
       guard let command = simple[name] else {

@@ -266,6 +266,28 @@ extension TerminalAppTests {
     #expect(pilot.runtime.services.notifications.alerts.isEmpty)
   }
 
+  /// A module's question: the answer that does not go ahead is focused
+  /// first; the arrows move, Enter answers, Esc cancels.
+  @Test func aQuestionAnswersWhatIsFocusedAndEscCancels() async throws {
+    let pilot = try await signedIn()
+    var answers: [Bool] = []
+    let notifications = pilot.runtime.services.notifications
+    let choice = HostNotifications.Choice(confirm: "Discard", cancel: "Keep editing")
+    notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
+    #expect(pilot.text.contains("▶[ Keep editing ]"))
+    #expect(pilot.screen[pilot.screen.count - 1].contains("Esc Keep editing"))
+    await pilot.press(.enter)
+    notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
+    await pilot.press(.right)
+    #expect(pilot.text.contains("▶[ Discard ]"))
+    await pilot.press(.enter)
+    notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
+    await pilot.press(.right, .escape)
+    #expect(answers == [false, true, false])
+    #expect(notifications.alerts.isEmpty)
+    #expect(!pilot.text.contains("Discard your changes?"))
+  }
+
   @Test func textTypedOutsideAFieldSaysWhereTextGoes() async throws {
     let pilot = try await signedIn()
     await pilot.type("m")

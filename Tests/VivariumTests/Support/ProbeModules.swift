@@ -68,7 +68,7 @@ final class ProbeView: ViperView {
   func handle(_ event: ViewEvent) { presenter.recorder.record("\(urn):\(event)") }
 }
 
-final class ProbePresenter: ViperPresenter, MessageReceiver {
+class ProbePresenter: ViperPresenter, MessageReceiver {
   let urn: String
   let recorder: ProbeRecorder
 

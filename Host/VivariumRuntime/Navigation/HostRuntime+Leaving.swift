@@ -1,0 +1,56 @@
+import ViperKit
+import VivariumLoading
+
+/// Modules that decide in code whether they may be left (``LeaveGuard``).
+extension HostRuntime {
+  /// Whether `screens` (top first) may be taken away: each module in them
+  /// whose presenter guards leaving is asked, innermost first, the turn
+  /// waiting for its answer. A module that stays has its reason said in a
+  /// notice; one that asks the person has its question shown, and
+  /// `again`, the same change, is made in a turn of its own, without asking,
+  /// once they confirm. Both leave the screens where they are.
+  func mayLeave(_ screens: [ModuleNode], again: @escaping @MainActor () async -> Void) async -> Bool {
+    guard !leavingConfirmed else { return true }
+    for node in screens.flatMap(\.insideOut) {
+      switch await leaveDecision(of: node) {
+      case .leave: continue
+      case .stay(let reason):
+        services.notifications.notice(reason, tone: .warning)
+        services.logLine(.info, module: node.urn, "stays: \(reason)")
+        return false
+      case .ask(let question, let confirm, let cancel):
+        services.notifications.ask(
+          title: node.urn, question: question, .init(confirm: confirm, cancel: cancel)
+        ) { [weak self] confirmed in
+          guard confirmed, let self else { return }
+          Task.immediate {
+            await self.inTurn {
+              self.leavingConfirmed = true
+              defer { self.leavingConfirmed = false }
+              await again()
+            }
+          }
+        }
+        return false
+      @unknown default: continue
+      }
+    }
+    return true
+  }
+
+  /// What `node` answers when asked whether it may be left.
+  private func leaveDecision(of node: ModuleNode) async -> LeaveDecision {
+    if let remote = node.remote {
+      guard remote.guardsLeaving else { return .leave }
+      suspendTurn()
+      return await remote.mayLeave()
+    }
+    guard let guarding = node.module?.presenter as? any LeaveGuard else { return .leave }
+    return await guarding.shouldLeave()
+  }
+}
+
+extension ModuleNode {
+  /// This module and every module embedded in it, the innermost first.
+  var insideOut: [ModuleNode] { allChildren.reversed().flatMap(\.insideOut) + [self] }
+}
