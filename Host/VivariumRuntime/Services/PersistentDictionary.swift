@@ -107,26 +107,6 @@ struct Weak {
   init(_ object: AnyObject) { self.object = object }
 }
 
-/// A plugin's private storage: one JSON file per plugin in the data directory.
-final class FileKeyValueStore: KeyValueStore {
-  let dictionary: PersistentDictionary<String>
-
-  init(_ dictionary: PersistentDictionary<String>) {
-    self.dictionary = dictionary
-  }
-
-  func value(forKey key: String) -> String? { dictionary.values[key] }
-  func set(_ value: String?, forKey key: String) throws { try dictionary.set(value, forKey: key) }
-  func keys() -> [String] { dictionary.values.keys.sorted() }
-}
-
-extension FileKeyValueStore: CopiedStore {
-  var entries: [String: ArgumentValue] { dictionary.values.mapValues(ArgumentValue.string) }
-  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
-    dictionary.observe(by: owner) { changed($0, $1.map(ArgumentValue.string)) }
-  }
-}
-
 /// Storage for a plugin that may have none (see ``PluginIdentity``): empty,
 /// and every save throws the reason.
 final class RefusedKeyValueStore: KeyValueStore {
@@ -145,21 +125,52 @@ extension RefusedKeyValueStore: CopiedStore {
   func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {}
 }
 
-/// App-wide settings: one JSON file in the data directory.
-final class FileSettingsStore: SettingsStore {
-  let dictionary: PersistentDictionary<ArgumentValue>
+/// A store kept in a ``PersistentDictionary``: a plugin's private storage
+/// (``FileKeyValueStore``) or the app-wide settings (``FileSettingsStore``).
+@MainActor
+final class FileStore<Value: StoredValue> {
+  let dictionary: PersistentDictionary<Value>
 
-  init(_ dictionary: PersistentDictionary<ArgumentValue>) {
+  init(_ dictionary: PersistentDictionary<Value>) {
     self.dictionary = dictionary
   }
 
-  func value(forKey key: String) -> ArgumentValue? { dictionary.values[key] }
-  func set(_ value: ArgumentValue?, forKey key: String) throws { try dictionary.set(value, forKey: key) }
+  func value(forKey key: String) -> Value? { dictionary.values[key] }
+  func set(_ value: Value?, forKey key: String) throws { try dictionary.set(value, forKey: key) }
 }
 
-extension FileSettingsStore: CopiedStore {
-  var entries: [String: ArgumentValue] { dictionary.values }
+/// A plugin's private storage: one JSON file per plugin in the data directory.
+typealias FileKeyValueStore = FileStore<String>
+
+/// App-wide settings: one JSON file in the data directory.
+typealias FileSettingsStore = FileStore<ArgumentValue>
+
+extension FileStore: KeyValueStore where Value == String {
+  func keys() -> [String] { dictionary.values.keys.sorted() }
+}
+
+extension FileStore: SettingsStore where Value == ArgumentValue {}
+
+extension FileStore: CopiedStore {
+  var entries: [String: ArgumentValue] { dictionary.values.mapValues(\.argumentValue) }
   func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
-    dictionary.observe(by: owner, changed)
+    dictionary.observe(by: owner) { changed($0, $1?.argumentValue) }
   }
+}
+
+/// What a ``FileStore`` holds: a value saved as JSON that a plugin
+/// process's copy of the store (``CopiedStore``) holds as an argument value.
+protocol StoredValue: Codable, Equatable {
+  /// The value as a plugin process's copy holds it.
+  var argumentValue: ArgumentValue { get }
+}
+
+extension String: StoredValue {
+  /// A ``ViperKit/ArgumentValue/string(_:)``.
+  var argumentValue: ArgumentValue { .string(self) }
+}
+
+extension ArgumentValue: StoredValue {
+  /// Itself.
+  var argumentValue: ArgumentValue { self }
 }

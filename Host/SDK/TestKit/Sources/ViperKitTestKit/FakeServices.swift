@@ -35,37 +35,34 @@ public final class FakeServices {
   /// recorded in ``undeclared`` when used.
   public func services(for contract: Contract, urn: String? = nil) -> Services {
     let listed = Services(
-      named: Set(contract.services), storage: { Store(self) }, settings: { Settings(self) }, log: { Log(self) },
+      named: Set(contract.services), storage: { Entries(self, Services.Name.storage, \.stored) },
+      settings: { Entries(self, Services.Name.settings, \.settings) }, log: { Log(self) },
       notifications: { Notices(self) }, clock: { UsedClock(self) })
     return UndeclaredService.filling(
       listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
   }
 
-  private final class Store: KeyValueStore {
+  /// One of the fake's dictionaries, read and written as the service
+  /// `service`, whose use it records: storage (`Entries<String>`, over
+  /// ``stored``) and settings (`Entries<ArgumentValue>`, over ``settings``).
+  @MainActor
+  fileprivate final class Entries<Value> {
     let fake: FakeServices
-    init(_ fake: FakeServices) { self.fake = fake }
-    func value(forKey key: String) -> String? {
-      fake.used.insert(Services.Name.storage)
-      return fake.stored[key]
+    let service: String
+    let values: ReferenceWritableKeyPath<FakeServices, [String: Value]>
+    init(_ fake: FakeServices, _ service: String, _ values: ReferenceWritableKeyPath<FakeServices, [String: Value]>) {
+      self.fake = fake
+      self.service = service
+      self.values = values
     }
-    func set(_ value: String?, forKey key: String) throws {
-      fake.used.insert(Services.Name.storage)
-      fake.stored[key] = value
+    func value(forKey key: String) -> Value? {
+      fake.used.insert(service)
+      return fake[keyPath: values][key]
     }
-    func keys() -> [String] { fake.stored.keys.sorted() }
-  }
-
-  private final class Settings: SettingsStore {
-    let fake: FakeServices
-    init(_ fake: FakeServices) { self.fake = fake }
-    func value(forKey key: String) -> ArgumentValue? {
-      fake.used.insert(Services.Name.settings)
-      return fake.settings[key]
-    }
-    func set(_ value: ArgumentValue?, forKey key: String) throws {
-      fake.used.insert(Services.Name.settings)
-      fake.settings[key] = value
+    func set(_ value: Value?, forKey key: String) throws {
+      fake.used.insert(service)
+      fake[keyPath: values][key] = value
     }
   }
 
@@ -104,3 +101,9 @@ public final class FakeServices {
     }
   }
 }
+
+extension FakeServices.Entries: KeyValueStore where Value == String {
+  func keys() -> [String] { fake[keyPath: values].keys.sorted() }
+}
+
+extension FakeServices.Entries: SettingsStore where Value == ArgumentValue {}
