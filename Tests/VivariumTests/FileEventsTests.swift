@@ -31,7 +31,7 @@ struct FileEventsTests {
   }
 
   @Test func theStartedWatcherReportsARebuiltPluginWithoutAPoll() async throws {
-    let bench = try PluginReloadTests.Bench(outOfProcess: false)
+    let bench = try await PluginReloadTests.Bench(outOfProcess: false)
     var changed: [String] = []
     let watcher = PluginWatcher(directories: [bench.plugins.path], interval: .seconds(3600)) { changed.append($0) }
     watcher.start()
@@ -41,8 +41,8 @@ struct FileEventsTests {
     #expect(changed == [bench.path], "reported once, at once, though the poll interval is an hour")
   }
 
-  @Test func lookNowTakesAFinishedBuildsProductsWithoutWaitingForThemToHoldStill() throws {
-    let bench = try PluginReloadTests.Bench(outOfProcess: false)
+  @Test func lookNowTakesAFinishedBuildsProductsWithoutWaitingForThemToHoldStill() async throws {
+    let bench = try await PluginReloadTests.Bench(outOfProcess: false)
     var changed: [String] = []
     let watcher = PluginWatcher(directories: [bench.plugins.path]) { changed.append($0) }
     try bench.rebuild(heading: "Produkte")

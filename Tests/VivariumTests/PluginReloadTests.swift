@@ -22,13 +22,14 @@ struct PluginReloadTests {
     let runtime: HostRuntime
     let reloader: PluginReloader
 
-    init(outOfProcess: Bool) throws {
+    init(outOfProcess: Bool) async throws {
       plugins = try TemporaryDirectory()
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
       path = try plugins.copy(BuildProducts.directory + "/libProductSearch.so", as: "libProductSearch.so")
       let hosting = outOfProcess ? PluginProcessOptions(executable: BuildProducts.vivarium) : nil
       reloader = PluginReloader(hosting: hosting)
-      runtime = HostRuntime(catalog: PluginCatalog(outcomes: [reloader.load(path)]), services: try TestServices.make())
+      runtime = HostRuntime(
+        catalog: PluginCatalog(outcomes: [await reloader.load(path)]), services: try TestServices.make())
     }
 
     /// The plugin as a new build would be: the heading "Products" reads
@@ -64,7 +65,7 @@ struct PluginReloadTests {
 
   @Test(arguments: [false, true])
   func aRebuiltPluginShowsItsChangeInThePlaceAndStateItWasIn(outOfProcess: Bool) async throws {
-    let bench = try Bench(outOfProcess: outOfProcess)
+    let bench = try await Bench(outOfProcess: outOfProcess)
     try await bench.runtime.open("products:search")
     try await bench.runtime.act(.type(field: "query", text: "e"))
     try await bench.runtime.act(.tap(button: "search"))
@@ -74,7 +75,7 @@ struct PluginReloadTests {
     let oldProcess = bench.runtime.catalog.loaded.first?.process
 
     try bench.rebuild(heading: "Produkte")
-    let reload = await bench.runtime.reload(bench.reloader.load(bench.path))
+    let reload = await bench.runtime.reload(await bench.reloader.load(bench.path))
     #expect(reload.accepted && reload.rebuilt == 1 && reload.problems.isEmpty, "\(reload)")
     #expect(reload.summary.contains("libProductSearch.so"), "the file: \(reload.summary)")
     #expect(bench.text == before.replacingOccurrences(of: "Products", with: "Produkte"))
@@ -93,24 +94,24 @@ struct PluginReloadTests {
   }
 
   @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() async throws {
-    let bench = try Bench(outOfProcess: false)
+    let bench = try await Bench(outOfProcess: false)
     try await bench.runtime.open("products:search")
     try bench.rebuild(heading: "Produkte", inPlace: true)
-    await #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.reload(await bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produkte"))
     try bench.rebuild(heading: "Produits", inPlace: true)
-    await #expect(bench.runtime.reload(bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.reload(await bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produits"))
   }
 
   @Test(arguments: [false, true])
   func aRebuiltFileThatFailsItsChecksLeavesTheRunningVersion(outOfProcess: Bool) async throws {
-    let bench = try Bench(outOfProcess: outOfProcess)
+    let bench = try await Bench(outOfProcess: outOfProcess)
     try await bench.runtime.open("products:search")
     // Written as a new file: one written over in place would change the
     // pages a plugin process has mapped, and crash it before the reload.
     try Data("not a library".utf8).write(to: URL(fileURLWithPath: bench.path), options: .atomic)
-    let rebuilt = bench.reloader.load(bench.path)
+    let rebuilt = await bench.reloader.load(bench.path)
     guard case .rejected(let refused) = rebuilt else {
       Issue.record("a file that is no library was loaded: \(rebuilt)")
       return
@@ -133,7 +134,8 @@ struct PluginReloadTests {
     let path = try plugins.copy(BuildProducts.directory + "/libFeed.so", as: "libFeed.so")
     let reloader = PluginReloader(hosting: PluginProcessOptions(executable: BuildProducts.vivarium))
     let services = try TestServices.make()
-    let runtime: HostRuntime? = HostRuntime(catalog: PluginCatalog(outcomes: [reloader.load(path)]), services: services)
+    let runtime: HostRuntime? = HostRuntime(
+      catalog: PluginCatalog(outcomes: [await reloader.load(path)]), services: services)
     defer { runtime?.shutdown() }
     try await #require(runtime).open("feed:home")
     // The feed's first fetch sleeps on the virtual clock, in work of the old process.
@@ -174,8 +176,8 @@ struct PluginReloadTests {
     try #require(condition())
   }
 
-  @Test func theWatcherReportsAFileOnceItHoldsStill() throws {
-    let bench = try Bench(outOfProcess: false)
+  @Test func theWatcherReportsAFileOnceItHoldsStill() async throws {
+    let bench = try await Bench(outOfProcess: false)
     var changed: [String] = []
     let watcher = PluginWatcher(directories: [bench.plugins.path]) { changed.append($0) }
     watcher.look()

@@ -27,17 +27,34 @@ extension PluginProcess {
         let rejection =
           pid.map { process.awaitReady($0) }
           ?? Rejection(process.path, .crashed, "the host could not start a process for it")
-        if let rejection {
-          process.closeFile()
-          return .rejected(rejection)
-        }
-        var plugin = LoadedPlugin(
-          path: process.path, name: process.name, sdkVersion: process.sdkVersion,
-          modules: process.contracts.enumerated().map { .process(process, index: $0, $1) })
-        plugin.fileDescriptor = process.fileDescriptor
-        plugin.process = process
-        return .loaded(plugin)
+        return process.outcome(rejection)
       }
     }
+  }
+
+  /// ``startAll(_:options:)`` for one plugin, while the host goes on: for
+  /// a plugin loaded when one of its modules is first built.
+  static func start(_ path: String, options: PluginProcessOptions) async -> PluginOutcome {
+    let process: PluginProcess
+    do throws(Rejection) {
+      process = PluginProcess(file: try PluginLoader.openChecked(path), options: options)
+    } catch {
+      return .rejected(error)
+    }
+    return process.outcome(await process.start())
+  }
+
+  /// The plugin as loaded in this process, or why it is refused.
+  private func outcome(_ rejection: Rejection?) -> PluginOutcome {
+    if let rejection {
+      closeFile()
+      return .rejected(rejection)
+    }
+    var plugin = LoadedPlugin(
+      path: path, name: name, sdkVersion: sdkVersion,
+      modules: contracts.enumerated().map { .process(self, index: $0, $1) })
+    plugin.fileDescriptor = fileDescriptor
+    plugin.process = self
+    return .loaded(plugin)
   }
 }

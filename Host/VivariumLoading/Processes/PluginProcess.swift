@@ -82,15 +82,17 @@ public final class PluginProcess {
   // MARK: Starting
 
   /// Starts a process and waits (up to the load limit) for it to load the
-  /// plugin and say ready; nil when it did, else why not.
-  func start() -> Rejection? {
+  /// plugin and say ready; nil when it did, else why not. The host's main
+  /// actor is free meanwhile: only the caller waits.
+  func start() async -> Rejection? {
     guard let started = spawn() else {
       return Rejection(path, .crashed, "the host could not start a process for it: \(String(cString: strerror(errno)))")
     }
-    return awaitReady(started)
+    return await ready(started)
   }
 
-  /// Starts a process; nil if it could not be started. Call ``awaitReady(_:)`` next.
+  /// Starts a process; nil if it could not be started. Call ``awaitReady(_:)``
+  /// or ``ready(_:)`` next.
   func spawn() -> pid_t? {
     var pair: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -150,6 +152,7 @@ public final class PluginProcess {
     self.pid = pid
     state = .running
     overdue = nil
+    mapped = false
     outstanding.removeAll()
     deadline?.cancel()
     building.removeAll()
@@ -158,60 +161,107 @@ public final class PluginProcess {
     return pid
   }
 
-  /// Waits for the process `pid` to say ready; nil when it did.
+  /// Waits for the process `pid` to say ready, blocking: for loading
+  /// plugins before anything is shown. Nil when it did.
   func awaitReady(_ pid: pid_t) -> Rejection? {
     guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
     let deadline = ContinuousClock.now + options.loadLimit
-    // Whether the dynamic loader was done with the file.
-    var mapped = false
     while true {
-      while let (item, _) = inbox.take() {
-        switch item {
-        case .message(.mapped):
-          mapped = true
-        case .message(.ready(let version, let name, let sdk, let contracts)):
-          guard version == WireProtocol.version else {
-            stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
-            return Rejection(
-              path, .incompatible,
-              "its process speaks version \(version) of the plugin protocol, the host \(WireProtocol.version); use one vivarium for both"
-            )
-          }
-          if generation > 1, contracts != self.contracts || name != self.name {
-            stop(because: "the plugin file changed")
-            return Rejection(path, .incompatible, "its modules changed since the host loaded it; restart vivarium")
-          }
-          self.name = name
-          self.contracts = contracts
-          self.sdkVersion = Self.version(sdk) ?? .current
-          return nil
-        case .message(.refused(let kind, let reasons)):
-          stop(because: "it refused the plugin")
-          return Rejection(path, Rejection.Kind(rawValue: kind) ?? .crashed, reasons)
-        case .message(let other):
-          stop(because: "it sent '\(other.name)' before saying it was ready")
-        case .broken(let reason):
-          stopReason = reason
-        case .ended(let status, let stderr):
-          let failure = PluginFailure(
-            plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
-          state = .ended(failure)
-          if !mapped, stopReason == nil, status & 0x7F != 0 {
-            return PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr)
-          }
-          return Rejection(
-            path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)")
-        }
-      }
-      if ContinuousClock.now >= deadline {
-        stop(because: "it did not finish loading within \(options.loadLimit)")
-        return Rejection(
-          path, .timedOut,
-          "loading did not finish within \(options.loadLimit) (the entry point or factories() hangs); its process was killed. Make both return at once"
-        )
-      }
+      if let outcome = takeStartup(from: inbox) { return started(outcome) }
+      if ContinuousClock.now >= deadline { return loadTimedOut() }
       inbox.wait(until: deadline)
     }
+  }
+
+  /// Waits for the process `pid` to say ready while the host goes on: what
+  /// arrives wakes this caller instead of being carried out. Nil when it did.
+  func ready(_ pid: pid_t) async -> Rejection? {
+    guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
+    let deadline = ContinuousClock.now + options.loadLimit
+    let timer = Task { @MainActor [weak self] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      self?.starter?.resume()
+      self?.starter = nil
+    }
+    defer { timer.cancel() }
+    while true {
+      if let outcome = takeStartup(from: inbox) { return started(outcome) }
+      if ContinuousClock.now >= deadline { return loadTimedOut() }
+      await withCheckedContinuation { starter = $0 }
+    }
+  }
+
+  /// The caller of ``ready(_:)``, while it waits for what arrives.
+  private var starter: CheckedContinuation<Void, Never>?
+  /// Whether the dynamic loader was done with the file, in this start.
+  private var mapped = false
+
+  /// How a start ended: nil rejection when the plugin is ready.
+  private struct StartOutcome {
+    let rejection: Rejection?
+  }
+
+  /// Takes what the starting process sent, until its start is decided (the
+  /// outcome) or nothing more has arrived (nil).
+  private func takeStartup(from inbox: PluginInbox) -> StartOutcome? {
+    while let (item, _) = inbox.take() {
+      switch item {
+      case .message(.mapped):
+        mapped = true
+      case .message(.ready(let version, let name, let sdk, let contracts)):
+        guard version == WireProtocol.version else {
+          stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
+          return StartOutcome(
+            rejection: Rejection(
+              path, .incompatible,
+              "its process speaks version \(version) of the plugin protocol, the host \(WireProtocol.version); use one vivarium for both"
+            ))
+        }
+        if generation > 1, contracts != self.contracts || name != self.name {
+          stop(because: "the plugin file changed")
+          return StartOutcome(
+            rejection: Rejection(path, .incompatible, "its modules changed since the host loaded it; restart vivarium"))
+        }
+        self.name = name
+        self.contracts = contracts
+        self.sdkVersion = Self.version(sdk) ?? .current
+        return StartOutcome(rejection: nil)
+      case .message(.refused(let kind, let reasons)):
+        stop(because: "it refused the plugin")
+        return StartOutcome(rejection: Rejection(path, Rejection.Kind(rawValue: kind) ?? .crashed, reasons))
+      case .message(let other):
+        stop(because: "it sent '\(other.name)' before saying it was ready")
+      case .broken(let reason):
+        stopReason = reason
+      case .ended(let status, let stderr):
+        let failure = PluginFailure(
+          plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
+        state = .ended(failure)
+        if !mapped, stopReason == nil, status & 0x7F != 0 {
+          return StartOutcome(rejection: PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr))
+        }
+        return StartOutcome(
+          rejection: Rejection(
+            path, .crashed, "it failed while loading in its own process: \(failure.cause)\(failure.saying)"))
+      }
+    }
+    return nil
+  }
+
+  /// The start was decided: what arrives from now on is pumped (a pump is
+  /// due, as the last one woke the starter instead).
+  private func started(_ outcome: StartOutcome) -> Rejection? {
+    Task { @MainActor in self.pump() }
+    return outcome.rejection
+  }
+
+  /// The process did not say ready within the load limit: it is killed.
+  private func loadTimedOut() -> Rejection {
+    stop(because: "it did not finish loading within \(options.loadLimit)")
+    return Rejection(
+      path, .timedOut,
+      "loading did not finish within \(options.loadLimit) (the entry point or factories() hangs); its process was killed. Make both return at once"
+    )
   }
 
   /// `2.1.0` as a version.
@@ -223,9 +273,9 @@ public final class PluginProcess {
 
   /// Starts a new process for the plugin after this one ended; nil when it
   /// is running again, else why not.
-  package func restart() -> Rejection? {
+  package func restart() async -> Rejection? {
     guard case .ended = state else { return nil }
-    return start()
+    return await start()
   }
 
   /// Ends the process for good when the host lets the plugin go.
@@ -265,7 +315,7 @@ public final class PluginProcess {
   package func build(
     _ factory: Int, _ context: ModuleContext, link: any RemoteModuleLink, work: WorkScope, restoring saved: String?
   ) async throws -> (module: Module, restoreFailure: String?) {
-    if case .ended = state, let rejection = restart() {
+    if case .ended = state, let rejection = await restart() {
       throw ModuleBuildError("its plugin could not be started again: \(rejection.reasons.joined(separator: "; "))")
     }
     // The host's clock, never a stand-in for a module that did not list it.
@@ -422,6 +472,11 @@ public final class PluginProcess {
   /// at a time: a process that sends without pause leaves the host time
   /// for the person between batches.
   func pump() {
+    // A process starting: what arrived is the starter's to take.
+    if let starter {
+      self.starter = nil
+      return starter.resume()
+    }
     guard let inbox else { return }
     for _ in 0..<Self.batch {
       guard let (item, arrival) = inbox.take() else { return }

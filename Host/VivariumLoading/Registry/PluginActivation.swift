@@ -40,10 +40,22 @@ public final class PluginActivation {
   /// Where the module at `index` of the loaded plugin comes from (its
   /// factory in this process, or the plugin's process), loading the plugin
   /// first if need be; throws why the plugin cannot be loaded.
-  package func source(at index: Int) throws(Rejection) -> ModuleSource {
+  /// Out of process, the host goes on while the plugin loads: only the
+  /// caller waits.
+  package func source(at index: Int) async throws(Rejection) -> ModuleSource {
     if let failure { throw failure }
     if let plugin { return plugin.modules[index] }
-    let outcome = hosting.map { PluginProcess.startAll([path], options: $0)[0] } ?? loader.load(path)
+    let outcome: PluginOutcome
+    if let hosting {
+      outcome = await PluginProcess.start(path, options: hosting)
+      // Another build of one of its modules may have loaded it meanwhile.
+      if let plugin {
+        if case .loaded(let extra) = outcome { extra.process?.terminate() }
+        return plugin.modules[index]
+      }
+    } else {
+      outcome = loader.load(path)
+    }
     switch outcome {
     case .rejected(let rejection):
       failure = rejection

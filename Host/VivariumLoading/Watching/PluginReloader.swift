@@ -10,11 +10,11 @@ public struct PluginReloader: Sendable {
     self.hosting = hosting
   }
 
-  /// The new build of `path`, loaded, or refused with the reason.
+  /// The new build of `path`, loaded, or refused with the reason. Its
+  /// process starts while the host goes on.
   @MainActor
-  public func load(_ path: String) -> PluginOutcome {
+  public func load(_ path: String) async -> PluginOutcome {
     guard let hosting else { return PluginLoader().loadCopy(path) }
-    return PluginProcess.startAll([path], options: hosting).first
-      ?? .rejected(Rejection(path, .crashed, "the host could not start a process for it"))
+    return await PluginProcess.start(path, options: hosting)
   }
 }

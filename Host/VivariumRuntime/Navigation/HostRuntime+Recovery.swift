@@ -28,7 +28,7 @@ extension HostRuntime {
   /// modules its ended process hosted.
   func restartPlugin(of node: ModuleNode) async {
     guard let process = node.remote?.process else { return }
-    if case .ended = process.state, let rejection = process.restart() {
+    if case .ended = process.state, let rejection = await process.restart() {
       return report(node, "\(process.fileName) could not be restarted: \(rejection.reasons.joined(separator: "; "))")
     }
     let failed = nodes.filter { $0.remote?.process === process && $0.remote?.failure != nil }

@@ -196,7 +196,10 @@ public final class HostRuntime {
     var source = resolved.route.source
     do throws(Rejection) {
       // A plugin known from a scan is loaded now, for its first module.
-      if case .activation(let activation, let index, _) = source { source = try activation.source(at: index) }
+      if case .activation(let activation, let index, _) = source {
+        suspendTurn()
+        source = try await activation.source(at: index)
+      }
     } catch {
       throw ResolveError(
         .buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error.reasons.joined(separator: "; "))")

@@ -65,12 +65,12 @@ final class Watching {
     let notices = runtime.services.notifications
     let watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
       guard let runtime else { return }
-      let outcome = reloader.load(path)
-      // The SDK's own libraries sit beside plugins in a build folder.
-      if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
       let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
-      // In its turn: after a module being built in a plugin process.
+      // Loaded while the app goes on; taken in its turn.
       Task.immediate {
+        let outcome = await reloader.load(path)
+        // The SDK's own libraries sit beside plugins in a build folder.
+        if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
         let reload = await runtime.reload(outcome)
         let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
         runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
