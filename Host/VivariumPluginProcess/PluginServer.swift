@@ -27,6 +27,9 @@ public final class PluginServer {
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
   private var sleepers: [UInt32: CheckedContinuation<Void, any Error>] = [:]
+  /// Answers under way to the host's questions (``LeaveGuard``), by call:
+  /// cancelled when the host stops waiting for them.
+  private var deciding: [UInt32: Task<Void, Never>] = [:]
 
   init(channel: WireChannel, factories: [any ModuleFactory]) {
     self.channel = channel
@@ -95,7 +98,12 @@ public final class PluginServer {
             case .storeCopy(let store, let entries): copies.replace(store, with: entries)
             case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
             default:
-              DispatchQueue.main.async { MainActor.assumeIsolated { server.handle(message) } }
+              DispatchQueue.main.async {
+                // What the call sends goes in one write, when it returns.
+                channel.hold()
+                MainActor.assumeIsolated { server.handle(message) }
+                channel.flush()
+              }
             }
           }
         } catch {
@@ -138,8 +146,13 @@ public final class PluginServer {
         channel.send(.leaveDecision(call: call, .leave))
         return
       }
-      // Its other calls go on while it decides.
-      Task { [channel] in channel.send(.leaveDecision(call: call, await guarding.shouldLeave())) }
+      // Its other calls go on while it decides; the host may cancel it.
+      deciding[call] = Task { [channel] in
+        channel.send(.leaveDecision(call: call, await guarding.shouldLeave()))
+        self.deciding[call] = nil
+      }
+    case .cancel(let call):
+      deciding.removeValue(forKey: call)?.cancel()
     case .woke(let sleep, let cancelled):
       let sleeper = sleepers.removeValue(forKey: sleep)
       if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
@@ -252,7 +265,8 @@ public final class PluginServer {
     let call = nextCall
     nextCall &+= 1
     answers.expect(call)
-    guard channel.send(.service(call: call, module: module, service)) else { exit(0) }
+    // What the call sent so far, and this, go now: the answer is awaited.
+    guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
     guard let answer = answers.wait(call, limit: WireProtocol.answerLimit) else {
       FileHandle.standardError.write(
         Data(

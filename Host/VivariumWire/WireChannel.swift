@@ -6,7 +6,10 @@ import Synchronization
 package final class WireChannel: Sendable {
   /// The socket.
   package let descriptor: Int32
-  private let sending = Mutex(())
+  /// Frames held back by ``hold()`` until ``flush()``; nil when none are.
+  private let sending = Mutex<[UInt8]?>(nil)
+  /// The most bytes held back before they are sent all the same.
+  private static let holdLimit = 64 << 10
 
   /// The channel over the socket `descriptor`, which it closes when it goes.
   package init(descriptor: Int32) {
@@ -31,26 +34,55 @@ package final class WireChannel: Sendable {
   @discardableResult
   package func send(encoded payload: [UInt8], within limit: Duration? = nil) -> Bool {
     let frame = WireFrame.frame(payload)
+    return sending.withLock { held in
+      guard held != nil else { return write(frame, within: limit) }
+      held!.append(contentsOf: frame)
+      guard held!.count > Self.holdLimit else { return true }
+      defer { held = [] }
+      return write(held!, within: limit)
+    }
+  }
+
+  /// Holds back what is sent from now until ``flush()``, to send it in one
+  /// write: what one call sends (a draw, its state, its answer) reaches the
+  /// peer at once, waking it once.
+  package func hold() {
+    sending.withLock { held in
+      if held == nil { held = [] }
+    }
+  }
+
+  /// Sends what was held back, and sends at once from now on. False when
+  /// it could not be sent whole.
+  @discardableResult
+  package func flush() -> Bool {
+    sending.withLock { held in
+      guard let frames = held else { return true }
+      held = nil
+      return frames.isEmpty || write(frames, within: nil)
+    }
+  }
+
+  /// Writes `frame` whole, as ``send(encoded:within:)`` describes; under the lock.
+  private func write(_ frame: [UInt8], within limit: Duration?) -> Bool {
     let deadline = limit.map { ContinuousClock.now + $0 }
-    return sending.withLock { _ in
-      frame.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-          let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
-          let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, flags)
-          if sent > 0 {
-            offset += sent
-            continue
-          }
-          if sent < 0, errno == EINTR { continue }
-          guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK, let deadline else { return false }
-          let left = ContinuousClock.now.duration(to: deadline)
-          guard left > .zero else { return false }
-          var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-          _ = poll(&entry, 1, Int32(max(1, left.milliseconds)))
+    return frame.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
+        let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, flags)
+        if sent > 0 {
+          offset += sent
+          continue
         }
-        return true
+        if sent < 0, errno == EINTR { continue }
+        guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK, let deadline else { return false }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return false }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&entry, 1, Int32(max(1, left.milliseconds)))
       }
+      return true
     }
   }
 

@@ -39,6 +39,9 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// Ask module `module`'s presenter whether it may be left
   /// (``ViperKit/LeaveGuard``); answered with `leaveDecision`.
   case mayLeave(call: UInt32, module: UInt32)
+  /// The host no longer waits for the answer to its call `call` (past the
+  /// response limit): an answer still under way there is cancelled.
+  case cancel(call: UInt32)
   /// The sleep `sleep` ended (or was cancelled by the host).
   case woke(sleep: UInt32, cancelled: Bool)
   /// Everything `store` holds, for the process to read from: sent before

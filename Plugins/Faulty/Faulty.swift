@@ -74,6 +74,9 @@ enum Moment: String, CaseIterable, ViperEntity {
   case present
   /// Never: the button only says it was tapped.
   case never
+  /// When the host asks whether it may be left (`hang` waits, without
+  /// blocking its process, until the host cancels the question).
+  case leave
 }
 
 /// What `faulty:{how}` shows.
@@ -99,7 +102,8 @@ enum FaultyContract {
       .required("how", .string, "How: \(Misbehaviour.allCases.map(\.rawValue).joined(separator: ", "))."),
       .choice(
         "at", Moment.allCases.map(\.rawValue),
-        "When: on tapping Misbehave, inside build, on attach, or never (the button only says it was tapped)."),
+        "When: on tapping Misbehave, inside build, on attach, never (the button only says it was tapped), or when asked whether it may be left."
+      ),
     ],
     services: [Services.Name.storage])
 

@@ -213,6 +213,18 @@ final class FaultyDemoPresenter: ViperPresenter, FaultyDemoViewOutput, FaultyDem
   }
 }
 
+/// At `leave`, it misbehaves when asked whether it may be left; `hang`
+/// waits without blocking its process until the host stops waiting.
+extension FaultyPresenter: LeaveGuard {
+  func shouldLeave() async -> LeaveDecision {
+    guard moment == .leave else { return .leave }
+    guard misbehaviour == .hang else { interactor.misbehave() }
+    // Answers only once the host cancels the question.
+    try? await Task.sleep(for: .seconds(86_400))
+    return .stay(reason: "faulty: asked to hang when left")
+  }
+}
+
 /// A note typed and not saved is not lost without asking the person.
 extension FaultyDemoPresenter: LeaveGuard {
   func shouldLeave() async -> LeaveDecision {

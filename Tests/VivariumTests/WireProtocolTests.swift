@@ -146,7 +146,7 @@ struct WireProtocolTests {
       .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .done(call: 10), .done(call: 300),
       .built(call: 11, roles: roles, receives: true, guardsLeaving: false, restoreFailure: nil),
       .built(call: 12, roles: [], receives: false, guardsLeaving: true, restoreFailure: "'draft' is missing"),
-      .mayLeave(call: 21, module: 2), .leaveDecision(call: 21, .leave),
+      .mayLeave(call: 21, module: 2), .leaveDecision(call: 21, .leave), .cancel(call: 21),
       .leaveDecision(call: 22, .stay(reason: "save first")),
       .leaveDecision(call: 23, .ask(question: "Discard?", confirm: "Discard", cancel: "Keep editing")),
       .openRefused(call: 24, .refuse(reason: "no item 99")),
@@ -265,7 +265,7 @@ struct WireProtocolTests {
     for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
     let expected: [String: String] = [
       "WireMessage":
-        "mapped ready refused build lifecycle event message mayLeave answer woke storeCopy storeChanged done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
+        "mapped ready refused build lifecycle event message mayLeave cancel answer woke storeCopy storeChanged done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
       "WireStore": "storage settings",
       "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
       "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",

@@ -391,11 +391,15 @@ public final class PluginProcess {
     awaiting.removeValue(forKey: call)?.resume(returning: outcome)
   }
 
-  /// Resumes every caller waiting for an answer with `outcome`.
+  /// Resumes every caller waiting for an answer with `outcome`; the
+  /// process, unless it ended, is told each call is no longer waited for.
   private func resumeAll(with outcome: CallOutcome) {
     let waiting = awaiting
     awaiting.removeAll()
-    for call in waiting.keys.sorted() { waiting[call]?.resume(returning: outcome) }
+    for call in waiting.keys.sorted() {
+      if case .notResponding = outcome { send(.cancel(call: call)) }
+      waiting[call]?.resume(returning: outcome)
+    }
   }
 
   /// Sends the call `make(call)` and returns at once: its answer is carried
@@ -557,8 +561,8 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .answer, .woke, .storeCopy,
-      .storeChanged:
+    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .cancel, .answer, .woke,
+      .storeCopy, .storeChanged:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
   }

@@ -375,6 +375,12 @@ public final class HostRuntime {
   /// built), else by the turn under way, which drains before it ends.
   func drain() {
     guard !turn.isHeld else { return }
+    // Nothing to carry out (a draw, most often): what changed is saved.
+    guard !queue.isEmpty || !settledSteps.isEmpty || guardedLink != nil else {
+      restoringChildren.removeAll()
+      onNavigationChanged?()
+      return
+    }
     Task.immediate { await self.inTurn {} }
   }
 

@@ -46,4 +46,20 @@ struct PluginProcessInterceptorTests {
     let faulty = try #require(host.process(named: "libFaulty.so"))
     #expect(faulty.state == .running, "refusing is no failure of the plugin")
   }
+
+  /// A module that does not answer whether it may be left, within the
+  /// response limit, is left, and the question is cancelled in its
+  /// process: the module's answer, which only a cancel brings, comes back,
+  /// and the process answers again.
+  @Test func aQuestionNotAnsweredInTimeIsCancelledThere() async throws {
+    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    try await host.runtime.open("items:list")
+    try await host.runtime.open("faulty:hang?at=leave")
+    let faulty = try #require(host.process(named: "libFaulty.so"))
+    try await host.runtime.back()
+    #expect(urns(host) == [["items:list"]], "a module that does not answer may be left")
+    #expect(faulty.timesNotResponding == 1)
+    for _ in 0..<1000 where faulty.state != .running { try await Task.sleep(nanoseconds: 10_000_000) }
+    #expect(faulty.state == .running, "the cancel reached the plugin's process, which answered")
+  }
 }
