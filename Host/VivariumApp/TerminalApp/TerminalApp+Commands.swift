@@ -30,10 +30,20 @@ extension TerminalApp {
   }
 
   /// Runs a command line as the session does; reports open in a box, errors
-  /// go on the message line.
+  /// go on the message line. A command that waits for a plugin process
+  /// (`open` of a module built there) does so in its own task: the keys
+  /// and the screen go on, and what it shows comes when it is done.
   private func run(_ line: String) async -> Action {
-    let step = await session.execute(line)
-    if step.quit { return .quit }
+    if case .quit? = try? SessionCommand.parse(line) { return .quit }
+    Task.immediate {
+      show(await session.execute(line), of: line)
+      runtime.onScreenChanged()
+    }
+    return .redraw
+  }
+
+  /// Shows what the command `line` did.
+  private func show(_ step: Session.Step, of line: String) {
     for error in step.errors { say(error, tone: .negative) }
     if let notice = step.notices.last { say(notice.text, tone: notice.tone) }
     if step.screen == nil, !step.output.isEmpty {
@@ -44,7 +54,6 @@ extension TerminalApp {
       overlayOffset = 0
     }
     focusMoved = true
-    return .redraw
   }
 
   /// What completes `word` after `before` on the command line: command
