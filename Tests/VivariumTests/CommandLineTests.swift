@@ -77,7 +77,10 @@ struct CommandLineTests {
   }
 
   @Test func renderPrintsTheItemsList() throws {
-    let result = try ProcessRunner.vivarium(["render", "items:list"])
+    // A data directory of its own: another test's child holding the run's
+    // shared one would make this render read-only, and say so on stderr.
+    let data = try TemporaryDirectory()
+    let result = try ProcessRunner.vivarium(["render", "items:list"], environment: ["VIVARIUM_DATA_DIR": data.path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("Items\n─────\n4 items, 2 enabled\nlist items:\n  (1) Buy milk"))
     #expect(result.stdout.contains("[ Delete all ] (deleteAll)"))

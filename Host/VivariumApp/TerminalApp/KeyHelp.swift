@@ -17,6 +17,8 @@ enum KeyHelp {
     "Ctrl-L             draw the whole screen again",
     "Ctrl-Z             suspend (fg to come back)",
     "q, Ctrl-C          quit",
+    "in a question      ← → or Tab move between its answers, Enter gives the",
+    "                   marked one, Esc the one that does not go ahead",
     "",
     "Ctrl-P, Ctrl-G and Ctrl-C work everywhere, in a field too.",
     "Esc or any key closes this help.",

@@ -18,8 +18,8 @@ enum RunCommand: Command {
     manifest vivarium-app.json in a plugin directory, else nothing: the catalog is shown). On a terminal (stdin and stdout) it is
     a full-screen app driven by the keyboard and the mouse: Tab and the arrows move the
     focus, Enter acts, Esc goes back, ':' opens a command line, '?' lists the keys, 'q'
-    quits. With --line, from --script FILE or from a pipe it reads commands instead: tap,
-    select, type, open, back, dismiss, ok, screen, tree, routes, plugins, log, help, quit;
+    quits. With --line, from --script FILE or from a pipe it reads commands instead:
+    \(SessionCommand.names.joined(separator: ", "));
     on a terminal it prompts and redraws when a module's work draws; from a script or a
     pipe it echoes each command and the screen after it, once no module has work in
     flight, so a session can be recorded and replayed. Errors go to stderr and
