@@ -29,7 +29,10 @@ public final class PluginServer {
   private var sleepers: [UInt32: CheckedContinuation<Void, any Error>] = [:]
   /// Answers under way to the host's questions (``LeaveGuard``), by call:
   /// cancelled when the host stops waiting for them.
-  private var deciding: [UInt32: Task<Void, Never>] = [:]
+  private var leaveAnswersUnderWay: [UInt32: Task<Void, Never>] = [:]
+  /// Calls to modules whose factory (an ``OpenGuard``) is still deciding
+  /// whether they open, by module, in order.
+  private var heldForGuard: [UInt32: [WireMessage]] = [:]
 
   init(channel: WireChannel, factories: [any ModuleFactory]) {
     self.channel = channel
@@ -121,6 +124,11 @@ public final class PluginServer {
   // MARK: Calls from the host
 
   func handle(_ message: WireMessage) {
+    // A module whose OpenGuard is still deciding gets its calls after it is built.
+    if let id = message.calledModule, heldForGuard[id] != nil {
+      heldForGuard[id]?.append(message)
+      return
+    }
     switch message {
     case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
       build(
@@ -147,12 +155,18 @@ public final class PluginServer {
         return
       }
       // Its other calls go on while it decides; the host may cancel it.
-      deciding[call] = Task { [channel] in
-        channel.send(.leaveDecision(call: call, await guarding.shouldLeave()))
-        self.deciding[call] = nil
+      leaveAnswersUnderWay[call] = Task { [channel] in
+        let decision = await guarding.shouldLeave()
+        // A cancelled question was answered when it was cancelled.
+        guard self.leaveAnswersUnderWay.removeValue(forKey: call) != nil else { return }
+        channel.send(.leaveDecision(call: call, decision))
       }
     case .cancel(let call):
-      deciding.removeValue(forKey: call)?.cancel()
+      // The host gave up waiting: the question is answered at once, so the
+      // process is not left owing an answer to a guard that ignores it.
+      guard let task = leaveAnswersUnderWay.removeValue(forKey: call) else { return }
+      task.cancel()
+      channel.send(.leaveDecision(call: call, .leave))
     case .woke(let sleep, let cancelled):
       let sleeper = sleepers.removeValue(forKey: sleep)
       if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
@@ -198,11 +212,17 @@ public final class PluginServer {
       sendState(of: id)
     }
     guard let guarding = factories[index] as? any OpenGuard else { return buildNow() }
+    heldForGuard[id] = []
     Task {
-      switch await guarding.shouldOpen(OpenRequest(urn: urn, arguments: arguments)) {
+      let decision = await guarding.shouldOpen(OpenRequest(urn: urn, arguments: arguments))
+      let held = heldForGuard.removeValue(forKey: id) ?? []
+      switch decision {
       case .open: buildNow()
-      case let decision: channel.send(.openRefused(call: call, decision))
+      default: channel.send(.openRefused(call: call, decision))
       }
+      // Calls the host made meanwhile (it stopped waiting for the build),
+      // in order: to the module, or answered for one that was refused.
+      for message in held { handle(message) }
     }
   }
 

@@ -91,6 +91,16 @@ package enum WireMessage: Codable, Equatable, Sendable {
 }
 
 extension WireMessage {
+  /// The module a host call is for, if it is a call to a module.
+  package var calledModule: UInt32? {
+    switch self {
+    case .lifecycle(_, let module, _), .event(_, let module, _), .message(_, let module, _, _),
+      .mayLeave(_, let module):
+      module
+    default: nil
+    }
+  }
+
   /// The host call this message answers, if it is an answer.
   package var answeredCall: UInt32? {
     switch self {

@@ -108,6 +108,14 @@ struct InterceptorTests {
     #expect(runtime.services.notifications.takeNotices().map(\.text) == ["The gate sends you elsewhere."])
   }
 
+  @Test func aRedirectOverAGuardedScreenAsksFirst() async throws {
+    try await runtime.open("plain:1/form:main")
+    decisions.next = .stay(reason: "Not now.")
+    try await runtime.open("gate:elsewhere")
+    #expect(urns == [["plain:1", "form:main"]], "the redirect would replace what is shown")
+    #expect(decisions.asked == 1)
+  }
+
   @Test func aGateThatOpensBuildsItsModule() async throws {
     try await runtime.open("gate:open")
     #expect(urns == [["gate:open"]])

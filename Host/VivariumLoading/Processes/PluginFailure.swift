@@ -94,3 +94,15 @@ package struct OpenRefusal: Error, Sendable {
   /// ``OpenDecision/redirect(urn:reason:)``.
   package let decision: OpenDecision
 }
+
+extension OpenDecision {
+  /// Why an ``OpenGuard`` kept its module from opening, for the person;
+  /// empty for ``OpenDecision/open``.
+  package var reason: String {
+    switch self {
+    case .open: ""
+    case .refuse(let reason), .redirect(_, let reason): reason
+    @unknown default: "its plugin said \(self)"
+    }
+  }
+}

@@ -27,8 +27,6 @@ final class PluginInbox: Sendable {
     var items = FIFO<(Item, Int, ContinuousClock.Instant)>()
     var bytes = 0
     var pumpScheduled = false
-    /// The main actor is waiting for an answer and takes what arrives itself.
-    var waiting = false
   }
 
   private let state = Mutex(State())
@@ -46,29 +44,13 @@ final class PluginInbox: Sendable {
       guard state.bytes + size <= PluginInbox.limit else { return (false, false) }
       state.items.append((item, size, .now))
       state.bytes += size
-      let schedule = !state.pumpScheduled && !state.waiting
+      let schedule = !state.pumpScheduled
       if schedule { state.pumpScheduled = true }
       return (true, schedule)
     }
     if accepted { arrived.signal() }
     if schedule { schedulePump() }
     return accepted
-  }
-
-  /// Runs `body` (a call waiting for its answer, taking what arrives)
-  /// without scheduling pumps; what is left after it is pumped.
-  func whileWaiting<T>(_ body: () -> T) -> T {
-    state.withLock { $0.waiting = true }
-    defer {
-      let schedule = state.withLock { state -> Bool in
-        state.waiting = false
-        guard !state.items.isEmpty, !state.pumpScheduled else { return false }
-        state.pumpScheduled = true
-        return true
-      }
-      if schedule { schedulePump() }
-    }
-    return body()
   }
 
   /// The oldest item, if any, and when it arrived: read from the socket by

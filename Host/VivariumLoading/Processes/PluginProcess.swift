@@ -180,6 +180,7 @@ public final class PluginProcess {
     let deadline = ContinuousClock.now + options.loadLimit
     let timer = Task { @MainActor [weak self] in
       try? await Task.sleep(until: deadline, clock: .continuous)
+      guard !Task.isCancelled else { return }
       self?.starter?.resume()
       self?.starter = nil
     }
@@ -386,6 +387,15 @@ public final class PluginProcess {
   /// comes after the response limit.
   private var building: [UInt32: UInt32] = [:]
 
+  /// The build `call` failed or was refused: when it comes after the host
+  /// stopped waiting for it, the module it already placed says so.
+  private func buildEndedLate(_ call: UInt32, _ why: String) {
+    guard let module = building.removeValue(forKey: call).flatMap({ modules[$0] }), awaiting[call] == nil else {
+      return
+    }
+    module.couldNotBeBuilt(why)
+  }
+
   /// Resumes the caller waiting for `call`, if one is.
   private func resume(_ call: UInt32, with outcome: CallOutcome) {
     awaiting.removeValue(forKey: call)?.resume(returning: outcome)
@@ -524,10 +534,10 @@ public final class PluginProcess {
       }
       answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
     case .buildFailed(let call, let text):
-      building[call] = nil
+      buildEndedLate(call, text)
       answered(call, .buildFailed(text), arrival: arrival)
     case .openRefused(let call, let decision):
-      building[call] = nil
+      buildEndedLate(call, decision.reason)
       answered(call, .openRefused(decision), arrival: arrival)
     case .leaveDecision(let call, let decision): answered(call, .leaveDecision(decision), arrival: arrival)
     case .draw(let module, let tree): modules[module]?.draw(tree)

@@ -91,6 +91,13 @@ package final class RemoteModule {
     }
   }
 
+  /// Its build failed, or its factory refused it, after the host placed it
+  /// (the build was past the response limit): it says so in its place.
+  func couldNotBeBuilt(_ why: String) {
+    lastTree = .stack(.vertical, [.heading("\(urn) could not be built"), .notice(.negative, why)])
+    showState()
+  }
+
   /// The process ended: the module shows why in its place, and its owner is told.
   func processEnded(_ failure: PluginFailure) {
     guard self.failure == nil else { return }

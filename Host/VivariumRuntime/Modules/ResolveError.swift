@@ -1,5 +1,6 @@
 import ViperKit
 import ViperKitHosting
+import VivariumLoading
 
 /// Why a URN could not be turned into a module, naming the URN, the argument
 /// or the plugin concerned, and what to do.
@@ -52,10 +53,9 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
   static func refusal(of urn: String, _ decision: OpenDecision) -> ResolveError? {
     switch decision {
     case .open: nil
-    case .refuse(let reason): ResolveError(.refused, "\(urn) did not open: \(reason)")
     case .redirect(let target, let reason):
       ResolveError(.refused, "\(urn) did not open: \(reason)", redirect: Redirect(urn: target, reason: reason))
-    @unknown default: ResolveError(.refused, "\(urn) did not open: its plugin said \(decision)")
+    default: ResolveError(.refused, "\(urn) did not open: \(decision.reason)")
     }
   }
 

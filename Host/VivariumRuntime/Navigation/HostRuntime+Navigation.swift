@@ -34,32 +34,41 @@ extension HostRuntime {
   private func openInTurn(_ link: String, arguments: [(name: String, value: String)], scheme: String?)
     async throws(ResolveError)
   {
+    // Opened again, without asking, once the person confirms leaving.
+    let again: @MainActor () async -> Void = { [weak self] in
+      try? await self?.openInTurn(link, arguments: arguments, scheme: scheme)
+    }
     do {
       let segments = try DeepLink.segments(of: link, scheme: scheme)
       if segments.count > 1 || layers.isEmpty {
-        // What is shown goes: each module there that guards leaving is asked.
-        let again: @MainActor () async -> Void = { [weak self] in
-          try? await self?.openInTurn(link, arguments: arguments, scheme: scheme)
-        }
-        guard await mayLeave(layers.reversed().flatMap { $0.reversed() }, again: again) else { return }
+        guard await mayLeaveEverythingShown(again: again) else { return }
         try await openDeepLink(segments, arguments: arguments)
         return
       }
       let node = try await buildAttached(segments[0], arguments: arguments)
+      guard !layers.isEmpty else { return detach(node) }
       show(node, onLayer: layers.count - 1)
     } catch {
+      // A guard's fallback replaces what is shown, as a deep link does.
       if let redirect = error.redirect {
+        guard await mayLeaveEverythingShown(again: again) else { return }
         try await openDeepLink([redirect.urn], arguments: [])
         services.notifications.notice(redirect.reason, tone: .info)
         services.logLine(.info, module: "host", "\(error.message); opened \(redirect.urn) instead")
         return
       }
       guard let refusing = error.refusedBy else { throw error }
+      guard await mayLeaveEverythingShown(again: again) else { return }
       try await openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
       services.notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }
+  }
+
+  /// Whether everything shown may go (``mayLeave(_:again:)``), top first.
+  private func mayLeaveEverythingShown(again: @escaping @MainActor () async -> Void) async -> Bool {
+    await mayLeave(layers.reversed().flatMap { $0.reversed() }, again: again)
   }
 
   /// A link a route guard refused, opened once its setting is set.

@@ -50,6 +50,8 @@ public final class HostRuntime {
   /// In the turn that makes a change the person confirmed: modules are not
   /// asked again whether they may be left (``mayLeave(_:again:)``).
   var leavingConfirmed = false
+  /// Set by ``shutdown()``: no turn carries out requests any more.
+  private(set) var isShutDown = false
   /// Steps waiting for the queue to empty (``afterRequests(_:)``).
   private var settledSteps: [() -> Void] = []
   private var draining = false
@@ -229,7 +231,8 @@ public final class HostRuntime {
         throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
       }
     } catch let refused as OpenRefusal {
-      throw ResolveError.refusal(of: resolved.urn, refused.decision) ?? ResolveError(.refused, resolved.urn)
+      throw ResolveError.refusal(of: resolved.urn, refused.decision)
+        ?? ResolveError(.refused, "\(resolved.urn) did not open, though its plugin said it may")
     } catch {
       throw ResolveError(.buildFailed, "\(resolved.urn) (\(plugin)) could not be built: \(error)")
     }
@@ -332,6 +335,7 @@ public final class HostRuntime {
 
   /// Detaches every module, top layer first.
   public func shutdown() {
+    isShutDown = true
     // Quitting is no change of where the person is.
     onNavigationChanged = nil
     touchedScreens = nil
@@ -374,7 +378,7 @@ public final class HostRuntime {
   /// is under way (at once, when no module in a plugin process has to be
   /// built), else by the turn under way, which drains before it ends.
   func drain() {
-    guard !turn.isHeld else { return }
+    guard !turn.isHeld, !isShutDown else { return }
     // Nothing to carry out (a draw, most often): what changed is saved.
     guard !queue.isEmpty || !settledSteps.isEmpty || guardedLink != nil else {
       restoringChildren.removeAll()
@@ -420,9 +424,12 @@ public final class HostRuntime {
   /// a turn; a drain under way carries out what is queued meanwhile.
   func drainQueue() async {
     guard !draining else { return }
-    await drainRequests()
-    // A link a guard refused opens once its setting is set (signing in).
-    await resumeGuardedLink()
+    repeat {
+      await drainRequests()
+      // A link a guard refused opens once its setting is set (signing in);
+      // what its modules ask is carried out in this turn too.
+      await resumeGuardedLink()
+    } while !queue.isEmpty && !isShutDown
   }
 
   private func drainRequests() async {

@@ -8,8 +8,10 @@ public enum LeaveDecision: Codable, Hashable, Sendable {
   case stay(reason: String)
   /// The person decides: the host asks `question` (`Discard your
   /// changes?`) with two buttons, `confirm` to leave all the same
-  /// (`Discard`) and `cancel` to stay (`Keep editing`), the one focused
-  /// first.
+  /// (`Discard`) and `cancel` to stay (`Keep editing`); `cancel` is
+  /// focused first, and Esc gives it. Keep the labels a few words on one
+  /// line. The host makes the change once the person confirms, without
+  /// asking again.
   case ask(question: String, confirm: String, cancel: String)
 }
 
@@ -27,10 +29,13 @@ public enum LeaveDecision: Codable, Hashable, Sendable {
 /// responding may always be left). Embedded modules are asked too, inside
 /// out.
 ///
-/// A conformer must answer from what it holds, quickly: the host's
-/// navigation waits for the answer (the screen and keys do not). Asking
-/// has no effect of its own; the module is left only after it answers
-/// ``LeaveDecision/leave``, or the person confirms.
+/// A conformer must answer from what it holds, quickly, and must not wait
+/// for navigation (the host's navigation waits for the answer; the screen
+/// and keys do not). Out of process, an answer not given within the
+/// host's response limit is cancelled (the task sees `Task.isCancelled`)
+/// and the module is left. Asking has no effect of its own; the module is
+/// left only after it answers ``LeaveDecision/leave``, or the person
+/// confirms. When it stays, the command that asked returns normally.
 @MainActor
 public protocol LeaveGuard: ViperPresenter {
   /// Whether the module may be left now.
@@ -61,8 +66,9 @@ public enum OpenDecision: Codable, Hashable, Sendable {
   /// no item 99; pick one from the list.`).
   case refuse(reason: String)
   /// The module at `urn` opens in its place, when the person opened the
-  /// link; `reason` says why. A module's own navigation request is refused
-  /// instead, with the reason.
+  /// link, replacing everything shown as a deep link does (shown modules
+  /// that guard leaving are asked first); `reason` says why. A module's
+  /// own navigation request is refused instead, with the reason.
   case redirect(urn: String, reason: String)
 }
 
@@ -74,9 +80,13 @@ public enum OpenDecision: Codable, Hashable, Sendable {
 /// checked the URN and arguments against the contract and after the
 /// contract's declarative guards: for a link the person opens, a
 /// navigation request of another module, an embed, a deep link's segment,
-/// restoring the screens of the last session. A conformer must answer from
-/// what it holds, quickly, without side effects: the host's navigation
-/// waits for the answer (the screen and keys do not).
+/// restoring the screens of the last session, rebuilding a module after a
+/// restart or a reload. A conformer must answer from what it holds,
+/// quickly, without side effects, and must not wait for navigation: the
+/// host's navigation waits for the answer (the screen and keys do not).
+/// Out of process, a decision later than the host's response limit still
+/// counts: the module, already placed and shown as not responding, is
+/// built then, or says in its place that it could not be.
 public protocol OpenGuard: ModuleFactory {
   /// Whether the module of `request` may open now.
   @MainActor func shouldOpen(_ request: OpenRequest) async -> OpenDecision
