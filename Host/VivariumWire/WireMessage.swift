@@ -101,15 +101,6 @@ extension WireMessage {
     }
   }
 
-  /// The host call this message answers, if it is an answer.
-  package var answeredCall: UInt32? {
-    switch self {
-    case .done(let call), .built(let call, _, _, _, _), .buildFailed(let call, _), .openRefused(let call, _),
-      .leaveDecision(let call, _):
-      call
-    default: nil
-    }
-  }
 }
 
 /// A role object of a plugin module, for leak reports.

@@ -166,10 +166,10 @@ extension TerminalApp {
         focused: focused
       )
     }
-    var x = inner.x + max(0, (inner.width - answers.map { $0.text.count }.reduce(2, +)) / 2)
+    var x = inner.x + max(0, (inner.width - answers.map { DisplayWidth.of($0.text) }.reduce(2, +)) / 2)
     for answer in answers {
       grid.put(answer.text, x: x, y: y, style: answer.focused ? Palette.focus : .plain)
-      x += answer.text.count + 2
+      x += DisplayWidth.of(answer.text) + 2
     }
   }
 

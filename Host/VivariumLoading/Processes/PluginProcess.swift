@@ -295,7 +295,8 @@ public final class PluginProcess {
   /// The result of a call into the plugin process.
   enum CallOutcome {
     case done
-    case built([WireRole], receives: Bool, restoreFailure: String?)
+    /// Built; the module took its roles from the answer (``handle(_:arrival:)``).
+    case built(restoreFailure: String?)
     case buildFailed(String)
     case openRefused(OpenDecision)
     case leaveDecision(LeaveDecision)
@@ -333,7 +334,7 @@ public final class PluginProcess {
     }
     var restoreFailure: String?
     switch outcome {
-    case .built(_, _, let failure):
+    case .built(let failure):
       restoreFailure = failure
       module.restorationState = failure == nil ? saved : nil
     case .buildFailed(let message):
@@ -532,7 +533,7 @@ public final class PluginProcess {
         module.receives = receives
         module.guardsLeaving = guardsLeaving
       }
-      answered(call, .built(roles, receives: receives, restoreFailure: failure), arrival: arrival)
+      answered(call, .built(restoreFailure: failure), arrival: arrival)
     case .buildFailed(let call, let text):
       buildEndedLate(call, text)
       answered(call, .buildFailed(text), arrival: arrival)

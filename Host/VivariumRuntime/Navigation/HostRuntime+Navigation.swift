@@ -202,10 +202,7 @@ extension HostRuntime {
 
   func pop(from node: ModuleNode) async {
     guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
-    let again: @MainActor () async -> Void = { [weak self] in
-      guard let self, !node.isDetached else { return }
-      await self.pop(from: node)
-    }
+    let again = performedAgain(.pop, from: node)
     if layers[index].count > 1 {
       guard await mayLeave(leaving([layers[index].last!], from: node), again: again) else { return }
       removeTop(ofLayer: index)
@@ -220,10 +217,7 @@ extension HostRuntime {
 
   func popToRoot(from node: ModuleNode) async {
     guard let index = layerIndex(of: node) else { return report(node, "cannot pop: it is not on a navigation stack") }
-    let again: @MainActor () async -> Void = { [weak self] in
-      guard let self, !node.isDetached else { return }
-      await self.popToRoot(from: node)
-    }
+    let again = performedAgain(.popToRoot, from: node)
     guard await mayLeave(leaving(layers[index].dropFirst().reversed(), from: node), again: again) else { return }
     while layers[index].count > 1 { removeTop(ofLayer: index) }
   }
@@ -232,13 +226,19 @@ extension HostRuntime {
     guard let index = layerIndex(of: node), index > 0 else {
       return report(node, "cannot dismiss: it is not presented modally; use pop()")
     }
-    let again: @MainActor () async -> Void = { [weak self] in
-      guard let self, !node.isDetached else { return }
-      await self.dismiss(from: node)
-    }
+    let again = performedAgain(.dismiss, from: node)
     guard await mayLeave(leaving(layers[index...].reversed().flatMap { $0.reversed() }, from: node), again: again)
     else { return }
     closeLayers(from: index)
+  }
+
+  /// `request` of `node` carried out again, once the person confirms
+  /// leaving, if `node` is still there.
+  private func performedAgain(_ request: HostRequest, from node: ModuleNode) -> @MainActor () async -> Void {
+    { [weak self] in
+      guard let self, !node.isDetached else { return }
+      await self.perform(request, from: node)
+    }
   }
 
   /// The screens of `screens` a request of `node` takes away that are not

@@ -493,7 +493,7 @@ public final class HostRuntime {
   }
 
   /// Carries out what module `node` asked: each request's one handling.
-  private func perform(_ request: HostRequest, from node: ModuleNode) async {
+  func perform(_ request: HostRequest, from node: ModuleNode) async {
     switch request {
     case .push(let urn):
       checkDeclared(.push, urn, from: node)
