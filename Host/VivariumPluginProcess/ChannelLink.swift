@@ -29,7 +29,8 @@ final class ChannelLink: Canvas, HostLink {
   /// module's contract declares read the process's copies of the stores.
   func services(named names: Set<String>, declared: Set<String>) -> Services {
     let host = ChannelServices(
-      server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }))
+      server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }),
+      declaresClock: declared.contains(Services.Name.clock))
     return Services(named: names) { _ in host }
   }
 }
@@ -47,11 +48,14 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
   /// The stores the module declared, read from the process's copies: a
   /// use of one it did not declare goes to the host, which reports it.
   private let copied: Set<WireStore>
+  /// Whether the module declared the clock, read from the process's copy.
+  private let declaresClock: Bool
 
-  init(server: PluginServer, module: UInt32, copied: Set<WireStore>) {
+  init(server: PluginServer, module: UInt32, copied: Set<WireStore>, declaresClock: Bool) {
     self.server = server
     self.module = module
     self.copied = copied
+    self.declaresClock = declaresClock
   }
 
   /// `read` applied to the copy of `store`, if the module declared it and
@@ -79,6 +83,10 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
     try check(server.ask(module, .storageSet(key: key, value: value)))
   }
 
+  func save(_ value: String?, forKey key: String) async throws {
+    try check(await server.call(module, .storageSet(key: key, value: value)))
+  }
+
   func keys() -> [String] {
     if let keys = fromCopy(.storage, { $0.keys.sorted() }) { return keys }
     guard case .strings(let keys) = server.ask(module, .storageKeys) else { return [] }
@@ -95,11 +103,18 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
     try check(server.ask(module, .settingSet(key: key, value: value)))
   }
 
+  func save(_ value: ArgumentValue?, forKey key: String) async throws {
+    try check(await server.call(module, .settingSet(key: key, value: value)))
+  }
+
   func log(_ level: LogLevel, _ message: String) { server.tell(module, .log(level, message)) }
   func notice(_ text: String, tone: Tone) { server.tell(module, .notice(text, tone)) }
   func alert(title: String, message: String) { server.tell(module, .alert(title: title, message: message)) }
 
+  /// From the process's copy of the host's clock, without waiting; the
+  /// host is asked only when the module did not declare the clock.
   func now() -> Double {
+    if declaresClock, let now = server.copies.now() { return now }
     guard case .number(let now) = server.ask(module, .now) else { return 0 }
     return now
   }

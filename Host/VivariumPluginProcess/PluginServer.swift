@@ -100,6 +100,7 @@ public final class PluginServer {
             case .answer(let call, let answer): answers.deliver(call, answer)
             case .storeCopy(let store, let entries): copies.replace(store, with: entries)
             case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+            case .clock(let now): copies.setClock(now)
             default:
               DispatchQueue.main.async {
                 // What the call sends goes in one write, when it returns.
@@ -297,6 +298,26 @@ public final class PluginServer {
     return answer
   }
 
+  /// Asks the host for `service` for module `module` and suspends the
+  /// caller, not the main actor, until the answer comes: the process's
+  /// other work goes on. A host that has not answered within
+  /// ``WireProtocol/answerLimit`` gets the call failed, so nothing waits
+  /// for ever.
+  func call(_ module: UInt32, _ service: WireServiceCall) async -> WireAnswer {
+    let call = nextCall
+    nextCall &+= 1
+    let answers = answers
+    let limit = Task {
+      try await Task.sleep(for: WireProtocol.answerLimit)
+      answers.deliver(call, .failed("the host did not answer within \(WireProtocol.answerLimit)"))
+    }
+    defer { limit.cancel() }
+    return await withCheckedContinuation { continuation in
+      answers.expect(call, continuation)
+      guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
+    }
+  }
+
   /// Sends a service call that wants no answer.
   func tell(_ module: UInt32, _ service: WireServiceCall) {
     channel.send(.service(call: 0, module: module, service))
@@ -338,18 +359,28 @@ struct PluginModule {
 }
 
 /// Answers to the plugin's service calls, handed from the thread reading
-/// the socket to the main thread waiting for them.
+/// the socket to the main thread waiting for them (``PluginServer/ask(_:_:)``)
+/// or to the task awaiting them (``PluginServer/call(_:_:)``).
 final class PendingAnswers: Sendable {
   private let state = Mutex<[UInt32: WireAnswer?]>([:])
+  private let awaiting = Mutex<[UInt32: CheckedContinuation<WireAnswer, Never>]>([:])
   private let arrived = DispatchSemaphore(value: 0)
 
   /// Makes room for the answer to `call`, before the call is sent.
   func expect(_ call: UInt32) { state.withLock { $0[call] = .some(nil) } }
 
-  /// Hands over the answer to `call`.
+  /// Makes `continuation` take the answer to `call`, before the call is sent.
+  func expect(_ call: UInt32, _ continuation: CheckedContinuation<WireAnswer, Never>) {
+    awaiting.withLock { $0[call] = continuation }
+  }
+
+  /// Hands over the answer to `call`; the first answer counts.
   func deliver(_ call: UInt32, _ answer: WireAnswer) {
+    if let continuation = awaiting.withLock({ $0.removeValue(forKey: call) }) {
+      return continuation.resume(returning: answer)
+    }
     let expected = state.withLock { answers in
-      guard answers[call] != nil else { return false }
+      guard case .some(nil) = answers[call] else { return false }
       answers[call] = .some(answer)
       return true
     }
@@ -394,5 +425,27 @@ final class StoreCopies: Sendable {
   /// `read` applied to the copy of `store`; nil when the process holds none.
   func read<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
     stores.withLock { stores in stores[store].map(read) }
+  }
+
+  /// The host's clock as last sent (``WireMessage/clock(now:)``): nil before
+  /// it is; `.some(nil)` for real time.
+  private let clock = Mutex<Double??>(nil)
+
+  /// Takes `now` as the host's clock (nil: real time).
+  func setClock(_ now: Double?) {
+    clock.withLock { $0 = .some(now) }
+  }
+
+  /// Now on the host's clock, in seconds since 1970, without asking the
+  /// host; nil when the host gave no copy of its clock.
+  func now() -> Double? {
+    switch clock.withLock({ $0 }) {
+    case .none: return nil
+    case .some(.some(let virtual)): return virtual
+    case .some(.none):
+      var time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
   }
 }

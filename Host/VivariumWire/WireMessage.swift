@@ -50,6 +50,12 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// `key` of `store` changed (nil: removed), by whichever module or
   /// process: sent before the answer to the write that changed it.
   case storeChanged(WireStore, key: String, ArgumentValue?)
+  /// The host's clock, for the process to read the time from: nil, the
+  /// system's real time, which the process reads itself; a number, virtual
+  /// time standing at it. Sent before the first module that lists the clock
+  /// is built, then each time virtual time moves, before the sleeps it ends
+  /// are woken.
+  case clock(now: Double?)
 
   // MARK: Plugin to host
 

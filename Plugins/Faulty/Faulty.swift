@@ -161,7 +161,7 @@ struct FaultyDemoFactory: ModuleFactory {
   static let contract = FaultyContract.demo
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = FaultyDemoInteractor(services: context.services)
+    let interactor = FaultyDemoInteractor(services: context.services, work: context.work)
     let router = FaultyRouter()
     let presenter = FaultyDemoPresenter(interactor: interactor, router: router)
     let view = FaultyDemoView(canvas: context.canvas, presenter: presenter)

@@ -238,21 +238,27 @@ extension FaultyDemoPresenter: LeaveGuard {
 final class FaultyDemoInteractor: ViperInteractor, FaultyDemoInteractorInput {
   weak var presenter: (any FaultyDemoInteractorOutput)?
   private let services: Services
+  private let work: any ModuleWork
 
-  init(services: Services) {
+  init(services: Services, work: any ModuleWork) {
     self.services = services
+    self.work = work
   }
 
   func loadSavedNote() {
     presenter?.present(savedNote: services.storage?.value(forKey: FaultyContract.noteKey))
   }
 
+  /// Saves from work: the module goes on with its events and drawing
+  /// while the host saves the note.
   func save(note: String) {
-    do {
-      try services.storage?.set(note.isEmpty ? nil : note, forKey: FaultyContract.noteKey)
-      loadSavedNote()
-    } catch {
-      presenter?.presentSaveFailed("Could not save the note: \(error)")
+    work.start("saving the note") { [weak self, storage = services.storage] in
+      do {
+        try await storage?.save(note.isEmpty ? nil : note, forKey: FaultyContract.noteKey)
+        self?.loadSavedNote()
+      } catch {
+        self?.presenter?.presentSaveFailed("Could not save the note: \(error)")
+      }
     }
   }
 

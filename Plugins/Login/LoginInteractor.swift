@@ -29,7 +29,7 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
       let accepted = try await authenticator.check(user: user, password: password)
       // A cancel that came while the check was finishing still wins.
       try Task.checkCancellation()
-      self?.finishSignIn(user: user, accepted: accepted)
+      await self?.finishSignIn(user: user, accepted: accepted)
     }
   }
 
@@ -38,7 +38,9 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
     signingIn = nil
   }
 
-  private func finishSignIn(user: String, accepted: Bool) {
+  /// Records the session from the sign-in's work: `save` suspends only
+  /// this work while the host writes the settings.
+  private func finishSignIn(user: String, accepted: Bool) async {
     signingIn = nil
     guard accepted else {
       services.log?.log(.info, "failed sign-in for '\(user)'")
@@ -46,14 +48,14 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
       return
     }
     do {
-      try services.settings?.set(.string(user), forKey: LoginInteractor.sessionUserKey)
+      try await services.settings?.save(.string(user), forKey: LoginInteractor.sessionUserKey)
     } catch {
       services.log?.log(.error, "could not record the session of '\(user)': \(error)")
       presenter?.presentSignInFailed(user: user)
       return
     }
     do {
-      try services.settings?.set(.string(user), forKey: LoginInteractor.lastUserKey)
+      try await services.settings?.save(.string(user), forKey: LoginInteractor.lastUserKey)
     } catch {
       services.log?.log(.warning, "could not remember the last user: \(error)")
     }

@@ -43,7 +43,9 @@ public final class PluginProcess {
   private var overdue: UInt32?
   /// Calls sent and not answered yet (``post(_:in:_:)``).
   private var outstanding = OutstandingCalls()
-  /// Marks the oldest outstanding call overdue once the response limit passes.
+  /// Marks the oldest outstanding call overdue once the response limit
+  /// passes: one timer at a time, waking when the oldest call sent while
+  /// it was set is due, never set again or cancelled per call.
   private var deadline: Task<Void, Never>?
   /// How many times the process became not responding: one that answers
   /// late shows it, however busy the host was when the answer came.
@@ -155,8 +157,10 @@ public final class PluginProcess {
     mapped = false
     outstanding.removeAll()
     deadline?.cancel()
+    deadline = nil
     building.removeAll()
     copiedStores.removeAll()
+    clockCopied = false
     stopReason = nil
     return pid
   }
@@ -361,10 +365,18 @@ public final class PluginProcess {
       send(.storeCopy(store, copied.entries))
       copied.observe(by: self) { [weak self] key, value in self?.send(.storeChanged(store, key: key, value)) }
     }
+    if !clockCopied, let clock = services.clock as? ModuleClock {
+      clockCopied = true
+      if case .real = clock.mode { return send(.clock(now: nil)) }
+      send(.clock(now: clock.now()))
+      clock.observe(by: self) { [weak self] now in self?.send(.clock(now: now)) }
+    }
   }
 
   /// The stores the current process holds copies of.
   private var copiedStores: Set<WireStore> = []
+  /// Whether the current process holds a copy of the host's clock.
+  private var clockCopied = false
 
   /// Sends `make(call)` and suspends the caller, not the host, until its
   /// answer: the build or attach of a module, which the runtime needs done
@@ -438,19 +450,26 @@ public final class PluginProcess {
     return id
   }
 
-  /// Marks the oldest outstanding call overdue once the response limit
-  /// passes without its answer.
+  /// Makes sure the oldest outstanding call is marked overdue once the
+  /// response limit passes without its answer. A call's time only ever
+  /// starts later than the one before it, so a timer already set is due no
+  /// later than this one: it is left as it is, and on waking sets itself
+  /// again for what is outstanding then. A round trip sets no timer and
+  /// cancels none.
   private func startDeadline() {
-    deadline?.cancel()
-    guard let oldest = outstanding.oldest else { return }
+    guard deadline == nil, !outstanding.isEmpty else { return }
     let due = outstanding.oldestSince + options.responseLimit
     deadline = Task { @MainActor [weak self] in
       try? await Task.sleep(until: due, clock: .continuous)
       guard !Task.isCancelled, let self else { return }
+      self.deadline = nil
       // An answer that arrived in time but waits for the host to get to it
       // is taken first: a busy host does not make a plugin late.
       self.pump()
-      guard self.outstanding.oldest?.id == oldest.id, self.state == .running else { return }
+      guard let oldest = self.outstanding.oldest, self.state == .running else { return }
+      guard ContinuousClock.now >= self.outstanding.oldestSince + self.options.responseLimit else {
+        return self.startDeadline()
+      }
       self.becomeUnresponsive(oldest.what, call: oldest.id)
     }
   }
@@ -516,6 +535,7 @@ public final class PluginProcess {
       outstanding.removeAll()
       building.removeAll()
       deadline?.cancel()
+      deadline = nil
       let failed = modules.values.sorted { $0.id < $1.id }
       modules.removeAll()
       for module in failed { module.processEnded(failure) }
@@ -547,12 +567,10 @@ public final class PluginProcess {
     case .request(let module, let request): modules[module]?.perform(request)
     case .service(let call, let module, let service):
       noteLateness(arrival)
-      let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
-      if call != 0 {
-        callsAnswered += 1
-        send(.answer(call: call, answer))
-        // The process waited for the host: its time starts again.
-        if outstanding.restart(at: .now) { startDeadline() }
+      if call != 0, heldServiceCalls != nil {
+        heldServiceCalls?.append((call, module, service))
+      } else {
+        serve(call, module, service)
       }
     case .workStarted(let module, let id, let name):
       guard let module = modules[module] else { return }
@@ -573,9 +591,32 @@ public final class PluginProcess {
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
     case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .cancel, .answer, .woke,
-      .storeCopy, .storeChanged:
+      .storeCopy, .storeChanged, .clock:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
+  }
+
+  /// Carries out the process's service call `call` (0: it wants no answer)
+  /// for `module`, and answers it.
+  private func serve(_ call: UInt32, _ module: UInt32, _ service: WireServiceCall) {
+    let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
+    guard call != 0 else { return }
+    callsAnswered += 1
+    send(.answer(call: call, answer))
+    // The process waited for the host: its time starts again.
+    if outstanding.restart(at: .now) { startDeadline() }
+  }
+
+  /// For tests: while not nil, the process's service calls that want an
+  /// answer are kept here unanswered, in order, as a host slow to answer
+  /// them would; ``answerHeldServiceCalls()`` answers them.
+  var heldServiceCalls: [(call: UInt32, module: UInt32, service: WireServiceCall)]?
+
+  /// Answers the calls ``heldServiceCalls`` kept, in order, and holds no more.
+  func answerHeldServiceCalls() {
+    let held = heldServiceCalls ?? []
+    heldServiceCalls = nil
+    for (call, module, service) in held { serve(call, module, service) }
   }
 
   private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) {

@@ -97,12 +97,15 @@ let scenarios = [
     steps: [(.tap(button: "signIn"), "Type a user name and a password.")]),
 ]
 
-/// Microseconds from each event sent to its screen laid out as text, per
-/// mode: `events` per mode, in turns of `turn`, after `turn / 2` not counted.
+/// Microseconds from each event sent to its screen redrawn (the host's
+/// screen showing the change, laid out as text), per mode, and to the
+/// event's call settled as a script's line waits for it: `events` per mode,
+/// in turns of `turn`, after `turn / 2` not counted.
 @MainActor
-func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int) async -> [Mode: [Double]]
-{
-  var times: [Mode: [Double]] = [:]
+func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int) async -> (
+  shown: [Mode: [Double]], settled: [Mode: [Double]]
+) {
+  var (shown, settled): ([Mode: [Double]], [Mode: [Double]]) = ([:], [:])
   var sent: [Mode: Int] = [:]
   let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
@@ -119,25 +122,29 @@ func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: I
       for _ in 0..<(round == 0 ? turn / 2 : turn) {
         let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
         sent[mode, default: 0] += 1
+        screens[mode]!.expect(shows)
         let start = nanoseconds()
         do {
           try runtime.send(event)
         } catch {
           fail("\(mode.label): \(scenario.urn): \(error)")
         }
-        // Out of process the answer comes on its own time: the screen is
-        // drawn once the call is answered, as a script waits for it.
+        // Out of process the draw comes on its own time; a script's line
+        // then waits for the call's answer too.
+        let drawn = await screens[mode]!.shown(now: mode == .inProcess)
         await runtime.settleCalls()
-        _ = await screens[mode]!.until(shows)
-        let elapsed = Double(nanoseconds() - start) / 1000
-        if round > 0 { times[mode, default: []].append(elapsed) }
+        let done = nanoseconds()
+        if round > 0 {
+          shown[mode, default: []].append(Double(drawn - start) / 1000)
+          settled[mode, default: []].append(Double(done - start) / 1000)
+        }
       }
     }
   }
   for (mode, runtime) in runtimes {
     for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
   }
-  return times
+  return (shown, settled)
 }
 
 // MARK: 2. Child processes
@@ -272,7 +279,12 @@ func main() async {
     await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
     return
   }
-  guard arguments.count == 3 else { fail("usage: process-benchmark VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR") }
+  // `--round-trips` alone: only the round trips and their floors, to profile them.
+  let onlyRoundTrips = arguments.first == "--round-trips"
+  if onlyRoundTrips { arguments.removeFirst() }
+  guard arguments.count == 3 else {
+    fail("usage: process-benchmark [--round-trips] VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR")
+  }
   arguments = arguments.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
   let (vivarium, plugins, faulty) = (arguments[0], arguments[1], arguments[2])
   guard access(vivarium, X_OK) == 0 else { fail("\(vivarium) is not an executable") }
@@ -295,7 +307,8 @@ func main() async {
   // 1. One process each way, both up at once.
   let events = 2_000
   print(
-    "Round trip: one view event until the screen is redrawn and laid out as text (\(events) events per mode; µs)")
+    "Round trip: one view event until the host's screen shows the change, laid out as text (\(events) events per mode; µs)"
+  )
   // The floors of a call into another process, for the round trips and the boundary.
   let floors = Floors(
     blocking: socketPairFloor(count: 5_000), handoff: await handoffFloor(benchmark: benchmark, count: 5_000))
@@ -305,8 +318,11 @@ func main() async {
   }
   for scenario in scenarios {
     print("  \(scenario.title)")
-    let times = await roundTrips(scenario, runtimes, events: events, turn: 200)
+    let (times, settled) = await roundTrips(scenario, runtimes, events: events, turn: 200)
     for mode in Mode.allCases { print("    \(pad(mode.label, 16)) \(tail(times[mode]!))") }
+    for mode in Mode.allCases {
+      print("    \(pad(mode.label, 16)) \(tail(settled[mode]!))  (until a script's line returns)")
+    }
     let out = times[.outOfProcess]!.sorted()
     let (outMedian, outP99) = (out[out.count / 2], out[out.count * 99 / 100])
     print(
@@ -315,6 +331,7 @@ func main() async {
     print(floors.ratios(of: outMedian))
   }
   for runtime in runtimes.values { runtime.shutdown() }
+  if onlyRoundTrips { return }
   await boundaryFigures(vivarium: vivarium, floors: floors, plugins: plugins, faulty: faulty, data: data)
 
   // 2. A fresh `vivarium render` each time.

@@ -310,6 +310,15 @@ final class FaultyHost {
     return text
   }
 
+  /// Whether `condition` became true within 30 s, looked at every 10 ms:
+  /// for what a plugin process does on its own time.
+  func waitFor(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<3000 where !condition() {
+      try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return condition()
+  }
+
   deinit {
     MainActor.assumeIsolated {
       runtime.shutdown()

@@ -53,16 +53,33 @@ public struct Services {
 }
 
 /// Persistent string values by key, private to one plugin. Conformers are the
-/// host and test harnesses; writes are durable when ``set(_:forKey:)`` returns.
+/// host and test harnesses; writes are durable when ``set(_:forKey:)`` or
+/// ``save(_:forKey:)`` returns.
 @MainActor
 public protocol KeyValueStore: AnyObject {
   /// The value stored under `key`, if any.
   func value(forKey key: String) -> String?
   /// Stores `value` under `key`, or removes the key when `value` is nil.
   /// Throws when the value could not be saved; what was saved before stays.
+  /// In a plugin process this holds up the module's main actor until the
+  /// host has saved it: prefer ``save(_:forKey:)`` from work.
   func set(_ value: String?, forKey key: String) throws
   /// Every key that holds a value, sorted.
   func keys() -> [String]
+  /// Stores `value` under `key` (nil removes it) as ``set(_:forKey:)``
+  /// does, suspending only the caller until it is saved: the module's other
+  /// work, its events and its drawing go on meanwhile. Throws when the
+  /// value could not be saved; what was saved before stays. A conformer
+  /// that saves in the caller's own process need not implement it: the
+  /// default calls ``set(_:forKey:)``. (ViperKit 2.7)
+  func save(_ value: String?, forKey key: String) async throws
+}
+
+extension KeyValueStore {
+  /// Calls ``set(_:forKey:)``: right for a store that saves in the caller's process.
+  public func save(_ value: String?, forKey key: String) async throws {
+    try set(value, forKey: key)
+  }
 }
 
 /// App-wide typed settings, shared by every plugin. Conformers are the host
@@ -72,7 +89,22 @@ public protocol SettingsStore: AnyObject {
   /// The setting `key`, if set.
   func value(forKey key: String) -> ArgumentValue?
   /// Sets or (with nil) clears `key`. Throws when it could not be saved.
+  /// In a plugin process this holds up the module's main actor until the
+  /// host has saved it: prefer ``save(_:forKey:)`` from work.
   func set(_ value: ArgumentValue?, forKey key: String) throws
+  /// Sets or (with nil) clears `key` as ``set(_:forKey:)`` does, suspending
+  /// only the caller until it is saved: the module's other work, its events
+  /// and its drawing go on meanwhile. Throws when it could not be saved. A
+  /// conformer that saves in the caller's own process need not implement
+  /// it: the default calls ``set(_:forKey:)``. (ViperKit 2.7)
+  func save(_ value: ArgumentValue?, forKey key: String) async throws
+}
+
+extension SettingsStore {
+  /// Calls ``set(_:forKey:)``: right for a store that saves in the caller's process.
+  public func save(_ value: ArgumentValue?, forKey key: String) async throws {
+    try set(value, forKey: key)
+  }
 }
 
 /// How much a log line matters.

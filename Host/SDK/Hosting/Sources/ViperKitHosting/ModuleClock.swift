@@ -28,7 +28,20 @@ public final class ModuleClock: WallClock {
 
   /// Whether time is real or virtual.
   public let mode: Mode
-  private var virtualNow: Double
+  private var virtualNow: Double {
+    didSet {
+      guard virtualNow != oldValue else { return }
+      observers.removeAll { $0.owner == nil }
+      for observer in observers { observer.moved(virtualNow) }
+    }
+  }
+  /// Who is told when virtual time moves (``observe(by:_:)``), while they live.
+  private var observers: [Observer] = []
+
+  private struct Observer {
+    weak var owner: AnyObject?
+    let moved: @MainActor (Double) -> Void
+  }
   private var sleepers: [Sleeper] = []
   private var nextID = 0
   private var realSleepers = 0
@@ -50,6 +63,15 @@ public final class ModuleClock: WallClock {
   public init(_ mode: Mode) {
     self.mode = mode
     if case .virtual(let start) = mode { virtualNow = start } else { virtualNow = 0 }
+  }
+
+  /// Has `moved` called with the new time each time virtual time moves,
+  /// for as long as `owner` lives (a real clock never calls it): how a copy
+  /// of the clock elsewhere (a plugin process's) is kept current. Replaces
+  /// what `owner` observed before.
+  public func observe(by owner: AnyObject, _ moved: @escaping @MainActor (Double) -> Void) {
+    observers.removeAll { $0.owner == nil || $0.owner === owner }
+    observers.append(Observer(owner: owner, moved: moved))
   }
 
   /// Now, in seconds since 1970.

@@ -36,6 +36,8 @@ public final class WorkScheduler {
     let module: String
     let name: String
     let task: Task<Void, Never>
+    /// Cancelled by ``cancelAll(of:)``, and not ended yet.
+    var cancelled = false
   }
 
   /// The clock whose sleepers count as idle.
@@ -55,7 +57,6 @@ public final class WorkScheduler {
   /// Calls into modules that run elsewhere (a plugin process), by id, until
   /// they are answered: in flight as work is.
   private var calls: [Int: (module: String, name: String)] = [:]
-  private var waiters: [CheckedContinuation<Void, Never>] = []
 
   /// A scheduler whose work sleeps on `clock`.
   public init(clock: ModuleClock) {
@@ -71,7 +72,9 @@ public final class WorkScheduler {
   public var isIdle: Bool {
     // Scope by scope: a sleep outside work (a plugin process's, or a
     // module's own task) must not stand in for work that is running.
-    isQuiet && runningByScope.allSatisfy { clock.sleepingAll(in: $0.key) >= $0.value }
+    // Work cancelled may still count as asleep until its task runs again
+    // to end: it is in flight until it has.
+    isQuiet && cancelling == 0 && runningByScope.allSatisfy { clock.sleepingAll(in: $0.key) >= $0.value }
   }
 
   /// `URN: 'work'` for each piece of work still running, sorted.
@@ -104,26 +107,45 @@ public final class WorkScheduler {
   public func settle(limit: Double, work: Bool = true) async -> Bool {
     let done = { [unowned self] in work ? self.isIdle : self.isQuiet }
     guard !done() else { return true }
-    timedOut = false
-    let timer = Task { @MainActor [weak self] in
-      try? await Task.sleep(nanoseconds: UInt64(max(0, limit) * 1e9))
-      guard !Task.isCancelled, let self else { return }
-      self.timedOut = true
-      self.resumeWaiters()
-    }
-    defer { timer.cancel() }
-    while !done(), !timedOut {
-      await withCheckedContinuation { waiters.append($0) }
+    let due = ContinuousClock.now + .seconds(limit.isNaN ? 0 : min(max(0, limit), 1e9))
+    while !done(), ContinuousClock.now < due {
+      await withCheckedContinuation { waiter in
+        waiters.append((due, waiter))
+        setTimer(for: due)
+      }
     }
     return done()
   }
 
-  private var timedOut = false
+  /// Those waiting in ``settle(limit:work:)``, and when each gives up.
+  private var waiters: [(due: ContinuousClock.Instant, waiter: CheckedContinuation<Void, Never>)] = []
+  /// Wakes the waiters whose time is up: one timer for all of them, set for
+  /// the earliest, and not cancelled when they are woken sooner, so that a
+  /// wait that ends at once (as a call's answer does) sets no timer of its own.
+  private var timer: (due: ContinuousClock.Instant, task: Task<Void, Never>)?
+
+  private func setTimer(for due: ContinuousClock.Instant) {
+    if let timer, timer.due <= due { return }
+    timer?.task.cancel()
+    timer = (
+      due,
+      Task { @MainActor [weak self] in
+        try? await Task.sleep(until: due, clock: .continuous)
+        guard !Task.isCancelled, let self else { return }
+        self.timer = nil
+        let now = ContinuousClock.now
+        let late = self.waiters.filter { $0.due <= now }
+        self.waiters.removeAll { $0.due <= now }
+        for (_, waiter) in late { waiter.resume() }
+        if let next = self.waiters.map(\.due).min() { self.setTimer(for: next) }
+      }
+    )
+  }
 
   private func resumeWaiters() {
     let waiting = waiters
     waiters.removeAll()
-    for waiter in waiting { waiter.resume() }
+    for (_, waiter) in waiting { waiter.resume() }
   }
 
   private func wakeWaitersIfIdle() {
@@ -159,7 +181,8 @@ public final class WorkScheduler {
       }
       // The task keeps `scope` alive, so its key names no other scope meanwhile.
       withExtendedLifetime(scope) {
-        if running.removeValue(forKey: id) != nil {
+        if let ended = running.removeValue(forKey: id) {
+          if ended.cancelled { cancelling -= 1 }
           runningByScope[key, default: 1] -= 1
           if runningByScope[key] == 0 { runningByScope[key] = nil }
         }
@@ -187,8 +210,15 @@ public final class WorkScheduler {
   public var isAnyActive: Bool { !calls.isEmpty || running.count > clock.waitingSleepers }
 
   fileprivate func cancelAll(of scope: WorkScope) {
-    for entry in running.values where entry.scope == ObjectIdentifier(scope) { entry.task.cancel() }
+    for (id, entry) in running where entry.scope == ObjectIdentifier(scope) && !entry.cancelled {
+      running[id]?.cancelled = true
+      cancelling += 1
+      entry.task.cancel()
+    }
   }
+
+  /// How many entries of ``running`` were cancelled and have not ended.
+  private var cancelling = 0
 }
 
 /// One module's ``ModuleWork``: starts its work on the scheduler, and cancels
