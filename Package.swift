@@ -88,7 +88,7 @@ let package = Package(
     // zygote): its server loop, which only the executable links.
     .target(
       name: "VivariumPluginProcess",
-      dependencies: ["VivariumLoading", "VivariumWire", "CVivariumSystem", viperKit, hosting],
+      dependencies: ["VivariumLoading", "VivariumWire", "VivariumSupport", "CVivariumSystem", viperKit, hosting],
       path: "Host/VivariumPluginProcess"),
     // Modules at run time: navigation, composition, services, restoration and
     // scripted sessions. Knows plugin processes only through the loading

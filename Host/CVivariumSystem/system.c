@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <pty.h>
 #include <fcntl.h>
 #include <time.h>
@@ -282,3 +283,17 @@ long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *
 }
 
 int vivarium_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+
+/* libdispatch's entry points for run loops (swift-corelibs-foundation's
+   CFRunLoop calls them): on Linux the handle is an eventfd. */
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+int vivarium_main_queue_descriptor(void) { return _dispatch_get_main_queue_handle_4CF(); }
+
+void vivarium_drain_main_queue(int descriptor) {
+  uint64_t count;
+  /* Nonblocking or not, it is readable: the caller saw it so. */
+  (void)read(descriptor, &count, sizeof count);
+  _dispatch_main_queue_callback_4CF(NULL);
+}

@@ -17,12 +17,12 @@ import VivariumWire
 @MainActor
 public final class PluginServer {
 
-  let channel: WireChannel
+  private let connection: HostConnection
+  var channel: WireChannel { connection.channel }
   private let factories: [any ModuleFactory]
   private var modules: [UInt32: PluginModule] = [:]
-  let answers = PendingAnswers()
-  /// The stores the host gave this process copies of, kept current.
-  let copies = StoreCopies()
+  /// The stores and clock the host gave this process copies of, kept current.
+  var copies: StoreCopies { connection.copies }
   private var nextCall: UInt32 = 1
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
@@ -34,21 +34,27 @@ public final class PluginServer {
   /// whether they open, by module, in order.
   private var heldForGuard: [UInt32: [WireMessage]] = [:]
 
-  init(channel: WireChannel, factories: [any ModuleFactory]) {
-    self.channel = channel
+  init(connection: HostConnection, factories: [any ModuleFactory]) {
+    self.connection = connection
     self.factories = factories
   }
 
-  /// The process's main: never returns; the process exits when the host
-  /// closes the socket.
-  public static func childMain(_ arguments: [String]) async -> Int32 {
+  /// Whether `arguments` (without the executable) start a plugin process.
+  public nonisolated static func isPluginProcess(_ arguments: [String]) -> Bool {
+    arguments.first == PluginProcessLaunch.pluginCommand
+  }
+
+  /// The process's main, on the main thread before anything else has run
+  /// (`arguments` without the executable): never returns; the process
+  /// exits when the host closes the socket.
+  public nonisolated static func childMain(_ arguments: [String]) -> Never {
     let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
-    if vivarium_die_with_parent(parent) != 0 { return 1 }
+    if vivarium_die_with_parent(parent) != 0 { exit(1) }
     if let bytes = ProcessInfo.processInfo.environment[PluginProcessLaunch.memoryVariable].flatMap({ Int($0) }) {
       limitMemory(to: bytes)
     }
-    guard let path = arguments.first else { return 2 }
-    return await serve(path: path)
+    guard arguments.count > 1 else { exit(2) }
+    serve(path: arguments[1])
   }
 
   /// Caps the memory (bytes of data) this process may allocate.
@@ -58,68 +64,40 @@ public final class PluginServer {
   }
 
   /// Loads the plugin at `path` (open as descriptor 4) and serves it on
-  /// descriptor 3 until the host closes it; returns only when the plugin
-  /// was refused.
-  static func serve(path: String) async -> Int32 {
-    PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
-    let channel = WireChannel(descriptor: PluginProcessLaunch.socketDescriptor)
-    let factories: [any ModuleFactory]
-    var loader = PluginLoader()
-    loader.beforeEntry = { channel.send(.mapped) }
-    switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
-    case .loaded(let plugin):
-      // Loaded by this process's own loader: every module is built here.
-      factories = plugin.factoriesInThisProcess ?? []
-      let ready = WireMessage.ready(
-        version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-        contracts: factories.map(\.contract))
-      // Encoded once: with ten thousand contracts, that is most of a start.
-      let encoded = try? ready.encoded()
-      if let tooLarge = PluginLimits.rejection(
-        path, count: factories.count, bytes: encoded?.count ?? Int.max, as: "the ready message of its plugin process")
-      {
-        channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
-        return 0
-      }
-      channel.send(encoded: encoded ?? [])
-    case .rejected(let rejection):
-      channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
-      return 0
-    }
-    let server = PluginServer(channel: channel, factories: factories)
-    let (answers, copies) = (server.answers, server.copies)
-    let reader = Thread {
-      var frames = WireFrameReader()
-      var buffer = [UInt8](repeating: 0, count: 65_536)
-      while channel.receive(into: &frames, buffer: &buffer) {
-        do {
-          while let (message, _) = try frames.nextMessage() {
-            // Copies change here, in the order the host sent them: before
-            // the answer to the write that changed them is handed over.
-            switch message {
-            case .answer(let call, let answer): answers.deliver(call, answer)
-            case .storeCopy(let store, let entries): copies.replace(store, with: entries)
-            case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
-            case .clock(let now): copies.setClock(now)
-            default:
-              DispatchQueue.main.async {
-                // What the call sends goes in one write, when it returns.
-                channel.hold()
-                MainActor.assumeIsolated { server.handle(message) }
-                channel.flush()
-              }
-            }
-          }
-        } catch {
-          FileHandle.standardError.write(Data("vivarium plugin process: the host sent a bad frame: \(error)\n".utf8))
-          exit(70)
+  /// descriptor 3 from the main thread (``HostConnection``) until the host
+  /// closes it; a refused plugin is reported and the process exits.
+  nonisolated static func serve(path: String) -> Never {
+    MainActor.assumeIsolated {
+      PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
+      let connection = HostConnection(channel: WireChannel(descriptor: PluginProcessLaunch.socketDescriptor))
+      let channel = connection.channel
+      let factories: [any ModuleFactory]
+      var loader = PluginLoader()
+      loader.beforeEntry = { channel.send(.mapped) }
+      switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
+      case .loaded(let plugin):
+        // Loaded by this process's own loader: every module is built here.
+        factories = plugin.factoriesInThisProcess ?? []
+        let ready = WireMessage.ready(
+          version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+          contracts: factories.map(\.contract))
+        // Encoded once: with ten thousand contracts, that is most of a start.
+        let encoded = try? ready.encoded()
+        if let tooLarge = PluginLimits.rejection(
+          path, count: factories.count, bytes: encoded?.count ?? Int.max,
+          as: "the ready message of its plugin process")
+        {
+          channel.send(.refused(kind: tooLarge.kind.rawValue, reasons: tooLarge.reasons))
+          exit(0)
         }
+        channel.send(encoded: encoded ?? [])
+      case .rejected(let rejection):
+        channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
+        exit(0)
       }
-      // The host closed the socket: it quit, or it let this plugin go.
-      exit(0)
+      let server = PluginServer(connection: connection, factories: factories)
+      connection.run(carryingOut: server.handle)
     }
-    reader.start()
-    while true { try? await Task.sleep(nanoseconds: 3_600_000_000_000) }
   }
 
   // MARK: Calls from the host
@@ -285,10 +263,9 @@ public final class PluginServer {
   func ask(_ module: UInt32, _ service: WireServiceCall) -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
-    answers.expect(call)
     // What the call sent so far, and this, go now: the answer is awaited.
     guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
-    guard let answer = answers.wait(call, limit: WireProtocol.answerLimit) else {
+    guard let answer = connection.answer(to: call, within: WireProtocol.answerLimit) else {
       FileHandle.standardError.write(
         Data(
           "vivarium plugin process: the host did not answer a service call within \(WireProtocol.answerLimit); this process ends\n"
@@ -306,14 +283,13 @@ public final class PluginServer {
   func call(_ module: UInt32, _ service: WireServiceCall) async -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
-    let answers = answers
-    let limit = Task {
+    let limit = Task { [connection] in
       try await Task.sleep(for: WireProtocol.answerLimit)
-      answers.deliver(call, .failed("the host did not answer within \(WireProtocol.answerLimit)"))
+      connection.deliver(call, .failed("the host did not answer within \(WireProtocol.answerLimit)"))
     }
     defer { limit.cancel() }
     return await withCheckedContinuation { continuation in
-      answers.expect(call, continuation)
+      connection.expect(call, continuation)
       guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
     }
   }
@@ -358,57 +334,8 @@ struct PluginModule {
   var sentState: (state: String?, failure: String?)
 }
 
-/// Answers to the plugin's service calls, handed from the thread reading
-/// the socket to the main thread waiting for them (``PluginServer/ask(_:_:)``)
-/// or to the task awaiting them (``PluginServer/call(_:_:)``).
-final class PendingAnswers: Sendable {
-  private let state = Mutex<[UInt32: WireAnswer?]>([:])
-  private let awaiting = Mutex<[UInt32: CheckedContinuation<WireAnswer, Never>]>([:])
-  private let arrived = DispatchSemaphore(value: 0)
-
-  /// Makes room for the answer to `call`, before the call is sent.
-  func expect(_ call: UInt32) { state.withLock { $0[call] = .some(nil) } }
-
-  /// Makes `continuation` take the answer to `call`, before the call is sent.
-  func expect(_ call: UInt32, _ continuation: CheckedContinuation<WireAnswer, Never>) {
-    awaiting.withLock { $0[call] = continuation }
-  }
-
-  /// Hands over the answer to `call`; the first answer counts.
-  func deliver(_ call: UInt32, _ answer: WireAnswer) {
-    if let continuation = awaiting.withLock({ $0.removeValue(forKey: call) }) {
-      return continuation.resume(returning: answer)
-    }
-    let expected = state.withLock { answers in
-      guard case .some(nil) = answers[call] else { return false }
-      answers[call] = .some(answer)
-      return true
-    }
-    if expected { arrived.signal() }
-  }
-
-  /// Waits for the answer to `call`, up to `limit`; nil when none came.
-  func wait(_ call: UInt32, limit: Duration) -> WireAnswer? {
-    let (seconds, attoseconds) = limit.components
-    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    while true {
-      if let answer = state.withLock({ answers -> WireAnswer? in
-        guard case .some(.some(let answer)) = answers[call] else { return nil }
-        answers[call] = nil
-        return answer
-      }) {
-        return answer
-      }
-      if arrived.wait(timeout: deadline) == .timedOut {
-        state.withLock { _ = $0.removeValue(forKey: call) }
-        return nil
-      }
-    }
-  }
-}
-
-/// The stores the host gave the process copies of (``WireStore``): written
-/// by the thread reading the socket, read by modules on the main actor.
+/// The stores the host gave the process copies of (``WireStore``), and its
+/// clock: written as the host's messages are read, read by modules.
 final class StoreCopies: Sendable {
   private let stores = Mutex<[WireStore: [String: ArgumentValue]]>([:])
 

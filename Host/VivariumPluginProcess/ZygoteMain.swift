@@ -82,7 +82,6 @@ public enum ZygoteMain {
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
     PluginServer.limitMemory(to: memory)
-    Task { @MainActor in exit(await PluginServer.serve(path: path)) }
-    dispatchMain()
+    PluginServer.serve(path: path)
   }
 }

@@ -14,6 +14,11 @@ let commands: [any Command.Type] = [
 // The plugin processes' fork server must start before anything else runs:
 // no thread, no dispatch queue, so that each fork of it is clean.
 if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) { ZygoteMain.run() }
+// A plugin hosted in a process of its own (PluginProcess), not for people:
+// its main thread reads the host's socket and drains the main queue itself.
+if PluginServer.isPluginProcess(Array(CommandLine.arguments.dropFirst())) {
+  PluginServer.childMain(Array(CommandLine.arguments.dropFirst()))
+}
 // A crash report goes to stderr at once: never a screen waiting for keys.
 CrashReport.keepTheTerminal()
 
@@ -65,9 +70,6 @@ func sentence(_ message: String, then next: String) -> String {
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case PluginProcessLaunch.pluginCommand:
-    // A plugin hosted in a process of its own (PluginProcess): not for people.
-    return await PluginServer.childMain(Array(arguments.dropFirst()))
   case PluginProbe.command:
     // The child side of PluginProbe: not for people, so not in --help.
     return PluginProbe.childMain(Array(arguments.dropFirst()))

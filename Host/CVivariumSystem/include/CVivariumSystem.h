@@ -73,4 +73,12 @@ long vivarium_receive_fds(int socket, void *data, size_t length, int *fds, int *
 /* An anonymous file in memory (memfd_create, close-on-exec) named `name`
    for /proc; a new inode each time. Returns its descriptor, or -1 with errno. */
 int vivarium_memfd(const char *name);
+
+/* The main dispatch queue's wake-up descriptor (libdispatch's eventfd for
+   run loops, as CoreFoundation's run loop uses it): readable when the main
+   queue has jobs. Asking for it binds the main queue to a thread that drains
+   it with vivarium_drain_main_queue instead of dispatch_main. */
+int vivarium_main_queue_descriptor(void);
+/* Clears the wake-up `descriptor` and runs the main queue's jobs, on the main thread. */
+void vivarium_drain_main_queue(int descriptor);
 #endif

@@ -1,0 +1,125 @@
+import CVivariumSystem
+import Foundation
+import Glibc
+import ViperKit
+import VivariumSupport
+import VivariumWire
+
+/// The plugin process's end of its socket, read by the main thread itself.
+///
+/// The main thread is the main actor's: it does not park in `dispatchMain`
+/// but waits in `poll` for the host's socket and for the main dispatch
+/// queue's wake-up descriptor together. A message from the host is carried
+/// out on the main actor as soon as it is read, with no thread between the
+/// socket and the module to wake and hand it over; the main actor's other
+/// jobs (module work, timers, answers awaited) run when the queue wakes it.
+/// One thread reads, so messages are carried out in the order sent.
+@MainActor
+final class HostConnection {
+  let channel: WireChannel
+  /// The stores and clock the host gave this process copies of, kept current.
+  let copies = StoreCopies()
+  /// The main dispatch queue's wake-up descriptor (an eventfd).
+  private let mainQueue: Int32
+  private var frames = WireFrameReader()
+  private var buffer = [UInt8](repeating: 0, count: 65_536)
+  /// Messages read and not carried out yet, in order.
+  private var arrived = FIFO<WireMessage>()
+  /// The call a module waits for with the main actor held (``answer(to:)``), and its answer once read.
+  private var heldFor: (call: UInt32, answer: WireAnswer?)?
+  /// Tasks awaiting the answers to their calls (``PluginServer/call(_:_:)``).
+  private var awaiting: [UInt32: CheckedContinuation<WireAnswer, Never>] = [:]
+
+  /// The connection over `channel`; from now on, the main queue is drained
+  /// by ``run(carryingOut:)`` alone.
+  init(channel: WireChannel) {
+    self.channel = channel
+    mainQueue = vivarium_main_queue_descriptor()
+  }
+
+  /// Reads and carries out the host's messages, each with `carryOut`, and
+  /// runs the main actor's jobs, until the host closes the socket: then the
+  /// process exits. What one message sends goes in one write.
+  func run(carryingOut carryOut: (WireMessage) -> Void) -> Never {
+    while true {
+      let ready = wait(for: -1, mainQueueToo: true)
+      if ready.mainQueue { vivarium_drain_main_queue(mainQueue) }
+      if ready.socket { read() }
+      while let message = arrived.popFirst() {
+        channel.hold()
+        carryOut(message)
+        channel.flush()
+      }
+    }
+  }
+
+  /// Waits, with the main actor held, for the answer to the service call
+  /// `call` (already sent), for at most `limit`; what else arrives meanwhile
+  /// is kept for its turn. Nil when the limit passed.
+  func answer(to call: UInt32, within limit: Duration) -> WireAnswer? {
+    heldFor = (call, nil)
+    defer { heldFor = nil }
+    let deadline = ContinuousClock.now + limit
+    while heldFor?.answer == nil {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero, wait(for: Int32(clamping: left.milliseconds), mainQueueToo: false).socket else {
+        return nil
+      }
+      read()
+    }
+    return heldFor?.answer
+  }
+
+  /// Has `continuation` take the answer to `call` once it arrives; a
+  /// second answer to the same call is dropped.
+  func expect(_ call: UInt32, _ continuation: CheckedContinuation<WireAnswer, Never>) {
+    awaiting[call] = continuation
+  }
+
+  /// Gives the task awaiting `call` its answer, if one still does.
+  func deliver(_ call: UInt32, _ answer: WireAnswer) {
+    awaiting.removeValue(forKey: call)?.resume(returning: answer)
+  }
+
+  /// Which descriptors are ready, after waiting up to `milliseconds` (-1: no limit).
+  private func wait(for milliseconds: Int32, mainQueueToo: Bool) -> (socket: Bool, mainQueue: Bool) {
+    var entries = [
+      pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: mainQueue, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      let count = poll(&entries, mainQueueToo ? 2 : 1, milliseconds)
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { exit(0) }
+      return (entries[0].revents != 0, mainQueueToo && entries[1].revents != 0)
+    }
+  }
+
+  /// Reads what the socket holds and sorts each whole message: copies
+  /// change at once, in the order sent, before what follows them is carried
+  /// out; answers go to whoever waits for them; the rest waits its turn.
+  /// The host closing the socket (it quit, or let the plugin go) ends the process.
+  private func read() {
+    let count = buffer.withUnsafeMutableBytes {
+      recv(channel.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+    }
+    if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
+    guard count > 0 else { exit(0) }
+    buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    do {
+      while let (message, _) = try frames.nextMessage() {
+        switch message {
+        case .storeCopy(let store, let entries): copies.replace(store, with: entries)
+        case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+        case .clock(let now): copies.setClock(now)
+        case .answer(let call, let answer) where heldFor?.call == call: heldFor?.answer = answer
+        case .answer(let call, let answer): deliver(call, answer)
+        default: arrived.append(message)
+        }
+      }
+    } catch {
+      FileHandle.standardError.write(Data("vivarium plugin process: the host sent a bad frame: \(error)\n".utf8))
+      exit(70)
+    }
+  }
+}
