@@ -31,12 +31,17 @@ public struct Contract: Codable, Hashable, Sendable {
   /// fails the conformance checks. Empty in contracts of plugins built
   /// against earlier versions, whose requests are not checked.
   public var opens: [NavigationTarget]
+  /// The business services the module uses, each with the versions it
+  /// accepts (ViperKit 2.7): `.required(WeatherService.self, "1.0"..<"2")`.
+  /// Empty in contracts of plugins built against earlier versions.
+  public var requires: [ServiceRequirement]
 
   /// Creates a contract; everything but the URN pattern and summary is optional.
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = []
+    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
+    requires: [ServiceRequirement] = []
   ) {
     self.urn = urn
     self.version = version
@@ -48,6 +53,20 @@ public struct Contract: Codable, Hashable, Sendable {
     self.services = services
     self.guards = guards
     self.opens = opens
+    self.requires = requires
+  }
+
+  /// Creates a contract that requires no business service: the
+  /// initializer of ViperKit 2.4 to 2.6, kept for plugins built against them.
+  @_disfavoredOverload
+  public init(
+    urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
+    inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
+    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = []
+  ) {
+    self.init(
+      urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
+      slots: slots, services: services, guards: guards, opens: opens, requires: [])
   }
 
   /// Creates a contract that opens nothing: the initializer of ViperKit 2.3,
@@ -60,11 +79,11 @@ public struct Contract: Codable, Hashable, Sendable {
   ) {
     self.init(
       urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
-      slots: slots, services: services, guards: guards, opens: [])
+      slots: slots, services: services, guards: guards, opens: [], requires: [])
   }
 
-  /// Decodes a contract; ``opens``, which contracts written before
-  /// ViperKit 2.4 lack, is empty when it is missing.
+  /// Decodes a contract; ``opens`` (ViperKit 2.4) and ``requires`` (2.7),
+  /// which earlier contracts lack, are empty when they are missing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     urn = try container.decode(String.self, forKey: .urn)
@@ -77,6 +96,7 @@ public struct Contract: Codable, Hashable, Sendable {
     services = try container.decode([String].self, forKey: .services)
     guards = try container.decode([RouteGuard].self, forKey: .guards)
     opens = try container.decodeIfPresent([NavigationTarget].self, forKey: .opens) ?? []
+    requires = try container.decodeIfPresent([ServiceRequirement].self, forKey: .requires) ?? []
   }
 
   /// The argument named `name`, if the contract declares one.

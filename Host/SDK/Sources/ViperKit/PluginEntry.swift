@@ -27,11 +27,26 @@ public protocol ViperPlugin {
   /// The plugin's factories, one per module. Must not be empty, must not
   /// trap, and should do no work beyond creating the factory values.
   static func factories() -> [any ModuleFactory]
+
+  /// The plugin's semantic version (ViperKit 2.7): raised with each
+  /// release; other plugins depend on the services it provides by version.
+  /// Defaults to `0.0.0`, a plugin not versioned yet.
+  static var version: SemanticVersion { get }
+
+  /// The business services the plugin provides to other plugins, each
+  /// with the services it requires (ViperKit 2.7). Defaults to none.
+  static var provides: [ServiceProvision] { get }
 }
 
 extension ViperPlugin {
   /// The conforming type's name, for example `ItemsListPlugin`.
   public static var name: String { _typeName(Self.self, qualified: false) }
+
+  /// `0.0.0`: a plugin not versioned yet.
+  public static var version: SemanticVersion { SemanticVersion(0) }
+
+  /// None: the plugin provides screens only.
+  public static var provides: [ServiceProvision] { [] }
 }
 
 /// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.

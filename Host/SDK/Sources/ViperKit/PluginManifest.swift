@@ -29,6 +29,12 @@ public struct PluginManifest: Codable, Hashable, Sendable {
   public var compiler: String
   /// Its factories' contracts, in the order ``ViperPlugin/factories()`` gives them.
   public var contracts: [Contract]
+  /// The plugin's version (``ViperPlugin/version``); `0.0.0` in manifests
+  /// made before ViperKit 2.7.
+  public var version: SemanticVersion
+  /// The business services it provides (``ViperPlugin/provides``); none in
+  /// manifests made before ViperKit 2.7.
+  public var provides: [ServiceProvision]
 
   /// The name of the ELF section a plugin carries its manifest in.
   public static let sectionName = "vivarium_manifest"
@@ -47,12 +53,15 @@ public struct PluginManifest: Codable, Hashable, Sendable {
       name: _typeName(plugin, qualified: false), contracts: plugin.factories().map { type(of: $0).contract },
       sdkVersion: ViperKitVersion(
         major: Int(VIPERKIT_VERSION_MAJOR), minor: Int(VIPERKIT_VERSION_MINOR), patch: Int(VIPERKIT_VERSION_PATCH)),
-      compiler: swiftCompilerIdentity())
+      compiler: swiftCompilerIdentity(), version: plugin.version, provides: plugin.provides)
   }
 
   /// A manifest with the given parts, for the host: it describes a plugin
   /// it has loaded. Plugins use ``init(for:)``.
-  public init(name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String) {
+  public init(
+    name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String,
+    version: SemanticVersion = SemanticVersion(0), provides: [ServiceProvision] = []
+  ) {
     format = Self.formatName
     formatVersion = Self.currentVersion
     self.name = name
@@ -60,5 +69,32 @@ public struct PluginManifest: Codable, Hashable, Sendable {
     self.sdkVersion = sdkVersion
     self.compiler = compiler
     self.contracts = contracts
+    self.version = version
+    self.provides = provides
+  }
+
+  /// The initializer of ViperKit 2.5 and 2.6, kept for the code built against it.
+  @_disfavoredOverload
+  public init(name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String) {
+    self.init(name: name, contracts: contracts, sdkVersion: sdkVersion, compiler: compiler, version: SemanticVersion(0))
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case format, formatVersion, name, abiVersion, sdkVersion, compiler, contracts, version, provides
+  }
+
+  /// Decodes a manifest; ``version`` and ``provides``, which manifests made
+  /// before ViperKit 2.7 lack, are `0.0.0` and none when missing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    format = try container.decode(String.self, forKey: .format)
+    formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+    name = try container.decode(String.self, forKey: .name)
+    abiVersion = try container.decode(UInt32.self, forKey: .abiVersion)
+    sdkVersion = try container.decode(ViperKitVersion.self, forKey: .sdkVersion)
+    compiler = try container.decode(String.self, forKey: .compiler)
+    contracts = try container.decode([Contract].self, forKey: .contracts)
+    version = try container.decodeIfPresent(SemanticVersion.self, forKey: .version) ?? SemanticVersion(0)
+    provides = try container.decodeIfPresent([ServiceProvision].self, forKey: .provides) ?? []
   }
 }

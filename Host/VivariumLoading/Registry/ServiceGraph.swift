@@ -1,0 +1,219 @@
+import ViperKit
+
+/// The business services of an app, resolved from the plugins' manifests
+/// before any plugin code runs: which plugin provides each service, who
+/// uses it at which versions, and what is wrong (``ServiceFinding``): a
+/// missing provider, a provider out of the range asked for, services that
+/// require each other in a cycle, two providers of one service.
+package struct ServiceGraph: Sendable, Equatable {
+  /// What one plugin's manifest says about services.
+  package struct Plugin: Sendable {
+    package var name: String
+    package var version: SemanticVersion
+    package var provides: [ServiceProvision]
+    package var contracts: [Contract]
+
+    package init(name: String, version: SemanticVersion, provides: [ServiceProvision], contracts: [Contract]) {
+      self.name = name
+      self.version = version
+      self.provides = provides
+      self.contracts = contracts
+    }
+  }
+
+  /// One use of a service: by a module (its URN pattern) or by a service
+  /// another plugin provides.
+  package struct Consumer: Sendable, Equatable, Codable {
+    /// The plugin that uses it.
+    package var plugin: String
+    /// `module URN` or `service NAME`: what in the plugin uses it.
+    package var user: String
+    /// The versions accepted.
+    package var versions: VersionRange
+    package var isOptional: Bool
+
+    /// `the module items:list of ItemsList`, for messages.
+    var described: String { "the \(user) of \(plugin)" }
+  }
+
+  /// A service provided in the app, and who uses it.
+  package struct Service: Sendable, Equatable, Codable {
+    package var name: String
+    package var version: SemanticVersion
+    /// The plugin that provides it (the one the app chose, when several do).
+    package var provider: String
+    package var providerVersion: SemanticVersion
+    /// What the provider requires in turn.
+    package var requires: [ServiceRequirement]
+    package var consumers: [Consumer]
+  }
+
+  /// Every service provided, by name.
+  package var services: [Service]
+  /// What is wrong or worth knowing, in a stable order.
+  package var findings: [ServiceFinding]
+
+  /// Resolves `plugins`' services. `chosen` names, by service, the plugin
+  /// that provides it when several do (the app manifest's choice).
+  package static func resolve(_ plugins: [Plugin], chosen: [String: String] = [:]) -> ServiceGraph {
+    var findings: [ServiceFinding] = []
+    // Providers, by service.
+    var offered: [String: [(plugin: Plugin, provision: ServiceProvision)]] = [:]
+    for plugin in plugins {
+      for provision in plugin.provides { offered[provision.service, default: []].append((plugin, provision)) }
+    }
+    var providers: [String: (plugin: Plugin, provision: ServiceProvision)] = [:]
+    for (service, candidates) in offered {
+      if candidates.count == 1 {
+        providers[service] = candidates[0]
+        continue
+      }
+      if let name = chosen[service], let pick = candidates.first(where: { $0.plugin.name == name }) {
+        providers[service] = pick
+        continue
+      }
+      let names = candidates.map { "\($0.plugin.name) (\($0.provision.version))" }.sorted()
+      findings.append(
+        ServiceFinding(
+          .twoProviders, service: service,
+          "\(names.count) plugins provide the service '\(service)': \(names.joined(separator: ", ")); "
+            + "name the one to use under \"providers\" in the app manifest (vivarium-app.json)"))
+    }
+    for (service, name) in chosen where !(offered[service] ?? []).contains(where: { $0.plugin.name == name }) {
+      findings.append(
+        ServiceFinding(
+          .unknownChoice, service: service,
+          "the app manifest chooses \(name) to provide the service '\(service)', but \(name) does not provide it; "
+            + "name a plugin that does, or remove the choice"))
+    }
+
+    // Every use, checked against its provider.
+    var consumers: [String: [Consumer]] = [:]
+    for plugin in plugins {
+      let uses =
+        plugin.contracts.flatMap { contract in contract.requires.map { ("module \(contract.urn)", $0) } }
+        + plugin.provides.flatMap { provision in provision.requires.map { ("service \(provision.service)", $0) } }
+      for (user, requirement) in uses {
+        let consumer = Consumer(
+          plugin: plugin.name, user: user, versions: requirement.versions, isOptional: requirement.isOptional)
+        consumers[requirement.service, default: []].append(consumer)
+        findings += check(consumer, of: requirement.service, against: providers[requirement.service], offered: offered)
+      }
+    }
+    findings += cycles(among: providers)
+
+    let services = providers.map { service, provider in
+      Service(
+        name: service, version: provider.provision.version, provider: provider.plugin.name,
+        providerVersion: provider.plugin.version, requires: provider.provision.requires,
+        consumers: consumers[service] ?? [])
+    }
+    return ServiceGraph(
+      services: services.sorted { $0.name < $1.name },
+      findings: findings.sorted { ($0.service, $0.id.rawValue, $0.message) < ($1.service, $1.id.rawValue, $1.message) })
+  }
+
+  /// What is wrong with `consumer`'s use of `service`, provided by `provider`.
+  private static func check(
+    _ consumer: Consumer, of service: String, against provider: (plugin: Plugin, provision: ServiceProvision)?,
+    offered: [String: [(plugin: Plugin, provision: ServiceProvision)]]
+  ) -> [ServiceFinding] {
+    let asked =
+      "\(consumer.described) \(consumer.isOptional ? "can use" : "requires") the service '\(service)' \(consumer.versions)"
+    guard let provider else {
+      // Two providers and no choice is reported once, for the service.
+      guard offered[service] == nil else { return [] }
+      if consumer.isOptional {
+        return [
+          ServiceFinding(.optionalAbsent, service: service, "\(asked), which no plugin provides: it runs without it")
+        ]
+      }
+      return [
+        ServiceFinding(
+          .missing, service: service,
+          "\(asked), which no plugin provides; add a plugin that provides it, or make the requirement optional")
+      ]
+    }
+    guard consumer.versions.contains(provider.provision.version) else {
+      return [
+        ServiceFinding(
+          .outOfRange, service: service,
+          "\(asked), but \(provider.plugin.name) \(provider.plugin.version) provides version \(provider.provision.version); "
+            + "use a version of \(provider.plugin.name) in range, or change the range \(consumer.plugin) accepts")
+      ]
+    }
+    return []
+  }
+
+  /// Services whose providers require each other, each cycle once.
+  private static func cycles(among providers: [String: (plugin: Plugin, provision: ServiceProvision)])
+    -> [ServiceFinding]
+  {
+    enum Mark { case visiting, done }
+    var marks: [String: Mark] = [:]
+    var findings: [ServiceFinding] = []
+    for start in providers.keys.sorted() where marks[start] == nil {
+      // Depth first, without recursion: the path, and each one's next requirement.
+      var path: [(service: String, next: Int)] = [(start, 0)]
+      marks[start] = .visiting
+      while let (service, next) = path.last {
+        let requires = providers[service]?.provision.requires.map(\.service) ?? []
+        guard next < requires.count else {
+          marks[service] = .done
+          path.removeLast()
+          continue
+        }
+        path[path.count - 1].next += 1
+        let required = requires[next]
+        switch marks[required] {
+        case .visiting:
+          let loop = path.map(\.service).drop { $0 != required } + [required]
+          let plugins = Set(loop.compactMap { providers[$0]?.plugin.name }).sorted()
+          findings.append(
+            ServiceFinding(
+              .cycle, service: required,
+              "the services \(loop.joined(separator: " → ")) require each other (provided by \(plugins.joined(separator: ", "))); "
+                + "a service cannot require, directly or through others, itself: break the cycle"))
+        case .done: continue
+        case nil:
+          guard providers[required] != nil else { continue }
+          marks[required] = .visiting
+          path.append((required, 0))
+        }
+      }
+    }
+    return findings
+  }
+}
+
+/// What resolving an app's services found: a stable ``id``, the service it
+/// concerns, and a message naming the plugins on both sides and what to do.
+package struct ServiceFinding: Sendable, Equatable, Codable {
+  /// Stable names of what was found.
+  package enum ID: String, Sendable, Codable {
+    /// A required service no plugin provides.
+    case missing = "service.missing"
+    /// The provider's version is outside the range a consumer accepts.
+    case outOfRange = "service.out-of-range"
+    /// Services whose providers require each other.
+    case cycle = "service.cycle"
+    /// Several plugins provide one service, and the app chose none.
+    case twoProviders = "service.two-providers"
+    /// The app manifest chooses a provider that does not provide the service.
+    case unknownChoice = "service.unknown-choice"
+    /// An optional service no plugin provides: the consumer runs without it.
+    case optionalAbsent = "service.optional-absent"
+  }
+
+  package var id: ID
+  package var service: String
+  package var message: String
+  /// Whether the app cannot run as it is: all but an optional service absent.
+  package var isError: Bool { id != .optionalAbsent }
+
+  init(_ id: ID, service: String, _ message: String) {
+    self.id = id
+    self.service = service
+    self.message = message
+  }
+}
