@@ -80,7 +80,7 @@ public final class PluginServer {
         factories = plugin.factoriesInThisProcess ?? []
         let ready = WireMessage.ready(
           version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          contracts: factories.map(\.contract))
+          contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides)
         // Encoded once: with ten thousand contracts, that is most of a start.
         let encoded = try? ready.encoded()
         if let tooLarge = PluginLimits.rejection(

@@ -15,8 +15,11 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// called next. A process that crashes before saying so crashed inside
   /// the dynamic loader.
   case mapped
-  /// The plugin loaded: its name, SDK version and contracts, in factory order.
-  case ready(version: Int, name: String, sdkVersion: String, contracts: [Contract])
+  /// The plugin loaded: its name, SDK version and contracts, in factory
+  /// order, and its own version and the business services it provides.
+  case ready(
+    version: Int, name: String, sdkVersion: String, contracts: [Contract], pluginVersion: SemanticVersion,
+    provides: [ServiceProvision])
   /// The plugin file was refused while loading (the reason as the probe gives it).
   case refused(kind: String, reasons: [String])
 

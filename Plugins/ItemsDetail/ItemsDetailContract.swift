@@ -49,7 +49,8 @@ enum ItemsDetailContract {
       MessageSpec(
         ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
     ],
-    services: [Services.Name.settings, Services.Name.notifications])
+    services: [Services.Name.settings, Services.Name.notifications],
+    requires: [.required(ItemsService.self, "1.0"..<"2")])
 
   static let toggleID = "toggle"
   static let backID = "back"

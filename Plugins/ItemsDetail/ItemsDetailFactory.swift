@@ -25,4 +25,6 @@ struct ItemsDetailFactory: ModuleFactory {
 public enum ItemsDetailPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ItemsDetailFactory()] }
+  /// This release.
+  public static let version: SemanticVersion = "1.0"
 }

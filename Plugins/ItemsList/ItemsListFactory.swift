@@ -17,8 +17,13 @@ struct ItemsListFactory: ModuleFactory {
   }
 }
 
-/// The plugin: one module, `items:list`.
+/// The plugin: one module, `items:list`, and the items service, as the
+/// plugin that owns the items.
 public enum ItemsListPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ItemsListFactory()] }
+  /// This release.
+  public static let version: SemanticVersion = "1.0"
+  /// The items service.
+  public static let provides = [ServiceProvision(ItemsService.self)]
 }

@@ -153,3 +153,67 @@ struct ServiceGraphTests {
     #expect(graph.services.count == 1000)
   }
 }
+
+/// `vivarium services` on the demo's items plugins: ItemsList provides the
+/// items service, ItemsDetail's module requires it.
+@Suite("vivarium services")
+struct ServicesCommandTests {
+  struct Report: Decodable {
+    struct Service: Decodable {
+      struct Consumer: Decodable {
+        let plugin: String
+        let user: String
+        let versions: String
+        let optional: Bool
+      }
+      let name: String
+      let version: String
+      let provider: String
+      let consumers: [Consumer]
+    }
+    struct Finding: Decodable {
+      let id: String
+      let service: String
+      let message: String
+      let error: Bool
+    }
+    let services: [Service]
+    let findings: [Finding]
+  }
+
+  /// A directory linking the items plugins named.
+  static func plugins(_ names: [String]) throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory()
+    for name in names {
+      try FileManager.default.createSymbolicLink(
+        atPath: "\(directory.path)/lib\(name).so", withDestinationPath: "\(BuildProducts.directory)/lib\(name).so")
+    }
+    return directory
+  }
+
+  @Test func listsEachServiceWithItsProviderAndConsumers() throws {
+    let (plugins, data) = (try Self.plugins(["ItemsList", "ItemsDetail"]), try TemporaryDirectory())
+    let result = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+    #expect(report.findings.isEmpty)
+    let items = try #require(report.services.first)
+    #expect(report.services.count == 1)
+    #expect(items.name == "items" && items.version == "1.0.0" && items.provider == "ItemsListPlugin")
+    #expect(items.consumers.map(\.plugin) == ["ItemsDetailPlugin"])
+    #expect(items.consumers.first?.user == "module items:detail:{itemID}")
+    #expect(items.consumers.first?.versions == "1.0.0..<2.0.0")
+  }
+
+  @Test func aMissingProviderIsAnErrorNamingTheConsumer() throws {
+    let (plugins, data) = (try Self.plugins(["ItemsDetail"]), try TemporaryDirectory())
+    let json = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path, "--json"])
+    #expect(json.status == 1)
+    let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
+    #expect(report.findings.map(\.id) == ["service.missing"])
+    #expect(report.findings.first?.error == true)
+    let text = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path])
+    #expect(text.status == 1)
+    #expect(text.stdout.contains("service.missing") && text.stdout.contains("ItemsDetailPlugin"))
+  }
+}

@@ -118,8 +118,15 @@ struct WireProtocolTests {
   /// A message of every case, most of them several times.
   static let samples: [WireMessage] = {
     var samples: [WireMessage] = [
-      .ready(version: WireProtocol.version, name: "ItemsList", sdkVersion: "2.1.0", contracts: contracts),
-      .ready(version: -1, name: "", sdkVersion: "", contracts: []),
+      .ready(
+        version: WireProtocol.version, name: "ItemsList", sdkVersion: "2.1.0", contracts: contracts,
+        pluginVersion: "1.2.3",
+        provides: [
+          ServiceProvision(
+            service: "weather", version: "1.0",
+            requires: [ServiceRequirement(service: "api", versions: VersionRange("1"..<"2"), isOptional: true)])
+        ]),
+      .ready(version: -1, name: "", sdkVersion: "", contracts: [], pluginVersion: "0", provides: []),
       .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
       .refused(kind: "", reasons: []),
       .mapped,

@@ -188,6 +188,8 @@ public struct PluginLoader: Sendable {
       sdkVersion: DescriptorFields(descriptor.pointee).sdkVersion, factories: factories,
       loadTime: ContinuousClock.now - start)
     loaded.fileDescriptor = file.descriptor
+    loaded.version = plugin.version
+    loaded.provides = plugin.provides
     return loaded
   }
 

@@ -8,6 +8,10 @@ public struct LoadedPlugin: Sendable {
   public let name: String
   /// The SDK version it was built against.
   public let sdkVersion: ViperKitVersion
+  /// Its own version (``ViperKit/ViperPlugin/version``): `0.0.0` when it declares none.
+  public internal(set) var version = SemanticVersion(0)
+  /// The business services it provides (``ViperKit/ViperPlugin/provides``).
+  public internal(set) var provides: [ServiceProvision] = []
   /// Where each of its modules comes from, at least one, in the order of
   /// its factories.
   public let modules: [ModuleSource]

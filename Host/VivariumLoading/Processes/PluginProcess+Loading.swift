@@ -55,6 +55,8 @@ extension PluginProcess {
       modules: contracts.enumerated().map { .process(self, index: $0, $1) })
     plugin.fileDescriptor = fileDescriptor
     plugin.process = self
+    plugin.version = pluginVersion
+    plugin.provides = provides
     return .loaded(plugin)
   }
 }

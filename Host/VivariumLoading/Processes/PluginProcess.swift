@@ -25,6 +25,9 @@ public final class PluginProcess {
   public private(set) var name = ""
   private(set) var contracts: [Contract] = []
   private(set) var sdkVersion = ViperKitVersion.current
+  /// The plugin's own version and the business services it provides, from its start.
+  private(set) var pluginVersion = SemanticVersion(0)
+  private(set) var provides: [ServiceProvision] = []
 
   /// How the current process is doing.
   public private(set) var state: State = .running
@@ -213,7 +216,7 @@ public final class PluginProcess {
       switch item {
       case .message(.mapped):
         mapped = true
-      case .message(.ready(let version, let name, let sdk, let contracts)):
+      case .message(.ready(let version, let name, let sdk, let contracts, let pluginVersion, let provides)):
         guard version == WireProtocol.version else {
           stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
           return StartOutcome(
@@ -230,6 +233,8 @@ public final class PluginProcess {
         self.name = name
         self.contracts = contracts
         self.sdkVersion = Self.version(sdk) ?? .current
+        self.pluginVersion = pluginVersion
+        self.provides = provides
         return StartOutcome(rejection: nil)
       case .message(.refused(let kind, let reasons)):
         stop(because: "it refused the plugin")

@@ -49,7 +49,10 @@ extension PluginManifest {
       let problems = manifest.contracts.flatMap { ContractCheck.problems($0, knownServices: knownServices) }
       guard problems.isEmpty else { return .failure(Rejection(path, .invalidContract, problems)) }
     }
-    return .success(PluginRecord(name: manifest.name, sdkVersion: manifest.sdkVersion, contracts: manifest.contracts))
+    return .success(
+      PluginRecord(
+        name: manifest.name, sdkVersion: manifest.sdkVersion, contracts: manifest.contracts, version: manifest.version,
+        provides: manifest.provides))
   }
 }
 
@@ -71,7 +74,8 @@ extension PluginManifest {
     defer { file.close() }
     let declared = probe.scan([file]).first?.map {
       PluginManifest(
-        name: $0.name, contracts: $0.contracts, sdkVersion: $0.sdkVersion, compiler: swiftCompilerIdentity())
+        name: $0.name, contracts: $0.contracts, sdkVersion: $0.sdkVersion, compiler: swiftCompilerIdentity(),
+        version: $0.version, provides: $0.provides)
     }
     let carried = elf.manifest.map { record($0, path: path, knownServices: nil) }
     return (declared ?? .failure(Rejection(path, .crashed, "the probe gave no report")), carried)

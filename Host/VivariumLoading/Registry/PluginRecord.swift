@@ -10,17 +10,28 @@ public struct PluginRecord: Codable, Hashable, Sendable {
   public var sdkVersion: ViperKitVersion
   /// Its factories' contracts, in the order of its factories.
   public var contracts: [Contract]
+  /// Its own version.
+  public var version: SemanticVersion
+  /// The business services it provides.
+  public var provides: [ServiceProvision]
 
-  /// A record of a plugin offering `contracts`.
-  public init(name: String, sdkVersion: ViperKitVersion, contracts: [Contract]) {
+  /// A record of a plugin offering `contracts`, and `provides`.
+  public init(
+    name: String, sdkVersion: ViperKitVersion, contracts: [Contract], version: SemanticVersion = SemanticVersion(0),
+    provides: [ServiceProvision] = []
+  ) {
     self.name = name
     self.sdkVersion = sdkVersion
     self.contracts = contracts
+    self.version = version
+    self.provides = provides
   }
 
   /// The record of a plugin loaded into this process or a plugin process.
   init(_ plugin: LoadedPlugin) {
-    self.init(name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.contracts)
+    self.init(
+      name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.contracts, version: plugin.version,
+      provides: plugin.provides)
   }
 }
 

@@ -37,7 +37,7 @@ public struct PluginRegistry: Sendable {
   /// The registry's file name in the data directory.
   public static let fileName = "plugin-registry.cache"
   /// The version of the file's layout, its byte after ``magic``.
-  static let formatVersion: UInt8 = 5
+  static let formatVersion: UInt8 = 6
 
   /// The cache file; nil when there is no cache (`--no-cache`).
   public let path: String?

@@ -134,6 +134,8 @@ public struct PluginScanner: Sendable {
       modules: record.contracts.enumerated().map { .activation(activation, index: $0, $1) })
     plugin.activation = activation
     plugin.source = source
+    plugin.version = record.version
+    plugin.provides = record.provides
     return .loaded(plugin)
   }
 }
