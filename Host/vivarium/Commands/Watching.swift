@@ -63,12 +63,21 @@ final class Watching {
     let builder = arguments.all("build").last.map { PackageBuilder(directory: $0) }
     let reloader = PluginReloader(hosting: hosting)
     let notices = runtime.services.notifications
+    // Loads under way, by path: a load that a newer one of the same file
+    // overtook is dropped, so two quick saves never end on the older build.
+    var loads: [String: Int] = [:]
     let watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
       guard let runtime else { return }
       let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
+      loads[path, default: 0] += 1
+      let load = loads[path, default: 0]
       // Loaded while the app goes on; taken in its turn.
       Task.immediate {
         let outcome = await reloader.load(path)
+        guard loads[path] == load else {
+          if case .loaded(let plugin) = outcome { plugin.process?.terminate() }
+          return
+        }
         // The SDK's own libraries sit beside plugins in a build folder.
         if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
         let reload = await runtime.reload(outcome)
