@@ -78,6 +78,19 @@ struct NavigationTests {
     #expect(urns == [["probe:parent"]])
   }
 
+  /// A person's Esc: the modal on top first, then pushed screens, decided
+  /// on what is shown when its turn comes; nothing to do on the first screen.
+  @Test func escClosesTheModalThenPopsThenSaysThereIsNothingLeft() async throws {
+    try request(from: "probe:parent") { $0.push("probe:child:1") }
+    try request(from: "probe:child:1") { $0.present("probe:child:2") }
+    #expect(try await runtime.backOrDismiss())
+    #expect(urns == [["probe:parent", "probe:child:1"]])
+    #expect(try await runtime.backOrDismiss())
+    #expect(urns == [["probe:parent"]])
+    #expect(try await runtime.backOrDismiss() == false)
+    #expect(urns == [["probe:parent"]])
+  }
+
   @Test func personGoesBackThroughModalsThenPushes() async throws {
     try request(from: "probe:parent") { $0.push("probe:child:1") }
     try request(from: "probe:child:1") { $0.present("probe:child:2") }

@@ -207,14 +207,13 @@ extension TerminalApp {
     offsets[pane.id] = max(0, (offsets[pane.id] ?? 0) + rows)
   }
 
-  /// Esc: close the modal on top, else pop the top screen.
+  /// Esc: close the modal on top, else pop the top screen, as shown when
+  /// its turn comes (``HostRuntime/backOrDismiss()``).
   private func goBack() {
-    if runtime.layers.count > 1 {
-      performInTurn { try await self.runtime.dismissModal() }
-    } else if (runtime.layers.first?.count ?? 0) > 1 {
-      performInTurn { try await self.runtime.back() }
-    } else {
-      say("This is the first screen: there is nothing to go back to (q or Ctrl-C quits).", tone: .info)
+    performInTurn {
+      guard try await self.runtime.backOrDismiss() else {
+        return self.say("This is the first screen: there is nothing to go back to (q or Ctrl-C quits).", tone: .info)
+      }
     }
   }
 

@@ -119,6 +119,23 @@ extension HostRuntime {
     }
   }
 
+  /// Closes the modal on top, else pops the top screen (a person's Esc),
+  /// decided in its turn, on what is shown then: an Esc pressed while an
+  /// earlier change is under way acts on its outcome. False when only the
+  /// first screen is shown, so there is nothing to go back to.
+  public func backOrDismiss() async throws(NavigationError) -> Bool {
+    try await inTurn { () async throws(NavigationError) -> Bool in
+      if layers.count > 1 {
+        try await dismissModalInTurn()
+      } else if (layers.first?.count ?? 0) > 1 {
+        try await backInTurn()
+      } else {
+        return false
+      }
+      return true
+    }
+  }
+
   /// Closes the top modal presentation; in its turn, after the changes
   /// asked before it.
   public func dismissModal() async throws(NavigationError) {
