@@ -60,6 +60,24 @@ struct InterceptorTests {
     #expect(decisions.asked == 2)
   }
 
+  /// A change over two modules that ask: confirming the first question
+  /// does not answer the second; each module is asked once.
+  @Test func eachModuleThatAsksIsAskedOnceEvenWhenAnotherWasConfirmed() async throws {
+    try await runtime.open("plain:1/form:main/plain:2/form:main")
+    decisions.next = .ask(question: "Discard your changes?", confirm: "Discard", cancel: "Keep editing")
+    try #require(recorder.context("plain:1")).router.popToRoot()
+    runtime.drain()
+    #expect(decisions.asked == 1)
+    runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    await runtime.settleCalls()
+    #expect(decisions.asked == 2, "the lower form was not asked")
+    #expect(urns == [["plain:1", "form:main", "plain:2", "form:main"]], "nothing goes before both answer")
+    runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    await runtime.settleCalls()
+    #expect(urns == [["plain:1"]])
+    #expect(decisions.asked == 2, "a module whose question was answered is not asked again")
+  }
+
   @Test func aModuleRemovingItselfIsNotAsked() async throws {
     try await runtime.open("plain:1/form:main")
     decisions.next = .stay(reason: "never asked")

@@ -7,11 +7,11 @@ extension HostRuntime {
   /// whose presenter guards leaving is asked, innermost first, the turn
   /// waiting for its answer. A module that stays has its reason said in a
   /// notice; one that asks the person has its question shown, and
-  /// `again`, the same change, is made in a turn of its own, without asking,
-  /// once they confirm. Both leave the screens where they are.
+  /// `again`, the same change, is made in a turn of its own once they
+  /// confirm, without asking that module again (the others are, and may
+  /// ask in turn). Both leave the screens where they are.
   func mayLeave(_ screens: [ModuleNode], again: @escaping @MainActor () async -> Void) async -> Bool {
-    guard !leavingConfirmed else { return true }
-    for node in screens.flatMap(\.insideOut) {
+    for node in screens.flatMap(\.insideOut) where !leavingConfirmed.contains(ObjectIdentifier(node)) {
       switch await leaveDecision(of: node) {
       case .leave: continue
       case .stay(let reason):
@@ -19,14 +19,15 @@ extension HostRuntime {
         services.logLine(.info, module: node.urn, "stays: \(reason)")
         return false
       case .ask(let question, let confirm, let cancel):
+        let answered = leavingConfirmed.union([ObjectIdentifier(node)])
         services.notifications.ask(
           title: node.urn, question: question, .init(confirm: confirm, cancel: cancel)
         ) { [weak self] confirmed in
           guard confirmed, let self else { return }
           Task.immediate {
             await self.inTurn {
-              self.leavingConfirmed = true
-              defer { self.leavingConfirmed = false }
+              self.leavingConfirmed = answered
+              defer { self.leavingConfirmed = [] }
               await again()
             }
           }

@@ -47,9 +47,10 @@ public final class HostRuntime {
   private var queue: [Request] = []
   /// Whose turn it is to change the layers: one at a time, in order.
   let turn = NavigationTurn()
-  /// In the turn that makes a change the person confirmed: modules are not
-  /// asked again whether they may be left (``mayLeave(_:again:)``).
-  var leavingConfirmed = false
+  /// In the turn that makes a change the person confirmed: the modules
+  /// whose question they answered, not asked again whether they may be
+  /// left (``mayLeave(_:again:)``); the others still are.
+  var leavingConfirmed: Set<ObjectIdentifier> = []
   /// Set by ``shutdown()``: no turn carries out requests any more.
   private(set) var isShutDown = false
   /// Steps waiting for the queue to empty (``afterRequests(_:)``).
