@@ -49,6 +49,52 @@ struct AppCheckTests {
 
   static let app = [login, home, items, picker, profile]
 
+  /// The app with home:main requiring a weather service, and the plugins
+  /// named in `providers` each providing it at `version`.
+  func serviceFindings(
+    providers: [String], version: SemanticVersion = "1.0", chosen: [String: String]? = nil
+  ) -> [AppFinding] {
+    let recorder = ProbeRecorder()
+    var home = Self.home
+    home.requires = [ServiceRequirement(service: "weather", versions: VersionRange("1"..<"2"), isOptional: false)]
+    var outcomes = [Self.login, home, Self.items, Self.picker, Self.profile].enumerated().map { index, contract in
+      let name = "\(contract.urn.prefix { $0 != ":" })\(index)"
+      return PluginOutcome.loaded(
+        LoadedPlugin(
+          path: "plugins/lib\(name).so", name: name, factories: [ProbeFactory(contract: contract, recorder: recorder)]))
+    }
+    for name in providers {
+      var plugin = LoadedPlugin(
+        path: "plugins/lib\(name).so", name: name,
+        factories: [ProbeFactory(contract: Contract(urn: "\(name.lowercased()):x", summary: "X."), recorder: recorder)])
+      plugin.provides = [ServiceProvision(service: "weather", version: version, requires: [])]
+      outcomes.append(.loaded(plugin))
+    }
+    let manifest = AppManifest(
+      name: "Probe app", start: "login:form", scheme: "probe", providers: chosen, path: "plugins/app.json")
+    return AppCheck.findings(AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: manifest))
+      .filter { $0.name.hasPrefix("app.service-") }
+  }
+
+  @Test func everyRequiredServiceHasExactlyOneProviderInRange() throws {
+    #expect(serviceFindings(providers: ["Weather"]).isEmpty)
+    let missing = try #require(serviceFindings(providers: []).first)
+    #expect(missing.name == "app.service-missing" && missing.severity == .failed)
+    #expect(missing.files == ["plugins/libhome1.so"])
+    let old = try #require(serviceFindings(providers: ["Weather"], version: "2.1").first)
+    #expect(old.name == "app.service-out-of-range")
+    #expect(old.files == ["plugins/libhome1.so", "plugins/libWeather.so"])
+    let two = try #require(serviceFindings(providers: ["Weather", "Meteo"]).first)
+    #expect(two.name == "app.service-two-providers")
+    #expect(two.files == ["plugins/libMeteo.so", "plugins/libWeather.so", "plugins/app.json"])
+    #expect(two.fix.contains("providers"))
+    #expect(serviceFindings(providers: ["Weather", "Meteo"], chosen: ["weather": "Meteo"]).isEmpty)
+    #expect(
+      serviceFindings(providers: ["Weather", "Meteo"], chosen: ["weather": "Sky"]).map(\.name).sorted() == [
+        "app.service-two-providers", "app.service-unknown-choice",
+      ])
+  }
+
   /// A required string, compact or extended.
   static let style: ArgumentSpec = {
     var spec = ArgumentSpec.required("style", .string, "How.")

@@ -15,10 +15,22 @@ public struct AppManifest: Codable, Sendable, Equatable {
   public let start: String
   /// The URL scheme of the app's deep links, if it has one.
   public let scheme: String?
+  /// The plugin to use for each business service several plugins provide:
+  /// `"providers": {"weather": "WeatherPlugin"}` (optional).
+  public let providers: [String: String]?
   /// Where the manifest was read from.
   public var path: String = ""
 
-  private enum CodingKeys: String, CodingKey { case name, start, scheme }
+  private enum CodingKeys: String, CodingKey { case name, start, scheme, providers }
+
+  /// A manifest with these parts, as if read from `path`.
+  public init(name: String, start: String, scheme: String?, providers: [String: String]? = nil, path: String = "") {
+    self.name = name
+    self.start = start
+    self.scheme = scheme
+    self.providers = providers
+    self.path = path
+  }
 
   /// A manifest read from `path`, or a message saying what to fix. It is
   /// read as the host reads its own files (``FileContents``): a FIFO cannot

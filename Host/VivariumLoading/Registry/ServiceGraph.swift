@@ -50,6 +50,8 @@ package struct ServiceGraph: Sendable, Equatable {
 
   /// Every service provided, by name.
   package var services: [Service]
+  /// The uses of services no plugin provides (or that two provide), by name.
+  package var unprovided: [String: [Consumer]]
   /// What is wrong or worth knowing, in a stable order.
   package var findings: [ServiceFinding]
 
@@ -75,14 +77,14 @@ package struct ServiceGraph: Sendable, Equatable {
       let names = candidates.map { "\($0.plugin.name) (\($0.provision.version))" }.sorted()
       findings.append(
         ServiceFinding(
-          .twoProviders, service: service,
+          .twoProviders, service: service, plugins: candidates.map(\.plugin.name).sorted(),
           "\(names.count) plugins provide the service '\(service)': \(names.joined(separator: ", ")); "
             + "name the one to use under \"providers\" in the app manifest (vivarium-app.json)"))
     }
     for (service, name) in chosen where !(offered[service] ?? []).contains(where: { $0.plugin.name == name }) {
       findings.append(
         ServiceFinding(
-          .unknownChoice, service: service,
+          .unknownChoice, service: service, plugins: [name],
           "the app manifest chooses \(name) to provide the service '\(service)', but \(name) does not provide it; "
             + "name a plugin that does, or remove the choice"))
     }
@@ -102,15 +104,18 @@ package struct ServiceGraph: Sendable, Equatable {
     }
     findings += cycles(among: providers)
 
+    var graph = ServiceGraph(services: [], unprovided: consumers.filter { providers[$0.key] == nil }, findings: [])
     let services = providers.map { service, provider in
       Service(
         name: service, version: provider.provision.version, provider: provider.plugin.name,
         providerVersion: provider.plugin.version, requires: provider.provision.requires,
         consumers: consumers[service] ?? [])
     }
-    return ServiceGraph(
-      services: services.sorted { $0.name < $1.name },
-      findings: findings.sorted { ($0.service, $0.id.rawValue, $0.message) < ($1.service, $1.id.rawValue, $1.message) })
+    graph.services = services.sorted { $0.name < $1.name }
+    graph.findings = findings.sorted {
+      ($0.service, $0.id.rawValue, $0.message) < ($1.service, $1.id.rawValue, $1.message)
+    }
+    return graph
   }
 
   /// What is wrong with `consumer`'s use of `service`, provided by `provider`.
@@ -125,19 +130,21 @@ package struct ServiceGraph: Sendable, Equatable {
       guard offered[service] == nil else { return [] }
       if consumer.isOptional {
         return [
-          ServiceFinding(.optionalAbsent, service: service, "\(asked), which no plugin provides: it runs without it")
+          ServiceFinding(
+            .optionalAbsent, service: service, plugins: [consumer.plugin],
+            "\(asked), which no plugin provides: it runs without it")
         ]
       }
       return [
         ServiceFinding(
-          .missing, service: service,
+          .missing, service: service, plugins: [consumer.plugin],
           "\(asked), which no plugin provides; add a plugin that provides it, or make the requirement optional")
       ]
     }
     guard consumer.versions.contains(provider.provision.version) else {
       return [
         ServiceFinding(
-          .outOfRange, service: service,
+          .outOfRange, service: service, plugins: [consumer.plugin, provider.plugin.name],
           "\(asked), but \(provider.plugin.name) \(provider.plugin.version) provides version \(provider.provision.version); "
             + "use a version of \(provider.plugin.name) in range, or change the range \(consumer.plugin) accepts")
       ]
@@ -171,7 +178,7 @@ package struct ServiceGraph: Sendable, Equatable {
           let plugins = Set(loop.compactMap { providers[$0]?.plugin.name }).sorted()
           findings.append(
             ServiceFinding(
-              .cycle, service: required,
+              .cycle, service: required, plugins: plugins,
               "the services \(loop.joined(separator: " → ")) require each other (provided by \(plugins.joined(separator: ", "))); "
                 + "a service cannot require, directly or through others, itself: break the cycle"))
         case .done: continue
@@ -190,7 +197,7 @@ package struct ServiceGraph: Sendable, Equatable {
 /// concerns, and a message naming the plugins on both sides and what to do.
 package struct ServiceFinding: Sendable, Equatable, Codable {
   /// Stable names of what was found.
-  package enum ID: String, Sendable, Codable {
+  package enum ID: String, Sendable, Codable, CaseIterable {
     /// A required service no plugin provides.
     case missing = "service.missing"
     /// The provider's version is outside the range a consumer accepts.
@@ -203,17 +210,33 @@ package struct ServiceFinding: Sendable, Equatable, Codable {
     case unknownChoice = "service.unknown-choice"
     /// An optional service no plugin provides: the consumer runs without it.
     case optionalAbsent = "service.optional-absent"
+
+    /// What it means, for lists of finding names.
+    package var meaning: String {
+      switch self {
+      case .missing: "a required business service no plugin provides"
+      case .outOfRange: "a business service's provider is outside the versions a consumer accepts"
+      case .cycle: "business services whose providers require each other"
+      case .twoProviders: "several plugins provide one business service and the app manifest chooses none"
+      case .unknownChoice: "the app manifest chooses a provider that does not provide the service"
+      case .optionalAbsent: "a note: an optional business service no plugin provides"
+      }
+    }
   }
 
   package var id: ID
   package var service: String
   package var message: String
+  /// The plugins involved, the one that declares the requirement (or the
+  /// choice) first.
+  package var plugins: [String]
   /// Whether the app cannot run as it is: all but an optional service absent.
   package var isError: Bool { id != .optionalAbsent }
 
-  init(_ id: ID, service: String, _ message: String) {
+  init(_ id: ID, service: String, plugins: [String], _ message: String) {
     self.id = id
     self.service = service
+    self.plugins = plugins
     self.message = message
   }
 }

@@ -23,6 +23,15 @@ public enum AppCheck {
     for edge in flow.edges {
       findings += self.findings(edge)
     }
+    findings += flow.services.findings.map { finding in
+      AppFinding(
+        name: name(of: finding.id), severity: finding.isError ? .failed : .note, module: nil,
+        files: finding.plugins.map { flow.pluginFiles[$0] ?? $0 }
+          + (finding.id == .unknownChoice || finding.id == .twoProviders ? [flow.manifest?.path ?? ""] : [])
+          .filter { !$0.isEmpty },
+        message: finding.message,
+        fix: fix(for: finding.id))
+    }
     var noted: Set<String> = []
     for route in flow.undeclared where noted.insert(route.pluginPath).inserted {
       findings.append(
@@ -39,6 +48,22 @@ public enum AppCheck {
       findings.append(unreached(route, flow))
     }
     return findings
+  }
+
+  /// The app finding's name for a service finding: `app.service-missing`.
+  static func name(of service: ServiceFinding.ID) -> String {
+    "app." + service.rawValue.replacingOccurrences(of: "service.", with: "service-")
+  }
+
+  private static func fix(for service: ServiceFinding.ID) -> String {
+    switch service {
+    case .missing: "add the plugin that provides the service to the directory, or make the requirement optional"
+    case .outOfRange: "use a version of the provider in the range, or change the range the consumer accepts"
+    case .cycle: "break the cycle: one of the services must not require the others"
+    case .twoProviders, .unknownChoice:
+      "name the provider to use under \"providers\" in vivarium-app.json: {\"providers\": {\"SERVICE\": \"PLUGIN\"}}"
+    case .optionalAbsent: "nothing, if the consumer is meant to run without it"
+    }
   }
 
   /// What is said of `route`, which nothing declared from the start reaches.

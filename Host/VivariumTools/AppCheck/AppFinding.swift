@@ -1,3 +1,5 @@
+import VivariumLoading
+
 /// One thing `vivarium check --app` found: a stable name, the files
 /// involved, what is wrong and what to change.
 public struct AppFinding: Codable, Sendable, Equatable {
@@ -24,17 +26,18 @@ public struct AppFinding: Codable, Sendable, Equatable {
 
   /// Every name a finding can have, with what it means: `vivarium check
   /// --help` lists them.
-  public static let names: [(name: String, meaning: String)] = [
-    ("app.manifest", "the directory has no usable vivarium-app.json"),
-    ("app.start", "the manifest's start link does not open"),
-    ("app.plugin-refused", "the host refused a plugin file of the directory"),
-    ("app.target-unresolved", "a declared push, present, replace or slot pattern matches no module"),
-    ("app.target-ambiguous", "a declared pattern leads to more than one module"),
-    ("app.target-arguments", "a declared target is passed arguments its module does not take, or lacks one it needs"),
-    ("app.expects", "an output a module expects back is not one its target declares, with the same fields"),
-    ("app.unreachable", "nothing from the start leads to the module, and the app has no scheme for deep links"),
-    ("app.deep-link-only", "a note: only a deep link reaches the module"),
-    ("app.navigation-undeclared", "a note: a plugin built before ViperKit 2.4 declares nothing it opens"),
-    ("app.reach-unproven", "a note: nothing declared leads to the module, but an undeclaring one may"),
-  ]
+  public static let names: [(name: String, meaning: String)] =
+    [
+      ("app.manifest", "the directory has no usable vivarium-app.json"),
+      ("app.start", "the manifest's start link does not open"),
+      ("app.plugin-refused", "the host refused a plugin file of the directory"),
+      ("app.target-unresolved", "a declared push, present, replace or slot pattern matches no module"),
+      ("app.target-ambiguous", "a declared pattern leads to more than one module"),
+      ("app.target-arguments", "a declared target is passed arguments its module does not take, or lacks one it needs"),
+      ("app.expects", "an output a module expects back is not one its target declares, with the same fields"),
+      ("app.unreachable", "nothing from the start leads to the module, and the app has no scheme for deep links"),
+      ("app.deep-link-only", "a note: only a deep link reaches the module"),
+      ("app.navigation-undeclared", "a note: a plugin built before ViperKit 2.4 declares nothing it opens"),
+      ("app.reach-unproven", "a note: nothing declared leads to the module, but an undeclaring one may"),
+    ] + ServiceFinding.ID.allCases.map { (AppCheck.name(of: $0), $0.meaning) }
 }

@@ -79,6 +79,11 @@ public struct AppFlow: Sendable {
   /// whose contracts cannot say what they open: a module not reached may
   /// still be opened by one of them.
   public let undeclared: [Route]
+  /// The business services of the plugins, resolved, the manifest choosing
+  /// among several providers of one.
+  package let services: ServiceGraph
+  /// Each loaded plugin's file, by plugin name.
+  package let pluginFiles: [String: String]
 
   /// The flow of `catalog`, starting where `manifest` says; `manifestProblem`
   /// says why the directory's manifest could not be read, if it could not.
@@ -134,6 +139,11 @@ public struct AppFlow: Sendable {
     }
     self.reachable = reachable
     undeclared = routes.filter { reachable.contains(ObjectIdentifier($0)) && !$0.declaresNavigation }
+    services = ServiceGraph.resolve(
+      catalog.loaded.map {
+        ServiceGraph.Plugin(name: $0.name, version: $0.version, provides: $0.provides, contracts: $0.contracts)
+      }, chosen: manifest?.providers ?? [:])
+    pluginFiles = Dictionary(catalog.loaded.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// The modules no way from the start reaches.

@@ -23,7 +23,9 @@ public enum GraphvizReport {
     let starts = Set(flow.start.prefix(1).map(ObjectIdentifier.init))
     let checked = flow.knowsReach
     let byPlugin = Dictionary(grouping: flow.routes, by: \.pluginPath)
-    for (index, plugin) in byPlugin.keys.sorted().enumerated() {
+    // Each business service is drawn in its provider's cluster.
+    let services = Dictionary(grouping: flow.services.services) { flow.pluginFiles[$0.provider] ?? $0.provider }
+    for (index, plugin) in Set(byPlugin.keys).union(services.keys).sorted().enumerated() {
       lines.append("  subgraph cluster_\(index) {")
       lines.append(
         "    label=\(quote(PathName.lastComponent(plugin))); style=\"rounded,filled\"; color=gray80; fillcolor=gray97; fontname=\"Helvetica\"; fontsize=10;"
@@ -38,6 +40,11 @@ public enum GraphvizReport {
         }
         lines.append(
           "    \(quote(route.pattern.text))\(attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]");")
+      }
+      for service in services[plugin] ?? [] {
+        lines.append(
+          "    \(quote("service \(service.name)")) [shape=component, style=filled, fillcolor=white, label=\(quote("\(service.name) \(service.version)"))];"
+        )
       }
       lines.append("  }")
     }
@@ -58,8 +65,35 @@ public enum GraphvizReport {
         lines.append("  \(quote(edge.from.pattern.text)) -> \(quote(target)) [\(style(edge))];")
       }
     }
+    lines += serviceEdges(flow)
     lines.append("}")
     return lines.joined(separator: "\n")
+  }
+
+  /// Dotted edges from each consumer (a module, or a service) to the service
+  /// it uses, labelled with the versions it accepts; a service no plugin
+  /// provides is drawn dashed, named so.
+  private static func serviceEdges(_ flow: AppFlow) -> [String] {
+    var lines: [String] = []
+    let provided = Set(flow.services.services.map(\.name))
+    var missing: Set<String> = []
+    let uses =
+      flow.services.services.flatMap { service in service.consumers.map { (service.name, $0) } }
+      + flow.services.unprovided.sorted { $0.key < $1.key }.flatMap { service, consumers in
+        consumers.map { (service, $0) }
+      }
+    for (service, consumer) in uses {
+      if !provided.contains(service), missing.insert(service).inserted {
+        lines.append(
+          "  \(quote("service \(service)")) [shape=component, style=dashed, label=\(quote("\(service)\n(no provider)"))];"
+        )
+      }
+      let from = consumer.user.hasPrefix("module ") ? String(consumer.user.dropFirst(7)) : consumer.user
+      lines.append(
+        "  \(quote(from)) -> \(quote("service \(service)")) [style=dotted, label=\(quote("uses \(consumer.versions)"))];"
+      )
+    }
+    return lines
   }
 
   private static func style(_ edge: AppFlow.Edge) -> String {

@@ -13,8 +13,9 @@ public struct ServicesReport: Encodable, Sendable {
     public let name: String
     /// The version of its interface provided.
     public let version: String
-    /// The plugin providing it, and that plugin's version.
+    /// The plugin providing it.
     public let provider: String
+    /// The providing plugin's own version.
     public let providerVersion: String
     /// What the provider requires in turn: `api 2.0.0..<3.0.0`.
     public let requires: [String]
@@ -38,9 +39,13 @@ public struct ServicesReport: Encodable, Sendable {
   /// naming the plugins on both sides and what to do, and whether the app
   /// cannot run as it is.
   public struct Finding: Encodable, Sendable {
+    /// The stable id, `service.missing`.
     public let id: String
+    /// The service it concerns.
     public let service: String
+    /// What is wrong, naming the plugins on both sides, and what to do.
     public let message: String
+    /// Whether the app cannot run as it is (false for a note).
     public let error: Bool
   }
 

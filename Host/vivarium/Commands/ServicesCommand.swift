@@ -1,3 +1,4 @@
+import VivariumLoading
 import VivariumTools
 
 /// `vivarium services`: the business services the plugins provide, and
@@ -10,7 +11,8 @@ enum ServicesCommand: Command {
     Resolves the services the loaded plugins provide and require, from their manifests, before any of their \
     modules runs: a required service no plugin provides, a provider outside the versions a consumer accepts, \
     services that require each other, and two providers of one service are errors; an optional service no \
-    plugin provides is a note.
+    plugin provides is a note. When several plugins provide one service, the app manifest beside them \
+    (vivarium-app.json) names the one to use: {"providers": {"SERVICE": "PLUGIN"}}.
     """
   static let options = [
     CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
@@ -22,8 +24,10 @@ enum ServicesCommand: Command {
     guard arguments.positionals.isEmpty else {
       throw UsageError("unexpected argument '\(arguments.positionals[0])'")
     }
-    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
-    let report = ServicesReport(catalog: catalog)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
+    // The app manifest beside the plugins chooses among several providers of one service.
+    let manifest = try? AppManifest.find(in: discovery.directories)?.get()
+    let report = ServicesReport(catalog: catalog, chosen: manifest?.providers ?? [:])
     if arguments.has("json") {
       console.json(report)
     } else {
