@@ -51,20 +51,11 @@ extension SemanticVersion: ExpressibleByStringLiteral {
 extension SemanticVersion: Codable {
   /// Decodes `MAJOR.MINOR.PATCH` from a string.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    guard let version = SemanticVersion(parsing: text) else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "'\(text)' is not a version (MAJOR.MINOR.PATCH)")
-    }
-    self = version
+    self = try TextForm.decode(from: decoder, as: "a version (MAJOR.MINOR.PATCH)", Self.init(parsing:))
   }
 
   /// Encodes `MAJOR.MINOR.PATCH` as a string.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(description)
-  }
+  public func encode(to encoder: any Encoder) throws { try TextForm.encode(description, to: encoder) }
 }
 
 /// The versions a requirement accepts: from ``lower`` up to, not including,
@@ -100,18 +91,32 @@ public struct VersionRange: Hashable, Sendable, CustomStringConvertible {
 extension VersionRange: Codable {
   /// Decodes `LOWER..<UPPER` from a string.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    guard let range = VersionRange(parsing: text) else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "'\(text)' is not a version range (LOWER..<UPPER, LOWER below UPPER)")
-    }
-    self = range
+    self = try TextForm.decode(
+      from: decoder, as: "a version range (LOWER..<UPPER, LOWER below UPPER)", Self.init(parsing:))
   }
 
   /// Encodes `LOWER..<UPPER` as a string.
-  public func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws { try TextForm.encode(description, to: encoder) }
+}
+
+/// Values whose coded form is their text, as versions are.
+enum TextForm {
+  /// The value `parse` makes of the string `decoder` holds; a string it
+  /// refuses is data that is not `expected`.
+  static func decode<Value>(from decoder: any Decoder, as expected: String, _ parse: (String) -> Value?) throws
+    -> Value
+  {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let value = parse(text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not \(expected)")
+    }
+    return value
+  }
+
+  /// Encodes `text` as a single string.
+  static func encode(_ text: String, to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(description)
+    try container.encode(text)
   }
 }
