@@ -50,7 +50,7 @@ enum ItemsDetailContract {
         ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
     ],
     services: [Services.Name.settings, Services.Name.notifications],
-    requires: [.required(ItemsService.self, "1.0"..<"2")])
+    requires: [.optional(ItemsService.self, "1.0"..<"2")])
 
   static let toggleID = "toggle"
   static let backID = "back"

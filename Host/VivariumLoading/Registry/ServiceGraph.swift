@@ -118,6 +118,19 @@ package struct ServiceGraph: Sendable, Equatable {
     return graph
   }
 
+  /// Why the module `urn` of `plugin` cannot be built: a service it
+  /// requires (not optionally) has no usable provider; nil when every one has.
+  package func refusal(ofModule urn: String, in plugin: String, requiring requires: [ServiceRequirement]) -> String? {
+    for requirement in requires where !requirement.isOptional {
+      let found = findings.first { finding in
+        finding.isError && finding.service == requirement.service
+          && (finding.user == nil || (finding.user == "module \(urn)" && finding.plugins.first == plugin))
+      }
+      if let found { return found.message }
+    }
+    return nil
+  }
+
   /// What is wrong with `consumer`'s use of `service`, provided by `provider`.
   private static func check(
     _ consumer: Consumer, of service: String, against provider: (plugin: Plugin, provision: ServiceProvision)?,
@@ -131,20 +144,20 @@ package struct ServiceGraph: Sendable, Equatable {
       if consumer.isOptional {
         return [
           ServiceFinding(
-            .optionalAbsent, service: service, plugins: [consumer.plugin],
+            .optionalAbsent, service: service, plugins: [consumer.plugin], user: consumer.user,
             "\(asked), which no plugin provides: it runs without it")
         ]
       }
       return [
         ServiceFinding(
-          .missing, service: service, plugins: [consumer.plugin],
+          .missing, service: service, plugins: [consumer.plugin], user: consumer.user,
           "\(asked), which no plugin provides; add a plugin that provides it, or make the requirement optional")
       ]
     }
     guard consumer.versions.contains(provider.provision.version) else {
       return [
         ServiceFinding(
-          .outOfRange, service: service, plugins: [consumer.plugin, provider.plugin.name],
+          .outOfRange, service: service, plugins: [consumer.plugin, provider.plugin.name], user: consumer.user,
           "\(asked), but \(provider.plugin.name) \(provider.plugin.version) provides version \(provider.provision.version); "
             + "use a version of \(provider.plugin.name) in range, or change the range \(consumer.plugin) accepts")
       ]
@@ -230,13 +243,16 @@ package struct ServiceFinding: Sendable, Equatable, Codable {
   /// The plugins involved, the one that declares the requirement (or the
   /// choice) first.
   package var plugins: [String]
+  /// For a finding about one use: what uses the service (`module URN`).
+  package var user: String?
   /// Whether the app cannot run as it is: all but an optional service absent.
   package var isError: Bool { id != .optionalAbsent }
 
-  init(_ id: ID, service: String, plugins: [String], _ message: String) {
+  init(_ id: ID, service: String, plugins: [String], user: String? = nil, _ message: String) {
     self.id = id
     self.service = service
     self.plugins = plugins
+    self.user = user
     self.message = message
   }
 }

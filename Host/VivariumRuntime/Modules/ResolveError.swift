@@ -23,6 +23,8 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
     case cycle = "embedding-cycle"
     /// A module nested deeper than ``HostRuntime/nestingLimit``.
     case tooDeep = "too-deep"
+    /// A business service the module requires has no provider in range.
+    case serviceUnavailable = "service-unavailable"
   }
 
   /// Which problem it is.

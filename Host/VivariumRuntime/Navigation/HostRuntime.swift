@@ -27,7 +27,26 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 @MainActor
 public final class HostRuntime {
   /// Where modules come from.
-  public internal(set) var catalog: PluginCatalog
+  public internal(set) var catalog: PluginCatalog {
+    didSet { resolvedServices = nil }
+  }
+  /// The plugin to use for each business service several plugins provide
+  /// (the app manifest's `providers`).
+  public var serviceProviders: [String: String] = [:] {
+    didSet { resolvedServices = nil }
+  }
+  /// The catalog's business services, resolved when a module first needs them.
+  private var resolvedServices: ServiceGraph?
+  /// The catalog's business services, resolved (``ServiceGraph``).
+  package var serviceGraph: ServiceGraph {
+    if let resolvedServices { return resolvedServices }
+    let graph = ServiceGraph.resolve(
+      catalog.loaded.map {
+        ServiceGraph.Plugin(name: $0.name, version: $0.version, provides: $0.provides, contracts: $0.contracts)
+      }, chosen: serviceProviders)
+    resolvedServices = graph
+    return graph
+  }
   /// The services handed to modules.
   public let services: HostServices
   /// Navigation layers: the main stack first, then one per modal presentation.
@@ -184,6 +203,13 @@ public final class HostRuntime {
       throw ResolveError(
         .guarded, "\(resolved.urn) is guarded: \(refusing.reason) (it needs the setting '\(refusing.setting)')",
         refusedBy: refusing)
+    }
+    let contract = resolved.route.contract
+    if !contract.requires.isEmpty,
+      let refusal = serviceGraph.refusal(
+        ofModule: contract.urn, in: resolved.route.identity.name, requiring: contract.requires)
+    {
+      throw ResolveError(.serviceUnavailable, "\(resolved.urn) cannot be built: \(refusal)")
     }
     let link = NodeLink(runtime: self)
     let canvas = NodeCanvas(runtime: self)
