@@ -147,7 +147,7 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
   for (product, target) in [
     ("composition-benchmark", "CompositionBenchmark"), ("redraw-benchmark", "RedrawBenchmark"),
     ("route-benchmark", "RouteBenchmark"), ("terminal-benchmark", "TerminalBenchmark"),
-    ("process-benchmark", "ProcessBenchmark"),
+    ("process-benchmark", "ProcessBenchmark"), ("services-benchmark", "ServicesBenchmark"),
   ] {
     package.products.append(.executable(name: product, targets: [target]))
     package.targets.append(

@@ -55,33 +55,43 @@ package struct ServiceGraph: Sendable, Equatable {
   /// What is wrong or worth knowing, in a stable order.
   package var findings: [ServiceFinding]
 
+  /// A plugin's offer of a service.
+  private struct Offer {
+    let plugin: String
+    let pluginVersion: SemanticVersion
+    let provision: ServiceProvision
+  }
+
   /// Resolves `plugins`' services. `chosen` names, by service, the plugin
   /// that provides it when several do (the app manifest's choice).
   package static func resolve(_ plugins: [Plugin], chosen: [String: String] = [:]) -> ServiceGraph {
     var findings: [ServiceFinding] = []
     // Providers, by service.
-    var offered: [String: [(plugin: Plugin, provision: ServiceProvision)]] = [:]
+    var offered: [String: [Offer]] = [:]
     for plugin in plugins {
-      for provision in plugin.provides { offered[provision.service, default: []].append((plugin, provision)) }
+      for provision in plugin.provides {
+        offered[provision.service, default: []].append(
+          Offer(plugin: plugin.name, pluginVersion: plugin.version, provision: provision))
+      }
     }
-    var providers: [String: (plugin: Plugin, provision: ServiceProvision)] = [:]
+    var providers: [String: Offer] = [:]
     for (service, candidates) in offered {
       if candidates.count == 1 {
         providers[service] = candidates[0]
         continue
       }
-      if let name = chosen[service], let pick = candidates.first(where: { $0.plugin.name == name }) {
+      if let name = chosen[service], let pick = candidates.first(where: { $0.plugin == name }) {
         providers[service] = pick
         continue
       }
-      let names = candidates.map { "\($0.plugin.name) (\($0.provision.version))" }.sorted()
+      let names = candidates.map { "\($0.plugin) (\($0.provision.version))" }.sorted()
       findings.append(
         ServiceFinding(
-          .twoProviders, service: service, plugins: candidates.map(\.plugin.name).sorted(),
+          .twoProviders, service: service, plugins: candidates.map(\.plugin).sorted(),
           "\(names.count) plugins provide the service '\(service)': \(names.joined(separator: ", ")); "
             + "name the one to use under \"providers\" in the app manifest (vivarium-app.json)"))
     }
-    for (service, name) in chosen where !(offered[service] ?? []).contains(where: { $0.plugin.name == name }) {
+    for (service, name) in chosen where !(offered[service] ?? []).contains(where: { $0.plugin == name }) {
       findings.append(
         ServiceFinding(
           .unknownChoice, service: service, plugins: [name],
@@ -107,8 +117,8 @@ package struct ServiceGraph: Sendable, Equatable {
     var graph = ServiceGraph(services: [], unprovided: consumers.filter { providers[$0.key] == nil }, findings: [])
     let services = providers.map { service, provider in
       Service(
-        name: service, version: provider.provision.version, provider: provider.plugin.name,
-        providerVersion: provider.plugin.version, requires: provider.provision.requires,
+        name: service, version: provider.provision.version, provider: provider.plugin,
+        providerVersion: provider.pluginVersion, requires: provider.provision.requires,
         consumers: consumers[service] ?? [])
     }
     graph.services = services.sorted { $0.name < $1.name }
@@ -133,11 +143,13 @@ package struct ServiceGraph: Sendable, Equatable {
 
   /// What is wrong with `consumer`'s use of `service`, provided by `provider`.
   private static func check(
-    _ consumer: Consumer, of service: String, against provider: (plugin: Plugin, provision: ServiceProvision)?,
-    offered: [String: [(plugin: Plugin, provision: ServiceProvision)]]
+    _ consumer: Consumer, of service: String, against provider: Offer?,
+    offered: [String: [Offer]]
   ) -> [ServiceFinding] {
-    let asked =
+    // Written only for a finding: most uses have none.
+    var asked: String {
       "\(consumer.described) \(consumer.isOptional ? "can use" : "requires") the service '\(service)' \(consumer.versions)"
+    }
     guard let provider else {
       // Two providers and no choice is reported once, for the service.
       guard offered[service] == nil else { return [] }
@@ -157,27 +169,28 @@ package struct ServiceGraph: Sendable, Equatable {
     guard consumer.versions.contains(provider.provision.version) else {
       return [
         ServiceFinding(
-          .outOfRange, service: service, plugins: [consumer.plugin, provider.plugin.name], user: consumer.user,
-          "\(asked), but \(provider.plugin.name) \(provider.plugin.version) provides version \(provider.provision.version); "
-            + "use a version of \(provider.plugin.name) in range, or change the range \(consumer.plugin) accepts")
+          .outOfRange, service: service, plugins: [consumer.plugin, provider.plugin], user: consumer.user,
+          "\(asked), but \(provider.plugin) \(provider.pluginVersion) provides version \(provider.provision.version); "
+            + "use a version of \(provider.plugin) in range, or change the range \(consumer.plugin) accepts")
       ]
     }
     return []
   }
 
   /// Services whose providers require each other, each cycle once.
-  private static func cycles(among providers: [String: (plugin: Plugin, provision: ServiceProvision)])
+  private static func cycles(among providers: [String: Offer])
     -> [ServiceFinding]
   {
     enum Mark { case visiting, done }
     var marks: [String: Mark] = [:]
+    let edges = providers.mapValues { $0.provision.requires.map(\.service) }
     var findings: [ServiceFinding] = []
     for start in providers.keys.sorted() where marks[start] == nil {
       // Depth first, without recursion: the path, and each one's next requirement.
       var path: [(service: String, next: Int)] = [(start, 0)]
       marks[start] = .visiting
       while let (service, next) = path.last {
-        let requires = providers[service]?.provision.requires.map(\.service) ?? []
+        let requires = edges[service] ?? []
         guard next < requires.count else {
           marks[service] = .done
           path.removeLast()
@@ -188,7 +201,7 @@ package struct ServiceGraph: Sendable, Equatable {
         switch marks[required] {
         case .visiting:
           let loop = path.map(\.service).drop { $0 != required } + [required]
-          let plugins = Set(loop.compactMap { providers[$0]?.plugin.name }).sorted()
+          let plugins = Set(loop.compactMap { providers[$0]?.plugin }).sorted()
           findings.append(
             ServiceFinding(
               .cycle, service: required, plugins: plugins,
