@@ -161,6 +161,11 @@ public final class PluginServer {
   /// modules the process holds.
   func sendState(of id: UInt32) {
     guard let module = modules[id] else { return }
+    // The state in the wire's codec first, much cheaper than JSON: when it
+    // is what it was at the last JSON, nothing changed.
+    let bytes = module.module.restoring.flatMap(Self.wireForm)
+    if let bytes, bytes == module.stateBytes { return }
+    modules[id]?.stateBytes = bytes
     let sent: (state: String?, failure: String?)
     do throws(Restoration.Failure) {
       sent = (try Restoration.state(of: module.module), nil)
@@ -170,6 +175,16 @@ public final class PluginServer {
     guard sent != module.sentState else { return }
     modules[id]?.sentState = sent
     channel.send(.restorationState(module: id, state: sent.state, failure: sent.failure))
+  }
+
+  /// `role`'s restoration state in the wire's codec (empty for none); nil
+  /// when it does not encode, and JSON must say why.
+  private static func wireForm(_ role: any StateRestoring) -> [UInt8]? {
+    func encode<Role: StateRestoring>(_ role: Role) -> [UInt8]? {
+      guard let state = role.restorationState else { return [] }
+      return try? WireEncoder.encode(state)
+    }
+    return encode(role)
   }
 
   /// Builds module `id` with factory `index`, once the factory, if it is
@@ -332,6 +347,8 @@ struct PluginModule {
   let work: ChannelWork
   /// The restoration state last sent to the host, or why it could not be read.
   var sentState: (state: String?, failure: String?)
+  /// The state's wire form when it was last read as JSON (``sentState``).
+  var stateBytes: [UInt8]?
 }
 
 /// The stores the host gave the process copies of (``WireStore``), and its
