@@ -85,7 +85,8 @@ final class ScreenWaiter {
 /// stdout; returns its pid and the other end.
 func spawnOverSocketPair(_ argv: [String]) -> (pid: pid_t, socket: Int32) {
   var pair: [Int32] = [0, 0]
-  guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+  // Close-on-exec: a child started later must not hold this one's end open.
+  guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
     fail("socketpair: \(String(cString: strerror(errno)))")
   }
   var actions = posix_spawn_file_actions_t()
@@ -113,25 +114,37 @@ func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
   return true
 }
 
-/// Microseconds per round trip of a 16-byte frame over a socket pair to a
-/// child process that sends it back (`cat`, the socket its stdin and
-/// stdout): the least a call into a plugin process can cost, with both
-/// sides blocked in `read`. `count` trips after 200 not counted.
-func socketPairFloor(count: Int) -> [Double] {
-  let (pid, socket) = spawnOverSocketPair(["/bin/cat"])
-  let frame = [UInt8](repeating: 7, count: 16)
-  var back = [UInt8](repeating: 0, count: 16)
-  var times: [Double] = []
-  for trip in 0..<(count + 200) {
+/// A child process that sends back each 16-byte frame over a socket pair
+/// (`cat`, the socket its stdin and stdout): a round trip with both sides
+/// blocked in `read` is the least a call into a plugin process can cost.
+final class BlockingEcho {
+  private let pid: pid_t
+  private let socket: Int32
+  private let frame = [UInt8](repeating: 7, count: 16)
+  private var back = [UInt8](repeating: 0, count: 16)
+
+  init() { (pid, socket) = spawnOverSocketPair(["/bin/cat"]) }
+
+  /// Microseconds for one frame there and back.
+  func trip() -> Double {
     let start = nanoseconds()
     guard frame.withUnsafeBytes({ write(socket, $0.baseAddress, 16) }) == 16 else { fail("write to cat failed") }
     guard readFully(socket, &back, 16) else { fail("cat closed the socket") }
-    if trip >= 200 { times.append(Double(nanoseconds() - start) / 1000) }
+    return Double(nanoseconds() - start) / 1000
   }
-  close(socket)
-  var status: Int32 = 0
-  waitpid(pid, &status, 0)
-  return times
+
+  func close() {
+    Glibc.close(socket)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+  }
+}
+
+/// Microseconds per round trip of ``BlockingEcho``: `count` trips after 200 not counted.
+func socketPairFloor(count: Int) -> [Double] {
+  let echo = BlockingEcho()
+  defer { echo.close() }
+  return (0..<(count + 200)).map { _ in echo.trip() }.dropFirst(200).map { $0 }
 }
 
 /// The child of ``handoffFloor(benchmark:count:)``: a thread reads each
@@ -174,31 +187,53 @@ final class MainActorHandoff {
   }
 }
 
-/// The floor of a host that never blocks on a plugin: the same round trip
-/// as ``socketPairFloor(count:)``, with each side's main actor in the loop
-/// as in the host and the plugin process: a thread reads the socket and
-/// hands each frame to the main actor, which alone writes (the child is
-/// `benchmark --echo-through-main`).
+/// The floor of a host that never blocks on a plugin: the round trip of
+/// ``BlockingEcho``, with each side's main actor in the loop as in the host
+/// and the plugin process: a thread reads the socket and hands each frame to
+/// the main actor, which alone writes (the child is `benchmark
+/// --echo-through-main`).
 @MainActor
-func handoffFloor(benchmark: String, count: Int) async -> [Double] {
-  let (pid, socket) = spawnOverSocketPair([benchmark, "--echo-through-main"])
-  let handoff = MainActorHandoff()
-  let reader = Thread {
-    var frame = [UInt8](repeating: 0, count: 16)
-    while readFully(socket, &frame, 16) { Task { @MainActor in handoff.deliver() } }
+final class HandoffEcho {
+  private let pid: pid_t
+  private let socket: Int32
+  private let handoff = MainActorHandoff()
+  private var sent = 0
+  private let frame = [UInt8](repeating: 7, count: 16)
+
+  init(benchmark: String) {
+    (pid, socket) = spawnOverSocketPair([benchmark, "--echo-through-main"])
+    let (socket, handoff) = (socket, handoff)
+    Thread {
+      var frame = [UInt8](repeating: 0, count: 16)
+      while readFully(socket, &frame, 16) { Task { @MainActor in handoff.deliver() } }
+    }.start()
   }
-  reader.start()
-  let frame = [UInt8](repeating: 7, count: 16)
-  var times: [Double] = []
-  for trip in 0..<(count + 200) {
+
+  /// Microseconds for one frame there and back, to the main actor.
+  func trip() async -> Double {
+    sent += 1
     let start = nanoseconds()
     guard frame.withUnsafeBytes({ write(socket, $0.baseAddress, 16) }) == 16 else { fail("write to the echo failed") }
-    let arrived = await handoff.wait(until: trip + 1)
-    if trip >= 200 { times.append(Double(arrived - start) / 1000) }
+    return Double(await handoff.wait(until: sent) - start) / 1000
   }
-  shutdown(socket, Int32(SHUT_RDWR))
-  var status: Int32 = 0
-  waitpid(pid, &status, 0)
+
+  func close() {
+    shutdown(socket, Int32(SHUT_RDWR))
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+  }
+}
+
+/// Microseconds per round trip of ``HandoffEcho``: `count` trips after 200 not counted.
+@MainActor
+func handoffFloor(benchmark: String, count: Int) async -> [Double] {
+  let echo = HandoffEcho(benchmark: benchmark)
+  defer { echo.close() }
+  var times: [Double] = []
+  for trip in 0..<(count + 200) {
+    let time = await echo.trip()
+    if trip >= 200 { times.append(time) }
+  }
   return times
 }
 

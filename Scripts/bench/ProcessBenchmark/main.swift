@@ -100,12 +100,16 @@ let scenarios = [
 /// Microseconds from each event sent to its screen redrawn (the host's
 /// screen showing the change, laid out as text), per mode, and to the
 /// event's call settled as a script's line waits for it: `events` per mode,
-/// in turns of `turn`, after `turn / 2` not counted.
+/// in turns of `turn`, after `turn / 2` not counted. Before each event out
+/// of process, one trip of each floor (`echoes`), so that the floors are
+/// measured under the same load and core placement as the events.
 @MainActor
-func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int) async -> (
-  shown: [Mode: [Double]], settled: [Mode: [Double]]
-) {
+func roundTrips(
+  _ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int,
+  echoes: (blocking: BlockingEcho, handoff: HandoffEcho)
+) async -> (shown: [Mode: [Double]], settled: [Mode: [Double]], floors: Floors) {
   var (shown, settled): ([Mode: [Double]], [Mode: [Double]]) = ([:], [:])
+  var (blocking, handoff): ([Double], [Double]) = ([], [])
   var sent: [Mode: Int] = [:]
   let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
@@ -122,6 +126,10 @@ func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: I
       for _ in 0..<(round == 0 ? turn / 2 : turn) {
         let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
         sent[mode, default: 0] += 1
+        if mode == .outOfProcess {
+          let floors = (echoes.blocking.trip(), await echoes.handoff.trip())
+          if round > 0 { (blocking, handoff) = (blocking + [floors.0], handoff + [floors.1]) }
+        }
         screens[mode]!.expect(shows)
         let start = nanoseconds()
         do {
@@ -144,7 +152,7 @@ func roundTrips(_ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: I
   for (mode, runtime) in runtimes {
     for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
   }
-  return (shown, settled)
+  return (shown, settled, Floors(blocking: blocking, handoff: handoff))
 }
 
 // MARK: 2. Child processes
@@ -316,9 +324,15 @@ func main() async {
   for mode in Mode.allCases {
     runtimes[mode] = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data("trips-\(mode.rawValue)"))
   }
+  let echoes = (blocking: BlockingEcho(), handoff: HandoffEcho(benchmark: benchmark))
+  defer {
+    echoes.blocking.close()
+    echoes.handoff.close()
+  }
   for scenario in scenarios {
     print("  \(scenario.title)")
-    let (times, settled) = await roundTrips(scenario, runtimes, events: events, turn: 200)
+    let (times, settled, between) = await roundTrips(
+      scenario, runtimes, events: events, turn: 200, echoes: echoes)
     for mode in Mode.allCases { print("    \(pad(mode.label, 16)) \(tail(times[mode]!))") }
     for mode in Mode.allCases {
       print("    \(pad(mode.label, 16)) \(tail(settled[mode]!))  (until a script's line returns)")
@@ -329,6 +343,10 @@ func main() async {
       "    target out of process: median < 300 µs \(outMedian < 300 ? "met" : "MISSED"), p99 < 1000 µs \(outP99 < 1000 ? "met" : "MISSED")"
     )
     print(floors.ratios(of: outMedian))
+    print(
+      "    floors measured between its events: socket pair \(tail(between.blocking)); main actors \(tail(between.handoff))"
+    )
+    print(between.ratios(of: outMedian) + " (against those)")
   }
   for runtime in runtimes.values { runtime.shutdown() }
   if onlyRoundTrips { return }
