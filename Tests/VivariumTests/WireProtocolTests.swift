@@ -50,6 +50,10 @@ struct WireProtocolTests {
           "items:detail:{itemID}", arguments: ["itemID": .int, "compact": .bool],
           expects: [MessageSpec(name: "deleted", fields: ["itemID": .int], description: "")]),
         .present("items:new"), .replace("login:form"),
+      ],
+      requires: [
+        ServiceRequirement(service: "items", versions: VersionRange("1.2"..<"2"), isOptional: false),
+        ServiceRequirement(service: "", versions: VersionRange("0"..<"0.0.1"), isOptional: true),
       ]),
     Contract(urn: "items:detail:{itemID}", summary: "One item.", arguments: [.required("itemID", .int, "The item.")]),
   ]
@@ -173,6 +177,7 @@ struct WireProtocolTests {
       .cancelSleep(sleep: 18), .leaked(module: 2, roles: roles), .leaked(module: 3, roles: []),
       .storeCopy(.storage, ["note": .string("milk")]), .storeCopy(.settings, [:]),
       .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
+      .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0),
     ]
     return samples
   }()
@@ -272,7 +277,7 @@ struct WireProtocolTests {
     for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
     let expected: [String: String] = [
       "WireMessage":
-        "mapped ready refused build lifecycle event message mayLeave cancel answer woke storeCopy storeChanged done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
+        "mapped ready refused build lifecycle event message mayLeave cancel answer woke storeCopy storeChanged clock done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
       "WireStore": "storage settings",
       "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
       "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
