@@ -193,10 +193,14 @@ private struct WireParser {
   private mutating func string() throws(WireError) -> String {
     let length = try length()
     defer { position += length }
-    guard let text = String(validating: bytes[position..<position + length], as: UTF8.self) else {
+    let text = bytes[position..<position + length]
+    // ASCII, as keys and most text are, is valid as it is: made without the
+    // general validation, whose generic call costs more than the string.
+    if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
+    guard let valid = String(validating: text, as: UTF8.self) else {
       throw WireError(.notUTF8, "a string is not valid UTF-8")
     }
-    return text
+    return valid
   }
 
   mutating func value() throws(WireError) -> WireTree {
