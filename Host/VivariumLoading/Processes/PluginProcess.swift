@@ -165,6 +165,7 @@ public final class PluginProcess {
     copiedStores.removeAll()
     clockCopied = false
     stopReason = nil
+    isStarting = true
     return pid
   }
 
@@ -201,6 +202,10 @@ public final class PluginProcess {
 
   /// The caller of ``ready(_:)``, while it waits for what arrives.
   private var starter: CheckedContinuation<Void, Never>?
+  /// From the spawn until the start is decided: what arrives is the
+  /// start's to take (``takeStartup(from:)``), never the pump's, even when
+  /// a pump runs between the starter being woken and its taking it.
+  private var isStarting = false
   /// Whether the dynamic loader was done with the file, in this start.
   private var mapped = false
 
@@ -261,12 +266,14 @@ public final class PluginProcess {
   /// The start was decided: what arrives from now on is pumped (a pump is
   /// due, as the last one woke the starter instead).
   private func started(_ outcome: StartOutcome) -> Rejection? {
+    isStarting = false
     Task { @MainActor in self.pump() }
     return outcome.rejection
   }
 
   /// The process did not say ready within the load limit: it is killed.
   private func loadTimedOut() -> Rejection {
+    isStarting = false
     stop(because: "it did not finish loading within \(options.loadLimit)")
     return Rejection(
       path, .timedOut,
@@ -511,10 +518,12 @@ public final class PluginProcess {
   /// at a time: a process that sends without pause leaves the host time
   /// for the person between batches.
   func pump() {
-    // A process starting: what arrived is the starter's to take.
-    if let starter {
-      self.starter = nil
-      return starter.resume()
+    // A process starting: what arrived is the starter's to take, once it
+    // runs again (it may have been woken already, and not have run yet).
+    if isStarting {
+      starter?.resume()
+      starter = nil
+      return
     }
     guard let inbox else { return }
     for _ in 0..<Self.batch {
