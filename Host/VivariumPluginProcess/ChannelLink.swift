@@ -60,7 +60,7 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
 
   /// `read` applied to the copy of `store`, if the module declared it and
   /// the host gave one; nil to ask the host.
-  private func fromCopy<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
+  private func fromCopy<Result>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
     copied.contains(store) ? server.copies.read(store, read) : nil
   }
 

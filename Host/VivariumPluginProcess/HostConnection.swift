@@ -100,12 +100,7 @@ final class HostConnection {
   /// out; answers go to whoever waits for them; the rest waits its turn.
   /// The host closing the socket (it quit, or let the plugin go) ends the process.
   private func read() {
-    let count = buffer.withUnsafeMutableBytes {
-      recv(channel.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
-    }
-    if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
-    guard count > 0 else { exit(0) }
-    buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    guard channel.receiveAvailable(into: &frames, buffer: &buffer) else { exit(0) }
     do {
       while let (message, _) = try frames.nextMessage() {
         switch message {

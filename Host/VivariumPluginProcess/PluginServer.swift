@@ -2,7 +2,6 @@ import CVivariumSystem
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 import ViperKit
 import ViperKitHosting
 import VivariumLoading
@@ -352,44 +351,42 @@ struct PluginModule {
 }
 
 /// The stores the host gave the process copies of (``WireStore``), and its
-/// clock: written as the host's messages are read, read by modules.
-final class StoreCopies: Sendable {
-  private let stores = Mutex<[WireStore: [String: ArgumentValue]]>([:])
+/// clock: written as the host's messages are read, read by modules, both on
+/// the main thread (``HostConnection``).
+@MainActor
+final class StoreCopies {
+  private var stores: [WireStore: [String: ArgumentValue]] = [:]
+  /// The host's clock as last sent (``WireMessage/clock(now:)``): nil before
+  /// it is; `.some(nil)` for real time.
+  private var clock: Double??
 
   /// Takes `entries` as everything `store` holds.
   func replace(_ store: WireStore, with entries: [String: ArgumentValue]) {
-    stores.withLock { $0[store] = entries }
+    stores[store] = entries
   }
 
   /// Sets or removes `key` of `store`, if the process holds a copy of it.
   func change(_ store: WireStore, _ key: String, to value: ArgumentValue?) {
-    stores.withLock { $0[store]?[key] = value }
+    stores[store]?[key] = value
   }
 
   /// `read` applied to the copy of `store`; nil when the process holds none.
-  func read<Result: Sendable>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
-    stores.withLock { stores in stores[store].map(read) }
+  func read<Result>(_ store: WireStore, _ read: ([String: ArgumentValue]) -> Result) -> Result? {
+    stores[store].map(read)
   }
-
-  /// The host's clock as last sent (``WireMessage/clock(now:)``): nil before
-  /// it is; `.some(nil)` for real time.
-  private let clock = Mutex<Double??>(nil)
 
   /// Takes `now` as the host's clock (nil: real time).
   func setClock(_ now: Double?) {
-    clock.withLock { $0 = .some(now) }
+    clock = .some(now)
   }
 
   /// Now on the host's clock, in seconds since 1970, without asking the
   /// host; nil when the host gave no copy of its clock.
   func now() -> Double? {
-    switch clock.withLock({ $0 }) {
-    case .none: return nil
-    case .some(.some(let virtual)): return virtual
-    case .some(.none):
-      var time = timespec()
-      clock_gettime(CLOCK_REALTIME, &time)
-      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    switch clock {
+    case .none: nil
+    case .some(.some(let virtual)): virtual
+    case .some(.none): ModuleClock.systemNow()
     }
   }
 }

@@ -86,29 +86,22 @@ package final class WireChannel: Sendable {
     }
   }
 
-  /// Reads what is there (waiting for it) into `frames`, through `buffer`
-  /// (kept by the caller, so a read allocates nothing); false at the end
-  /// of the stream or on an error.
-  ///
-  /// It waits in `poll` for input, not in `recv`: a socket's readers and
+  /// Reads what the socket holds now, without waiting, into `frames`,
+  /// through `buffer` (kept by the caller, so a read allocates nothing):
+  /// true when something was read or nothing was there yet; false at the
+  /// end of the stream or on an error. Wait for input with `poll` on
+  /// ``descriptor``, not in a blocking `recv`: a socket's readers and
   /// writers wait in one queue, and each time the peer reads what this end
-  /// sent, the kernel wakes that queue to say there is room to write. A
-  /// reader blocked in `recv` would wake for nothing on every round trip;
-  /// `poll` is woken only for what it asked for.
-  package func receive(into frames: inout WireFrameReader, buffer: inout [UInt8]) -> Bool {
-    while true {
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, -1)
-      if ready < 0, errno == EINTR { continue }
-      guard ready > 0 else { return false }
-      let count = buffer.withUnsafeMutableBytes {
-        Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
-      }
-      if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
-      guard count > 0 else { return false }
-      buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      return true
+  /// sent, the kernel wakes that queue to say there is room to write, so a
+  /// reader blocked in `recv` would wake for nothing on every round trip.
+  package func receiveAvailable(into frames: inout WireFrameReader, buffer: inout [UInt8]) -> Bool {
+    let count = buffer.withUnsafeMutableBytes {
+      Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
     }
+    if count < 0, errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return true }
+    guard count > 0 else { return false }
+    buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+    return true
   }
 }
 

@@ -41,8 +41,8 @@ struct ServiceGraphTests {
     #expect(weather.provider == "Weather")
     #expect(weather.version == SemanticVersion(1, 2))
     #expect(weather.consumers.map(\.plugin) == ["Dashboard"])
-    #expect(weather.consumers.first?.user == "module dashboard:home")
-    #expect(graph.services[0].consumers.map(\.user) == ["service weather"], "a service's own requirements count")
+    #expect(weather.consumers.first?.user == .module("dashboard:home"))
+    #expect(graph.services[0].consumers.map(\.user) == [.service("weather")], "a service's own requirements count")
   }
 
   @Test func aRequiredServiceNoPluginProvidesIsMissing() throws {

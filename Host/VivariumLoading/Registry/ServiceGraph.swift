@@ -21,23 +21,49 @@ package struct ServiceGraph: Sendable, Equatable {
     }
   }
 
+  /// What uses a service: a module (its URN pattern) or a provided service.
+  package enum User: Sendable, Equatable, Encodable, CustomStringConvertible {
+    case module(String)
+    case service(String)
+
+    /// `module URN` or `service NAME`.
+    package var description: String {
+      switch self {
+      case .module(let urn): "module \(urn)"
+      case .service(let name): "service \(name)"
+      }
+    }
+
+    /// Encoded as its ``description``.
+    package func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(description)
+    }
+  }
+
   /// One use of a service: by a module (its URN pattern) or by a service
   /// another plugin provides.
-  package struct Consumer: Sendable, Equatable, Codable {
+  package struct Consumer: Sendable, Equatable, Encodable {
     /// The plugin that uses it.
     package var plugin: String
-    /// `module URN` or `service NAME`: what in the plugin uses it.
-    package var user: String
+    /// What in the plugin uses it.
+    package var user: User
     /// The versions accepted.
     package var versions: VersionRange
+    /// Whether the user runs without the service.
     package var isOptional: Bool
+
+    private enum CodingKeys: String, CodingKey {
+      case plugin, user, versions
+      case isOptional = "optional"
+    }
 
     /// `the module items:list of ItemsList`, for messages.
     var described: String { "the \(user) of \(plugin)" }
   }
 
   /// A service provided in the app, and who uses it.
-  package struct Service: Sendable, Equatable, Codable {
+  package struct Service: Sendable, Equatable, Encodable {
     package var name: String
     package var version: SemanticVersion
     /// The plugin that provides it (the one the app chose, when several do).
@@ -103,8 +129,8 @@ package struct ServiceGraph: Sendable, Equatable {
     var consumers: [String: [Consumer]] = [:]
     for plugin in plugins {
       let uses =
-        plugin.contracts.flatMap { contract in contract.requires.map { ("module \(contract.urn)", $0) } }
-        + plugin.provides.flatMap { provision in provision.requires.map { ("service \(provision.service)", $0) } }
+        plugin.contracts.flatMap { contract in contract.requires.map { (User.module(contract.urn), $0) } }
+        + plugin.provides.flatMap { provision in provision.requires.map { (User.service(provision.service), $0) } }
       for (user, requirement) in uses {
         let consumer = Consumer(
           plugin: plugin.name, user: user, versions: requirement.versions, isOptional: requirement.isOptional)
@@ -134,7 +160,7 @@ package struct ServiceGraph: Sendable, Equatable {
     for requirement in requires where !requirement.isOptional {
       let found = findings.first { finding in
         finding.isError && finding.service == requirement.service
-          && (finding.user == nil || (finding.user == "module \(urn)" && finding.plugins.first == plugin))
+          && (finding.user == nil || (finding.user == .module(urn) && finding.plugins.first == plugin))
       }
       if let found { return found.message }
     }
@@ -221,9 +247,9 @@ package struct ServiceGraph: Sendable, Equatable {
 
 /// What resolving an app's services found: a stable ``id``, the service it
 /// concerns, and a message naming the plugins on both sides and what to do.
-package struct ServiceFinding: Sendable, Equatable, Codable {
+package struct ServiceFinding: Sendable, Equatable, Encodable {
   /// Stable names of what was found.
-  package enum ID: String, Sendable, Codable, CaseIterable {
+  package enum ID: String, Sendable, Encodable, CaseIterable {
     /// A required service no plugin provides.
     case missing = "service.missing"
     /// The provider's version is outside the range a consumer accepts.
@@ -257,15 +283,39 @@ package struct ServiceFinding: Sendable, Equatable, Codable {
   /// choice) first.
   package var plugins: [String]
   /// For a finding about one use: what uses the service (`module URN`).
-  package var user: String?
+  package var user: ServiceGraph.User?
   /// Whether the app cannot run as it is: all but an optional service absent.
   package var isError: Bool { id != .optionalAbsent }
 
-  init(_ id: ID, service: String, plugins: [String], user: String? = nil, _ message: String) {
+  private enum CodingKeys: String, CodingKey { case id, service, message, plugins, user, error }
+
+  /// Its fields, and `error` (``isError``), for `--json`.
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(service, forKey: .service)
+    try container.encode(message, forKey: .message)
+    try container.encode(plugins, forKey: .plugins)
+    try container.encodeIfPresent(user, forKey: .user)
+    try container.encode(isError, forKey: .error)
+  }
+
+  init(_ id: ID, service: String, plugins: [String], user: ServiceGraph.User? = nil, _ message: String) {
     self.id = id
     self.service = service
     self.plugins = plugins
     self.user = user
     self.message = message
+  }
+}
+
+extension PluginCatalog {
+  /// The business services of the loaded plugins, resolved; `chosen` names,
+  /// by service, the plugin to use when several provide it.
+  package func services(chosen: [String: String] = [:]) -> ServiceGraph {
+    ServiceGraph.resolve(
+      loaded.map {
+        ServiceGraph.Plugin(name: $0.name, version: $0.version, provides: $0.provides, contracts: $0.contracts)
+      }, chosen: chosen)
   }
 }

@@ -40,10 +40,7 @@ public final class HostRuntime {
   /// The catalog's business services, resolved (``ServiceGraph``).
   package var serviceGraph: ServiceGraph {
     if let resolvedServices { return resolvedServices }
-    let graph = ServiceGraph.resolve(
-      catalog.loaded.map {
-        ServiceGraph.Plugin(name: $0.name, version: $0.version, provides: $0.provides, contracts: $0.contracts)
-      }, chosen: serviceProviders)
+    let graph = catalog.services(chosen: serviceProviders)
     resolvedServices = graph
     return graph
   }

@@ -24,13 +24,12 @@ public enum AppCheck {
       findings += self.findings(edge)
     }
     findings += flow.services.findings.map { finding in
-      AppFinding(
+      // A choice among providers is the manifest's to make: it is involved too.
+      let manifest = [.twoProviders, .unknownChoice].contains(finding.id) ? flow.manifest.map(\.path) : nil
+      return AppFinding(
         name: name(of: finding.id), severity: finding.isError ? .failed : .note, module: nil,
-        files: finding.plugins.map { flow.pluginFiles[$0] ?? $0 }
-          + (finding.id == .unknownChoice || finding.id == .twoProviders ? [flow.manifest?.path ?? ""] : [])
-          .filter { !$0.isEmpty },
-        message: finding.message,
-        fix: fix(for: finding.id))
+        files: finding.plugins.map { flow.pluginFiles[$0] ?? $0 } + [manifest].compactMap { $0 },
+        message: finding.message, fix: fix(for: finding.id))
     }
     var noted: Set<String> = []
     for route in flow.undeclared where noted.insert(route.pluginPath).inserted {

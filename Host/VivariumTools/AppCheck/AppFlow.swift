@@ -139,10 +139,7 @@ public struct AppFlow: Sendable {
     }
     self.reachable = reachable
     undeclared = routes.filter { reachable.contains(ObjectIdentifier($0)) && !$0.declaresNavigation }
-    services = ServiceGraph.resolve(
-      catalog.loaded.map {
-        ServiceGraph.Plugin(name: $0.name, version: $0.version, provides: $0.provides, contracts: $0.contracts)
-      }, chosen: manifest?.providers ?? [:])
+    services = catalog.services(chosen: manifest?.providers ?? [:])
     pluginFiles = Dictionary(catalog.loaded.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ViperKit
+import VivariumLoading
 import VivariumRuntime
 import VivariumSupport
 
@@ -43,7 +44,7 @@ public enum GraphvizReport {
       }
       for service in services[plugin] ?? [] {
         lines.append(
-          "    \(quote("service \(service.name)")) [shape=component, style=filled, fillcolor=white, label=\(quote("\(service.name) \(service.version)"))];"
+          "    \(quote(ServiceGraph.User.service(service.name).description)) [shape=component, style=filled, fillcolor=white, label=\(quote("\(service.name) \(service.version)"))];"
         )
       }
       lines.append("  }")
@@ -85,12 +86,13 @@ public enum GraphvizReport {
     for (service, consumer) in uses {
       if !provided.contains(service), missing.insert(service).inserted {
         lines.append(
-          "  \(quote("service \(service)")) [shape=component, style=dashed, label=\(quote("\(service)\n(no provider)"))];"
+          "  \(quote(ServiceGraph.User.service(service).description)) [shape=component, style=dashed, label=\(quote("\(service)\n(no provider)"))];"
         )
       }
-      let from = consumer.user.hasPrefix("module ") ? String(consumer.user.dropFirst(7)) : consumer.user
+      // A module is its URN's node; a service, its own.
+      let from = if case .module(let urn) = consumer.user { urn } else { consumer.user.description }
       lines.append(
-        "  \(quote(from)) -> \(quote("service \(service)")) [style=dotted, label=\(quote("uses \(consumer.versions)"))];"
+        "  \(quote(from)) -> \(quote(ServiceGraph.User.service(service).description)) [style=dotted, label=\(quote("uses \(consumer.versions)"))];"
       )
     }
     return lines

@@ -77,12 +77,17 @@ public final class ModuleClock: WallClock {
   /// Now, in seconds since 1970.
   public func now() -> Double {
     switch mode {
-    case .real:
-      var time = timespec()
-      clock_gettime(CLOCK_REALTIME, &time)
-      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    case .virtual: return virtualNow
+    case .real: Self.systemNow()
+    case .virtual: virtualNow
     }
+  }
+
+  /// Now on the system's real-time clock, in seconds since 1970: what a
+  /// real clock says, wherever it is read.
+  public nonisolated static func systemNow() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   /// Sleeps at least this long (seconds) are waiting, like a timer between
