@@ -28,10 +28,7 @@ final class ChannelLink: Canvas, HostLink {
   /// The services named, each a stand-in that asks the host; those the
   /// module's contract declares read the process's copies of the stores.
   func services(named names: Set<String>, declared: Set<String>) -> Services {
-    let host = ChannelServices(
-      server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }),
-      declaresClock: declared.contains(Services.Name.clock))
-    return Services(named: names) { _ in host }
+    ChannelServices.services(server: server, module: module, named: names, declared: declared)
   }
 }
 
@@ -50,6 +47,19 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
   private let copied: Set<WireStore>
   /// Whether the module declared the clock, read from the process's copy.
   private let declaresClock: Bool
+
+  /// The services named for module `module` (0: the process's
+  /// providers), each a stand-in that asks the host; those `declared`
+  /// read the process's copies of the stores. Business services go
+  /// through the host too.
+  static func services(server: PluginServer, module: UInt32, named names: Set<String>, declared: Set<String>)
+    -> Services
+  {
+    let host = ChannelServices(
+      server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }),
+      declaresClock: declared.contains(Services.Name.clock))
+    return Services(named: names) { _ in host }.adding(ChannelServiceCalls(server: server, module: module))
+  }
 
   init(server: PluginServer, module: UInt32, copied: Set<WireStore>, declaresClock: Bool) {
     self.server = server
@@ -189,4 +199,19 @@ final class ChannelWork: ModuleWork {
   func whenIdle(_ body: @escaping () -> Void) {
     if running.isEmpty { body() } else { idle.append(body) }
   }
+}
+
+/// Business service calls of a plugin-process module or provider: each
+/// through the host, which checks, routes, times and logs it.
+@MainActor
+final class ChannelServiceCalls: ServiceCalling {
+  private unowned let server: PluginServer
+  private let module: UInt32
+
+  init(server: PluginServer, module: UInt32) {
+    self.server = server
+    self.module = module
+  }
+
+  func call(_ request: ServiceRequest) async -> ServiceOutcome { await server.callService(module, request) }
 }

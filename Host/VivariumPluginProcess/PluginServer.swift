@@ -33,9 +33,14 @@ public final class PluginServer {
   /// whether they open, by module, in order.
   private var heldForGuard: [UInt32: [WireMessage]] = [:]
 
-  init(connection: HostConnection, factories: [any ModuleFactory]) {
+  /// The business services the plugin provides, made on first use.
+  private lazy var providers = ProcessProviders(server: self, types: providerTypes)
+  private let providerTypes: [any ServiceProvider.Type]
+
+  init(connection: HostConnection, factories: [any ModuleFactory], providers: [any ServiceProvider.Type]) {
     self.connection = connection
     self.factories = factories
+    providerTypes = providers
   }
 
   /// Whether `arguments` (without the executable) start a plugin process.
@@ -71,12 +76,14 @@ public final class PluginServer {
       let connection = HostConnection(channel: WireChannel(descriptor: PluginProcessLaunch.socketDescriptor))
       let channel = connection.channel
       let factories: [any ModuleFactory]
+      var providers: [any ServiceProvider.Type] = []
       var loader = PluginLoader()
       loader.beforeEntry = { channel.send(.mapped) }
       switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
       case .loaded(let plugin):
         // Loaded by this process's own loader: every module is built here.
         factories = plugin.factoriesInThisProcess ?? []
+        providers = plugin.providerTypes
         let ready = WireMessage.ready(
           version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
           contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides)
@@ -94,7 +101,7 @@ public final class PluginServer {
         channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
         exit(0)
       }
-      let server = PluginServer(connection: connection, factories: factories)
+      let server = PluginServer(connection: connection, factories: factories, providers: providers)
       connection.run(carryingOut: server.handle)
     }
   }
@@ -139,7 +146,10 @@ public final class PluginServer {
         guard self.leaveAnswersUnderWay.removeValue(forKey: call) != nil else { return }
         channel.send(.leaveDecision(call: call, decision))
       }
+    case .provide(let call, let request):
+      providers.provide(call, request)
     case .cancel(let call):
+      if providers.cancel(call) { return }
       // The host gave up waiting: the question is answered at once, so the
       // process is not left owing an answer to a guard that ignores it.
       guard let task = leaveAnswersUnderWay.removeValue(forKey: call) else { return }
@@ -295,16 +305,54 @@ public final class PluginServer {
   /// ``WireProtocol/answerLimit`` gets the call failed, so nothing waits
   /// for ever.
   func call(_ module: UInt32, _ service: WireServiceCall) async -> WireAnswer {
+    await answer(within: WireProtocol.answerLimit) { .service(call: $0, module: module, service) }
+  }
+
+  /// Calls the business service `request` names for module `module` (0:
+  /// for one of the process's providers) through the host, and suspends
+  /// the caller until the host answers, by the call's deadline: the host
+  /// keeps it. Cancelling the caller cancels the call in the host, and
+  /// in the provider.
+  func callService(_ module: UInt32, _ request: ServiceRequest) async -> ServiceOutcome {
+    let limit = WireProtocol.answerLimit + .milliseconds(Int64(min(max(request.deadline, 0), 1e9) * 1000))
+    let answer = await answer(within: limit, cancel: { .cancelServiceCall(call: $0) }) {
+      .callService(call: $0, module: module, request)
+    }
+    switch answer {
+    case .outcome(let outcome): return outcome
+    case .failed(let reason):
+      return .error(
+        ServiceCallError(.unavailable, service: request.service, operation: request.operation, reason: reason))
+    default:
+      return .error(
+        ServiceCallError(
+          .failed, service: request.service, operation: request.operation, reason: "the host answered \(answer)"))
+    }
+  }
+
+  /// Sends the call `make` makes of a new call number and suspends the
+  /// caller, not the main actor, until the host answers it; a host that
+  /// has not answered within `limit` gets the call failed, so nothing
+  /// waits for ever. A cancelled caller sends what `cancel` makes, if
+  /// anything, and still waits for the answer.
+  private func answer(
+    within limit: Duration, cancel: (@Sendable (UInt32) -> WireMessage)? = nil, _ make: (UInt32) -> WireMessage
+  ) async -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
-    let limit = Task { [connection] in
-      try await Task.sleep(for: WireProtocol.answerLimit)
-      connection.deliver(call, .failed("the host did not answer within \(WireProtocol.answerLimit)"))
+    let timer = Task { [connection] in
+      try await Task.sleep(for: limit)
+      connection.deliver(call, .failed("the host did not answer within \(limit)"))
     }
-    defer { limit.cancel() }
-    return await withCheckedContinuation { continuation in
-      connection.expect(call, continuation)
-      guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
+    defer { timer.cancel() }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        connection.expect(call, continuation)
+        guard channel.send(make(call)), channel.flush() else { exit(0) }
+      }
+    } onCancel: {
+      guard let cancel else { return }
+      Task { @MainActor in _ = self.channel.send(cancel(call)) }
     }
   }
 

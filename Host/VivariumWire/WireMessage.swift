@@ -45,6 +45,9 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// The host no longer waits for the answer to its call `call` (past the
   /// response limit): an answer still under way there is cancelled.
   case cancel(call: UInt32)
+  /// Carry out `request` with the plugin's provider of its service (made
+  /// on first use); answered with `provided`, or cancelled with `cancel`.
+  case provide(call: UInt32, ServiceRequest)
   /// The sleep `sleep` ended (or was cancelled by the host).
   case woke(sleep: UInt32, cancelled: Bool)
   /// Everything `store` holds, for the process to read from: sent before
@@ -82,6 +85,13 @@ package enum WireMessage: Codable, Equatable, Sendable {
   case request(module: UInt32, HostRequest)
   /// The module's interactor called a service; `call` 0 wants no answer.
   case service(call: UInt32, module: UInt32, WireServiceCall)
+  /// Module `module` (0: one of the process's providers) calls a business
+  /// service; the host answers with `answer` (``WireAnswer/outcome(_:)``).
+  case callService(call: UInt32, module: UInt32, ServiceRequest)
+  /// The caller of business service call `call` no longer waits: its work was cancelled.
+  case cancelServiceCall(call: UInt32)
+  /// How the `provide` call `call` ended.
+  case provided(call: UInt32, ServiceOutcome)
   /// The module started work `work`.
   case workStarted(module: UInt32, work: UInt32, name: String)
   /// Work `work` ended.
@@ -173,6 +183,8 @@ package enum WireAnswer: Codable, Equatable, Sendable {
   case number(Double)
   /// The call threw this message.
   case failed(String)
+  /// How a business service call ended.
+  case outcome(ServiceOutcome)
 }
 
 /// How work in a plugin ended.

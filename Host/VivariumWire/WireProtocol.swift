@@ -2,7 +2,7 @@
 package enum WireProtocol {
   /// Bumped on any change to ``WireMessage``'s encoding: its cases, their
   /// fields, or the `Codable` form of a value it carries.
-  package static let version = 10
+  package static let version = 11
   /// The largest frame either side accepts: a message longer than this
   /// crosses in several (``WireFrame``), so that a reader holds at most one
   /// frame beyond the message it is reading.

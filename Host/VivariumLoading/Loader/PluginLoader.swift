@@ -190,6 +190,7 @@ public struct PluginLoader: Sendable {
     loaded.fileDescriptor = file.descriptor
     loaded.version = plugin.version
     loaded.provides = plugin.provides
+    loaded.providerTypes = plugin.providers
     return loaded
   }
 

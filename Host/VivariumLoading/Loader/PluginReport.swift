@@ -12,6 +12,8 @@ public struct LoadedPlugin: Sendable {
   public internal(set) var version = SemanticVersion(0)
   /// The business services it provides (``ViperKit/ViperPlugin/provides``).
   public internal(set) var provides: [ServiceProvision] = []
+  /// The implementations of those services, when the plugin is loaded in this process.
+  package internal(set) var providerTypes: [any ServiceProvider.Type] = []
   /// Where each of its modules comes from, at least one, in the order of
   /// its factories.
   public let modules: [ModuleSource]

@@ -38,10 +38,10 @@ public final class PluginProcess {
   /// The current process's id (0 before the first start), to watch it from outside.
   public private(set) var pid: pid_t = 0
 
-  private var modules: [UInt32: RemoteModule] = [:]
+  private(set) var modules: [UInt32: RemoteModule] = [:]
   private var works: [UInt32: RemoteWork] = [:]
   private var nextModule: UInt32 = 1
-  private var nextCall: UInt32 = 1
+  var nextCall: UInt32 = 1
   /// The call that went unanswered, while not responding.
   private var overdue: UInt32?
   /// Calls sent and not answered yet (``post(_:in:_:)``).
@@ -370,7 +370,7 @@ public final class PluginProcess {
   /// the host, and a write still comes here, the copies changing before
   /// the write is acknowledged. A store that cannot be copied (one a
   /// module uses without declaring it) is asked at each read.
-  private func sendCopies(of services: Services) {
+  func sendCopies(of services: Services) {
     let stores: [(WireStore, Any?)] = [(.storage, services.storage), (.settings, services.settings)]
     for case (let store, let copied as any CopiedStore) in stores where !copiedStores.contains(store) {
       copiedStores.insert(store)
@@ -384,6 +384,15 @@ public final class PluginProcess {
       clock.observe(by: self) { [weak self] now in self?.send(.clock(now: now)) }
     }
   }
+
+  /// Business service calls the process's modules and providers made,
+  /// under way in the host, by call (``serveBusiness(_:_:_:)``).
+  var businessCallsUnderWay: [UInt32: Task<Void, Never>] = [:]
+  /// Calls the host made to the process's providers, awaiting their answers (``provide(_:)``).
+  var provisions: [UInt32: (request: ServiceRequest, answer: CheckedContinuation<ServiceOutcome, Never>)] = [:]
+  /// The services of the process's providers, once the host made them
+  /// (``prepareProviders(_:)``): calls of theirs come as module 0.
+  var providerServices: Services?
 
   /// The stores the current process holds copies of.
   private var copiedStores: Set<WireStore> = []
@@ -555,6 +564,7 @@ public final class PluginProcess {
       for module in failed { module.processEnded(failure) }
       endWorks()
       resumeAll(with: .ended(failure))
+      servicesEnded(failure)
     }
   }
 
@@ -604,8 +614,11 @@ public final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
+    case .callService(let call, let module, let request): serveBusiness(call, module, request)
+    case .cancelServiceCall(let call): cancelBusinessCall(call)
+    case .provided(let call, let outcome): provided(call, outcome)
     case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .cancel, .answer, .woke,
-      .storeCopy, .storeChanged, .clock:
+      .storeCopy, .storeChanged, .clock, .provide:
       stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
     }
   }

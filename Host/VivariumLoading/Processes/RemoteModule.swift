@@ -11,7 +11,7 @@ import VivariumWire
 package final class RemoteModule {
   let id: UInt32
   package let process: PluginProcess
-  private let context: ModuleContext
+  let context: ModuleContext
   /// Why its process ended, once it has: the module is dead for good, and
   /// shows it until it is rebuilt.
   package private(set) var failure: PluginFailure?

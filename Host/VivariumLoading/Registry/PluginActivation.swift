@@ -43,15 +43,21 @@ public final class PluginActivation {
   /// Out of process, the host goes on while the plugin loads: only the
   /// caller waits.
   package func source(at index: Int) async throws(Rejection) -> ModuleSource {
+    try await load().modules[index]
+  }
+
+  /// The plugin, loaded into this process or started in its own if it is
+  /// not yet; throws why it cannot be loaded.
+  package func load() async throws(Rejection) -> LoadedPlugin {
     if let failure { throw failure }
-    if let plugin { return plugin.modules[index] }
+    if let plugin { return plugin }
     let outcome: PluginOutcome
     if let hosting {
       outcome = await PluginProcess.start(path, options: hosting)
       // Another build of one of its modules may have loaded it meanwhile.
       if let plugin {
         if case .loaded(let extra) = outcome { extra.process?.terminate() }
-        return plugin.modules[index]
+        return plugin
       }
     } else {
       outcome = loader.load(path)
@@ -70,7 +76,7 @@ public final class PluginActivation {
         throw disagreement.rejection
       }
       plugin = loaded
-      return loaded.modules[index]
+      return loaded
     }
   }
 }

@@ -28,8 +28,13 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 public final class HostRuntime {
   /// Where modules come from.
   public internal(set) var catalog: PluginCatalog {
-    didSet { resolvedServices = nil }
+    didSet {
+      resolvedServices = nil
+      serviceRouter.catalogChanged()
+    }
   }
+  /// Where business service calls go.
+  lazy var serviceRouter = ServiceRouter(runtime: self)
   /// The plugin to use for each business service several plugins provide
   /// (the app manifest's `providers`).
   public var serviceProviders: [String: String] = [:] {
@@ -188,6 +193,16 @@ public final class HostRuntime {
 
   // MARK: Building
 
+  /// The services of the module `urn` with `contract`, of `plugin`: the
+  /// host services it lists, and calls to the business services it requires.
+  private func moduleServices(contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
+    let listed = services.services(for: contract, plugin: plugin, urn: urn)
+    guard
+      let calls = serviceRouter.calls(of: .module(contract.urn), in: plugin.name, requiring: contract.requires)
+    else { return listed }
+    return listed.adding(calls)
+  }
+
   /// Resolves and builds a module; it is not attached yet. With `state`
   /// (``restorationState(of:)`` of an earlier build), the module takes it
   /// back before it is attached; if it cannot, the module stays as built
@@ -213,8 +228,8 @@ public final class HostRuntime {
     let scope = work.scope(for: resolved.urn)
     let context = ModuleContext(
       urn: resolved.urn, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
-      services: services.services(
-        for: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn)
+      services: moduleServices(
+        contract: resolved.route.contract, plugin: resolved.route.identity, urn: resolved.urn)
     )
     let module: Module
     var restoreFailure: String?

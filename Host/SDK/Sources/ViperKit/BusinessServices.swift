@@ -71,16 +71,47 @@ public struct ServiceProvision: Codable, Hashable, Sendable {
   public var version: SemanticVersion
   /// The business services the provider uses.
   public var requires: [ServiceRequirement]
+  /// The host services (``Services/Name``) the provider uses.
+  public var services: [String]
 
-  /// Provides `service` at its declaration's version, using `requires`.
-  public init<Service: ServiceInterface>(_ service: Service.Type, requires: [ServiceRequirement] = []) {
-    self.init(service: Service.name, version: Service.version, requires: requires)
+  /// Provides `service` at its declaration's version, using `requires` and
+  /// the host services `services`.
+  public init<Service: ServiceInterface>(
+    _ service: Service.Type, requires: [ServiceRequirement] = [], services: [String] = []
+  ) {
+    self.init(service: Service.name, version: Service.version, requires: requires, services: services)
   }
 
-  /// A provision as the host reads it from a manifest. Plugins use ``init(_:requires:)``.
-  public init(service: String, version: SemanticVersion, requires: [ServiceRequirement]) {
+  /// A provision as the host reads it from a manifest. Plugins list
+  /// ``ViperPlugin/providers`` instead.
+  public init(service: String, version: SemanticVersion, requires: [ServiceRequirement], services: [String] = []) {
     self.service = service
     self.version = version
     self.requires = requires
+    self.services = services
+  }
+
+  /// Provides `service` using `requires` and no host service: the
+  /// initializer of the first 2.7.0 builds.
+  @_disfavoredOverload
+  public init<Service: ServiceInterface>(_ service: Service.Type, requires: [ServiceRequirement] = []) {
+    self.init(service, requires: requires, services: [])
+  }
+
+  /// A provision with no host service: the initializer of the first 2.7.0 builds.
+  @_disfavoredOverload
+  public init(service: String, version: SemanticVersion, requires: [ServiceRequirement]) {
+    self.init(service: service, version: version, requires: requires, services: [])
+  }
+
+  private enum CodingKeys: String, CodingKey { case service, version, requires, services }
+
+  /// Reads a provision; one written before ``services`` existed uses none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    service = try container.decode(String.self, forKey: .service)
+    version = try container.decode(SemanticVersion.self, forKey: .version)
+    requires = try container.decode([ServiceRequirement].self, forKey: .requires)
+    services = try container.decodeIfPresent([String].self, forKey: .services) ?? []
   }
 }

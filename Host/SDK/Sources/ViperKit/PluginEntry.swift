@@ -34,8 +34,13 @@ public protocol ViperPlugin {
   static var version: SemanticVersion { get }
 
   /// The business services the plugin provides to other plugins, each
-  /// with the services it requires (ViperKit 2.7). Defaults to none.
+  /// with the services it requires (ViperKit 2.7). Defaults to what
+  /// ``providers`` provide: leave it alone.
   static var provides: [ServiceProvision] { get }
+
+  /// The implementations of the business services the plugin provides,
+  /// one per service (ViperKit 2.7). Defaults to none.
+  static var providers: [any ServiceProvider.Type] { get }
 }
 
 extension ViperPlugin {
@@ -45,8 +50,11 @@ extension ViperPlugin {
   /// `0.0.0`: a plugin not versioned yet.
   public static var version: SemanticVersion { SemanticVersion(0) }
 
+  /// What each of ``providers`` provides.
+  public static var provides: [ServiceProvision] { providers.map { $0.provision } }
+
   /// None: the plugin provides screens only.
-  public static var provides: [ServiceProvision] { [] }
+  public static var providers: [any ServiceProvider.Type] { [] }
 }
 
 /// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.

@@ -39,16 +39,43 @@ public struct Services {
   /// sessions.
   public let clock: (any WallClock)?
 
+  /// What carries calls to business services (ViperKit 2.7); nil where
+  /// the module requires none.
+  public let businessServices: (any ServiceCalling)?
+
   /// Creates a container; the host and test harnesses do.
   public init(
     storage: (any KeyValueStore)? = nil, settings: (any SettingsStore)? = nil, log: (any ModuleLogger)? = nil,
-    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil
+    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil, businessServices: (any ServiceCalling)? = nil
   ) {
     self.storage = storage
     self.settings = settings
     self.log = log
     self.notifications = notifications
     self.clock = clock
+    self.businessServices = businessServices
+  }
+
+  /// Creates a container with no business services: the initializer of
+  /// ViperKit 2.0 to 2.6.
+  @_disfavoredOverload
+  public init(
+    storage: (any KeyValueStore)? = nil, settings: (any SettingsStore)? = nil, log: (any ModuleLogger)? = nil,
+    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil
+  ) {
+    self.init(
+      storage: storage, settings: settings, log: log, notifications: notifications, clock: clock,
+      businessServices: nil)
+  }
+
+  /// A handle on the business service `service`, which the contract (or
+  /// the provider's ``ServiceProvider/requires``) must list in `requires`
+  /// (ViperKit 2.7): `let weather = services.service(WeatherService.self)`,
+  /// then `try await weather.forecast(city)`. Calls to a service not listed
+  /// fail with ``ServiceCallError/Kind/undeclared``; to an optional one
+  /// with no provider, with ``ServiceCallError/Kind/unavailable``.
+  public func service<Interface: ServiceInterface>(_ service: Interface.Type) -> ServiceHandle<Interface> {
+    ServiceHandle(calls: businessServices)
   }
 }
 

@@ -121,6 +121,13 @@ public final class ModuleClock: WallClock {
     try await sleep(for: seconds, waiting: seconds >= ModuleClock.waitingSleep)
   }
 
+  /// Returns once `seconds` have passed, for the host's own timers (a
+  /// business service call's deadline): never counted as a sleep of the
+  /// work that started it, which stays in flight meanwhile.
+  public func sleepOutsideWork(for seconds: Double) async throws {
+    try await ModuleClock.$scope.withValue(nil) { try await sleep(for: seconds, waiting: false) }
+  }
+
   /// Returns once `seconds` have passed, counted as waiting whatever their
   /// length: a timer between its ticks.
   public func wait(for seconds: Double) async throws {

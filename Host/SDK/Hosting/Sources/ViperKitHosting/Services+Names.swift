@@ -42,6 +42,14 @@ extension Services {
   public func filling(_ other: Services) -> Services {
     Services(
       storage: storage ?? other.storage, settings: settings ?? other.settings, log: log ?? other.log,
-      notifications: notifications ?? other.notifications, clock: clock ?? other.clock)
+      notifications: notifications ?? other.notifications, clock: clock ?? other.clock,
+      businessServices: businessServices ?? other.businessServices)
+  }
+
+  /// These services, with `calls` carrying calls to business services.
+  public func adding(_ calls: any ServiceCalling) -> Services {
+    Services(
+      storage: storage, settings: settings, log: log, notifications: notifications, clock: clock,
+      businessServices: calls)
   }
 }

@@ -1,0 +1,57 @@
+import ViperKit
+import VivariumWire
+
+/// The business services the process's plugin provides (``ViperPlugin/providers``):
+/// each provider made on the host's first call to its service, with the
+/// host services it declared, and kept for the life of the process. Each
+/// call runs as a task of its own, so a slow one holds up nothing else;
+/// the host may cancel it.
+@MainActor
+final class ProcessProviders {
+  private unowned let server: PluginServer
+  private let types: [String: any ServiceProvider.Type]
+  private var made: [String: ProvidedService] = [:]
+  /// Calls being answered, by the host's call number.
+  private var underWay: [UInt32: Task<Void, Never>] = [:]
+
+  init(server: PluginServer, types: [any ServiceProvider.Type]) {
+    self.server = server
+    self.types = Dictionary(types.map { ($0.provision.service, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Answers the host's call `call` with `request`'s outcome once it has one.
+  func provide(_ call: UInt32, _ request: ServiceRequest) {
+    underWay[call] = Task {
+      let outcome = await outcome(of: request)
+      // A cancelled call was answered by the host when it cancelled it.
+      guard underWay.removeValue(forKey: call) != nil else { return }
+      _ = server.channel.send(.provided(call: call, outcome))
+    }
+  }
+
+  /// Cancels the call `call`, if it is one of these; false when it is not.
+  func cancel(_ call: UInt32) -> Bool {
+    guard let task = underWay.removeValue(forKey: call) else { return false }
+    task.cancel()
+    return true
+  }
+
+  private func outcome(of request: ServiceRequest) async -> ServiceOutcome {
+    guard let type = types[request.service] else {
+      return .error(
+        ServiceCallError(
+          .failed, service: request.service, operation: request.operation,
+          reason: "the plugin does not provide '\(request.service)'"))
+    }
+    let provider = made[request.service] ?? make(type)
+    return await provider.outcome(of: request)
+  }
+
+  private func make(_ type: any ServiceProvider.Type) -> ProvidedService {
+    let declared = Set(type.services)
+    let services = ChannelServices.services(server: server, module: 0, named: declared, declared: declared)
+    let provider = ProvidedService(type, services: services)
+    made[provider.service] = provider
+    return provider
+  }
+}
