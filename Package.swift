@@ -22,6 +22,8 @@ let plugins = [
 let unmanifested: Set = ["Faulty", "FaultyFrame"]
 /// Plugins that share the items domain.
 let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
+/// Plugins that share the faulty service's interface.
+let faultyPlugins: Set = ["Faulty", "FaultyFrame"]
 /// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
 let exportsOnlyTheEntry: [LinkerSetting] = [
   .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])
@@ -33,7 +35,9 @@ let exportsOnlyTheEntry: [LinkerSetting] = [
 /// which ManifestPlugin compiles the manifest sample-manifests writes from
 /// the code.
 func plugin(_ name: String) -> [Target] {
-  let dependencies: [Target.Dependency] = [viperKit] + (itemsPlugins.contains(name) ? ["ItemsCatalog"] : [])
+  let dependencies: [Target.Dependency] =
+    [viperKit] + (itemsPlugins.contains(name) ? ["ItemsCatalog"] : [])
+    + (faultyPlugins.contains(name) ? ["FaultyInterface"] : [])
   if unmanifested.contains(name) {
     return [
       .target(name: name, dependencies: dependencies, path: "Plugins/\(name)", linkerSettings: exportsOnlyTheEntry)
@@ -129,6 +133,8 @@ let package = Package(
     // The items domain (entity, date format, fixture data) shared by the two
     // items plugins; each links its own static copy.
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
+    // The faulty service's interface, which Faulty provides and FaultyFrame uses.
+    .target(name: "FaultyInterface", dependencies: [viperKit], path: "Plugins/FaultyInterface"),
     // The manifests of the sample plugins (see plugin(_:)).
     .executableTarget(
       name: "sample-manifests",

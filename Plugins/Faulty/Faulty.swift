@@ -175,6 +175,8 @@ struct FaultyDemoFactory: ModuleFactory {
 public enum FaultyPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [FaultyFactory(), FaultyDemoFactory()] }
+  /// The faulty service.
+  public static var providers: [any ServiceProvider.Type] { [FaultyProvider.self] }
 }
 
 /// The plugin's entry point, the only symbol the host looks up.

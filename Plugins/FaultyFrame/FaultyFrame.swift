@@ -161,10 +161,11 @@ struct FrameFactory: ModuleFactory {
   }
 }
 
-/// The plugin: one module, `frame:{how}`, a frame around a faulty child.
+/// The plugin: `frame:{how}`, a frame around a faulty child, and
+/// `ask:{how}`, a consumer of the faulty service.
 public enum FaultyFramePlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
-  public static func factories() -> [any ModuleFactory] { [FrameFactory()] }
+  public static func factories() -> [any ModuleFactory] { [FrameFactory(), AskFactory()] }
 }
 
 /// The plugin's entry point, the only symbol the host looks up.

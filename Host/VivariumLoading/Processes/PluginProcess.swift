@@ -626,7 +626,11 @@ public final class PluginProcess {
   /// Carries out the process's service call `call` (0: it wants no answer)
   /// for `module`, and answers it.
   private func serve(_ call: UInt32, _ module: UInt32, _ service: WireServiceCall) {
-    let answer = modules[module]?.serve(service) ?? .failed("the module was detached")
+    let answer =
+      module == 0
+      ? providerServices.map { RemoteModule.serve(service, with: $0, for: "the providers of \(name)") }
+        ?? .failed("the plugin's providers have no services yet")
+      : modules[module]?.serve(service) ?? .failed("the module was detached")
     guard call != 0 else { return }
     callsAnswered += 1
     send(.answer(call: call, answer))

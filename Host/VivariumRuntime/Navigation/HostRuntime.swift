@@ -198,7 +198,8 @@ public final class HostRuntime {
   private func moduleServices(contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let listed = services.services(for: contract, plugin: plugin, urn: urn)
     guard
-      let calls = serviceRouter.calls(of: .module(contract.urn), in: plugin.name, requiring: contract.requires)
+      let calls = serviceRouter.calls(
+        of: .module(contract.urn), named: urn, in: plugin.name, requiring: contract.requires)
     else { return listed }
     return listed.adding(calls)
   }

@@ -29,10 +29,12 @@ final class ServiceRouter {
 
   /// What carries the calls of `caller`, a user of the plugin `plugin`
   /// requiring `requires`; nil when it requires no business service.
-  func calls(of caller: ServiceGraph.User, in plugin: String, requiring requires: [ServiceRequirement])
-    -> (any ServiceCalling)?
-  {
-    requires.isEmpty ? nil : ConsumerCalls(router: self, caller: caller, plugin: plugin, requires: requires)
+  /// `named` (the module's URN) in the log.
+  func calls(
+    of caller: ServiceGraph.User, named name: String, in plugin: String, requiring requires: [ServiceRequirement]
+  ) -> (any ServiceCalling)? {
+    requires.isEmpty
+      ? nil : ConsumerCalls(router: self, caller: caller, name: name, plugin: plugin, requires: requires)
   }
 
   /// Carries out `request` for `caller` and returns how it ended, by its deadline.
@@ -133,7 +135,8 @@ final class ServiceRouter {
       services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
     let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: nil)
     let services = runtime.services.services(for: contract, plugin: identity, urn: "\(plugin.name) (\(name))")
-    guard let calls = calls(of: .service(name), in: plugin.name, requiring: requires) else { return services }
+    guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
+    else { return services }
     return services.adding(calls)
   }
 
@@ -148,11 +151,12 @@ final class ServiceRouter {
     case .failure:
       (ended, level) = ("failed with the operation's error", .info)
     case .error(let error):
-      (ended, level) = ("\(error.kind.rawValue): \(error.reason)", error.kind == .cancelled ? .debug : .warning)
+      (ended, level) =
+        error.kind == .cancelled ? ("cancelled", .debug) : ("\(error.kind.rawValue): \(error.reason)", .warning)
     }
     let by = provider.map { " by \($0)" } ?? ""
     runtime.services.logLine(
-      level, module: caller.caller.description,
+      level, module: caller.name,
       "service call \(request.service).\(request.operation)\(by) \(ended) in \(Self.milliseconds(took))")
   }
 
@@ -172,16 +176,19 @@ final class ServiceRouter {
 @MainActor
 final class ConsumerCalls: ServiceCalling {
   private unowned let router: ServiceRouter
-  /// Who calls, for the log and for messages.
+  /// Who calls, for messages.
   let caller: ServiceGraph.User
+  /// Who calls, for the log: a module's URN.
+  let name: String
   /// The plugin it belongs to.
   let plugin: String
   /// The services it may call, with the versions it accepts.
   let requires: [ServiceRequirement]
 
-  init(router: ServiceRouter, caller: ServiceGraph.User, plugin: String, requires: [ServiceRequirement]) {
+  init(router: ServiceRouter, caller: ServiceGraph.User, name: String, plugin: String, requires: [ServiceRequirement]) {
     self.router = router
     self.caller = caller
+    self.name = name
     self.plugin = plugin
     self.requires = requires
   }

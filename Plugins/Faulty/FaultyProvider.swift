@@ -1,0 +1,29 @@
+import FaultyInterface
+import Glibc
+import ViperKit
+
+/// Provides ``FaultyService``: answers `echo`, crashes on `crash`, and never
+/// answers `hang` (logging when the host cancels it).
+@MainActor
+final class FaultyProvider: ServiceProvider {
+  static let services = [Services.Name.log]
+  private let log: (any ModuleLogger)?
+
+  init(services: Services) {
+    log = services.log
+  }
+
+  func answer(_ answers: inout ServiceAnswers<FaultyService>) {
+    answers.on(\.echo) { "echo: \($0)" }
+    answers.on(\.crash) { _ in fatalError("the faulty service crashes on purpose") }
+    answers.on(\.hang) { [log] _ in
+      do {
+        try await Task.sleep(for: .seconds(86_400 * 365))
+      } catch {
+        log?.log(.info, "faulty service: hang cancelled")
+        throw error
+      }
+      return ""
+    }
+  }
+}

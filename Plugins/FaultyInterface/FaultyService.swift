@@ -1,0 +1,20 @@
+import ViperKit
+
+/// The business service the Faulty plugin provides and FaultyFrame's
+/// `ask:{how}` uses, to show a provider's faults from the consumer's side:
+/// an answer, a crash (the call fails as unavailable; the next call starts
+/// the provider again) and a hang (the call fails at its deadline, and is
+/// cancelled in the provider). Declared once here, in the package both
+/// plugins depend on; each links its own copy.
+public enum FaultyService: ServiceInterface {
+  /// `faulty`.
+  public static let name = "faulty"
+  /// The interface's version.
+  public static let version: SemanticVersion = "1.0"
+  /// Answers `echo: TEXT`.
+  public static let echo = ServiceOperation<String, String>("echo")
+  /// Crashes the provider's process.
+  public static let crash = ServiceOperation<String, String>("crash")
+  /// Never answers; within 2 s on the host's clock, the call fails.
+  public static let hang = ServiceOperation<String, String>("hang", deadline: 2)
+}
