@@ -179,6 +179,23 @@ struct WireProtocolTests {
       .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
       .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0),
     ]
+    let forecast = ServiceValue.record([
+      "city": .string("Zürich"), "celsius": .double(-2.5), "hours": .list([.int(9), .int(12)]), "alert": .null,
+      "clear": .bool(false),
+    ])
+    let request = ServiceRequest(service: "weather", operation: "forecast", payload: forecast, deadline: 5)
+    let empty = ServiceRequest(service: "", operation: "", payload: .record([:]), deadline: .infinity)
+    let failure = ServiceCallError(.deadline, service: "weather", operation: "forecast", reason: "no answer in 5 s")
+    let outcomes: [ServiceOutcome] = [
+      .response(forecast), .response(.list([])), .failure(.record(["why": .string("no such city")])),
+      .error(failure),
+    ]
+    samples += [
+      .callService(call: 26, module: 2, request), .callService(call: 27, module: 0, empty),
+      .cancelServiceCall(call: 26), .provide(call: 28, request), .provide(call: .max, empty),
+    ]
+    samples += outcomes.map { WireMessage.provided(call: 28, $0) }
+    samples += outcomes.map { WireMessage.answer(call: 26, .outcome($0)) }
     return samples
   }()
 
