@@ -314,8 +314,8 @@ public final class PluginServer {
   /// keeps it. Cancelling the caller cancels the call in the host, and
   /// in the provider.
   func callService(_ module: UInt32, _ request: ServiceRequest) async -> ServiceOutcome {
-    let limit = WireProtocol.answerLimit + .milliseconds(Int64(min(max(request.deadline, 0), 1e9) * 1000))
-    let answer = await answer(within: limit, cancel: { .cancelServiceCall(call: $0) }) {
+    // The host answers by the call's deadline, which it keeps: no timer here.
+    let answer = await answer(within: nil, cancel: { .cancelServiceCall(call: $0) }) {
       .callService(call: $0, module: module, request)
     }
     switch answer {
@@ -332,19 +332,21 @@ public final class PluginServer {
 
   /// Sends the call `make` makes of a new call number and suspends the
   /// caller, not the main actor, until the host answers it; a host that
-  /// has not answered within `limit` gets the call failed, so nothing
-  /// waits for ever. A cancelled caller sends what `cancel` makes, if
-  /// anything, and still waits for the answer.
+  /// has not answered within `limit` (if any) gets the call failed, so
+  /// nothing waits for ever. A cancelled caller sends what `cancel` makes,
+  /// if anything, and still waits for the answer.
   private func answer(
-    within limit: Duration, cancel: (@Sendable (UInt32) -> WireMessage)? = nil, _ make: (UInt32) -> WireMessage
+    within limit: Duration?, cancel: (@Sendable (UInt32) -> WireMessage)? = nil, _ make: (UInt32) -> WireMessage
   ) async -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
-    let timer = Task { [connection] in
-      try await Task.sleep(for: limit)
-      connection.deliver(call, .failed("the host did not answer within \(limit)"))
+    let timer = limit.map { limit in
+      Task { [connection] in
+        try await Task.sleep(for: limit)
+        connection.deliver(call, .failed("the host did not answer within \(limit)"))
+      }
     }
-    defer { timer.cancel() }
+    defer { timer?.cancel() }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         connection.expect(call, continuation)

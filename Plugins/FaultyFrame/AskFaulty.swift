@@ -81,7 +81,7 @@ final class AskPresenter: ViperPresenter, AskViewOutput, AskInteractorOutput {
   func didTapAsk() {
     asked += 1
     show()
-    interactor.ask()
+    interactor.ask(number: asked)
   }
 
   func present(outcome: String) {
@@ -111,7 +111,8 @@ final class AskInteractor: ViperInteractor {
     self.work = work
   }
 
-  func ask() {
+  /// Makes the call, the `number`th, and presents how it ended.
+  func ask(number: Int) {
     work.start("ask the faulty service") { [weak self, faulty, how] in
       let outcome: String
       do {
@@ -121,9 +122,9 @@ final class AskInteractor: ViperInteractor {
           case .crash: try await faulty.crash("now")
           case .hang: try await faulty.hang("forever")
           }
-        outcome = "Answer: \(answer)"
+        outcome = "Answer \(number): \(answer)"
       } catch let error as ServiceCallError {
-        outcome = "Failed (\(error.kind.rawValue)): \(error.reason)"
+        outcome = "Failed \(number) (\(error.kind.rawValue)): \(error.reason)"
       }
       self?.presenter?.present(outcome: outcome)
     }

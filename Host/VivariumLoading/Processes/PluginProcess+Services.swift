@@ -14,38 +14,41 @@ extension PluginProcess {
     sendCopies(of: services)
   }
 
-  /// Carries out `request` with the process's provider of its service (made
-  /// there on first use) and returns how it ended. A process that ends
-  /// first fails the call as unavailable, naming the plugin and why it
-  /// ended; a cancelled caller cancels the call in the process too.
-  package func provide(_ request: ServiceRequest) async -> ServiceOutcome {
-    if case .ended = state, let rejection = await restart() {
-      return unavailable(request, "it could not be started again: \(rejection.reasons.joined(separator: "; "))")
-    }
-    if case .ended(let failure) = state { return unavailable(request, failure.cause) }
-    let call = nextCall
+  /// Whether a call can be sent now, without starting the process again.
+  package var isRunning: Bool {
+    if case .ended = state { return false }
+    return true
+  }
+
+  /// Starts the process again if it ended; false, with `call` failed as
+  /// unavailable, when it cannot be.
+  package func startAgain(for call: PendingServiceCall) async -> Bool {
+    guard case .ended = state else { return true }
+    guard let rejection = await restart() else { return true }
+    fail(call, "it could not be started again: \(rejection.reasons.joined(separator: "; "))")
+    return false
+  }
+
+  /// Sends `call` to the process's provider of its service (made there on
+  /// first use); the call is answered when the process answers it, or with
+  /// unavailable when the process ends first. Answered otherwise (its
+  /// deadline, its caller cancelled), it is cancelled in the process.
+  package func provide(_ call: PendingServiceCall) {
+    if case .ended(let failure) = state { return fail(call, failure.cause) }
+    let id = nextCall
     nextCall &+= 1
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        guard !Task.isCancelled else {
-          return continuation.resume(returning: .error(Self.cancelled(request)))
-        }
-        provisions[call] = (request, continuation)
-        send(.provide(call: call, request))
-      }
-    } onCancel: {
-      Task { @MainActor in
-        guard let waiting = self.provisions.removeValue(forKey: call) else { return }
-        self.send(.cancel(call: call))
-        waiting.answer.resume(returning: .error(Self.cancelled(request)))
-      }
+    provisions[id] = call
+    call.onFinish = { [weak self] in
+      guard let self, self.provisions.removeValue(forKey: id) != nil else { return }
+      self.send(.cancel(call: id))
     }
+    send(.provide(call: id, call.request))
   }
 
   /// The answer to the host's call `call` to a provider; one that comes
-  /// after the host stopped waiting is dropped.
+  /// after the call was answered otherwise is dropped.
   func provided(_ call: UInt32, _ outcome: ServiceOutcome) {
-    provisions.removeValue(forKey: call)?.answer.resume(returning: outcome)
+    provisions.removeValue(forKey: call)?.finish(outcome)
   }
 
   /// Carries out the business service call `call` of `module` (0: of the
@@ -55,13 +58,9 @@ extension PluginProcess {
     let calls = module == 0 ? providerServices?.businessServices : modules[module]?.context.services.businessServices
     guard let calls else {
       let reason = module == 0 ? "the plugin provides no service that requires it" : "the module was detached"
-      send(
-        .answer(
-          call: call,
-          .outcome(
-            .error(
-              ServiceCallError(
-                .undeclared, service: request.service, operation: request.operation, reason: reason)))))
+      let refusal = ServiceCallError(
+        .undeclared, service: request.service, operation: request.operation, reason: reason)
+      send(.answer(call: call, .outcome(.error(refusal))))
       return
     }
     businessCallsUnderWay[call] = Task { @MainActor in
@@ -74,31 +73,20 @@ extension PluginProcess {
   /// The process no longer waits for its call `call`: it is cancelled, and
   /// answered as cancelled.
   func cancelBusinessCall(_ call: UInt32) {
-    guard let task = businessCallsUnderWay[call] else { return }
-    task.cancel()
+    businessCallsUnderWay[call]?.cancel()
   }
 
   /// The process ended: the host's calls to its providers fail as
   /// unavailable, and the calls its modules made are cancelled.
   func servicesEnded(_ failure: PluginFailure) {
-    let waiting = provisions
+    let waiting = provisions.sorted { $0.key < $1.key }.map(\.value)
     provisions.removeAll()
-    for (_, (request, answer)) in waiting.sorted(by: { $0.key < $1.key }) {
-      answer.resume(returning: unavailable(request, failure.cause))
-    }
+    for call in waiting { fail(call, failure.cause) }
     for task in businessCallsUnderWay.values { task.cancel() }
     businessCallsUnderWay.removeAll()
   }
 
-  private func unavailable(_ request: ServiceRequest, _ reason: String) -> ServiceOutcome {
-    .error(
-      ServiceCallError(
-        .unavailable, service: request.service, operation: request.operation,
-        reason: "its provider, the plugin \(name), is unavailable: \(reason)"))
-  }
-
-  package static func cancelled(_ request: ServiceRequest) -> ServiceCallError {
-    ServiceCallError(
-      .cancelled, service: request.service, operation: request.operation, reason: "the call was cancelled")
+  private func fail(_ call: PendingServiceCall, _ reason: String) {
+    call.fail(.unavailable, "its provider, the plugin \(name), is unavailable: \(reason)")
   }
 }

@@ -389,7 +389,7 @@ public final class PluginProcess {
   /// under way in the host, by call (``serveBusiness(_:_:_:)``).
   var businessCallsUnderWay: [UInt32: Task<Void, Never>] = [:]
   /// Calls the host made to the process's providers, awaiting their answers (``provide(_:)``).
-  var provisions: [UInt32: (request: ServiceRequest, answer: CheckedContinuation<ServiceOutcome, Never>)] = [:]
+  var provisions: [UInt32: PendingServiceCall] = [:]
   /// The services of the process's providers, once the host made them
   /// (``prepareProviders(_:)``): calls of theirs come as module 0.
   var providerServices: Services?

@@ -135,7 +135,7 @@ public final class HostServices {
   /// Appends a line to `vivarium.log` in the data directory (line breaks
   /// in `message` escaped) and an entry to ``recentLog`` (line breaks kept).
   public func logLine(_ level: LogLevel, module: String, _ message: String) {
-    let time = Date(timeIntervalSince1970: clock.now()).formatted(.iso8601)
+    let time = logTime()
     // One line each, whatever the module wrote: a newline cannot forge a
     // line of the host's, and no control character reaches `tail -f`.
     let head = "\(time) \(level.rawValue) \(TerminalText.visible(module)): "
@@ -147,6 +147,18 @@ public final class HostServices {
     if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
     appendToLogFile(line + "\n")
   }
+
+  /// Now on the clock, as the log writes it (to the second): formatted
+  /// once a second, not once a line, for lines come as often as calls.
+  private func logTime() -> String {
+    let second = clock.now().rounded(.down)
+    if let (cached, text) = formattedSecond, cached == second { return text }
+    let text = Date(timeIntervalSince1970: second).formatted(.iso8601)
+    formattedSecond = (second, text)
+    return text
+  }
+
+  private var formattedSecond: (Double, String)?
 
   private func appendToLogFile(_ line: String) {
     guard !logFailed else { return }

@@ -17,9 +17,12 @@ final class ServiceRouter {
   private var local: [String: ProvidedService] = [:]
   /// Plugins whose providers were given their services in their process, by the process.
   private var prepared: Set<ObjectIdentifier> = []
+  /// The deadlines of the calls under way.
+  private let deadlines: ServiceDeadlines
 
   init(runtime: HostRuntime) {
     self.runtime = runtime
+    deadlines = ServiceDeadlines(clock: runtime.services.clock)
   }
 
   /// The catalog changed (a reload): providers made from the old one are dropped.
@@ -66,61 +69,75 @@ final class ServiceRouter {
     guard let plugin = runtime.catalog.loaded.first(where: { $0.name == service.provider }) else {
       return (error(.unavailable, "its provider, the plugin \(service.provider), is not loaded"), service.provider)
     }
-    let deadline = min(max(request.deadline.isNaN ? 0 : request.deadline, 0), 1e9)
-    let late = ServiceCallError(
-      .deadline, service: request.service, operation: request.operation,
-      reason:
-        "its provider, the plugin \(plugin.name), did not answer within \(Self.seconds(deadline)) on the host's clock")
-    let race = FirstOutcome()
-    let clock = runtime.services.clock
+    let seconds = min(max(request.deadline.isNaN ? 0 : request.deadline, 0), 1e9)
+    let call = PendingServiceCall(request)
+    let expiry = deadlines.add(in: seconds) {
+      call.fail(
+        .deadline,
+        "its provider, the plugin \(plugin.name), did not answer within \(Self.seconds(seconds)) on the host's clock")
+    }
+    defer { deadlines.remove(expiry) }
     let outcome = await withTaskCancellationHandler {
-      await race.wait(
-        for: [
-          Task { @MainActor in race.take(await self.carryOut(request, with: plugin)) },
-          Task { @MainActor in
-            guard (try? await clock.sleepOutsideWork(for: deadline)) != nil else { return }
-            race.take(.error(late))
-          },
-        ])
+      await call.outcome { start(call, with: plugin) }
     } onCancel: {
-      Task { @MainActor in race.take(.error(PluginProcess.cancelled(request))) }
+      Task { @MainActor in call.fail(.cancelled, "the call was cancelled") }
     }
     return (outcome, plugin.name)
   }
 
-  /// `request` carried out by `plugin`'s provider: made in this process on
-  /// first use, or in the plugin's process.
-  private func carryOut(_ request: ServiceRequest, with plugin: LoadedPlugin) async -> ServiceOutcome {
-    var plugin = plugin
-    if let activation = plugin.activation {
-      do throws(Rejection) {
-        plugin = try await activation.load()
-      } catch {
-        return .error(
-          ServiceCallError(
-            .unavailable, service: request.service, operation: request.operation,
-            reason:
-              "its provider, the plugin \(plugin.name), could not be loaded: \(error.reasons.joined(separator: "; "))"
-          ))
+  /// Sets `call` going with `plugin`'s provider: in the plugin's process, or
+  /// made in this process on first use.
+  private func start(_ call: PendingServiceCall, with plugin: LoadedPlugin) {
+    // A plugin known from a scan is its activation's once loaded.
+    let ready = plugin.activation.map(\.plugin) ?? plugin
+    guard let plugin = ready, plugin.process?.isRunning != false else {
+      // Loaded, or started again, first: the caller waits, nobody else.
+      let task = Task { @MainActor in
+        guard let plugin = await self.loaded(plugin, for: call) else { return }
+        self.start(call, with: plugin)
       }
+      call.onFinish = { task.cancel() }
+      return
     }
     if let process = plugin.process {
       if prepared.insert(ObjectIdentifier(process)).inserted {
         process.prepareProviders(providerServices(of: plugin))
       }
-      return await process.provide(request)
+      return process.provide(call)
     }
+    let request = call.request
     let key = plugin.path + "\u{0}" + request.service
-    if let provided = local[key] { return await provided.outcome(of: request) }
-    guard let type = plugin.providerTypes.first(where: { $0.provision.service == request.service }) else {
-      return .error(
-        ServiceCallError(
-          .unavailable, service: request.service, operation: request.operation,
-          reason: "its provider, the plugin \(plugin.name), has no implementation of it in its providers"))
+    let provided: ProvidedService
+    if let made = local[key] {
+      provided = made
+    } else {
+      guard let type = plugin.providerTypes.first(where: { $0.provision.service == request.service }) else {
+        return call.fail(
+          .unavailable, "its provider, the plugin \(plugin.name), has no implementation of it in its providers")
+      }
+      provided = ProvidedService(type, services: providerServices(of: plugin, only: type.provision))
+      local[key] = provided
     }
-    let provided = ProvidedService(type, services: providerServices(of: plugin, only: type.provision))
-    local[key] = provided
-    return await provided.outcome(of: request)
+    // Its own task: a provider that ignores cancellation holds up no one past the deadline.
+    let task = Task { @MainActor in call.finish(await provided.outcome(of: request)) }
+    call.onFinish = { task.cancel() }
+  }
+
+  /// `plugin` loaded, and its process running; nil, with `call` failed, when it cannot be.
+  private func loaded(_ plugin: LoadedPlugin, for call: PendingServiceCall) async -> LoadedPlugin? {
+    var plugin = plugin
+    if let activation = plugin.activation {
+      do throws(Rejection) {
+        plugin = try await activation.load()
+      } catch {
+        call.fail(
+          .unavailable,
+          "its provider, the plugin \(plugin.name), could not be loaded: \(error.reasons.joined(separator: "; "))")
+        return nil
+      }
+    }
+    if let process = plugin.process, await !process.startAgain(for: call) { return nil }
+    return call.isFinished ? nil : plugin
   }
 
   /// The services of `plugin`'s providers (of `only` that one, when given):
@@ -196,32 +213,52 @@ final class ConsumerCalls: ServiceCalling {
   func call(_ request: ServiceRequest) async -> ServiceOutcome { await router.call(request, from: self) }
 }
 
-/// The first of several outcomes of one call (the provider's answer, the
-/// deadline, the caller's cancellation): it ends the wait, and the tasks
-/// still running for the others are cancelled. A provider that ignores
-/// cancellation cannot hold its caller past the deadline.
+/// The deadlines of the calls under way, on the host's clock: one timer
+/// for all of them, waking for the earliest, and left to fire when the call
+/// it was set for ends first (re-armed for the next then), so a call that
+/// is answered in time costs no timer of its own.
 @MainActor
-final class FirstOutcome {
-  private var continuation: CheckedContinuation<ServiceOutcome, Never>?
-  private var taken: ServiceOutcome?
-  private var tasks: [Task<Void, Never>] = []
+final class ServiceDeadlines {
+  private let clock: ModuleClock
+  private var entries: [Int: (due: Double, expire: () -> Void)] = [:]
+  private var nextID = 0
+  /// When the timer under way wakes.
+  private var armedFor: Double?
 
-  /// Waits for the first outcome, `tasks` running to give one.
-  func wait(for tasks: [Task<Void, Never>]) async -> ServiceOutcome {
-    if let taken {
-      tasks.forEach { $0.cancel() }
-      return taken
-    }
-    self.tasks = tasks
-    return await withCheckedContinuation { continuation = $0 }
+  init(clock: ModuleClock) {
+    self.clock = clock
   }
 
-  /// Takes `outcome` if it is the first.
-  func take(_ outcome: ServiceOutcome) {
-    guard taken == nil else { return }
-    taken = outcome
-    tasks.forEach { $0.cancel() }
-    continuation?.resume(returning: outcome)
-    continuation = nil
+  /// Calls `expire` once `seconds` have passed on the clock, unless
+  /// ``remove(_:)`` is called first with the returned id.
+  func add(in seconds: Double, _ expire: @escaping () -> Void) -> Int {
+    nextID += 1
+    let due = clock.now() + seconds
+    entries[nextID] = (due, expire)
+    if armedFor.map({ due < $0 }) ?? true { arm(for: due) }
+    return nextID
+  }
+
+  /// Forgets deadline `id`.
+  func remove(_ id: Int) { entries[id] = nil }
+
+  private func arm(for due: Double) {
+    armedFor = due
+    Task { @MainActor [clock] in
+      try? await clock.sleepOutsideWork(for: max(0, due - clock.now()))
+      self.fire(armedAt: due)
+    }
+  }
+
+  private func fire(armedAt due: Double) {
+    // A later timer stands in for this one when an earlier deadline re-armed it.
+    guard armedFor == due else { return }
+    armedFor = nil
+    let now = clock.now()
+    for (id, entry) in entries.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
+      entries[id] = nil
+      entry.expire()
+    }
+    if let next = entries.values.map(\.due).min() { arm(for: next) }
   }
 }

@@ -287,11 +287,13 @@ func main() async {
     await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
     return
   }
-  // `--round-trips` alone: only the round trips and their floors, to profile them.
+  // `--round-trips` alone: only the round trips and their floors, to profile them;
+  // `--service-calls`: only business service calls (Scripts/benchmark services).
   let onlyRoundTrips = arguments.first == "--round-trips"
-  if onlyRoundTrips { arguments.removeFirst() }
+  let onlyServiceCalls = arguments.first == "--service-calls"
+  if onlyRoundTrips || onlyServiceCalls { arguments.removeFirst() }
   guard arguments.count == 3 else {
-    fail("usage: process-benchmark [--round-trips] VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR")
+    fail("usage: process-benchmark [--round-trips | --service-calls] VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR")
   }
   arguments = arguments.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
   let (vivarium, plugins, faulty) = (arguments[0], arguments[1], arguments[2])
@@ -311,6 +313,11 @@ func main() async {
   print(
     "(\(ProcessInfo.processInfo.activeProcessorCount) cores; load average at the start \(load?.joined(separator: " ") ?? "unknown") over 1, 5, 15 minutes)"
   )
+
+  if onlyServiceCalls {
+    await serviceCallFigures(vivarium: vivarium, benchmark: benchmark, plugins: faulty, data: data)
+    return
+  }
 
   // 1. One process each way, both up at once.
   let events = 2_000

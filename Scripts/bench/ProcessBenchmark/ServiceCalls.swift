@@ -1,0 +1,121 @@
+// Business service calls (issue 29): FaultyFrame's ask:echo calls the
+// faulty service that the Faulty plugin provides, out of process (each
+// plugin in a process of its own, the call through the host) and in one.
+import Foundation
+import ViperKit
+import VivariumRuntime
+import VivariumSupport
+
+/// When each of several texts first showed on a runtime's screen, in
+/// ``nanoseconds()``: the draw a tap makes at once, then the one its work
+/// makes when the call it started has been answered.
+@MainActor
+final class ScreenTimes {
+  private let runtime: HostRuntime
+  private let renderer = TextRenderer(width: 80)
+  private var wanted: [String] = []
+  private var shown: [String: UInt64] = [:]
+  private var waiter: CheckedContinuation<Void, Never>?
+
+  init(_ runtime: HostRuntime) {
+    self.runtime = runtime
+    runtime.onScreenChanged = { [weak self] in self?.changed() }
+  }
+
+  private func changed() {
+    let lines = runtime.screen()?.lines(renderer) ?? []
+    for text in wanted where shown[text] == nil && lines.contains(where: { $0.contains(text) }) {
+      shown[text] = nanoseconds()
+    }
+    if shown.count == wanted.count {
+      waiter?.resume()
+      waiter = nil
+    }
+  }
+
+  /// Watches for `texts` from now on.
+  func expect(_ texts: [String]) {
+    (wanted, shown) = (texts, [:])
+  }
+
+  /// When each text showed, once all have (or after 10 s, failing).
+  func times() async -> [UInt64] {
+    let deadline = nanoseconds() + 10_000_000_000
+    while shown.count < wanted.count {
+      let timer = Task { @MainActor [weak self] in
+        try? await Task.sleep(nanoseconds: 10_000_000_000)
+        self?.waiter?.resume()
+        self?.waiter = nil
+      }
+      await withCheckedContinuation { waiter = $0 }
+      timer.cancel()
+      if nanoseconds() > deadline {
+        fail(
+          "the screen never showed \(wanted.filter { shown[$0] == nil }): \(runtime.screen()?.lines(renderer) ?? [])")
+      }
+    }
+    return wanted.map { shown[$0] ?? 0 }
+  }
+}
+
+/// Microseconds per call from ask:echo to the faulty service, `count`
+/// calls after 100 not counted: from the screen showing the tap's own draw
+/// ("Asked N times", sent before the work that calls starts) to its showing
+/// the answer. Out of process that is the consumer's process to the host,
+/// the host to the provider's process and back, and the answer drawn.
+@MainActor
+func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: String, count: Int) async -> [Double] {
+  let runtime = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
+  defer { runtime.shutdown() }
+  let screen = ScreenTimes(runtime)
+  do {
+    try await runtime.open("ask:echo")
+  } catch {
+    fail("ask:echo: \(error)")
+  }
+  var times: [Double] = []
+  for call in 1...(count + 100) {
+    screen.expect(["Asked \(call) times", "Answer \(call): echo: ping"])
+    do {
+      try runtime.send(.tap(button: "ask"))
+    } catch {
+      fail("ask:echo: \(error)")
+    }
+    let shown = await screen.times()
+    if call > 100 { times.append(Double(shown[1] - shown[0]) / 1000) }
+  }
+  return times
+}
+
+/// Prints the figures of a call between plugins: out of process beside the
+/// floor of its two hops (two empty round trips with the main actors in
+/// the loop, measured between its calls), and in one process.
+@MainActor
+func serviceCallFigures(vivarium: String, benchmark: String, plugins: String, data: (String) -> String) async {
+  let calls = 2_000
+  print("A business service call: ask:echo (FaultyFrame) calls the faulty service's echo (Faulty); \(calls) calls; µs")
+  var outOfProcess: [Double] = []
+  var floor: [Double] = []
+  for round in 0..<10 {
+    outOfProcess += await serviceCallTimes(
+      .outOfProcess, vivarium: vivarium, plugins: plugins, data: data("calls-out-\(round)"), count: calls / 10)
+    let trips = await handoffFloor(benchmark: benchmark, count: calls / 5)
+    // Two hops: consumer to host to provider, and back.
+    floor += stride(from: 0, to: trips.count - 1, by: 2).map { trips[$0] + trips[$0 + 1] }
+  }
+  let inProcess = await serviceCallTimes(
+    .inProcess, vivarium: vivarium, plugins: plugins, data: data("calls-in"), count: calls)
+  print("    out of process   \(tail(outOfProcess))")
+  print("    its floor        \(tail(floor))  (two empty round trips to a process's main actor and back)")
+  let ratio = median(outOfProcess) / median(floor)
+  let p99 = outOfProcess.sorted()[outOfProcess.count * 99 / 100]
+  print(
+    String(
+      format: "    out of process / floor %.1f× (target ≤ 2×: %@); p99 %.0f µs (target ≤ 1000: %@)", ratio,
+      ratio <= 2 ? "met" : "MISSED", p99, p99 <= 1000 ? "met" : "MISSED"))
+  print("    in one process   \(tail(inProcess))")
+  print(
+    String(
+      format: "    in one process median %.1f µs (target ≤ 5: %@)", median(inProcess),
+      median(inProcess) <= 5 ? "met" : "MISSED"))
+}
