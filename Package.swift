@@ -161,7 +161,7 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
         name: target,
         dependencies: [
           "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumLoading",
-          "VivariumSupport", "VivariumTerminal", "VivariumWire", viperKit, hosting,
+          "VivariumSupport", "VivariumTerminal", "VivariumWire", "FaultyInterface", viperKit, hosting,
         ],
         path: "Scripts/bench/\(target)"))
   }

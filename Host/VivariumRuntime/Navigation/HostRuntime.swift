@@ -193,6 +193,15 @@ public final class HostRuntime {
 
   // MARK: Building
 
+  /// What carries the business service calls of a consumer `urn` of the
+  /// plugin `plugin` that requires `requires`, as a module's do: for
+  /// benchmarks and tools that call services without a module.
+  package func serviceCalls(as urn: String, in plugin: String, requiring requires: [ServiceRequirement])
+    -> (any ServiceCalling)?
+  {
+    serviceRouter.calls(of: .module(urn), named: urn, in: plugin, requiring: requires)
+  }
+
   /// The services of the module `urn` with `contract`, of `plugin`: the
   /// host services it lists, and calls to the business services it requires.
   private func moduleServices(contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
