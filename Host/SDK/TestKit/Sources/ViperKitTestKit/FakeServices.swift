@@ -23,6 +23,10 @@ public final class FakeServices {
   /// Names of the services the module touched without its contract listing
   /// them (it got an ``UndeclaredService`` for each), in the order it did.
   public private(set) var undeclared: [String] = []
+  /// Business service calls made, `service.operation`, in order (ViperKit 2.7).
+  public internal(set) var serviceCalls: [String] = []
+  /// The fake providers of business services, by service.
+  var providers: [String: @MainActor (ServiceRequest) async -> ServiceOutcome] = [:]
 
   /// Fake services whose virtual clock starts at `now` (default
   /// 2026-01-01T00:00:00Z).
@@ -38,9 +42,10 @@ public final class FakeServices {
       named: Set(contract.services), storage: { Entries(self, Services.Name.storage, \.stored) },
       settings: { Entries(self, Services.Name.settings, \.settings) }, log: { Log(self) },
       notifications: { Notices(self) }, clock: { UsedClock(self) })
-    return UndeclaredService.filling(
+    let filled = UndeclaredService.filling(
       listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
+    return businessCalls(for: contract).map { filled.adding($0) } ?? filled
   }
 
   /// One of the fake's dictionaries, read and written as the service

@@ -1,0 +1,72 @@
+import ViperKit
+import ViperKitHosting
+
+/// Business services in the test kit (ViperKit 2.7): a consumer tested
+/// alone calls fakes of its providers, and a provider tested alone is
+/// called as its consumers would call it. Values cross in their wire form,
+/// encoded and decoded as between plugins, so a type that does not code
+/// fails here as it would in the app.
+extension FakeServices {
+  /// Answers calls to `service` with what `answer` registers, as the
+  /// provider would: `fake.provide(WeatherService.self) { $0.on(\.forecast) { _ in sunny } }`.
+  public func provide<Interface: ServiceInterface>(
+    _ service: Interface.Type, _ answer: (inout ServiceAnswers<Interface>) -> Void
+  ) {
+    var answers = ServiceAnswers<Interface>()
+    answer(&answers)
+    let table = answers
+    providers[Interface.name] = { await table.outcome(of: $0.operation, payload: $0.payload) }
+  }
+
+  /// Answers calls to `Provider`'s service with a real `Provider`, made
+  /// with these fake services (and the fakes of the services it requires).
+  public func provide<Provider: ServiceProvider>(_ provider: Provider.Type) {
+    let contract = Contract(
+      urn: "provider:\(Provider.Interface.name)", summary: "The provider of \(Provider.Interface.name).",
+      services: Provider.services, requires: Provider.requires)
+    let made = ProvidedService(provider, services: services(for: contract))
+    providers[Provider.Interface.name] = { await made.outcome(of: $0) }
+  }
+
+  /// A handle on `service` as a consumer requiring `requires` gets it:
+  /// for testing a provider alone (``provide(_:)-(Provider.Type)``), its
+  /// operations called as methods.
+  public func handle<Interface: ServiceInterface>(
+    _ service: Interface.Type, requiring requires: [ServiceRequirement]? = nil
+  ) -> ServiceHandle<Interface> {
+    let compatible = Interface.version..<SemanticVersion(Interface.version.major + 1)
+    return ServiceHandle(calls: FakeCalls(self, requires: requires ?? [.required(Interface.self, compatible)]))
+  }
+
+  /// What a module with `contract` gets to call business services with.
+  func businessCalls(for contract: Contract) -> (any ServiceCalling)? {
+    contract.requires.isEmpty ? nil : FakeCalls(self, requires: contract.requires)
+  }
+
+  /// Calls through the fakes: one the consumer did not declare is refused
+  /// as the host refuses it, one with no fake provider is unavailable.
+  @MainActor
+  final class FakeCalls: ServiceCalling {
+    let fake: FakeServices
+    let requires: [ServiceRequirement]
+
+    init(_ fake: FakeServices, requires: [ServiceRequirement]) {
+      self.fake = fake
+      self.requires = requires
+    }
+
+    func call(_ request: ServiceRequest) async -> ServiceOutcome {
+      fake.serviceCalls.append("\(request.service).\(request.operation)")
+      func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
+        .error(ServiceCallError(kind, service: request.service, operation: request.operation, reason: reason))
+      }
+      guard requires.contains(where: { $0.service == request.service }) else {
+        return error(.undeclared, "the contract does not require '\(request.service)': add it to requires")
+      }
+      guard let provider = fake.providers[request.service] else {
+        return error(.unavailable, "no fake provides '\(request.service)': call provide(_:) on the fake services")
+      }
+      return await provider(request)
+    }
+  }
+}
