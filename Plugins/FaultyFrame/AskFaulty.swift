@@ -58,7 +58,7 @@ final class AskView: ViperView, AskViewInput {
     canvas.draw {
       ViewNode.heading("Ask the faulty service: \(screen.how)")
       ViewNode.button(id: AskContract.askID, title: "Ask")
-      ViewNode.text("Asked \(screen.asked) times")
+      ViewNode.text("Asked: \(screen.asked)")
       if let outcome = screen.outcome { ViewNode.text(outcome) }
     }
   }

@@ -61,7 +61,7 @@ final class ScreenTimes {
 
 /// Microseconds per call from ask:echo to the faulty service, `count`
 /// calls after 100 not counted: from the screen showing the tap's own draw
-/// ("Asked N times", sent before the work that calls starts) to its showing
+/// ("Asked: N", sent before the work that calls starts) to its showing
 /// the answer. Out of process that is the consumer's process to the host,
 /// the host to the provider's process and back, and the answer drawn.
 @MainActor
@@ -76,7 +76,7 @@ func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: Str
   }
   var times: [Double] = []
   for call in 1...(count + 100) {
-    screen.expect(["Asked \(call) times", "Answer \(call): echo: ping"])
+    screen.expect(["Asked: \(call)", "Answer \(call): echo: ping"])
     do {
       try runtime.send(.tap(button: "ask"))
     } catch {
