@@ -2,6 +2,18 @@ import Testing
 import ViperKit
 import ViperKitTestKit
 
+/// A provider of the echo service for the test kit's tests: its own type,
+/// so that ``EchoProvider``'s counts belong to the tests that read them.
+@MainActor
+final class ShoutingEchoProvider: ServiceProvider {
+  init(services: Services) {}
+
+  func answer(_ answers: inout ServiceAnswers<EchoService>) {
+    answers.on(\.echo) { $0.uppercased() }
+    answers.on(\.refuse) { throw EchoRefusal(why: $0) }
+  }
+}
+
 /// The test kit's business services: a provider tested alone, called as a
 /// consumer would call it, and a consumer tested alone against a fake of
 /// its provider; values coded both ways, undeclared and missing services
@@ -13,9 +25,9 @@ struct ServiceTestKitTests {
 
   @Test func aProviderTestedAloneAnswersThroughATypedHandle() async throws {
     let fake = FakeServices()
-    fake.provide(EchoProvider.self)
+    fake.provide(ShoutingEchoProvider.self)
     let echo = fake.handle(EchoService.self)
-    #expect(try await echo.echo("x") == "echo: x")
+    #expect(try await echo.echo("x") == "X")
     await #expect(throws: EchoRefusal(why: "no")) { try await echo.refuse("no") }
     #expect(fake.serviceCalls == ["echo.echo", "echo.refuse"])
   }
