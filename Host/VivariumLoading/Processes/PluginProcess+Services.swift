@@ -35,12 +35,14 @@ extension PluginProcess {
   /// deadline, its caller cancelled), it is cancelled in the process.
   package func provide(_ call: PendingServiceCall) {
     if case .ended(let failure) = state { return fail(call, failure.cause) }
+    if retiring { return fail(call, "it was replaced by a new build") }
     let id = nextCall
     nextCall &+= 1
     provisions[id] = call
     call.onFinish = { [weak self] in
       guard let self, self.provisions.removeValue(forKey: id) != nil else { return }
       self.send(.cancel(call: id))
+      self.endIfRetired()
     }
     send(.provide(call: id, call.request))
   }
@@ -49,6 +51,20 @@ extension PluginProcess {
   /// after the call was answered otherwise is dropped.
   func provided(_ call: UInt32, _ outcome: ServiceOutcome) {
     provisions.removeValue(forKey: call)?.finish(outcome)
+    endIfRetired()
+  }
+
+  /// Lets the process go once its providers have answered the calls they
+  /// are running (at once if none), for a process whose plugin was
+  /// replaced by a new build: those calls are answered by the build that
+  /// took them, and no new call comes here.
+  package func retire() {
+    retiring = true
+    endIfRetired()
+  }
+
+  private func endIfRetired() {
+    if retiring, provisions.isEmpty { terminate() }
   }
 
   /// Carries out the business service call `call` of `module` (0: of the

@@ -393,6 +393,9 @@ public final class PluginProcess {
   /// The services of the process's providers, once the host made them
   /// (``prepareProviders(_:)``): calls of theirs come as module 0.
   var providerServices: Services?
+  /// Replaced by a new build: let go once the calls its providers are
+  /// running have ended (``retire()``).
+  var retiring = false
 
   /// The stores the current process holds copies of.
   private var copiedStores: Set<WireStore> = []

@@ -39,7 +39,8 @@ extension HostRuntime {
   /// and each of its live modules is rebuilt where it is, with its
   /// restoration state, its children and its shown tabs; everything else is
   /// untouched. A build that was refused changes nothing. The old build's
-  /// process, if it had one, is let go once none of its modules is left.
+  /// process, if it had one, is let go once none of its modules is left
+  /// and its providers have answered the calls they were running.
   /// It runs in its turn, after the changes asked before it.
   public func reload(_ outcome: PluginOutcome) async -> Reload {
     await inTurn { await reloadInTurn(outcome) }
@@ -60,8 +61,9 @@ extension HostRuntime {
     var rebuilt = 0
     for node in outermost where await rebuild(node) { rebuilt += 1 }
     await drainQueue()
+    // Calls its providers are running finish there; new ones go to the new build.
     if let process = previous?.runningProcess, !nodes.contains(where: { $0.remote?.process === process }) {
-      process.terminate()
+      process.retire()
     }
     onScreenChanged()
     return Reload(path: path, accepted: true, rebuilt: rebuilt, problems: problems[before...].map(\.description))

@@ -64,6 +64,32 @@ struct ServiceProcessTests {
     #expect(await host.waitFor { host.runtime.services.recentLog.contains { $0.contains("hang cancelled") } })
   }
 
+  /// `--watch` took a new build of the provider while a call was running
+  /// on the old one: that call is answered there, new calls go to the new
+  /// build, and the old process ends once its call has.
+  @Test func aReloadedProviderFinishesItsCallsAndTheNewBuildTakesTheRest() async throws {
+    try await ask("hang")
+    let clock = host.runtime.services.clock
+    #expect(await host.waitFor { clock.sleeping == 1 })
+    let old = try #require(host.process(named: "libFaulty.so"))
+    let path = host.plugins.path + "/libFaulty.so"
+    let options = PluginProcessOptions(executable: BuildProducts.vivarium, memoryLimit: 128 << 20)
+    let outcome = try #require(
+      PluginDiscovery(commandLine: [path], environment: [:], executable: BuildProducts.vivarium)
+        .load(hosting: options).first)
+    let reload = await host.runtime.reload(outcome)
+    #expect(reload.accepted)
+    #expect(old.isRunning, "the old build still runs the call it took")
+    try await ask("echo")
+    #expect(try await host.waitForText("Answer").contains("Answer 1: echo: ping"))
+    let new = try #require(host.runtime.catalog.loaded.first { $0.path == path }?.runningProcess)
+    #expect(new !== old && new.pid != old.pid)
+    await host.runtime.letTimePass(3, settleLimit: 0)
+    #expect(await host.waitFor { !old.isRunning }, "the old build ends once its call has")
+    try await host.runtime.back()
+    #expect(try await host.waitForText("Failed").contains("Failed 1 (deadline)"))
+  }
+
   @Test func aCallerThatGoesAwayCancelsTheCallInTheProvider() async throws {
     try await host.runtime.open("ask:echo")
     try await ask("hang")
