@@ -14,7 +14,8 @@ final class FaultyProvider: ServiceProvider {
   }
 
   func answer(_ answers: inout ServiceAnswers<FaultyService>) {
-    answers.on(\.echo) { "echo: \($0)" }
+    // The process that answered, so that a benchmark can tell a stale build's answer.
+    answers.on(\.echo) { "echo: \($0) (from process \(getpid()))" }
     answers.on(\.crash) { _ in fatalError("the faulty service crashes on purpose") }
     answers.on(\.hang) { [log] _ in
       do {

@@ -11,7 +11,7 @@ public enum FaultyService: ServiceInterface {
   public static let name = "faulty"
   /// The interface's version.
   public static let version: SemanticVersion = "1.0"
-  /// Answers `echo: TEXT`.
+  /// Answers `echo: TEXT (from process PID)`.
   public static let echo = ServiceOperation<String, String>("echo")
   /// Crashes the provider's process.
   public static let crash = ServiceOperation<String, String>("crash")

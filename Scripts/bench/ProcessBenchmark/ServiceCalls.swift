@@ -89,11 +89,17 @@ func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: Str
 }
 
 /// Microseconds per call of the faulty service's echo in one process,
-/// `count` calls one after another after 100 not counted: through the
+/// `count` calls one after another after 100 not counted, through the
 /// host's router (checked, timed, logged) to the provider and back, each
-/// value encoded and decoded on the way, as a module's call is.
+/// value encoded and decoded on the way, as a module's call is; and, one
+/// between each two calls, the floor of any call that suspends: a
+/// main-actor task suspended and resumed by another. Swift resumes a
+/// continuation through its global executor, then back to the main actor,
+/// and whether those threads were parked moves both figures together.
 @MainActor
-func directCallTimes(vivarium: String, plugins: String, data: String, count: Int) async -> [Double] {
+func directCallTimes(vivarium: String, plugins: String, data: String, count: Int) async -> (
+  calls: [Double], floor: [Double]
+) {
   let runtime = makeRuntime(.inProcess, vivarium: vivarium, plugins: plugins, data: data)
   defer { runtime.shutdown() }
   guard
@@ -102,32 +108,22 @@ func directCallTimes(vivarium: String, plugins: String, data: String, count: Int
   else { fail("no calls for a consumer of the faulty service") }
   let faulty = ServiceHandle<FaultyService>(calls: calls)
   var times: [Double] = []
+  var floor: [Double] = []
   for call in 0..<(count + 100) {
     let start = nanoseconds()
     do {
-      guard try await faulty.echo("ping") == "echo: ping" else { fail("echo answered something else") }
+      guard try await faulty.echo("ping").hasPrefix("echo: ping") else { fail("echo answered something else") }
     } catch {
       fail("echo: \(error)")
     }
-    if call >= 100 { times.append(Double(nanoseconds() - start) / 1000) }
-  }
-  return times
-}
-
-/// Microseconds per empty suspension of a main-actor task until another
-/// main-actor task resumes it: what any call costs that does not return at
-/// once, as a call to a provider must not, so that its deadline and its
-/// caller's cancellation hold whatever the provider does. Swift resumes a
-/// continuation through its global executor, then back to the main actor.
-@MainActor
-func suspensionFloor(count: Int) async -> [Double] {
-  var times: [Double] = []
-  for trip in 0..<(count + 100) {
-    let start = nanoseconds()
+    let suspended = nanoseconds()
     await withCheckedContinuation { continuation in Task { @MainActor in continuation.resume() } }
-    if trip >= 100 { times.append(Double(nanoseconds() - start) / 1000) }
+    if call >= 100 {
+      times.append(Double(suspended - start) / 1000)
+      floor.append(Double(nanoseconds() - suspended) / 1000)
+    }
   }
-  return times
+  return (times, floor)
 }
 
 /// Prints the figures of a call between plugins: out of process beside the
@@ -146,7 +142,8 @@ func serviceCallFigures(vivarium: String, benchmark: String, plugins: String, da
     // Two hops: consumer to host to provider, and back.
     floor += stride(from: 0, to: trips.count - 1, by: 2).map { trips[$0] + trips[$0 + 1] }
   }
-  let inProcess = await directCallTimes(vivarium: vivarium, plugins: plugins, data: data("calls-in"), count: calls)
+  let (inProcess, suspended) = await directCallTimes(
+    vivarium: vivarium, plugins: plugins, data: data("calls-in"), count: calls)
   let tapped = await serviceCallTimes(
     .inProcess, vivarium: vivarium, plugins: plugins, data: data("calls-tapped"), count: calls)
   print("    out of process   \(tail(outOfProcess))")
@@ -159,8 +156,8 @@ func serviceCallFigures(vivarium: String, benchmark: String, plugins: String, da
       ratio <= 2 ? "met" : "MISSED", p99, p99 <= 1000 ? "met" : "MISSED"))
   print("    in one process   \(tail(tapped))  (from a tap, as out of process: the work started, the answer drawn)")
   print("    in one process   \(tail(inProcess))  (the call alone, one after another)")
-  let suspended = await suspensionFloor(count: calls)
-  print("    its floor        \(tail(suspended))  (a main-actor task suspended and resumed by another)")
+  print(
+    "    its floor        \(tail(suspended))  (a main-actor task suspended and resumed by another, between the calls)")
   let inRatio = median(inProcess) / median(suspended)
   print(
     String(

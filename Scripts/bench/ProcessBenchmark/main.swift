@@ -63,7 +63,8 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 /// A runtime over the plugins of `directory`, hosted as `mode` says.
 @MainActor
 func makeRuntime(
-  _ mode: Mode, vivarium: String, plugins directory: String, data: String, responseLimit: Int = 3
+  _ mode: Mode, vivarium: String, plugins directory: String, data: String, responseLimit: Int = 3,
+  now: Double? = virtualNow
 ) -> HostRuntime {
   let discovery = PluginDiscovery(commandLine: [directory], environment: [:], executable: vivarium)
   let hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(responseLimit))
@@ -73,7 +74,7 @@ func makeRuntime(
     fail("\(mode.label): \(rejection.path) refused: \(rejection.reasons.joined(separator: "; "))")
   }
   guard !catalog.loaded.isEmpty else { fail("no plugins in \(directory)") }
-  return HostRuntime(catalog: catalog, services: HostServices(dataDirectory: data, now: virtualNow))
+  return HostRuntime(catalog: catalog, services: HostServices(dataDirectory: data, now: now))
 }
 
 // MARK: 1. Round trips
@@ -316,6 +317,7 @@ func main() async {
 
   if onlyServiceCalls {
     await serviceCallFigures(vivarium: vivarium, benchmark: benchmark, plugins: faulty, data: data)
+    await serviceChaos(vivarium: vivarium, plugins: faulty, data: data("chaos"))
     return
   }
 

@@ -114,7 +114,7 @@ public enum ServiceOutcome: Codable, Hashable, Sendable {
 /// host, or a test double (ViperKit 2.7). One primitive requirement;
 /// ``ServiceHandle`` does the typing.
 @MainActor
-public protocol ServiceCalling: AnyObject {
+public protocol ServiceCalling: AnyObject, Sendable {
   /// Carries out `request` and returns how it ended, by its deadline at the
   /// latest. A conformer must answer every call, and end it with
   /// ``ServiceCallError/Kind/cancelled`` when the calling task is cancelled.
@@ -127,7 +127,7 @@ public protocol ServiceCalling: AnyObject {
 /// or are replaced: each call goes to whichever provider answers now.
 @MainActor
 @dynamicMemberLookup
-public struct ServiceHandle<Interface: ServiceInterface> {
+public struct ServiceHandle<Interface: ServiceInterface>: Sendable {
   let calls: (any ServiceCalling)?
 
   /// A handle whose calls go through `calls`; nil fails each call as
@@ -146,7 +146,7 @@ public struct ServiceHandle<Interface: ServiceInterface> {
 
 /// One operation of a ``ServiceHandle``, called as a function (ViperKit 2.7).
 @MainActor
-public struct ServiceCall<Request: Codable & Sendable, Response: Codable & Sendable> {
+public struct ServiceCall<Request: Codable & Sendable, Response: Codable & Sendable>: Sendable {
   let service: String
   let operation: ServiceOperation<Request, Response>
   let calls: (any ServiceCalling)?
