@@ -144,8 +144,6 @@ func serviceCallFigures(vivarium: String, benchmark: String, plugins: String, da
   }
   let (inProcess, suspended) = await directCallTimes(
     vivarium: vivarium, plugins: plugins, data: data("calls-in"), count: calls)
-  let tapped = await serviceCallTimes(
-    .inProcess, vivarium: vivarium, plugins: plugins, data: data("calls-tapped"), count: calls)
   print("    out of process   \(tail(outOfProcess))")
   print("    its floor        \(tail(floor))  (two empty round trips to a process's main actor and back)")
   let ratio = median(outOfProcess) / median(floor)
@@ -154,7 +152,6 @@ func serviceCallFigures(vivarium: String, benchmark: String, plugins: String, da
     String(
       format: "    out of process / floor %.1f× (target ≤ 2×: %@); p99 %.0f µs (target ≤ 1000: %@)", ratio,
       ratio <= 2 ? "met" : "MISSED", p99, p99 <= 1000 ? "met" : "MISSED"))
-  print("    in one process   \(tail(tapped))  (from a tap, as out of process: the work started, the answer drawn)")
   print("    in one process   \(tail(inProcess))  (the call alone, one after another)")
   print(
     "    its floor        \(tail(suspended))  (a main-actor task suspended and resumed by another, between the calls)")
