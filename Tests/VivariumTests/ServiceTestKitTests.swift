@@ -14,6 +14,45 @@ final class ShoutingEchoProvider: ServiceProvider {
   }
 }
 
+/// A provider that breaks the rules: `echo` throws an error `EchoService`
+/// does not declare; `refuse` takes its request, which has no sample.
+@MainActor
+final class CarelessEchoProvider: ServiceProvider {
+  struct Oops: Error {}
+
+  init(services: Services) {}
+
+  func answer(_ answers: inout ServiceAnswers<EchoService>) {
+    answers.on(\.echo) { _ in throw Oops() }
+    answers.on(\.hang) { $0 }
+  }
+}
+
+/// A service whose request holds itself, and one whose request has no sample.
+enum TreeService: ServiceInterface {
+  struct Tree: Codable, Sendable {
+    var name: String
+    var children: [Tree]
+    var parent: [String: Tree]?
+  }
+  enum Colour: String, Codable, Sendable { case red, green }
+  static let name = "tree"
+  static let version: SemanticVersion = "1.0"
+  static let count = ServiceOperation<Tree, Int>("count")
+  static let paint = ServiceOperation<Colour, Colour>("paint")
+}
+
+@MainActor
+final class TreeProvider: ServiceProvider {
+  init(services: Services) {}
+
+  func answer(_ answers: inout ServiceAnswers<TreeService>) {
+    func size(_ tree: TreeService.Tree) -> Int { 1 + tree.children.map(size).reduce(0, +) }
+    answers.on(\.count) { size($0) }
+    answers.on(\.paint) { $0 }
+  }
+}
+
 /// The test kit's business services: a provider tested alone, called as a
 /// consumer would call it, and a consumer tested alone against a fake of
 /// its provider; values coded both ways, undeclared and missing services
@@ -54,5 +93,20 @@ struct ServiceTestKitTests {
     } catch let error as ServiceCallError {
       #expect(error.kind == .unavailable)
     }
+  }
+
+  @Test func theProviderCheckCallsEachOperationWithASampleAndJudgesTheAnswer() async {
+    let good = await Conformance.run(providers: [ShoutingEchoProvider.self])
+    #expect(good.map(\.module) == ["service echo.echo", "service echo.refuse"])
+    #expect(good.allSatisfy { $0.check == Conformance.providerCheck && $0.status == .passed }, "\(good)")
+    let careless = await Conformance.run(providers: [CarelessEchoProvider.self])
+    #expect(careless.map(\.status) == [.failed, .passed], "\(careless)")
+    #expect(careless.first?.message.contains("failed") == true)
+  }
+
+  @Test func aRequestThatHoldsItselfGetsAFiniteSampleAndOneWithoutASampleIsSkipped() async {
+    let results = await Conformance.run(providers: [TreeProvider.self])
+    #expect(results.map(\.module) == ["service tree.count", "service tree.paint"])
+    #expect(results.map(\.status) == [.passed, .skipped], "\(results)")
   }
 }

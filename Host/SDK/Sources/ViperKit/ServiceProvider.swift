@@ -49,6 +49,8 @@ extension ServiceProvider {
 public struct ServiceAnswers<Interface: ServiceInterface> {
   typealias Answer = @MainActor (ServiceValue) async -> ServiceOutcome
   var answers: [String: Answer] = [:]
+  /// What each operation answered takes, by name.
+  var declared: [String: AnsweredOperation] = [:]
 
   /// A table with no answer yet; hosts and the test kit make these.
   public init() {}
@@ -62,6 +64,8 @@ public struct ServiceAnswers<Interface: ServiceInterface> {
     _ answer: @escaping @MainActor (Request) async throws -> Response
   ) {
     let declared = Interface.self[keyPath: operation]
+    self.declared[declared.name] = AnsweredOperation(
+      name: declared.name, request: Request.self, deadline: declared.deadline)
     answers[declared.name] = { payload in
       func problem(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
         .error(ServiceCallError(kind, service: Interface.name, operation: declared.name, reason: reason))
@@ -104,6 +108,21 @@ public struct ServiceAnswers<Interface: ServiceInterface> {
 
   /// The operations answered, sorted.
   public var operations: [String] { answers.keys.sorted() }
+
+  /// The operations answered, sorted by name, each with its request type
+  /// and deadline: for the conformance checks, which call each one.
+  public var answered: [AnsweredOperation] { declared.values.sorted { $0.name < $1.name } }
+}
+
+/// An operation a provider answers, as the conformance checks see it
+/// (ViperKit 2.7).
+public struct AnsweredOperation: Sendable {
+  /// The operation's name.
+  public let name: String
+  /// The type of its request.
+  public let request: any (Decodable & Sendable).Type
+  /// Seconds a call may take.
+  public let deadline: Double
 }
 
 /// A provider made and ready for calls, its interface hidden: what the host
@@ -116,6 +135,8 @@ public final class ProvidedService {
   public let version: SemanticVersion
   /// The provider itself, kept alive.
   public let provider: any ServiceProvider
+  /// The operations it answers (``ServiceAnswers/answered``).
+  public let answered: [AnsweredOperation]
   private let carryOut: @MainActor (String, ServiceValue) async -> ServiceOutcome
 
   /// Makes `provider` with `services` and reads its answers.
@@ -127,6 +148,7 @@ public final class ProvidedService {
     self.service = Provider.Interface.name
     self.version = Provider.Interface.version
     self.provider = made
+    answered = table.answered
     carryOut = { await table.outcome(of: $0, payload: $1) }
   }
 

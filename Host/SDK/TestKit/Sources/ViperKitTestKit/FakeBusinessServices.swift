@@ -21,11 +21,17 @@ extension FakeServices {
   /// Answers calls to `Provider`'s service with a real `Provider`, made
   /// with these fake services (and the fakes of the services it requires).
   public func provide<Provider: ServiceProvider>(_ provider: Provider.Type) {
+    let made = made(provider)
+    providers[Provider.Interface.name] = { await made.outcome(of: $0) }
+  }
+
+  /// `Provider` made with these fake services: those it declares, and
+  /// these fakes of the business services it requires.
+  func made<Provider: ServiceProvider>(_ provider: Provider.Type) -> ProvidedService {
     let contract = Contract(
       urn: "provider:\(Provider.Interface.name)", summary: "The provider of \(Provider.Interface.name).",
       services: Provider.services, requires: Provider.requires)
-    let made = ProvidedService(provider, services: services(for: contract))
-    providers[Provider.Interface.name] = { await made.outcome(of: $0) }
+    return ProvidedService(provider, services: services(for: contract))
   }
 
   /// A handle on `service` as a consumer requiring `requires` gets it:
