@@ -39,7 +39,7 @@ struct HostServiceError: Error, CustomStringConvertible {
 
 /// The host's services as a plugin-process module sees them.
 @MainActor
-final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock {
+final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock, HTTPClient {
   private unowned let server: PluginServer
   private let module: UInt32
   /// The stores the module declared, read from the process's copies: a
@@ -131,6 +131,10 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
 
   func sleep(for seconds: Double) async throws {
     try await server.sleep(seconds, work: ChannelWork.current ?? 0, waiting: false)
+  }
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await server.sendHTTP(module, request)
   }
 
   func wait(for seconds: Double) async throws {

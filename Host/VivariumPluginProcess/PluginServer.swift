@@ -86,7 +86,8 @@ public final class PluginServer {
         providers = plugin.providerTypes
         let ready = WireMessage.ready(
           version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides)
+          contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides,
+          hosts: plugin.hosts)
         // Encoded once: with ten thousand contracts, that is most of a start.
         let encoded = try? ready.encoded()
         if let tooLarge = PluginLimits.rejection(
@@ -327,6 +328,21 @@ public final class PluginServer {
       return .error(
         ServiceCallError(
           .failed, service: request.service, operation: request.operation, reason: "the host answered \(answer)"))
+    }
+  }
+
+  /// Sends `request` through the host's http service for module `module`
+  /// and suspends the caller until the host answers, within its time
+  /// limit; cancelling the caller cancels the request in the host.
+  func sendHTTP(_ module: UInt32, _ request: HTTPRequest) async throws -> HTTPResponse {
+    let answer = await answer(within: nil, cancel: { .cancelServiceCall(call: $0) }) {
+      .http(call: $0, module: module, request)
+    }
+    switch answer {
+    case .httpResponse(let response): return response
+    case .httpFailed(let error): throw error
+    case .failed(let reason): throw HTTPError(.failed, url: request.url, reason: reason)
+    default: throw HTTPError(.failed, url: request.url, reason: "the host answered \(answer)")
     }
   }
 

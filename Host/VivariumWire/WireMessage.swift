@@ -19,7 +19,7 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// order, and its own version and the business services it provides.
   case ready(
     version: Int, name: String, sdkVersion: String, contracts: [Contract], pluginVersion: SemanticVersion,
-    provides: [ServiceProvision])
+    provides: [ServiceProvision], hosts: [String])
   /// The plugin file was refused while loading (the reason as the probe gives it).
   case refused(kind: String, reasons: [String])
 
@@ -88,7 +88,11 @@ package enum WireMessage: Codable, Equatable, Sendable {
   /// Module `module` (0: one of the process's providers) calls a business
   /// service; the host answers with `answer` (``WireAnswer/outcome(_:)``).
   case callService(call: UInt32, module: UInt32, ServiceRequest)
-  /// The caller of business service call `call` no longer waits: its work was cancelled.
+  /// Module `module` (0: one of the process's providers) sends `request`
+  /// through the host's http service; answered with `answer`
+  /// (``WireAnswer/httpResponse(_:)`` or ``WireAnswer/httpFailed(_:)``).
+  case http(call: UInt32, module: UInt32, HTTPRequest)
+  /// The caller of business service or http call `call` no longer waits: its work was cancelled.
   case cancelServiceCall(call: UInt32)
   /// How the `provide` call `call` ended.
   case provided(call: UInt32, ServiceOutcome)
@@ -185,6 +189,10 @@ package enum WireAnswer: Codable, Equatable, Sendable {
   case failed(String)
   /// How a business service call ended.
   case outcome(ServiceOutcome)
+  /// The response to an http request.
+  case httpResponse(HTTPResponse)
+  /// Why an http request got no response.
+  case httpFailed(HTTPError)
 }
 
 /// How work in a plugin ended.

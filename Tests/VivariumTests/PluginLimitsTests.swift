@@ -56,11 +56,11 @@ struct PluginLimitsTests {
 
     let ready = WireMessage.ready(
       version: WireProtocol.version, name: "Big", sdkVersion: "2.4.0", contracts: contracts, pluginVersion: "1.0",
-      provides: [])
+      provides: [], hosts: [])
     var reader = WireFrameReader()
     WireFrame.frame(try ready.encoded()).withUnsafeBytes { reader.append($0) }
     let received = try #require(try reader.nextMessage())
-    let sent: [Contract]? = if case .ready(_, _, _, let sent, _, _) = received.message { sent } else { nil }
+    let sent: [Contract]? = if case .ready(_, _, _, let sent, _, _, _) = received.message { sent } else { nil }
     #expect(try #require(sent, "a ready message").count == 10_000)
     #expect(PluginInbox.limit > received.size)
     // The limits hold ten times as many modules as rich as these.

@@ -129,8 +129,8 @@ struct WireProtocolTests {
           ServiceProvision(
             service: "weather", version: "1.0",
             requires: [ServiceRequirement(service: "api", versions: VersionRange("1"..<"2"), isOptional: true)])
-        ]),
-      .ready(version: -1, name: "", sdkVersion: "", contracts: [], pluginVersion: "0", provides: []),
+        ], hosts: ["api.example.com", "*.example.org"]),
+      .ready(version: -1, name: "", sdkVersion: "", contracts: [], pluginVersion: "0", provides: [], hosts: []),
       .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
       .refused(kind: "", reasons: []),
       .mapped,
@@ -196,6 +196,12 @@ struct WireProtocolTests {
     ]
     samples += outcomes.map { WireMessage.provided(call: 28, $0) }
     samples += outcomes.map { WireMessage.answer(call: 26, .outcome($0)) }
+    let get = HTTPRequest("https://api.example.com/forecast?city=Oslo", headers: ["accept": "application/json"])
+    samples += [
+      .http(call: 29, module: 2, get), .http(call: 30, module: 0, HTTPRequest("", method: "POST", body: [0, 255])),
+      .answer(call: 29, .httpResponse(HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: [65]))),
+      .answer(call: 30, .httpFailed(HTTPError(.undeclaredHost, url: "https://evil.example", reason: "not declared"))),
+    ]
     return samples
   }()
 

@@ -108,7 +108,8 @@ public struct PluginCatalog: Sendable {
       let paths = pathsByName[plugin.name] ?? []
       let conflict = paths.count > 1 ? IdentityConflict(name: plugin.name, paths: paths) : nil
       if let conflict, paths.first == plugin.path { conflicts.append(conflict) }
-      let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: conflict?.message)
+      let identity = PluginIdentity(
+        name: plugin.name, path: plugin.path, conflict: conflict?.message, hosts: plugin.hosts)
       for module in plugin.modules {
         // Contracts of loaded plugins were checked, so their patterns parse.
         guard let pattern = try? URNPattern(parsing: module.contract.urn) else { continue }

@@ -14,12 +14,15 @@ public struct PluginIdentity: Hashable, Sendable {
   /// Why the plugin gets no storage, when it gets none: its name cannot be a
   /// file name, or another loaded plugin declares the same name.
   public let storageRefusal: String?
+  /// The hosts it may reach through the host's http service.
+  public let hosts: [String]
 
   /// The identity of the plugin at `path` declaring `name`; `conflict` says
   /// why it shares that name with others, when it does.
-  public init(name: String, path: String, conflict: String? = nil) {
+  public init(name: String, path: String, conflict: String? = nil, hosts: [String] = []) {
     self.name = name
     self.path = path
+    self.hosts = hosts
     storageRefusal =
       conflict
       ?? Self.fileNameProblem(name).map { problem in

@@ -191,6 +191,7 @@ public struct PluginLoader: Sendable {
     loaded.version = plugin.version
     loaded.provides = plugin.provides
     loaded.providerTypes = plugin.providers
+    loaded.hosts = plugin.hosts
     return loaded
   }
 

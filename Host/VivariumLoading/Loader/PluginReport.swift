@@ -14,6 +14,8 @@ public struct LoadedPlugin: Sendable {
   public internal(set) var provides: [ServiceProvision] = []
   /// The implementations of those services, when the plugin is loaded in this process.
   package internal(set) var providerTypes: [any ServiceProvider.Type] = []
+  /// The hosts it may reach through the host's http service (``ViperKit/ViperPlugin/hosts``).
+  public internal(set) var hosts: [String] = []
   /// Where each of its modules comes from, at least one, in the order of
   /// its factories.
   public let modules: [ModuleSource]

@@ -57,6 +57,7 @@ extension PluginProcess {
     plugin.process = self
     plugin.version = pluginVersion
     plugin.provides = provides
+    plugin.hosts = hosts
     return .loaded(plugin)
   }
 }

@@ -86,6 +86,29 @@ extension PluginProcess {
     }
   }
 
+  /// Sends the http request `call` of `module` (0: of the process's
+  /// providers) through the http service the host gave it, and answers it
+  /// when it ends; the process goes on meanwhile.
+  func serveHTTP(_ call: UInt32, _ module: UInt32, _ request: HTTPRequest) {
+    guard let http = module == 0 ? providerServices?.http : modules[module]?.context.services.http else {
+      let reason = module == 0 ? "the plugin's providers do not list the service 'http'" : "the module was detached"
+      send(.answer(call: call, .httpFailed(HTTPError(.failed, url: request.url, reason: reason))))
+      return
+    }
+    businessCallsUnderWay[call] = Task { @MainActor in
+      let answer: WireAnswer
+      do {
+        answer = .httpResponse(try await http.send(request))
+      } catch let error as HTTPError {
+        answer = .httpFailed(error)
+      } catch {
+        answer = .httpFailed(HTTPError(.failed, url: request.url, reason: "\(error)"))
+      }
+      guard self.businessCallsUnderWay.removeValue(forKey: call) != nil else { return }
+      self.send(.answer(call: call, answer))
+    }
+  }
+
   /// The process no longer waits for its call `call`: it is cancelled, and
   /// answered as cancelled.
   func cancelBusinessCall(_ call: UInt32) {

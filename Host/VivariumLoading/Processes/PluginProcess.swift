@@ -28,6 +28,7 @@ public final class PluginProcess {
   /// The plugin's own version and the business services it provides, from its start.
   private(set) var pluginVersion = SemanticVersion(0)
   private(set) var provides: [ServiceProvision] = []
+  private(set) var hosts: [String] = []
 
   /// How the current process is doing.
   public private(set) var state: State = .running
@@ -221,7 +222,7 @@ public final class PluginProcess {
       switch item {
       case .message(.mapped):
         mapped = true
-      case .message(.ready(let version, let name, let sdk, let contracts, let pluginVersion, let provides)):
+      case .message(.ready(let version, let name, let sdk, let contracts, let pluginVersion, let provides, let hosts)):
         guard version == WireProtocol.version else {
           stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
           return StartOutcome(
@@ -240,6 +241,7 @@ public final class PluginProcess {
         self.sdkVersion = Self.version(sdk) ?? .current
         self.pluginVersion = pluginVersion
         self.provides = provides
+        self.hosts = hosts
         return StartOutcome(rejection: nil)
       case .message(.refused(let kind, let reasons)):
         stop(because: "it refused the plugin")
@@ -618,6 +620,7 @@ public final class PluginProcess {
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
     case .callService(let call, let module, let request): serveBusiness(call, module, request)
+    case .http(let call, let module, let request): serveHTTP(call, module, request)
     case .cancelServiceCall(let call): cancelBusinessCall(call)
     case .provided(let call, let outcome): provided(call, outcome)
     case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .cancel, .answer, .woke,

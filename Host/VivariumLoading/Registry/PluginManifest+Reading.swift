@@ -52,7 +52,7 @@ extension PluginManifest {
     return .success(
       PluginRecord(
         name: manifest.name, sdkVersion: manifest.sdkVersion, contracts: manifest.contracts, version: manifest.version,
-        provides: manifest.provides))
+        provides: manifest.provides, hosts: manifest.hosts))
   }
 }
 
@@ -75,7 +75,7 @@ extension PluginManifest {
     let declared = probe.scan([file]).first?.map {
       PluginManifest(
         name: $0.name, contracts: $0.contracts, sdkVersion: $0.sdkVersion, compiler: swiftCompilerIdentity(),
-        version: $0.version, provides: $0.provides)
+        version: $0.version, provides: $0.provides, hosts: $0.hosts)
     }
     let carried = elf.manifest.map { record($0, path: path, knownServices: nil) }
     return (declared ?? .failure(Rejection(path, .crashed, "the probe gave no report")), carried)

@@ -14,24 +14,27 @@ public struct PluginRecord: Codable, Hashable, Sendable {
   public var version: SemanticVersion
   /// The business services it provides.
   public var provides: [ServiceProvision]
+  /// The hosts it may reach through the host's http service.
+  public var hosts: [String]
 
   /// A record of a plugin offering `contracts`, and `provides`.
   public init(
     name: String, sdkVersion: ViperKitVersion, contracts: [Contract], version: SemanticVersion = SemanticVersion(0),
-    provides: [ServiceProvision] = []
+    provides: [ServiceProvision] = [], hosts: [String] = []
   ) {
     self.name = name
     self.sdkVersion = sdkVersion
     self.contracts = contracts
     self.version = version
     self.provides = provides
+    self.hosts = hosts
   }
 
   /// The record of a plugin loaded into this process or a plugin process.
   init(_ plugin: LoadedPlugin) {
     self.init(
       name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.contracts, version: plugin.version,
-      provides: plugin.provides)
+      provides: plugin.provides, hosts: plugin.hosts)
   }
 }
 

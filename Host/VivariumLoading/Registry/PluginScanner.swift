@@ -136,6 +136,7 @@ public struct PluginScanner: Sendable {
     plugin.source = source
     plugin.version = record.version
     plugin.provides = record.provides
+    plugin.hosts = record.hosts
     return .loaded(plugin)
   }
 }

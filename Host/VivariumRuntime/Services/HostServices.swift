@@ -90,12 +90,26 @@ public final class HostServices {
     let reporter = ModuleReporter(services: self, urn: urn)
     let listed = Services(
       named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings }, log: { reporter },
-      notifications: { reporter }, clock: { clock })
+      notifications: { reporter }, clock: { clock }, http: { http(for: plugin) })
     return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem)
       self?.notifications.notice(undeclared.problem, tone: .warning)
     }
+  }
+
+  /// How the `http` service reaches the network (`VIVARIUM_HTTP`).
+  public var httpMode = HTTPMode.live
+  private var httpClients: [String: PluginHTTP] = [:]
+
+  /// The `http` service of `plugin`: one per plugin, for the hosts it declares.
+  private func http(for plugin: PluginIdentity) -> any HTTPClient {
+    if let client = httpClients[plugin.name] { return client }
+    let client = PluginHTTP(plugin: plugin.name, hosts: plugin.hosts, mode: httpMode) { [weak self] level, line in
+      self?.logLine(level, module: plugin.name, line)
+    }
+    httpClients[plugin.name] = client
+    return client
   }
 
   /// The storage of `plugin`: `storage/NAME.json` for its declared name.

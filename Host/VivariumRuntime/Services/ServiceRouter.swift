@@ -150,7 +150,7 @@ final class ServiceRouter {
     let contract = Contract(
       urn: "provider:\(name)", summary: "the provider of \(name)",
       services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
-    let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: nil)
+    let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: nil, hosts: plugin.hosts)
     let services = runtime.services.services(for: contract, plugin: identity, urn: "\(plugin.name) (\(name))")
     guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
     else { return services }

@@ -30,7 +30,14 @@ enum RuntimeSetup {
       }
       now = date.timeIntervalSince1970
     }
+    let httpSetting = console.environment["VIVARIUM_HTTP"]
+    guard let httpMode = HTTPMode(environment: httpSetting) else {
+      throw UsageError(
+        "VIVARIUM_HTTP is '\(httpSetting ?? "")'; give record:DIR to save each response, replay:DIR to answer from saved ones, or unset it"
+      )
+    }
     let services = HostServices(dataDirectory: directory, now: now)
+    services.httpMode = httpMode
     services.logCrashes()
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
     for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }

@@ -41,6 +41,12 @@ public protocol ViperPlugin {
   /// The implementations of the business services the plugin provides,
   /// one per service (ViperKit 2.7). Defaults to none.
   static var providers: [any ServiceProvider.Type] { get }
+
+  /// The hosts the plugin's modules and providers may reach through the
+  /// host's `http` service (ViperKit 2.7): `api.example.com`, or
+  /// `*.example.com` for its subdomains. A request to any other host is
+  /// refused. Defaults to none.
+  static var hosts: [String] { get }
 }
 
 extension ViperPlugin {
@@ -55,6 +61,9 @@ extension ViperPlugin {
 
   /// None: the plugin provides screens only.
   public static var providers: [any ServiceProvider.Type] { [] }
+
+  /// None: the plugin reaches no host.
+  public static var hosts: [String] { [] }
 }
 
 /// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.

@@ -35,6 +35,9 @@ public struct PluginManifest: Codable, Hashable, Sendable {
   /// The business services it provides (``ViperPlugin/provides``); none in
   /// manifests made before ViperKit 2.7.
   public var provides: [ServiceProvision]
+  /// The hosts it may reach through the host's http service
+  /// (``ViperPlugin/hosts``); none in manifests made before ViperKit 2.7.
+  public var hosts: [String]
 
   /// The name of the ELF section a plugin carries its manifest in.
   public static let sectionName = "vivarium_manifest"
@@ -53,14 +56,14 @@ public struct PluginManifest: Codable, Hashable, Sendable {
       name: _typeName(plugin, qualified: false), contracts: plugin.factories().map { type(of: $0).contract },
       sdkVersion: ViperKitVersion(
         major: Int(VIPERKIT_VERSION_MAJOR), minor: Int(VIPERKIT_VERSION_MINOR), patch: Int(VIPERKIT_VERSION_PATCH)),
-      compiler: swiftCompilerIdentity(), version: plugin.version, provides: plugin.provides)
+      compiler: swiftCompilerIdentity(), version: plugin.version, provides: plugin.provides, hosts: plugin.hosts)
   }
 
   /// A manifest with the given parts, for the host: it describes a plugin
   /// it has loaded. Plugins use ``init(for:)``.
   public init(
     name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String,
-    version: SemanticVersion = SemanticVersion(0), provides: [ServiceProvision] = []
+    version: SemanticVersion = SemanticVersion(0), provides: [ServiceProvision] = [], hosts: [String] = []
   ) {
     format = Self.formatName
     formatVersion = Self.currentVersion
@@ -71,6 +74,18 @@ public struct PluginManifest: Codable, Hashable, Sendable {
     self.contracts = contracts
     self.version = version
     self.provides = provides
+    self.hosts = hosts
+  }
+
+  /// The initializer of the first 2.7.0 builds, kept for the code built against it.
+  @_disfavoredOverload
+  public init(
+    name: String, contracts: [Contract], sdkVersion: ViperKitVersion, compiler: String, version: SemanticVersion,
+    provides: [ServiceProvision]
+  ) {
+    self.init(
+      name: name, contracts: contracts, sdkVersion: sdkVersion, compiler: compiler, version: version,
+      provides: provides, hosts: [])
   }
 
   /// The initializer of ViperKit 2.5 and 2.6, kept for the code built against it.
@@ -80,11 +95,11 @@ public struct PluginManifest: Codable, Hashable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case format, formatVersion, name, abiVersion, sdkVersion, compiler, contracts, version, provides
+    case format, formatVersion, name, abiVersion, sdkVersion, compiler, contracts, version, provides, hosts
   }
 
-  /// Decodes a manifest; ``version`` and ``provides``, which manifests made
-  /// before ViperKit 2.7 lack, are `0.0.0` and none when missing.
+  /// Decodes a manifest; ``version``, ``provides`` and ``hosts``, which
+  /// manifests made before ViperKit 2.7 lack, are `0.0.0` and none when missing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     format = try container.decode(String.self, forKey: .format)
@@ -96,5 +111,6 @@ public struct PluginManifest: Codable, Hashable, Sendable {
     contracts = try container.decode([Contract].self, forKey: .contracts)
     version = try container.decodeIfPresent(SemanticVersion.self, forKey: .version) ?? SemanticVersion(0)
     provides = try container.decodeIfPresent([ServiceProvision].self, forKey: .provides) ?? []
+    hosts = try container.decodeIfPresent([String].self, forKey: .hosts) ?? []
   }
 }

@@ -23,8 +23,10 @@ public struct Services {
     public static let notifications = "notifications"
     /// ``Services/clock``.
     public static let clock = "clock"
+    /// ``Services/http`` (ViperKit 2.7).
+    public static let http = "http"
     /// Every service name a host provides.
-    public static let all: Set<String> = [storage, settings, log, notifications, clock]
+    public static let all: Set<String> = [storage, settings, log, notifications, clock, http]
   }
 
   /// Persistent key-value storage private to the module's plugin.
@@ -39,6 +41,9 @@ public struct Services {
   /// sessions.
   public let clock: (any WallClock)?
 
+  /// Requests over the network through the host, to the hosts the
+  /// plugin declares (ViperKit 2.7).
+  public let http: (any HTTPClient)?
   /// What carries calls to business services (ViperKit 2.7); nil where
   /// the module requires none.
   public let businessServices: (any ServiceCalling)?
@@ -46,13 +51,15 @@ public struct Services {
   /// Creates a container; the host and test harnesses do.
   public init(
     storage: (any KeyValueStore)? = nil, settings: (any SettingsStore)? = nil, log: (any ModuleLogger)? = nil,
-    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil, businessServices: (any ServiceCalling)? = nil
+    notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil, http: (any HTTPClient)? = nil,
+    businessServices: (any ServiceCalling)? = nil
   ) {
     self.storage = storage
     self.settings = settings
     self.log = log
     self.notifications = notifications
     self.clock = clock
+    self.http = http
     self.businessServices = businessServices
   }
 
@@ -64,7 +71,7 @@ public struct Services {
     notifications: (any Notifier)? = nil, clock: (any WallClock)? = nil
   ) {
     self.init(
-      storage: storage, settings: settings, log: log, notifications: notifications, clock: clock,
+      storage: storage, settings: settings, log: log, notifications: notifications, clock: clock, http: nil,
       businessServices: nil)
   }
 

@@ -10,7 +10,7 @@ import ViperKit
 /// throw ``Refused``, log lines and notices are dropped, and the time is the
 /// host's.
 @MainActor
-public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock {
+public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock, HTTPClient {
   /// The service's name (``Services/Name``).
   public let service: String
   /// The URN of the module it was handed to.
@@ -115,6 +115,14 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
 
   /// Reports the use and throws ``Refused`` at once, instead of waiting.
   public func sleep(for seconds: Double) async throws {
+    used()
+    throw Refused(description: problem)
+  }
+
+  // MARK: HTTPClient
+
+  /// Reports the use and throws ``Refused``; nothing is sent.
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
     used()
     throw Refused(description: problem)
   }

@@ -19,10 +19,15 @@ public final class FakeServices {
   /// The virtual clock the module gets.
   public let clock: ModuleClock
   /// Names of the services the module touched.
-  public private(set) var used: Set<String> = []
+  public internal(set) var used: Set<String> = []
   /// Names of the services the module touched without its contract listing
   /// them (it got an ``UndeclaredService`` for each), in the order it did.
   public private(set) var undeclared: [String] = []
+  /// The responses of the `http` service, by URL (ViperKit 2.7): a request
+  /// to a URL not here fails as ``HTTPError/Kind/notRecorded``.
+  public var httpResponses: [String: HTTPResponse] = [:]
+  /// The requests sent through the `http` service, in order.
+  public internal(set) var httpRequests: [HTTPRequest] = []
   /// Business service calls made, `service.operation`, in order (ViperKit 2.7).
   public internal(set) var serviceCalls: [String] = []
   /// The fake providers of business services, by service.
@@ -41,7 +46,7 @@ public final class FakeServices {
     let listed = Services(
       named: Set(contract.services), storage: { Entries(self, Services.Name.storage, \.stored) },
       settings: { Entries(self, Services.Name.settings, \.settings) }, log: { Log(self) },
-      notifications: { Notices(self) }, clock: { UsedClock(self) })
+      notifications: { Notices(self) }, clock: { UsedClock(self) }, http: { FakeHTTP(self) })
     let filled = UndeclaredService.filling(
       listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
@@ -104,6 +109,21 @@ public final class FakeServices {
       fake.used.insert(Services.Name.clock)
       try await fake.clock.sleep(for: seconds)
     }
+  }
+}
+
+/// The fake `http` service: answers from ``FakeServices/httpResponses``.
+@MainActor
+final class FakeHTTP: HTTPClient {
+  let fake: FakeServices
+  init(_ fake: FakeServices) { self.fake = fake }
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    fake.used.insert(Services.Name.http)
+    fake.httpRequests.append(request)
+    guard let response = fake.httpResponses[request.url] else {
+      throw HTTPError(.notRecorded, url: request.url, reason: "no fake response: set httpResponses[\"\(request.url)\"]")
+    }
+    return response
   }
 }
 
