@@ -24,6 +24,7 @@ let usage = """
 @MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) async -> CheckResult {
   // Loaded by this process's own loader: every module is built here.
   let factories = plugin.factoriesInThisProcess ?? []
+  if job.check == Conformance.providerCheck { return await Conformance.runProviderCheck(plugin.providerTypes) }
   guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
   guard let factory = factories.first(where: { $0.contract.urn == module }) else {
     return CheckResult(

@@ -1,3 +1,4 @@
+import ViperKit
 /// A conformance check: its stable name, the lowest strictness that runs it,
 /// and what it verifies, why that matters, and how to fix a failure. The same
 /// text is in CHECKS.md.
@@ -80,7 +81,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "contract.services", level: 1, scope: .module,
       verifies: "Every service the contract requires is one the host provides.",
-      fix: "Require only storage, settings, log, notifications or clock."),
+      fix: "Require only the services a host provides: \(Services.Name.all.sorted().joined(separator: ", "))."),
     .init(
       name: "build.minimal", level: 1, scope: .module,
       verifies:
@@ -160,6 +161,13 @@ public struct ConformanceCheck: Hashable, Sendable {
       verifies: "Several instances built side by side, then presented one after another, draw what one alone draws.",
       fix: "Keep factories stateless and module state per instance; share data only through an owner made for it."),
     .init(
+      name: "service.answers", level: 1, scope: .plugin,
+      verifies:
+        "Each business service the plugin provides, made with fake services, answers every operation called with a sample request within its deadline: a response, its declared failure, or its dependencies' error.",
+      fix:
+        "Throw the operation's declared failure rather than another error; decode what the request type declares; answer within the deadline."
+    ),
+    .init(
       name: "speed.load", level: 5, scope: .file,
       verifies: "Loading the plugin takes under 100 ms (a warning otherwise).",
       fix: "Do no work in the entry point or factories(); build lazily."),
@@ -189,6 +197,8 @@ public struct ConformanceCheck: Hashable, Sendable {
     "contract.wellformed":
       "The router, argument validation and the catalog all read the contract; a malformed one routes wrongly or not at all.",
     "contract.services": "The host refuses a plugin that needs a service it does not provide.",
+    "service.answers":
+      "A provider that traps, hangs or throws what its interface does not declare fails every consumer of every plugin that uses it.",
     "build.minimal":
       "Any URN the contract accepts can be opened, so the module must build for the least a caller may give.",
     "build.missing-argument":

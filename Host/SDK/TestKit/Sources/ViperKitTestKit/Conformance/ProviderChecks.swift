@@ -27,6 +27,28 @@ extension Conformance {
   /// The id of the provider check.
   public static let providerCheck = "service.answers"
 
+  /// ``run(providers:)`` as one result for the plugin: failed when any
+  /// operation failed, naming each; passed (or skipped, with no provider
+  /// or nothing to call) otherwise.
+  public static func runProviderCheck(_ providers: [any ServiceProvider.Type]) async -> CheckResult {
+    let results = await run(providers: providers)
+    let failed = results.filter { $0.status == .failed }
+    guard failed.isEmpty else {
+      return CheckResult(
+        check: providerCheck, status: .failed, module: nil,
+        message: failed.map { "\($0.module ?? ""): \($0.message)" }.joined(separator: "; ") + "; "
+          + ConformanceCheck.fixText(providerCheck))
+    }
+    let called = results.filter { $0.status == .passed }.count
+    guard called > 0 else {
+      let why = providers.isEmpty ? "the plugin provides no business service" : "no operation could be called with a sample"
+      return CheckResult(check: providerCheck, status: .skipped, module: nil, message: why)
+    }
+    return CheckResult(
+      check: providerCheck, status: .passed, module: nil,
+      message: "\(called) operation\(called == 1 ? "" : "s") answered a sample request")
+  }
+
   private static func check(_ operation: AnsweredOperation, of made: ProvidedService) async -> CheckResult {
     let subject = "service \(made.service).\(operation.name)"
     func result(_ status: CheckStatus, _ message: String) -> CheckResult {
