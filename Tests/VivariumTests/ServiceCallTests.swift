@@ -120,6 +120,21 @@ struct ServiceCallTests {
     #expect(EchoProvider.made == 0)
   }
 
+  /// The router's own checks, not the handle's: a module that requires the
+  /// echo service calls another it does not require.
+  @Test func theHostRefusesACallToAServiceTheCallerDoesNotRequire() async throws {
+    try await runtime.open("user:home")
+    let context = try #require(recorder.context("user:home"))
+    do {
+      _ = try await context.services.service(TreeService.self).count(TreeService.Tree(name: "a", children: []))
+      Issue.record("an undeclared service answered")
+    } catch let error as ServiceCallError {
+      #expect(error.kind == .undeclared)
+      #expect(error.reason.contains("tree"))
+    }
+    #expect(runtime.services.recentLog.contains { $0.contains("service call tree.count") && $0.contains("undeclared") })
+  }
+
   @Test func aCallPastItsDeadlineFailsAndIsCancelledInTheProvider() async throws {
     let echo = try await echo()
     let call = Task { try await echo.hang(1) }

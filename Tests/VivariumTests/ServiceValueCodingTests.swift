@@ -75,6 +75,65 @@ struct ServiceValueCodingTests {
     }
   }
 
+  class Base: Codable {
+    var id = 1
+  }
+
+  final class Derived: Base, @unchecked Sendable {
+    var name = "x"
+    private enum CodingKeys: String, CodingKey { case name }
+    override init() { super.init() }
+    required init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      name = try container.decode(String.self, forKey: .name)
+      try super.init(from: container.superDecoder())
+    }
+    override func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(name, forKey: .name)
+      try super.encode(to: container.superEncoder())
+    }
+  }
+
+  @Test func aSubclassEncodesItsSuperclassUnderSuper() throws {
+    let value = try ServiceValue(encoding: Derived())
+    #expect(value == .record(["name": .string("x"), "super": .record(["id": .int(1)])]))
+    let back = try value.decode(as: Derived.self)
+    #expect(back.name == "x" && back.id == 1)
+  }
+
+  @Test func foundationValuesDictionariesOptionalsAndEmptyContainersComeBack() throws {
+    struct Mixed: Codable, Equatable {
+      var when: Date
+      var bytes: Data
+      var link: URL
+      var byNumber: [Int: String]
+      var nothing: [String]
+      var none: [String: Int]
+      var maybe: Int?
+    }
+    let mixed = Mixed(
+      when: Date(timeIntervalSince1970: 1_795_262_400.5), bytes: Data([0, 255, 7]),
+      link: URL(string: "https://example.com/a?b=c")!, byNumber: [3: "c", -1: "z"], nothing: [], none: [:], maybe: nil)
+    #expect(try ServiceValue(encoding: mixed).decode(as: Mixed.self) == mixed)
+    let optional: Int? = nil
+    #expect(try ServiceValue(encoding: optional) == .null)
+    #expect(try ServiceValue.null.decode(as: Int?.self) == nil)
+  }
+
+  @Test func aValueNestedDeeperThanTheLimitDoesNotEncode() throws {
+    indirect enum Chain: Codable {
+      case end
+      case link(Chain)
+    }
+    var chain = Chain.end
+    for _ in 0..<ServiceValue.depthLimit { chain = .link(chain) }
+    #expect(throws: EncodingError.self) { try ServiceValue(encoding: chain) }
+    var shallow = Chain.end
+    for _ in 0..<(ServiceValue.depthLimit / 2 - 2) { shallow = .link(shallow) }
+    #expect(try ServiceValue(encoding: shallow).depth <= ServiceValue.depthLimit)
+  }
+
   @Test func anIntegerOutOfItsTypesRangeIsRefused() {
     #expect(throws: DecodingError.self) { try ServiceValue.int(300).decode(as: UInt8.self) }
     #expect(throws: EncodingError.self) { try ServiceValue(encoding: UInt64.max) }

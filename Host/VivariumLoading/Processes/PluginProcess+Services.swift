@@ -10,9 +10,13 @@ extension PluginProcess {
   /// way to call other business services), and the process copies of the
   /// stores they declared: before the host's first call to one of them.
   package func prepareProviders(_ services: Services) {
+    guard providerServices == nil else { return }
     providerServices = services
     sendCopies(of: services)
   }
+
+  /// Whether its providers were given their services (``prepareProviders(_:)``).
+  package var hasProviderServices: Bool { providerServices != nil }
 
   /// Whether a call can be sent now, without starting the process again.
   package var isRunning: Bool {
@@ -23,6 +27,10 @@ extension PluginProcess {
   /// Starts the process again if it ended; false, with `call` failed as
   /// unavailable, when it cannot be.
   package func startAgain(for call: PendingServiceCall) async -> Bool {
+    if retiring {
+      fail(call, "it was replaced by a new build")
+      return false
+    }
     guard case .ended = state else { return true }
     guard let rejection = await restart() else { return true }
     fail(call, "it could not be started again: \(rejection.reasons.joined(separator: "; "))")
@@ -36,6 +44,8 @@ extension PluginProcess {
   package func provide(_ call: PendingServiceCall) {
     if case .ended(let failure) = state { return fail(call, failure.cause) }
     if retiring { return fail(call, "it was replaced by a new build") }
+    // A process started again gets its providers' copies anew.
+    if let providerServices { sendCopies(of: providerServices) }
     let id = nextCall
     nextCall &+= 1
     provisions[id] = call
@@ -71,9 +81,13 @@ extension PluginProcess {
   /// process's providers) through the services the host gave it, and
   /// answers it when it ends; the process goes on meanwhile.
   func serveBusiness(_ call: UInt32, _ module: UInt32, _ request: ServiceRequest) {
-    let calls = module == 0 ? providerServices?.businessServices : modules[module]?.context.services.businessServices
-    guard let calls else {
-      let reason = module == 0 ? "the plugin provides no service that requires it" : "the module was detached"
+    guard takesCall(call) else { return }
+    let services = module == 0 ? providerServices : modules[module]?.context.services
+    guard let calls = services?.businessServices else {
+      let reason =
+        services == nil
+        ? (module == 0 ? "the plugin's providers were never called" : "the module was detached")
+        : "it requires no business service: add .required or .optional(\(request.service)) to requires"
       let refusal = ServiceCallError(
         .undeclared, service: request.service, operation: request.operation, reason: reason)
       send(.answer(call: call, .outcome(.error(refusal))))
@@ -90,6 +104,7 @@ extension PluginProcess {
   /// providers) through the http service the host gave it, and answers it
   /// when it ends; the process goes on meanwhile.
   func serveHTTP(_ call: UInt32, _ module: UInt32, _ request: HTTPRequest) {
+    guard takesCall(call) else { return }
     guard let http = module == 0 ? providerServices?.http : modules[module]?.context.services.http else {
       let reason = module == 0 ? "the plugin's providers do not list the service 'http'" : "the module was detached"
       send(.answer(call: call, .httpFailed(HTTPError(.failed, url: request.url, reason: reason))))
@@ -107,6 +122,25 @@ extension PluginProcess {
       guard self.businessCallsUnderWay.removeValue(forKey: call) != nil else { return }
       self.send(.answer(call: call, answer))
     }
+  }
+
+  /// The most business service and http calls a process may have under way
+  /// in the host; more are refused, so that a flood costs the host nothing.
+  static let callsUnderWayLimit = 256
+
+  /// Whether the host takes the call `call` now: not over the limit (a call
+  /// over it is answered as refused), and not a call number under way
+  /// already (a process that reuses one is stopped).
+  private func takesCall(_ call: UInt32) -> Bool {
+    guard businessCallsUnderWay[call] == nil else {
+      stop(because: "it reused the call number \(call) of a call under way")
+      return false
+    }
+    guard businessCallsUnderWay.count < Self.callsUnderWayLimit else {
+      send(.answer(call: call, .failed("it has \(Self.callsUnderWayLimit) calls under way; wait for their answers")))
+      return false
+    }
+    return true
   }
 
   /// The process no longer waits for its call `call`: it is cancelled, and

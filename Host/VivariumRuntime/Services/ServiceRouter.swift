@@ -15,8 +15,6 @@ final class ServiceRouter {
   private unowned let runtime: HostRuntime
   /// The providers made in this process, by plugin and service.
   private var local: [String: ProvidedService] = [:]
-  /// Plugins whose providers were given their services in their process, by the process.
-  private var prepared: Set<ObjectIdentifier> = []
   /// The deadlines of the calls under way.
   private let deadlines: ServiceDeadlines
 
@@ -69,7 +67,10 @@ final class ServiceRouter {
     guard let plugin = runtime.catalog.loaded.first(where: { $0.name == service.provider }) else {
       return (error(.unavailable, "its provider, the plugin \(service.provider), is not loaded"), service.provider)
     }
-    let seconds = min(max(request.deadline.isNaN ? 0 : request.deadline, 0), 1e9)
+    guard request.payload.depth <= ServiceValue.depthLimit else {
+      return (error(.undecodable, "the request nests deeper than \(ServiceValue.depthLimit) levels"), nil)
+    }
+    let seconds = min(max(request.deadline.isNaN ? 0 : request.deadline, 0), Self.longestDeadline)
     let call = PendingServiceCall(request)
     let expiry = deadlines.add(in: seconds) {
       call.fail(
@@ -82,8 +83,18 @@ final class ServiceRouter {
     } onCancel: {
       Task { @MainActor in call.fail(.cancelled, "the call was cancelled") }
     }
+    switch outcome {
+    case .response(let value), .failure(let value):
+      guard value.depth <= ServiceValue.depthLimit else {
+        return (error(.undecodable, "the answer nests deeper than \(ServiceValue.depthLimit) levels"), plugin.name)
+      }
+    case .error: break
+    }
     return (outcome, plugin.name)
   }
+
+  /// The longest deadline a call may ask for: an hour.
+  static let longestDeadline = 3600.0
 
   /// Sets `call` going with `plugin`'s provider: in the plugin's process, or
   /// made in this process on first use.
@@ -100,9 +111,7 @@ final class ServiceRouter {
       return
     }
     if let process = plugin.process {
-      if prepared.insert(ObjectIdentifier(process)).inserted {
-        process.prepareProviders(providerServices(of: plugin))
-      }
+      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin)) }
       return process.provide(call)
     }
     let request = call.request
@@ -150,7 +159,10 @@ final class ServiceRouter {
     let contract = Contract(
       urn: "provider:\(name)", summary: "the provider of \(name)",
       services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
-    let identity = PluginIdentity(name: plugin.name, path: plugin.path, conflict: nil, hosts: plugin.hosts)
+    // The catalog's identity: a plugin whose name another shares gets no storage here either.
+    let identity =
+      runtime.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
+      ?? PluginIdentity(name: plugin.name, path: plugin.path, hosts: plugin.hosts)
     let services = runtime.services.services(for: contract, plugin: identity, urn: "\(plugin.name) (\(name))")
     guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
     else { return services }
@@ -222,8 +234,9 @@ final class ServiceDeadlines {
   private let clock: ModuleClock
   private var entries: [Int: (due: Double, expire: () -> Void)] = [:]
   private var nextID = 0
-  /// When the timer under way wakes.
+  /// When the timer under way wakes, and the task that waits for it.
   private var armedFor: Double?
+  private var timer: Task<Void, Never>?
 
   init(clock: ModuleClock) {
     self.clock = clock
@@ -242,18 +255,19 @@ final class ServiceDeadlines {
   /// Forgets deadline `id`.
   func remove(_ id: Int) { entries[id] = nil }
 
+  /// Sets the one timer for `due`, cancelling the one it replaces.
   private func arm(for due: Double) {
     armedFor = due
-    Task { @MainActor [clock] in
-      try? await clock.sleepOutsideWork(for: max(0, due - clock.now()))
-      self.fire(armedAt: due)
+    timer?.cancel()
+    timer = Task { @MainActor [clock] in
+      guard (try? await clock.sleepOutsideWork(for: max(0, due - clock.now()))) != nil else { return }
+      self.fire()
     }
   }
 
-  private func fire(armedAt due: Double) {
-    // A later timer stands in for this one when an earlier deadline re-armed it.
-    guard armedFor == due else { return }
+  private func fire() {
     armedFor = nil
+    timer = nil
     let now = clock.now()
     for (id, entry) in entries.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
       entries[id] = nil

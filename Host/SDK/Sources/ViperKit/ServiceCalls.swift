@@ -179,11 +179,13 @@ public struct ServiceCall<Request: Codable & Sendable, Response: Codable & Senda
       }
     case .failure(let value):
       let failure = operation.failure
+      let decoded: any Error
       do {
-        throw try value.decode(as: failure)
-      } catch let decoding as DecodingError {
-        throw problem(.undecodable, "the provider's failure did not decode as \(failure): \(decoding)")
+        decoded = try value.decode(as: failure)
+      } catch {
+        throw problem(.undecodable, "the provider's failure did not decode as \(failure): \(error)")
       }
+      throw decoded
     case .error(let failure):
       throw failure
     }

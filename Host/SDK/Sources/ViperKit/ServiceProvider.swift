@@ -76,9 +76,14 @@ public struct ServiceAnswers<Interface: ServiceInterface> {
       } catch {
         return problem(.undecodable, "the request did not decode as \(Request.self): \(error)")
       }
+      let response: Response
       do {
-        let response = try await answer(request)
-        return .response(try ServiceValue(encoding: response))
+        response = try await answer(request)
+      } catch let failure as ServiceCallError where failure.service != Interface.name {
+        // A service this provider depends on failed: its consumer is told
+        // about this service, naming the other.
+        let kind: ServiceCallError.Kind = failure.kind == .cancelled ? .cancelled : .unavailable
+        return problem(kind, "it depends on \(failure.service).\(failure.operation), which failed: \(failure.reason)")
       } catch let failure as ServiceCallError {
         return .error(failure)
       } catch let failure where ObjectIdentifier(type(of: failure)) == ObjectIdentifier(declared.failure) {
@@ -90,6 +95,11 @@ public struct ServiceAnswers<Interface: ServiceInterface> {
         return problem(.cancelled, "the call was cancelled")
       } catch {
         return problem(.failed, "the provider failed: \(error)")
+      }
+      do {
+        return .response(try ServiceValue(encoding: response))
+      } catch {
+        return problem(.undecodable, "the response did not encode: \(error)")
       }
     }
   }

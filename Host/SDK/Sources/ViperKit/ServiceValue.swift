@@ -25,8 +25,8 @@ public enum ServiceValue: Hashable, Sendable {
   case record([String: ServiceValue])
 
   /// `value` in this form; throws `EncodingError` when its `encode(to:)`
-  /// throws or writes what the form cannot hold (a value keyed by integers,
-  /// a container left half-written).
+  /// throws, when it nests deeper than ``depthLimit``, or when an integer
+  /// does not fit in `Int`.
   public init(encoding value: some Encodable) throws {
     self = try ServiceValueEncoder.encode(value)
   }
@@ -35,6 +35,24 @@ public enum ServiceValue: Hashable, Sendable {
   /// does not fit.
   public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
     try T(from: ServiceValueDecoder(self, codingPath: []))
+  }
+
+  /// The deepest a value may nest: deeper ones do not encode, and the host
+  /// refuses them, in one process as across processes.
+  public static let depthLimit = 64
+
+  /// How deeply it nests: 1 for a leaf or an empty container. Stops
+  /// counting past ``depthLimit``.
+  public var depth: Int {
+    func depth(_ value: ServiceValue, _ level: Int) -> Int {
+      guard level <= ServiceValue.depthLimit else { return level }
+      switch value {
+      case .list(let values): return values.map { depth($0, level + 1) }.max() ?? level
+      case .record(let fields): return fields.values.map { depth($0, level + 1) }.max() ?? level
+      default: return level
+      }
+    }
+    return depth(self, 1)
   }
 
   /// What kind of value this is, for messages: `a string`, `a record`.

@@ -34,7 +34,13 @@ struct ServiceValueEncoder: Encoder {
   static func encode(_ value: some Encodable) throws -> ServiceValue {
     let slot = ServiceValueSlot()
     try ServiceValueEncoder(slot: slot, codingPath: []).encodeValue(value)
-    return slot.value
+    let encoded = slot.value
+    guard encoded.depth <= ServiceValue.depthLimit else {
+      throw EncodingError.invalidValue(
+        value,
+        .init(codingPath: [], debugDescription: "it nests deeper than \(ServiceValue.depthLimit) levels"))
+    }
+    return encoded
   }
 
   /// Writes `value` into this encoder's slot: its primitive form when it
@@ -81,10 +87,12 @@ struct ServiceValueEncoder: Encoder {
     let slot: ServiceValueSlot
     var codingPath: [any CodingKey]
 
-    private func child(_ key: Key) -> ServiceValueSlot {
+    private func child(_ key: Key) -> ServiceValueSlot { child(named: key.stringValue) }
+
+    private func child(named name: String) -> ServiceValueSlot {
       let child = ServiceValueSlot()
       if case .record(var fields) = slot.content {
-        fields[key.stringValue] = child
+        fields[name] = child
         slot.content = .record(fields)
       }
       return child
@@ -102,7 +110,10 @@ struct ServiceValueEncoder: Encoder {
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
       ServiceValueEncoder(slot: child(key), codingPath: codingPath + [key]).unkeyedContainer()
     }
-    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+    // A class's superclass encodes under `super`, which its own keys need not have.
+    mutating func superEncoder() -> any Encoder {
+      ServiceValueEncoder(slot: child(named: "super"), codingPath: codingPath + [ServiceValueKey("super")])
+    }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
       ServiceValueEncoder(slot: child(key), codingPath: codingPath + [key])
     }

@@ -1,4 +1,5 @@
 import ViperKit
+
 /// A conformance check: its stable name, the lowest strictness that runs it,
 /// and what it verifies, why that matters, and how to fix a failure. The same
 /// text is in CHECKS.md.

@@ -41,7 +41,8 @@ extension Conformance {
     }
     let called = results.filter { $0.status == .passed }.count
     guard called > 0 else {
-      let why = providers.isEmpty ? "the plugin provides no business service" : "no operation could be called with a sample"
+      let why =
+        providers.isEmpty ? "the plugin provides no business service" : "no operation could be called with a sample"
       return CheckResult(check: providerCheck, status: .skipped, module: nil, message: why)
     }
     return CheckResult(
