@@ -189,6 +189,12 @@ public struct PluginLoader: Sendable {
       loadTime: ContinuousClock.now - start)
     loaded.fileDescriptor = file.descriptor
     loaded.version = plugin.version
+    let provided = plugin.providers.map { $0.provision.service }
+    if let twice = provided.first(where: { service in provided.filter { $0 == service }.count > 1 }) {
+      throw Rejection(
+        path, .invalidContract,
+        "\(plugin.name).providers lists two providers of the service '\(twice)'; list one provider per service")
+    }
     loaded.provides = plugin.provides
     loaded.providerTypes = plugin.providers
     loaded.hosts = plugin.hosts

@@ -124,7 +124,7 @@ final class ServiceRouter {
         return call.fail(
           .unavailable, "its provider, the plugin \(plugin.name), has no implementation of it in its providers")
       }
-      provided = ProvidedService(type, services: providerServices(of: plugin, only: type.provision))
+      provided = ProvidedService(type, services: providerServices(of: plugin))
       local[key] = provided
     }
     // Its own task: a provider that ignores cancellation holds up no one past the deadline.
@@ -149,11 +149,11 @@ final class ServiceRouter {
     return call.isFinished ? nil : plugin
   }
 
-  /// The services of `plugin`'s providers (of `only` that one, when given):
-  /// the host services they declared, and calls to the business services
-  /// they require.
-  private func providerServices(of plugin: LoadedPlugin, only: ServiceProvision? = nil) -> Services {
-    let provisions = only.map { [$0] } ?? plugin.provides
+  /// The services of `plugin`'s providers, granted per plugin as the
+  /// plugin's process holds them, in one process as in its own: the host
+  /// services they declared and calls to the business services they require.
+  private func providerServices(of plugin: LoadedPlugin) -> Services {
+    let provisions = plugin.provides
     let requires = provisions.flatMap(\.requires)
     let name = provisions.map(\.service).joined(separator: ", ")
     let contract = Contract(
