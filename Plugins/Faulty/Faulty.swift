@@ -177,6 +177,8 @@ public enum FaultyPlugin: ViperPlugin {
   public static func factories() -> [any ModuleFactory] { [FaultyFactory(), FaultyDemoFactory()] }
   /// The faulty service.
   public static var providers: [any ServiceProvider.Type] { [FaultyProvider.self] }
+  /// Its fetch reaches this machine only.
+  public static var hosts: [String] { ["127.0.0.1"] }
 }
 
 /// The plugin's entry point, the only symbol the host looks up.

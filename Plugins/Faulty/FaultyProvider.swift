@@ -6,17 +6,28 @@ import ViperKit
 /// answers `hang` (logging when the host cancels it).
 @MainActor
 final class FaultyProvider: ServiceProvider {
-  static let services = [Services.Name.log]
+  static let services = [Services.Name.log, Services.Name.http]
   private let log: (any ModuleLogger)?
+  private let http: (any HTTPClient)?
 
   init(services: Services) {
     log = services.log
+    http = services.http
   }
 
   func answer(_ answers: inout ServiceAnswers<FaultyService>) {
     // The process that answered, so that a benchmark can tell a stale build's answer.
     answers.on(\.echo) { "echo: \($0) (from process \(getpid()))" }
     answers.on(\.crash) { _ in fatalError("the faulty service crashes on purpose") }
+    answers.on(\.fetch) { [http] url in
+      guard let http else { return "no http service" }
+      do {
+        let response = try await http.send(HTTPRequest(url))
+        return "\(response.status): \(response.text)"
+      } catch let error as HTTPError {
+        return "refused (\(error.kind.rawValue))"
+      }
+    }
     answers.on(\.hang) { [log] _ in
       do {
         try await Task.sleep(for: .seconds(86_400 * 365))

@@ -18,8 +18,9 @@ enum AskContract {
     urn: "ask:{how}",
     summary: "Asks the faulty service (echo, crash or hang) on each tap of Ask, and shows how the call ended.",
     arguments: [
+      .optional("url", .string, default: .string(""), "For fetch: the URL to fetch."),
       .required(
-        "how", .string, "The operation to call: \(AskInteractor.How.allCases.map(\.rawValue).joined(separator: ", ")).")
+        "how", .string, "The operation to call: \(AskInteractor.How.allCases.map(\.rawValue).joined(separator: ", "))."),
     ],
     requires: [.required(FaultyService.self, "1.0"..<"2")])
 
@@ -97,7 +98,7 @@ final class AskPresenter: ViperPresenter, AskViewOutput, AskInteractorOutput {
 /// Calls the operation `how` names, from the module's work.
 final class AskInteractor: ViperInteractor {
   enum How: String, CaseIterable {
-    case echo, crash, hang
+    case echo, crash, hang, fetch
   }
 
   weak var presenter: (any AskInteractorOutput)?
@@ -105,15 +106,18 @@ final class AskInteractor: ViperInteractor {
   private let faulty: ServiceHandle<FaultyService>
   private let work: any ModuleWork
 
-  init(how: How, services: Services, work: any ModuleWork) {
+  private let url: String
+
+  init(how: How, url: String, services: Services, work: any ModuleWork) {
     self.how = how
+    self.url = url
     faulty = services.service(FaultyService.self)
     self.work = work
   }
 
   /// Makes the call, the `number`th, and presents how it ended.
   func ask(number: Int) {
-    work.start("ask the faulty service") { [weak self, faulty, how] in
+    work.start("ask the faulty service") { [weak self, faulty, how, url] in
       let outcome: String
       do {
         let answer =
@@ -121,6 +125,7 @@ final class AskInteractor: ViperInteractor {
           case .echo: try await faulty.echo("ping")
           case .crash: try await faulty.crash("now")
           case .hang: try await faulty.hang("forever")
+          case .fetch: try await faulty.fetch(url)
           }
         outcome = "Answer \(number): \(answer)"
       } catch let error as ServiceCallError {
@@ -136,7 +141,8 @@ struct AskFactory: ModuleFactory {
 
   func build(_ context: ModuleContext) throws -> Module {
     let how = AskInteractor.How(rawValue: context.arguments.string("how") ?? "") ?? .echo
-    let interactor = AskInteractor(how: how, services: context.services, work: context.work)
+    let interactor = AskInteractor(
+      how: how, url: context.arguments.string("url") ?? "", services: context.services, work: context.work)
     let presenter = AskPresenter(interactor: interactor)
     let view = AskView(canvas: context.canvas, presenter: presenter)
     presenter.view = view

@@ -17,4 +17,7 @@ public enum FaultyService: ServiceInterface {
   public static let crash = ServiceOperation<String, String>("crash")
   /// Never answers; within 2 s on the host's clock, the call fails.
   public static let hang = ServiceOperation<String, String>("hang", deadline: 2)
+  /// Fetches the URL through the host's http service and answers
+  /// `STATUS: BODY`; only the hosts the Faulty plugin declares (127.0.0.1).
+  public static let fetch = ServiceOperation<String, String>("fetch")
 }

@@ -91,6 +91,21 @@ struct ServiceProcessTests {
     #expect(try await host.waitForText("Failed").contains("Failed 1 (deadline)"))
   }
 
+  /// A provider in a plugin process fetches through the host's http
+  /// service: a host its plugin declares answers, any other is refused.
+  @Test func aProviderInItsProcessFetchesThroughTheHostOnlyFromItsDeclaredHosts() async throws {
+    let server = try LocalHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nsunny")
+    try await host.runtime.open("ask:fetch", arguments: [("url", "http://127.0.0.1:\(server.port)/today")])
+    try await host.runtime.act(.tap(button: "ask"))
+    #expect(try await host.waitForText("Answer").contains("Answer 1: 200: sunny"))
+    #expect(server.requests == 1)
+    try await host.runtime.open("ask:fetch", arguments: [("url", "http://localhost:\(server.port)/today")])
+    try await host.runtime.act(.tap(button: "ask"))
+    #expect(try await host.waitForText("Answer").contains("Answer 1: refused (undeclaredHost)"))
+    #expect(server.requests == 1)
+    #expect(host.runtime.services.recentLog.contains { $0.contains("http GET 127.0.0.1 200, 5 bytes") })
+  }
+
   @Test func aCallerThatGoesAwayCancelsTheCallInTheProvider() async throws {
     try await host.runtime.open("ask:echo")
     try await ask("hang")
