@@ -321,13 +321,8 @@ public final class PluginServer {
     }
     switch answer {
     case .outcome(let outcome): return outcome
-    case .failed(let reason):
-      return .error(
-        ServiceCallError(.unavailable, service: request.service, operation: request.operation, reason: reason))
-    default:
-      return .error(
-        ServiceCallError(
-          .failed, service: request.service, operation: request.operation, reason: "the host answered \(answer)"))
+    case .failed(let reason): return .error(.unavailable, request, reason)
+    default: return .error(.failed, request, "the host answered \(answer)")
     }
   }
 

@@ -38,10 +38,7 @@ final class ProcessProviders {
 
   private func outcome(of request: ServiceRequest) async -> ServiceOutcome {
     guard let type = types[request.service] else {
-      return .error(
-        ServiceCallError(
-          .failed, service: request.service, operation: request.operation,
-          reason: "the plugin does not provide '\(request.service)'"))
+      return .error(.failed, request, "the plugin does not provide '\(request.service)'")
     }
     let provider = made[request.service] ?? make(type)
     return await provider.outcome(of: request)

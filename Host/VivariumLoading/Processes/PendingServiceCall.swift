@@ -34,7 +34,7 @@ package final class PendingServiceCall {
 
   /// Answers it as failed for `kind`, saying `reason`.
   package func fail(_ kind: ServiceCallError.Kind, _ reason: String) {
-    finish(.error(ServiceCallError(kind, service: request.service, operation: request.operation, reason: reason)))
+    finish(.error(kind, request, reason))
   }
 
   /// Runs `start`, which sets the call going, and waits for its answer.

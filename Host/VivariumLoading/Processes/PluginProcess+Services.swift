@@ -88,9 +88,7 @@ extension PluginProcess {
         services == nil
         ? (module == 0 ? "the plugin's providers were never called" : "the module was detached")
         : "it requires no business service: add .required or .optional(\(request.service)) to requires"
-      let refusal = ServiceCallError(
-        .undeclared, service: request.service, operation: request.operation, reason: reason)
-      send(.answer(call: call, .outcome(.error(refusal))))
+      send(.answer(call: call, .outcome(.error(.undeclared, request, reason))))
       return
     }
     businessCallsUnderWay[call] = Task { @MainActor in

@@ -48,7 +48,7 @@ final class ServiceRouter {
 
   private func route(_ request: ServiceRequest, from caller: ConsumerCalls) async -> (ServiceOutcome, String?) {
     func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
-      .error(ServiceCallError(kind, service: request.service, operation: request.operation, reason: reason))
+      .error(kind, request, reason)
     }
     guard let requirement = caller.requires.first(where: { $0.service == request.service }) else {
       return (

@@ -77,6 +77,14 @@ public struct ServiceCallError: Error, Codable, Hashable, Sendable, CustomString
   public var description: String { "\(service).\(operation): \(reason)" }
 }
 
+extension ServiceOutcome {
+  /// The call `request` failed for a reason of the service, of `kind`.
+  public static func error(_ kind: ServiceCallError.Kind, _ request: ServiceRequest, _ reason: String) -> ServiceOutcome
+  {
+    .error(ServiceCallError(kind, service: request.service, operation: request.operation, reason: reason))
+  }
+}
+
 /// One call as it leaves a consumer: the service and operation by name and
 /// the request in its service-value form (ViperKit 2.7). Made by
 /// ``ServiceHandle``; carried by the host.

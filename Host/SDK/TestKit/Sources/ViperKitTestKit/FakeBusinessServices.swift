@@ -64,7 +64,7 @@ extension FakeServices {
     func call(_ request: ServiceRequest) async -> ServiceOutcome {
       fake.serviceCalls.append("\(request.service).\(request.operation)")
       func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
-        .error(ServiceCallError(kind, service: request.service, operation: request.operation, reason: reason))
+        .error(kind, request, reason)
       }
       guard requires.contains(where: { $0.service == request.service }) else {
         return error(.undeclared, "the contract does not require '\(request.service)': add it to requires")
