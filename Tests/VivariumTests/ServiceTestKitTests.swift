@@ -93,6 +93,15 @@ struct ServiceTestKitTests {
     } catch let error as ServiceCallError {
       #expect(error.kind == .unavailable)
     }
+    fake.provide(ShoutingEchoProvider.self)
+    let newer = Contract(urn: "z:z", summary: "Wants 2.x.", requires: [.required(EchoService.self, "2.0"..<"3")])
+    do {
+      _ = try await fake.services(for: newer).service(EchoService.self).echo("a")
+      Issue.record("a fake outside the versions required answered")
+    } catch let error as ServiceCallError {
+      #expect(error.kind == .unavailable)
+      #expect(error.reason.contains("1.2.0"))
+    }
   }
 
   @Test func theProviderCheckCallsEachOperationWithASampleAndJudgesTheAnswer() async {

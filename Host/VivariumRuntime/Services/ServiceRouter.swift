@@ -89,6 +89,7 @@ final class ServiceRouter {
         return (error(.undecodable, "the answer nests deeper than \(ServiceValue.depthLimit) levels"), plugin.name)
       }
     case .error: break
+    @unknown default: return (error(.failed, "it answered in a way this host does not know"), plugin.name)
     }
     return (outcome, plugin.name)
   }
@@ -182,6 +183,8 @@ final class ServiceRouter {
     case .error(let error):
       (ended, level) =
         error.kind == .cancelled ? ("cancelled", .debug) : ("\(error.kind.rawValue): \(error.reason)", .warning)
+    @unknown default:
+      (ended, level) = ("ended in a way this host does not know", .warning)
     }
     let by = provider.map { " by \($0)" } ?? ""
     runtime.services.logLine(

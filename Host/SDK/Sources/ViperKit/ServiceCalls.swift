@@ -108,7 +108,6 @@ public struct ServiceRequest: Codable, Hashable, Sendable {
 }
 
 /// How a call ended, as it comes back to the consumer (ViperKit 2.7).
-@frozen
 public enum ServiceOutcome: Codable, Hashable, Sendable {
   /// The provider's response.
   case response(ServiceValue)

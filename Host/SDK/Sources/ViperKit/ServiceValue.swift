@@ -7,7 +7,6 @@
 ///
 /// Plugins never build these: a ``ServiceHandle`` encodes the request and
 /// decodes the response, and ``ServiceAnswers`` the other way round.
-@frozen
 public enum ServiceValue: Hashable, Sendable {
   /// `nil`, or an absent optional.
   case null

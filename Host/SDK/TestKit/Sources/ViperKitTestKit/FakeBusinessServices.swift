@@ -15,14 +15,14 @@ extension FakeServices {
     var answers = ServiceAnswers<Interface>()
     answer(&answers)
     let table = answers
-    providers[Interface.name] = { await table.outcome(of: $0.operation, payload: $0.payload) }
+    providers[Interface.name] = (Interface.version, { await table.outcome(of: $0.operation, payload: $0.payload) })
   }
 
   /// Answers calls to `Provider`'s service with a real `Provider`, made
   /// with these fake services (and the fakes of the services it requires).
   public func provide<Provider: ServiceProvider>(_ provider: Provider.Type) {
     let made = made(provider)
-    providers[Provider.Interface.name] = { await made.outcome(of: $0) }
+    providers[Provider.Interface.name] = (Provider.Interface.version, { await made.outcome(of: $0) })
   }
 
   /// `Provider` made with these fake services: those it declares, and
@@ -66,11 +66,16 @@ extension FakeServices {
       func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
         .error(kind, request, reason)
       }
-      guard requires.contains(where: { $0.service == request.service }) else {
+      guard let requirement = requires.first(where: { $0.service == request.service }) else {
         return error(.undeclared, "the contract does not require '\(request.service)': add it to requires")
       }
-      guard let provider = fake.providers[request.service] else {
+      guard let (version, provider) = fake.providers[request.service] else {
         return error(.unavailable, "no fake provides '\(request.service)': call provide(_:) on the fake services")
+      }
+      guard requirement.versions.contains(version) else {
+        return error(
+          .unavailable,
+          "the fake provides \(request.service) \(version), outside the versions required (\(requirement.versions))")
       }
       return await provider(request)
     }

@@ -31,7 +31,7 @@ public final class FakeServices {
   /// Business service calls made, `service.operation`, in order (ViperKit 2.7).
   public internal(set) var serviceCalls: [String] = []
   /// The fake providers of business services, by service.
-  var providers: [String: @MainActor (ServiceRequest) async -> ServiceOutcome] = [:]
+  var providers: [String: (version: SemanticVersion, answer: @MainActor (ServiceRequest) async -> ServiceOutcome)] = [:]
 
   /// Fake services whose virtual clock starts at `now` (default
   /// 2026-01-01T00:00:00Z).

@@ -73,6 +73,8 @@ extension Conformance {
       return result(.passed, "answered with its dependencies' error (\(error.kind.rawValue))")
     case .error(let error):
       return result(.failed, "answered \(error.kind.rawValue): \(error.reason)")
+    @unknown default:
+      return result(.failed, "answered in a way this test kit does not know: \(outcome)")
     }
   }
 
