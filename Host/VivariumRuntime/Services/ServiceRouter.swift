@@ -241,15 +241,25 @@ final class ServiceDeadlines {
   private var armedFor: Double?
   private var timer: Task<Void, Never>?
 
+  private let start = ContinuousClock.now
+
   init(clock: ModuleClock) {
     self.clock = clock
+  }
+
+  /// Now in seconds: virtual time, or on a real clock the monotonic time
+  /// since this was made, so that a step of the system's clock moves no deadline.
+  private func now() -> Double {
+    guard case .real = clock.mode else { return clock.now() }
+    let (seconds, attoseconds) = (ContinuousClock.now - start).components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 
   /// Calls `expire` once `seconds` have passed on the clock, unless
   /// ``remove(_:)`` is called first with the returned id.
   func add(in seconds: Double, _ expire: @escaping () -> Void) -> Int {
     nextID += 1
-    let due = clock.now() + seconds
+    let due = now() + seconds
     entries[nextID] = (due, expire)
     if armedFor.map({ due < $0 }) ?? true { arm(for: due) }
     return nextID
@@ -262,8 +272,9 @@ final class ServiceDeadlines {
   private func arm(for due: Double) {
     armedFor = due
     timer?.cancel()
+    let wait = max(0, due - now())
     timer = Task { @MainActor [clock] in
-      guard (try? await clock.sleepOutsideWork(for: max(0, due - clock.now()))) != nil else { return }
+      guard (try? await clock.sleepOutsideWork(for: wait)) != nil else { return }
       self.fire()
     }
   }
@@ -271,7 +282,7 @@ final class ServiceDeadlines {
   private func fire() {
     armedFor = nil
     timer = nil
-    let now = clock.now()
+    let now = now()
     for (id, entry) in entries.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
       entries[id] = nil
       entry.expire()
