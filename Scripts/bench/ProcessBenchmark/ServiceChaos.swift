@@ -21,7 +21,8 @@ struct ChaosCounts {
   var longest = 0.0
 }
 
-/// 10,000 calls of the faulty service's echo from 3 consumers, 3 at a time
+/// 10,000 calls of the faulty service's echo from 3 consumers (two in the
+/// host, ask:echo in FaultyFrame's process), 3 at a time
 /// on the host's real clock, while the provider's process is killed every
 /// 200 calls and a new build of it (the same file, in a new process) is
 /// taken every 500, as `--watch` takes one.
@@ -30,11 +31,13 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
   let total = 10_000
   let deadline = 1.0
   print(
-    "A provider killed every 200 calls and reloaded every 500: \(total) calls of echo from 3 consumers, 3 at a time, deadline \(Int(deadline)) s"
+    "A provider killed every 200 calls and reloaded every 500: \(total) calls of echo from 3 consumers (one in a plugin process), 3 at a time, deadline \(Int(deadline)) s"
   )
   let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, now: nil)
   defer { runtime.shutdown() }
-  let consumers = (1...3).map { number in
+  // Two consumers in the host, and one in a plugin process of its own:
+  // FaultyFrame's ask:echo, tapped once per batch.
+  let consumers = (1...2).map { number in
     ServiceHandle<FaultyService>(
       calls: runtime.serviceCalls(
         as: "chaos:consumer\(number)", in: "Consumer\(number)", requiring: [.required(FaultyService.self, "1.0"..<"2")])
@@ -43,6 +46,16 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
   guard let path = runtime.catalog.loaded.first(where: { $0.name == "FaultyPlugin" })?.path else {
     fail("no Faulty plugin in \(plugins)")
   }
+  do {
+    try await runtime.open("ask:echo")
+  } catch {
+    fail("ask:echo: \(error)")
+  }
+  guard let consumerProcess = runtime.catalog.loaded.first(where: { $0.name == "FaultyFramePlugin" })?.runningProcess
+  else { fail("FaultyFrame runs in no process of its own") }
+  let consumerPID = consumerProcess.pid
+  let screen = ScreenAnswers(runtime)
+  var asked = 0
   let options = PluginProcessOptions(executable: vivarium)
   var counts = ChaosCounts()
   var retired: Set<pid_t> = []
@@ -60,9 +73,18 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
       if !reload.accepted { fail("the reload was refused: \(reload.problems)") }
     }
     let retiredBefore = retired
+    asked += 1
+    screen.expect(number: asked)
+    let tapped = ContinuousClock.now
+    do {
+      try runtime.send(.tap(button: "ask"))
+    } catch {
+      fail("ask:echo: \(error)")
+    }
     let calls = consumers.map { consumer in Task { @MainActor in await chaosCall(consumer, deadline: deadline) } }
     var ends: [ChaosCall] = []
     for call in calls { ends.append(await call.value) }
+    ends.append(await screen.outcome(since: tapped))
     for end in ends {
       let (outcome, pid, ms) = (end.outcome, end.pid, end.milliseconds)
       if outcome == "answered" { counts.answered += 1 } else { counts.byKind[outcome, default: 0] += 1 }
@@ -83,7 +105,65 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
         "    answered by a replaced build: %d (target 0: %@); later than the deadline + 50 ms: %d (target 0: %@); longest %.0f ms",
       counts.stale, counts.stale == 0 ? "met" : "MISSED", counts.late, counts.late == 0 ? "met" : "MISSED",
       counts.longest))
-  print("    consumers: in the host (three consumers of one plugin process would crash only with the host)")
+  let crashed = consumerProcess.pid != consumerPID || !consumerProcess.isRunning
+  print(
+    "    consumers: two in the host, and ask:echo in FaultyFrame's process, which \(crashed ? "CRASHED (target 0 crashes: MISSED)" : "never crashed (target 0 crashes: met)")"
+  )
+}
+
+/// How the `number`th Ask of ask:echo ended, read off the screen: its
+/// answer (`Answer N: echo: ping (from process PID)`) or its failure
+/// (`Failed N (KIND): …`), timed from the tap to the draw that shows it.
+@MainActor
+final class ScreenAnswers {
+  private let runtime: HostRuntime
+  private let renderer = TextRenderer(width: 200)
+  private var number = 0
+  private var shown: (line: String, at: ContinuousClock.Instant)?
+  private var waiter: CheckedContinuation<Void, Never>?
+
+  init(_ runtime: HostRuntime) {
+    self.runtime = runtime
+    runtime.onScreenChanged = { [weak self] in self?.changed() }
+  }
+
+  func expect(number: Int) {
+    (self.number, shown) = (number, nil)
+  }
+
+  private func changed() {
+    guard shown == nil else { return }
+    let lines = runtime.screen()?.lines(renderer) ?? []
+    guard let line = lines.first(where: { $0.contains("Answer \(number): ") || $0.contains("Failed \(number) (") })
+    else {
+      return
+    }
+    shown = (line, .now)
+    waiter?.resume()
+    waiter = nil
+  }
+
+  /// The outcome, once the screen shows it (failing after 10 s).
+  func outcome(since tapped: ContinuousClock.Instant) async -> ChaosCall {
+    let timer = Task { @MainActor [weak self] in
+      try? await Task.sleep(nanoseconds: 10_000_000_000)
+      self?.waiter?.resume()
+      self?.waiter = nil
+    }
+    defer { timer.cancel() }
+    if shown == nil { await withCheckedContinuation { waiter = $0 } }
+    guard let (line, at) = shown else { fail("ask:echo never showed how its Ask \(number) ended") }
+    let took = at - tapped
+    let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+    if line.contains("Answer \(number): ") {
+      let pid = line.split(separator: " ").last.flatMap {
+        pid_t($0.trimmingCharacters(in: CharacterSet(charactersIn: ") ")))
+      }
+      return ChaosCall(outcome: "answered", pid: pid, milliseconds: milliseconds)
+    }
+    let kind = line.split(separator: "(").dropFirst().first?.split(separator: ")").first.map(String.init) ?? "unknown"
+    return ChaosCall(outcome: kind, pid: nil, milliseconds: milliseconds)
+  }
 }
 
 /// How one call of the chaos ended: `answered` or the error's kind, the
