@@ -84,17 +84,27 @@ extension PluginProcess {
     guard takesCall(call) else { return }
     let services = module == 0 ? providerServices : modules[module]?.context.services
     guard let calls = services?.businessServices else {
-      let reason =
-        services == nil
-        ? (module == 0 ? "the plugin's providers were never called" : "the module was detached")
-        : "it requires no business service: add .required or .optional(\(request.service)) to requires"
-      send(.answer(call: call, .outcome(.error(.undeclared, request, reason))))
+      let refusal: ServiceOutcome
+      if services == nil {
+        let reason = module == 0 ? "the plugin's providers were never called" : "the module was detached"
+        refusal = .error(.undeclared, request, reason)
+      } else {
+        // A module that requires no business service: refused as the router refuses one it does not require.
+        refusal = .error(.undeclared(request, by: modules[module]?.urn ?? "the module"))
+      }
+      send(.answer(call: call, .outcome(refusal)))
       return
     }
+    answer(call) { .outcome(await calls.call(request)) }
+  }
+
+  /// Runs `work` for the process's call `call` as a task of its own, and
+  /// answers the call with what it gives, unless the call was dropped meanwhile.
+  private func answer(_ call: UInt32, with work: @escaping @MainActor () async -> WireAnswer) {
     businessCallsUnderWay[call] = Task { @MainActor in
-      let outcome = await calls.call(request)
+      let answer = await work()
       guard self.businessCallsUnderWay.removeValue(forKey: call) != nil else { return }
-      self.send(.answer(call: call, .outcome(outcome)))
+      self.send(.answer(call: call, answer))
     }
   }
 
@@ -108,17 +118,14 @@ extension PluginProcess {
       send(.answer(call: call, .httpFailed(HTTPError(.failed, url: request.url, reason: reason))))
       return
     }
-    businessCallsUnderWay[call] = Task { @MainActor in
-      let answer: WireAnswer
+    answer(call) {
       do {
-        answer = .httpResponse(try await http.send(request))
+        return .httpResponse(try await http.send(request))
       } catch let error as HTTPError {
-        answer = .httpFailed(error)
+        return .httpFailed(error)
       } catch {
-        answer = .httpFailed(HTTPError(.failed, url: request.url, reason: "\(error)"))
+        return .httpFailed(HTTPError(.failed, url: request.url, reason: "\(error)"))
       }
-      guard self.businessCallsUnderWay.removeValue(forKey: call) != nil else { return }
-      self.send(.answer(call: call, answer))
     }
   }
 

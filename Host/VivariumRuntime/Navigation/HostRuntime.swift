@@ -38,7 +38,10 @@ public final class HostRuntime {
   /// The plugin to use for each business service several plugins provide
   /// (the app manifest's `providers`).
   public var serviceProviders: [String: String] = [:] {
-    didSet { resolvedServices = nil }
+    didSet {
+      resolvedServices = nil
+      serviceRouter.catalogChanged()
+    }
   }
   /// The catalog's business services, resolved when a module first needs them.
   private var resolvedServices: ServiceGraph?

@@ -95,10 +95,14 @@ final class PluginHTTP: HTTPClient {
       let response = try await fetch(request, url: url)
       log(
         .info,
-        "http \(request.method) \(host) \(response.status), \(response.body.count) bytes in \(Self.elapsed(start))")
+        "http \(request.method) \(host) \(response.status), \(response.body.count) bytes in \((ContinuousClock.now - start).shownInMilliseconds)"
+      )
       return response
     } catch {
-      log(.warning, "http \(request.method) \(host) failed (\(error.kind.rawValue)) in \(Self.elapsed(start))")
+      log(
+        .warning,
+        "http \(request.method) \(host) failed (\(error.kind.rawValue)) in \((ContinuousClock.now - start).shownInMilliseconds)"
+      )
       throw error
     }
   }
@@ -152,10 +156,6 @@ final class PluginHTTP: HTTPClient {
     return response
   }
 
-  private static func elapsed(_ start: ContinuousClock.Instant) -> String {
-    let (seconds, attoseconds) = (ContinuousClock.now - start).components
-    return "\(Int((Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded())) ms"
-  }
 }
 
 /// Follows a redirect only to a host the plugin declares: a redirect

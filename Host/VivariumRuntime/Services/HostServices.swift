@@ -102,13 +102,14 @@ public final class HostServices {
   public var httpMode = HTTPMode.live
   private var httpClients: [String: PluginHTTP] = [:]
 
-  /// The `http` service of `plugin`: one per plugin, for the hosts it declares.
+  /// The `http` service of `plugin`: one per plugin file (two that declare
+  /// one name share no session), for the hosts it declares.
   private func http(for plugin: PluginIdentity) -> any HTTPClient {
-    if let client = httpClients[plugin.name] { return client }
+    if let client = httpClients[plugin.path] { return client }
     let client = PluginHTTP(plugin: plugin.name, hosts: plugin.hosts, mode: httpMode) { [weak self] level, line in
       self?.logLine(level, module: plugin.name, line)
     }
-    httpClients[plugin.name] = client
+    httpClients[plugin.path] = client
     return client
   }
 

@@ -23,9 +23,23 @@ final class ServiceRouter {
     deadlines = ServiceDeadlines(clock: runtime.services.clock)
   }
 
-  /// The catalog changed (a reload): providers made from the old one are dropped.
+  /// Each service's provider, as resolved: looked up once per catalog, not per call.
+  private var providers: [String: (service: ServiceGraph.Service, plugin: LoadedPlugin?)] = [:]
+
+  /// The catalog or the app's choice of providers changed (a reload):
+  /// providers made and looked up from the old ones are dropped.
   func catalogChanged() {
     local.removeAll()
+    providers.removeAll()
+  }
+
+  /// The service `name` as resolved, and its provider's plugin if it is loaded.
+  private func provider(of name: String) -> (service: ServiceGraph.Service, plugin: LoadedPlugin?)? {
+    if let found = providers[name] { return found }
+    guard let service = runtime.serviceGraph.services.first(where: { $0.name == name }) else { return nil }
+    let found = (service, runtime.catalog.loaded.first { $0.name == service.provider })
+    providers[name] = found
+    return found
   }
 
   /// What carries the calls of `caller`, a user of the plugin `plugin`
@@ -50,21 +64,16 @@ final class ServiceRouter {
     func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
       .error(kind, request, reason)
     }
-    guard let requirement = caller.requires.first(where: { $0.service == request.service }) else {
-      return (
-        error(
-          .undeclared,
-          "\(caller.caller) does not require '\(request.service)': add .required or .optional(\(request.service)) to requires"
-        ), nil
-      )
+    let requirement: ServiceRequirement
+    switch ServiceRequirement.allowing(request, among: caller.requires, caller: caller.caller.description) {
+    case .success(let allowed): requirement = allowed
+    case .failure(let refusal): return (.error(refusal), nil)
     }
-    guard let service = runtime.serviceGraph.services.first(where: { $0.name == request.service }),
-      requirement.versions.contains(service.version)
-    else {
+    guard let (service, loaded) = provider(of: request.service), requirement.versions.contains(service.version) else {
       let finding = runtime.serviceGraph.findings.first { $0.service == request.service && $0.isError }
       return (error(.unavailable, finding?.message ?? "no plugin provides '\(request.service)'"), nil)
     }
-    guard let plugin = runtime.catalog.loaded.first(where: { $0.name == service.provider }) else {
+    guard let plugin = loaded else {
       return (error(.unavailable, "its provider, the plugin \(service.provider), is not loaded"), service.provider)
     }
     guard request.payload.depth <= ServiceValue.depthLimit else {
@@ -189,18 +198,13 @@ final class ServiceRouter {
     let by = provider.map { " by \($0)" } ?? ""
     runtime.services.logLine(
       level, module: caller.name,
-      "service call \(request.service).\(request.operation)\(by) \(ended) in \(Self.milliseconds(took))")
+      "service call \(request.service).\(request.operation)\(by) \(ended) in \(took.shownInMilliseconds)")
   }
 
   private static func seconds(_ value: Double) -> String {
     value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 
-  private static func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    return value < 10 ? "\((value * 100).rounded() / 100) ms" : "\(Int(value.rounded())) ms"
-  }
 }
 
 /// The business service calls of one consumer: a module, or the providers

@@ -6,7 +6,7 @@ import Glibc
 /// the requests; nothing leaves the machine.
 final class LocalHTTPServer: @unchecked Sendable {
   // Safe to share: `descriptor` and `response` never change after init, and
-  // `served` is read and written under `lock`.
+  // `served` and `stopped` are read and written under `lock`.
   private let descriptor: Int32
   private let response: [UInt8]
   private let lock = NSLock()
@@ -56,8 +56,17 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
   }
 
-  /// Stops listening: a request from now on fails to connect.
+  private var stopped = false
+
+  /// Stops listening: a request from now on fails to connect. Once: the
+  /// descriptor's number may belong to another file afterwards.
   func stop() {
+    guard
+      lock.withLock({ () -> Bool in
+        defer { stopped = true }
+        return !stopped
+      })
+    else { return }
     shutdown(descriptor, Int32(SHUT_RDWR))
     close(descriptor)
   }

@@ -32,13 +32,6 @@ private func primitive(_ value: ArgumentValue) -> Any {
   }
 }
 
-private struct FieldKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
-}
-
 private func unsupported(_ what: String, _ path: [any CodingKey]) -> DecodingError {
   .typeMismatch(Any.self, .init(codingPath: path, debugDescription: what))
 }

@@ -77,6 +77,17 @@ public struct ServiceCallError: Error, Codable, Hashable, Sendable, CustomString
   public var description: String { "\(service).\(operation): \(reason)" }
 }
 
+extension ServiceCallError {
+  /// `caller` (a module's URN, or a provider) made `request` without
+  /// requiring its service: what to declare. Hosts and test harnesses
+  /// refuse such a call with it.
+  public static func undeclared(_ request: ServiceRequest, by caller: String) -> ServiceCallError {
+    ServiceCallError(
+      .undeclared, service: request.service, operation: request.operation,
+      reason: "\(caller) does not require '\(request.service)': add .required or .optional for it to its requires")
+  }
+}
+
 extension ServiceOutcome {
   /// The call `request` failed for a reason of the service, of `kind`.
   public static func error(_ kind: ServiceCallError.Kind, _ request: ServiceRequest, _ reason: String) -> ServiceOutcome
@@ -166,9 +177,6 @@ public struct ServiceCall<Request: Codable & Sendable, Response: Codable & Senda
     func problem(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceCallError {
       ServiceCallError(kind, service: service, operation: operation.name, reason: reason)
     }
-    guard let calls else {
-      throw problem(.undeclared, "the contract does not require '\(service)': add it to the contract's requires")
-    }
     let payload: ServiceValue
     do {
       payload = try ServiceValue(encoding: request)
@@ -177,6 +185,7 @@ public struct ServiceCall<Request: Codable & Sendable, Response: Codable & Senda
     }
     let request = ServiceRequest(
       service: service, operation: operation.name, payload: payload, deadline: deadline ?? operation.deadline)
+    guard let calls else { throw ServiceCallError.undeclared(request, by: "the module") }
     switch await calls.call(request) {
     case .response(let value):
       do {

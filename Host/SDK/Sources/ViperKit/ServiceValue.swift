@@ -78,8 +78,8 @@ extension ServiceValue: Codable {
       var container = encoder.unkeyedContainer()
       for value in values { try container.encode(value) }
     case .record(let fields):
-      var container = encoder.container(keyedBy: ServiceValueKey.self)
-      for (key, value) in fields { try container.encode(value, forKey: ServiceValueKey(key)) }
+      var container = encoder.container(keyedBy: NameKey.self)
+      for (key, value) in fields { try container.encode(value, forKey: NameKey(key)) }
     default:
       var container = encoder.singleValueContainer()
       switch self {
@@ -94,7 +94,7 @@ extension ServiceValue: Codable {
 
   /// Reads whichever container the format holds.
   public init(from decoder: any Decoder) throws {
-    if let keyed = try? decoder.container(keyedBy: ServiceValueKey.self) {
+    if let keyed = try? decoder.container(keyedBy: NameKey.self) {
       var fields: [String: ServiceValue] = [:]
       for key in keyed.allKeys { fields[key.stringValue] = try keyed.decode(ServiceValue.self, forKey: key) }
       self = .record(fields)
@@ -119,8 +119,8 @@ extension ServiceValue: Codable {
   }
 }
 
-/// A field's name in a ``ServiceValue/record(_:)``.
-struct ServiceValueKey: CodingKey {
+/// A key that is a name: a field of a ``ServiceValue/record(_:)`` or of a message.
+struct NameKey: CodingKey {
   var stringValue: String
   var intValue: Int? { nil }
   init(_ name: String) { stringValue = name }

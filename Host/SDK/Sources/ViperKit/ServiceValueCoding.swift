@@ -112,7 +112,7 @@ struct ServiceValueEncoder: Encoder {
     }
     // A class's superclass encodes under `super`, which its own keys need not have.
     mutating func superEncoder() -> any Encoder {
-      ServiceValueEncoder(slot: child(named: "super"), codingPath: codingPath + [ServiceValueKey("super")])
+      ServiceValueEncoder(slot: child(named: "super"), codingPath: codingPath + [NameKey("super")])
     }
     mutating func superEncoder(forKey key: Key) -> any Encoder {
       ServiceValueEncoder(slot: child(key), codingPath: codingPath + [key])

@@ -41,12 +41,13 @@ extension FakeServices {
     _ service: Interface.Type, requiring requires: [ServiceRequirement]? = nil
   ) -> ServiceHandle<Interface> {
     let compatible = Interface.version..<SemanticVersion(Interface.version.major + 1)
-    return ServiceHandle(calls: FakeCalls(self, requires: requires ?? [.required(Interface.self, compatible)]))
+    return ServiceHandle(
+      calls: FakeCalls(self, caller: "the consumer", requires: requires ?? [.required(Interface.self, compatible)]))
   }
 
-  /// What a module with `contract` gets to call business services with.
-  func businessCalls(for contract: Contract) -> (any ServiceCalling)? {
-    contract.requires.isEmpty ? nil : FakeCalls(self, requires: contract.requires)
+  /// What the module `urn` with `contract` gets to call business services with.
+  func businessCalls(for contract: Contract, urn: String) -> (any ServiceCalling)? {
+    contract.requires.isEmpty ? nil : FakeCalls(self, caller: urn, requires: contract.requires)
   }
 
   /// Calls through the fakes: one the consumer did not declare is refused
@@ -54,10 +55,12 @@ extension FakeServices {
   @MainActor
   final class FakeCalls: ServiceCalling {
     let fake: FakeServices
+    let caller: String
     let requires: [ServiceRequirement]
 
-    init(_ fake: FakeServices, requires: [ServiceRequirement]) {
+    init(_ fake: FakeServices, caller: String, requires: [ServiceRequirement]) {
       self.fake = fake
+      self.caller = caller
       self.requires = requires
     }
 
@@ -66,8 +69,10 @@ extension FakeServices {
       func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
         .error(kind, request, reason)
       }
-      guard let requirement = requires.first(where: { $0.service == request.service }) else {
-        return error(.undeclared, "the contract does not require '\(request.service)': add it to requires")
+      let requirement: ServiceRequirement
+      switch ServiceRequirement.allowing(request, among: requires, caller: caller) {
+      case .success(let allowed): requirement = allowed
+      case .failure(let refusal): return .error(refusal)
       }
       guard let (version, provider) = fake.providers[request.service] else {
         return error(.unavailable, "no fake provides '\(request.service)': call provide(_:) on the fake services")

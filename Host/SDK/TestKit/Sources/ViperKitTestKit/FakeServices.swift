@@ -50,7 +50,7 @@ public final class FakeServices {
     let filled = UndeclaredService.filling(
       listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
-    return businessCalls(for: contract).map { filled.adding($0) } ?? filled
+    return businessCalls(for: contract, urn: urn ?? contract.urn).map { filled.adding($0) } ?? filled
   }
 
   /// One of the fake's dictionaries, read and written as the service
