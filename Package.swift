@@ -14,16 +14,21 @@ let testKit: Target.Dependency = .product(name: "ViperKitTestKit", package: "Tes
 /// crash on purpose, to show that the host survives them; the demo's plugin
 /// directory (Scripts/make-plugin-dir) has them only with VIVARIUM_DEMO_FAULTY=1.
 let plugins = [
-  "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
+  "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile", "Weather",
   "Faulty", "FaultyFrame",
 ]
 /// Plugins that carry no manifest: they crash on purpose, so the host must
 /// run their code to learn what they offer.
 let unmanifested: Set = ["Faulty", "FaultyFrame"]
-/// Plugins that share the items domain.
-let itemsPlugins: Set = ["ItemsList", "ItemsDetail"]
-/// Plugins that share the faulty service's interface.
-let faultyPlugins: Set = ["Faulty", "FaultyFrame"]
+/// The business services' interfaces (Plugins/NAME), each a small package
+/// its provider publishes, and the plugins that depend on each: the
+/// provider and its consumers link their own copies.
+let interfaces: [String: [String]] = [
+  "ItemsCatalog": ["ItemsList", "ItemsDetail"],
+  "FaultyInterface": ["Faulty", "FaultyFrame"],
+  "WeatherInterface": ["Weather", "Dashboard"],
+  "PeopleInterface": ["Profile", "Dashboard"],
+]
 /// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
 let exportsOnlyTheEntry: [LinkerSetting] = [
   .unsafeFlags(["-Xlinker", "--version-script=\(Context.packageDirectory)/Plugins/exports.map"])
@@ -36,8 +41,7 @@ let exportsOnlyTheEntry: [LinkerSetting] = [
 /// the code.
 func plugin(_ name: String) -> [Target] {
   let dependencies: [Target.Dependency] =
-    [viperKit] + (itemsPlugins.contains(name) ? ["ItemsCatalog"] : [])
-    + (faultyPlugins.contains(name) ? ["FaultyInterface"] : [])
+    [viperKit] + interfaces.keys.sorted().filter { interfaces[$0]!.contains(name) }.map { .target(name: $0) }
   if unmanifested.contains(name) {
     return [
       .target(name: name, dependencies: dependencies, path: "Plugins/\(name)", linkerSettings: exportsOnlyTheEntry)
@@ -128,13 +132,19 @@ let package = Package(
       dependencies: [
         "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
+        // The items service's interface: the sample plugins' tests fake it.
+        "ItemsCatalog",
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
-    // The items domain (entity, date format, fixture data) shared by the two
-    // items plugins; each links its own static copy.
+    // The items domain (entity, date format, the items service's interface)
+    // shared by the two items plugins; each links its own static copy.
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
-    // The faulty service's interface, which Faulty provides and FaultyFrame uses.
+    // The other services' interfaces: faulty (Faulty provides it, FaultyFrame
+    // uses it), weather (Weather; the dashboard) and people (Profile; the
+    // dashboard).
     .target(name: "FaultyInterface", dependencies: [viperKit], path: "Plugins/FaultyInterface"),
+    .target(name: "WeatherInterface", dependencies: [viperKit], path: "Plugins/WeatherInterface"),
+    .target(name: "PeopleInterface", dependencies: [viperKit], path: "Plugins/PeopleInterface"),
     // The manifests of the sample plugins (see plugin(_:)).
     .executableTarget(
       name: "sample-manifests",

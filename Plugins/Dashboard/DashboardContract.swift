@@ -1,4 +1,6 @@
+import PeopleInterface
 import ViperKit
+import WeatherInterface
 
 // The Dashboard module's contract: a container of tabs, each an embedded
 // module from another plugin, open only to a signed-in person.
@@ -7,6 +9,7 @@ import ViperKit
 protocol DashboardViewOutput: ViperPresenter {
   func didTapTab(_ tab: DashboardTab)
   func didTapProfile()
+  func didTapWeather()
   func didTapSignOut()
 }
 
@@ -17,11 +20,16 @@ protocol DashboardViewInput: ViperView {
 
 /// Presenter → Interactor.
 protocol DashboardInteractorInput: ViperInteractor {
+  /// Asks the people service for `user`'s city, then the weather service
+  /// for its forecast.
+  func fetchForecast(for user: String)
   func signOut()
 }
 
 /// Interactor → Presenter.
 protocol DashboardInteractorOutput: ViperPresenter {
+  func present(today: DayForecast, in city: String)
+  func presentNoForecast(reason: String)
   func presentSignedOut()
   func presentSignOutFailed()
 }
@@ -31,6 +39,7 @@ protocol DashboardRouting: ViperRouter {
   func embedTabs(_ tabs: [DashboardTab])
   func show(_ tab: DashboardTab)
   func showProfile(user: String)
+  func showWeather(city: String)
   func signOut()
 }
 
@@ -50,6 +59,10 @@ enum DashboardTab: Int, CaseIterable {
 /// What the dashboard draws around its tabs.
 struct DashboardScreen: ViperViewModel {
   let greeting: String
+  /// Today's weather in the person's city, or why there is none.
+  let weather: String
+  /// Whether the Weather button, to the city's forecast, is shown.
+  let showsWeatherButton: Bool
   let error: String?
 }
 
@@ -57,7 +70,8 @@ enum DashboardContract {
   static let contract = Contract(
     urn: "dashboard:home",
     version: 2,
-    summary: "The home screen after sign-in: tabs with the items list, product search and the feed.",
+    summary:
+      "The home screen after sign-in: today's weather, and tabs with the items list, product search and the feed.",
     arguments: [.optional("user", .string, default: .string("ada"), "Who is signed in.")],
     slots: [
       SlotSpec(
@@ -68,10 +82,15 @@ enum DashboardContract {
     guards: [
       RouteGuard(requires: sessionUserKey, otherwise: "login:form", reason: "Sign in to open your dashboard.")
     ],
-    opens: [.push("profile:{userID}", arguments: ["userID": .string]), .replace("login:form")])
+    opens: [
+      .push("profile:{userID}", arguments: ["userID": .string]), .push("weather:{city}", arguments: ["city": .string]),
+      .replace("login:form"),
+    ],
+    requires: [.optional(PeopleService.self, "1.0"..<"2"), .optional(WeatherService.self, "1.0"..<"2")])
 
   /// The setting naming who is signed in; `login:form` sets it.
   static let sessionUserKey = "session.user"
   static let profileID = "profile"
+  static let weatherID = "weather"
   static let signOutID = "signOut"
 }

@@ -5,7 +5,7 @@ struct DashboardFactory: ModuleFactory {
   static let contract = DashboardContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let interactor = DashboardInteractor(services: context.services)
+    let interactor = DashboardInteractor(services: context.services, work: context.work)
     let router = DashboardRouter(appRouter: context.router)
     let presenter = DashboardPresenter(
       user: context.arguments.string("user") ?? "ada", interactor: interactor, router: router)

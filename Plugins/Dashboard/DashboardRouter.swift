@@ -14,5 +14,6 @@ final class DashboardRouter: ViperRouter, DashboardRouting {
 
   func show(_ tab: DashboardTab) { appRouter.showChild(at: tab.rawValue, in: "tabs") }
   func showProfile(user: String) { appRouter.push(URN("profile", user)) }
+  func showWeather(city: String) { appRouter.push(URN("weather", city)) }
   func signOut() { appRouter.replace(URN("login", "form")) }
 }

@@ -16,6 +16,8 @@ final class DashboardView: ViperView, DashboardViewInput {
       presenter.didTapTab(tab)
     } else if id == DashboardContract.profileID {
       presenter.didTapProfile()
+    } else if id == DashboardContract.weatherID {
+      presenter.didTapWeather()
     } else if id == DashboardContract.signOutID {
       presenter.didTapSignOut()
     }
@@ -24,6 +26,7 @@ final class DashboardView: ViperView, DashboardViewInput {
   func display(_ screen: DashboardScreen) {
     canvas.draw {
       ViewNode.heading(screen.greeting)
+      ViewNode.text(screen.weather, tone: .muted)
       ViewNode.horizontal {
         for tab in DashboardTab.allCases { ViewNode.button(id: tab.buttonID, title: tab.title) }
       }
@@ -31,6 +34,7 @@ final class DashboardView: ViperView, DashboardViewInput {
       if let error = screen.error { ViewNode.notice(.negative, error) }
       ViewNode.horizontal {
         ViewNode.button(id: DashboardContract.profileID, title: "My profile")
+        if screen.showsWeatherButton { ViewNode.button(id: DashboardContract.weatherID, title: "Weather") }
         ViewNode.button(id: DashboardContract.signOutID, title: "Sign out")
       }
     }

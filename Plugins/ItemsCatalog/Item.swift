@@ -2,7 +2,7 @@ import Foundation
 import ViperKit
 
 /// An item, the entity both items modules work on (after VIPER-S).
-public struct Item: ViperEntity, Equatable {
+public struct Item: ViperEntity, Codable, Equatable {
   /// Stable identifier, used in `items:detail:{itemID}`.
   public let id: Int
   /// What the item is called.

@@ -25,7 +25,11 @@ protocol ItemsDetailInteractorInput: ViperInteractor {
 protocol ItemsDetailInteractorOutput: ViperPresenter {
   func present(item: Item)
   func presentChanged(item: Item)
-  func presentMissing(itemID: Int, known: [Int])
+  /// The service is asked for the item.
+  func presentLoading(itemID: Int)
+  /// The item could not be shown: there is none (`missing`), or the
+  /// service failed; `reason` says why.
+  func presentProblem(reason: String, missing: Bool)
 }
 
 /// Presenter → Router.
@@ -35,8 +39,9 @@ protocol ItemsDetailRouting: ViperRouter {
 
 /// What the detail screen shows, handed to the view in full each time.
 enum ItemDetailScreen: ViperViewModel {
+  case loading(itemID: Int)
   case item(name: String, state: Marker, date: String, toggleTitle: String)
-  case missing(message: String)
+  case problem(heading: String, message: String)
 }
 
 enum ItemsDetailContract {
@@ -49,8 +54,8 @@ enum ItemsDetailContract {
       MessageSpec(
         ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
     ],
-    services: [Services.Name.settings, Services.Name.notifications],
-    requires: [.optional(ItemsService.self, "1.0"..<"2")])
+    services: [Services.Name.notifications],
+    requires: [.required(ItemsService.self, "1.0"..<"2")])
 
   static let toggleID = "toggle"
   static let backID = "back"

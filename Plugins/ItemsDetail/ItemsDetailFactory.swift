@@ -10,7 +10,7 @@ struct ItemsDetailFactory: ModuleFactory {
       throw ModuleBuildError("itemID is missing; open the module as items:detail:{itemID}")
     }
     let interactor = ItemsDetailInteractor(
-      itemID: itemID, data: ItemsDataManager(settings: context.services.settings),
+      itemID: itemID, items: context.services.service(ItemsService.self), work: context.work,
       notifier: context.services.notifications)
     let router = ItemsDetailRouter(appRouter: context.router)
     let presenter = ItemsDetailPresenter(interactor: interactor, router: router, output: context.messages)

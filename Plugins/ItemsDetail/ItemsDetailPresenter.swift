@@ -40,8 +40,11 @@ extension ItemsDetailPresenter: ItemsDetailInteractorOutput {
         toggleTitle: item.enabled ? "Disable" : "Enable"))
   }
 
-  func presentMissing(itemID: Int, known: [Int]) {
-    let ids = known.map(String.init).joined(separator: ", ")
-    view?.display(.missing(message: "There is no item \(itemID). Items: \(ids.isEmpty ? "none" : ids)."))
+  func presentLoading(itemID: Int) {
+    view?.display(.loading(itemID: itemID))
+  }
+
+  func presentProblem(reason: String, missing: Bool) {
+    view?.display(.problem(heading: missing ? "Item not found" : "Item unavailable", message: reason))
   }
 }

@@ -21,6 +21,12 @@ final class ItemsDetailView: ViperView, ItemsDetailViewInput {
   func display(_ screen: ItemDetailScreen) {
     let back = ViewNode.button(id: ItemsDetailContract.backID, title: "Back")
     switch screen {
+    case .loading(let itemID):
+      canvas.draw {
+        ViewNode.heading("Item \(itemID)")
+        ViewNode.text("Loading…", tone: .muted)
+        back
+      }
     case .item(let name, let state, let date, let toggleTitle):
       canvas.draw {
         ViewNode.heading(name)
@@ -31,9 +37,9 @@ final class ItemsDetailView: ViperView, ItemsDetailViewInput {
           back
         }
       }
-    case .missing(let message):
+    case .problem(let heading, let message):
       canvas.draw {
-        ViewNode.heading("Item not found")
+        ViewNode.heading(heading)
         ViewNode.notice(.negative, message)
         back
       }

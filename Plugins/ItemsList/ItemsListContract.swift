@@ -26,8 +26,12 @@ protocol ItemsListInteractorInput: ViperInteractor {
 
 /// Interactor → Presenter: what happened to the data.
 protocol ItemsListInteractorOutput: ViperPresenter {
+  /// The service is asked for the items.
+  func presentLoading()
   func present(items: [Item])
   func presentDeleted(count: Int, remaining: [Item])
+  /// The items service failed; `reason` says why.
+  func presentUnavailable(reason: String)
 }
 
 /// Presenter → Router: where to go.
@@ -49,6 +53,10 @@ struct ItemsListScreen: ViperViewModel {
   let summary: String
   let items: [ItemUI]
   let notice: String?
+  /// Why the items could not be shown, when they could not.
+  let problem: String?
+  /// Whether the items are being asked for.
+  let loading: Bool
   /// Whether the screen asks to confirm deleting every item.
   let confirmingDeleteAll: Bool
 }
@@ -58,8 +66,9 @@ enum ItemsListContract {
     urn: "items:list",
     version: 1,
     summary: "All items with their state and date; select one for its detail, or delete them all.",
-    services: [Services.Name.settings, Services.Name.notifications],
-    opens: [.push("items:detail:{itemID}", arguments: ["itemID": .int])])
+    services: [Services.Name.notifications],
+    opens: [.push("items:detail:{itemID}", arguments: ["itemID": .int])],
+    requires: [.required(ItemsService.self, "1.0"..<"2")])
 
   /// The list element and button identifiers the view draws.
   static let listID = "items"

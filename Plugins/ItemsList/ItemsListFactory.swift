@@ -7,7 +7,7 @@ struct ItemsListFactory: ModuleFactory {
 
   func build(_ context: ModuleContext) throws -> Module {
     let interactor = ItemsListInteractor(
-      data: ItemsDataManager(settings: context.services.settings), notifier: context.services.notifications)
+      items: context.services.service(ItemsService.self), work: context.work, notifier: context.services.notifications)
     let router = ItemsListRouter(appRouter: context.router)
     let presenter = ItemsListPresenter(interactor: interactor, router: router)
     let view = ItemsListView(canvas: context.canvas, presenter: presenter)
@@ -25,5 +25,5 @@ public enum ItemsListPlugin: ViperPlugin {
   /// This release.
   public static let version: SemanticVersion = "1.0"
   /// The items service.
-  public static let provides = [ServiceProvision(ItemsService.self)]
+  public static var providers: [any ServiceProvider.Type] { [ItemsProvider.self] }
 }

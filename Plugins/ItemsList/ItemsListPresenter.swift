@@ -10,6 +10,8 @@ final class ItemsListPresenter: ViperPresenter {
   private var items: [Item] = []
   /// Whether the screen asks to confirm deleting them all.
   private var confirmingDeleteAll = false
+  /// Whether the service has answered once.
+  private var loaded = false
 
   init(interactor: any ItemsListInteractorInput, router: any ItemsListRouting) {
     self.interactor = interactor
@@ -20,15 +22,16 @@ final class ItemsListPresenter: ViperPresenter {
     if event == .attach { interactor.fetchItems() }
   }
 
-  private func show(_ items: [Item], notice: String? = nil) {
+  private func show(_ items: [Item], notice: String? = nil, problem: String? = nil, loading: Bool = false) {
     self.items = items
+    if !loading { loaded = true }
     if items.isEmpty { confirmingDeleteAll = false }
     let enabled = items.filter(\.enabled).count
     let summary = "\(items.count) \(items.count == 1 ? "item" : "items"), \(enabled) enabled"
     view?.display(
       ItemsListScreen(
-        title: "Items", summary: summary, items: items.map(ItemsListPresenter.ui), notice: notice,
-        confirmingDeleteAll: confirmingDeleteAll))
+        title: "Items", summary: summary, items: items.map(ItemsListPresenter.ui), notice: notice, problem: problem,
+        loading: loading, confirmingDeleteAll: confirmingDeleteAll))
   }
 
   static func ui(_ item: Item) -> ItemUI {
@@ -55,15 +58,24 @@ extension ItemsListPresenter: ItemsListViewOutput {
 extension ItemsListPresenter: MessageReceiver {
   /// The detail this list opened reports a change: keep the list in step.
   func receive(_ message: Message, from origin: MessageOrigin) {
-    // The change is saved where both modules read: show the list as it is now.
+    // The change is made by the items service: show the list as it is now.
     if ItemChanged(message) != nil { interactor.fetchItems() }
   }
 }
 
 extension ItemsListPresenter: ItemsListInteractorOutput {
+  /// Says so only before the first answer: a refresh keeps the list shown.
+  func presentLoading() {
+    if !loaded { show(items, loading: true) }
+  }
+
   func present(items: [Item]) { show(items) }
 
   func presentDeleted(count: Int, remaining: [Item]) {
     show(remaining, notice: "Deleted \(count) \(count == 1 ? "item" : "items").")
+  }
+
+  func presentUnavailable(reason: String) {
+    show([], problem: reason)
   }
 }

@@ -28,9 +28,13 @@ final class ItemsListView: ViperView, ItemsListViewInput {
   func display(_ screen: ItemsListScreen) {
     canvas.draw {
       ViewNode.heading(screen.title)
-      ViewNode.text(screen.summary, tone: .muted)
+      if !screen.loading { ViewNode.text(screen.summary, tone: .muted) }
       if let notice = screen.notice { ViewNode.notice(.positive, notice) }
-      if screen.items.isEmpty {
+      if screen.loading {
+        ViewNode.text("Loading…", tone: .muted)
+      } else if let problem = screen.problem {
+        ViewNode.notice(.negative, problem)
+      } else if screen.items.isEmpty {
         ViewNode.text("No items.")
       } else {
         ViewNode.list(

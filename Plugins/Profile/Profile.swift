@@ -1,7 +1,8 @@
 import ViperKit
 
 // The Profile module (`profile:{userID}`, from the first article): a person's
-// name, handle and how long they have been a member.
+// name, handle, city and how long they have been a member. The plugin also
+// provides the people service (PeopleProvider) from the same members.
 
 /// View → Presenter.
 protocol ProfileViewOutput: ViperPresenter {
@@ -33,20 +34,21 @@ protocol ProfileRouting: ViperRouter {
 struct User: ViperEntity, Equatable {
   let id: String
   let name: String
+  let city: String
   let joined: Double
   let bio: String
 }
 
 /// What the profile shows.
 enum ProfileScreen: ViperViewModel {
-  case user(name: String, handle: String, membership: String, bio: String)
+  case user(name: String, handle: String, city: String, membership: String, bio: String)
   case missing(String)
 }
 
 enum ProfileContract {
   static let contract = Contract(
     urn: "profile:{userID}",
-    summary: "A member's profile: name, handle, membership and bio.",
+    summary: "A member's profile: name, handle, city, membership and bio.",
     arguments: [.required("userID", .string, "The member's user name, such as ada.")],
     services: [Services.Name.clock])
 

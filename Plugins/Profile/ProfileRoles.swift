@@ -1,3 +1,4 @@
+import PeopleInterface
 import ViperKit
 
 /// Draws the profile.
@@ -17,10 +18,11 @@ final class ProfileView: ViperView, ProfileViewInput {
   func display(_ screen: ProfileScreen) {
     let back = ViewNode.button(id: ProfileContract.backID, title: "Back")
     switch screen {
-    case .user(let name, let handle, let membership, let bio):
+    case .user(let name, let handle, let city, let membership, let bio):
       canvas.draw {
         ViewNode.heading(name)
         ViewNode.text(handle, tone: .muted)
+        ViewNode.text("Lives in \(city)")
         ViewNode.text(membership)
         ViewNode.text(bio)
         back
@@ -55,11 +57,40 @@ final class ProfilePresenter: ViperPresenter, ProfileViewOutput, ProfileInteract
   func present(user: User, now: Double) {
     let days = Int((now - user.joined) / 86400)
     let membership = days >= 365 ? "Member for \(days / 365) year\(days >= 730 ? "s" : "")" : "Member for \(days) days"
-    view?.display(.user(name: user.name, handle: "@\(user.id)", membership: membership, bio: user.bio))
+    view?.display(
+      .user(name: user.name, handle: "@\(user.id)", city: user.city, membership: membership, bio: user.bio))
   }
 
   func presentMissing(userID: String) {
     view?.display(.missing("There is no member '\(userID)'."))
+  }
+}
+
+extension User {
+  /// The demo's members, compiled in.
+  static let members = [
+    User(
+      id: "ada", name: "Ada Lovelace", city: "London", joined: 1_700_000_000,
+      bio: "Writes the programs nobody asked for yet."),
+    User(
+      id: "grace", name: "Grace Hopper", city: "New York", joined: 1_760_000_000,
+      bio: "Keeps a nanosecond on her desk."),
+  ]
+
+  /// The member whose user name is `id`.
+  static func member(_ id: String) -> User? { members.first { $0.id == id } }
+}
+
+/// Answers the people service from the same members as the profile.
+@MainActor
+final class PeopleProvider: ServiceProvider {
+  init(services: Services) {}
+
+  func answer(_ answers: inout ServiceAnswers<PeopleService>) {
+    answers.on(\.person) { id in
+      guard let user = User.member(id) else { throw UnknownPerson(id: id) }
+      return Person(id: user.id, name: user.name, city: user.city)
+    }
   }
 }
 
@@ -69,18 +100,13 @@ final class ProfileInteractor: ViperInteractor, ProfileInteractorInput {
   private let userID: String
   private let services: Services
 
-  private static let users = [
-    User(id: "ada", name: "Ada Lovelace", joined: 1_700_000_000, bio: "Writes the programs nobody asked for yet."),
-    User(id: "grace", name: "Grace Hopper", joined: 1_760_000_000, bio: "Keeps a nanosecond on her desk."),
-  ]
-
   init(userID: String, services: Services) {
     self.userID = userID
     self.services = services
   }
 
   func loadUser() {
-    guard let user = ProfileInteractor.users.first(where: { $0.id == userID }) else {
+    guard let user = User.member(userID) else {
       presenter?.presentMissing(userID: userID)
       return
     }
@@ -114,8 +140,12 @@ struct ProfileFactory: ModuleFactory {
   }
 }
 
-/// The plugin: one module, `profile:{userID}`.
+/// The plugin: one module, `profile:{userID}`, and the people service.
 public enum ProfilePlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [ProfileFactory()] }
+  /// This release.
+  public static let version: SemanticVersion = "1.0"
+  /// The people service.
+  public static var providers: [any ServiceProvider.Type] { [PeopleProvider.self] }
 }

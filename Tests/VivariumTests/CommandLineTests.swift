@@ -101,6 +101,7 @@ struct CommandLineTests {
   @Test func renderAcceptsArgumentsSeparately() throws {
     let dir = try TemporaryDirectory()
     try dir.copy(BuildProducts.itemsDetail, as: "libItemsDetail.so")
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
     let result = try ProcessRunner.vivarium(["render", "items:detail:3", "--plugins", dir.path])
     #expect(result.stdout.hasPrefix("Water the plants\n"))
   }

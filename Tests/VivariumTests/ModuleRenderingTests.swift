@@ -9,6 +9,7 @@ struct ModuleRenderingTests {
   private func presented(_ urn: String) async throws -> HostRuntime {
     let runtime = HostRuntime(catalog: BuildProducts.sampleCatalog, services: try TestServices.make())
     try await runtime.open(urn)
+    await runtime.settleAll()
     return runtime
   }
 
@@ -64,7 +65,7 @@ struct ModuleRenderingTests {
   @Test func selectingARowPushesTheDetail() async throws {
     let instance = try await presented("items:list")
     let list = try #require(instance.top)
-    try instance.send(.select(list: "items", row: "3"))
+    try await instance.actUntilIdle(.select(list: "items", row: "3"))
     #expect(instance.layers.map { $0.map(\.urn) } == [["items:list", "items:detail:3"]])
     #expect(list.lifecycle == [.attach, .appear, .disappear])
     #expect(instance.top?.opener === list)
@@ -72,14 +73,14 @@ struct ModuleRenderingTests {
 
   @Test func deleteAllAsksFirstThenEmptiesTheListAndSaysSo() async throws {
     let instance = try await presented("items:list")
-    try instance.send(.tap(button: "deleteAll"))
+    try await instance.actUntilIdle(.tap(button: "deleteAll"))
     let asking = try #require(instance.top?.tree)
     #expect(asking.contains(.notice(.warning, "Delete all 4 items? This cannot be undone.")), "\(asking)")
     #expect("\(asking)".contains("Water the plants"), "nothing is deleted before the answer")
-    try instance.send(.tap(button: "keepItems"))
+    try await instance.actUntilIdle(.tap(button: "keepItems"))
     #expect(instance.top?.tree?.contains(.button(id: "deleteAll", title: "Delete all")) == true)
-    try instance.send(.tap(button: "deleteAll"))
-    try instance.send(.tap(button: "confirmDeleteAll"))
+    try await instance.actUntilIdle(.tap(button: "deleteAll"))
+    try await instance.actUntilIdle(.tap(button: "confirmDeleteAll"))
     #expect(
       instance.top?.tree
         == .stack(
@@ -93,14 +94,14 @@ struct ModuleRenderingTests {
 
   @Test func toggleInTheDetailUpdatesTheListAfterBack() async throws {
     let instance = try await presented("items:list")
-    try instance.send(.select(list: "items", row: "1"))
-    try instance.send(.tap(button: "toggle"))
+    try await instance.actUntilIdle(.select(list: "items", row: "1"))
+    try await instance.actUntilIdle(.tap(button: "toggle"))
     guard case .stack(_, let children)? = instance.top?.tree else {
       Issue.record("no tree")
       return
     }
     #expect(children[1] == .text("State: disabled", tone: .negative))
-    try instance.send(.tap(button: "back"))
+    try await instance.actUntilIdle(.tap(button: "back"))
     #expect(instance.layers.map { $0.map(\.urn) } == [["items:list"]])
     guard case .stack(_, let list)? = instance.top?.tree, case .list(_, let rows) = list[2] else {
       Issue.record("the list is not drawn")

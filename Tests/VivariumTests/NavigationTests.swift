@@ -145,18 +145,22 @@ struct DemoCompositionTests {
     }
     let restarted = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
     try await restarted.open("items:detail:1")
+    await restarted.settleAll()
     #expect(restarted.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
     try await restarted.open("items:list")
+    await restarted.settleAll()
     #expect(restarted.takeProblems().isEmpty)
   }
 
   private func toggleTheFirstItemAndReopenIt(_ runtime: HostRuntime) async throws {
     try await runtime.open("items:list")
-    try runtime.send(.select(list: "items", row: "1"))
+    await runtime.settleAll()
+    try await runtime.actUntilIdle(.select(list: "items", row: "1"))
     #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Disable")) == true)
-    try runtime.send(.tap(button: "toggle"))
+    try await runtime.actUntilIdle(.tap(button: "toggle"))
     try await runtime.back()
-    try runtime.send(.select(list: "items", row: "1"))
+    await runtime.settleAll()
+    try await runtime.actUntilIdle(.select(list: "items", row: "1"))
     #expect(runtime.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
   }
 

@@ -103,6 +103,7 @@ struct PluginScanTests {
     let runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: try TemporaryDirectory()))
     defer { runtime.shutdown() }
     try await runtime.open("items:list")
+    await runtime.settleAll()
     // (Whether the copy is mapped now depends on whether another test loaded
     // the original: dlopen gives the library of that name already loaded.)
     #expect(activation.plugin?.contracts.map(\.urn) == ["items:list"], "building its module loads it")
@@ -114,15 +115,12 @@ struct PluginScanTests {
     let data = try TemporaryDirectory()
     var (registry, _) = PluginRegistry.open(dataDirectory: data.path)
     let real = try PluginLoader.openChecked(list)
-    let contract = try #require(try scan([list]).first?.get().contracts.first)
-    var changed = contract
+    // The record as scanned (the items service it provides included), its contracts changed.
+    var record = try #require(try scan([list]).first?.get())
+    var changed = try #require(record.contracts.first)
     changed.version = 9
-    registry.remember(
-      real.key,
-      .success(
-        PluginRecord(
-          name: "ItemsListPlugin", sdkVersion: .current,
-          contracts: [changed, Contract(urn: "items:ghost", summary: "Not in the code.")])))
+    record.contracts = [changed, Contract(urn: "items:ghost", summary: "Not in the code.")]
+    registry.remember(real.key, .success(record))
     real.close()
     let catalog = catalog([list], registry: &registry)
     #expect(catalog.loaded.first?.source == .cache)

@@ -132,8 +132,9 @@ struct RestorationStateTests {
   @Test func aPushedDetailComesBackOnTopOfTheListThatOpenedIt() async throws {
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     try await first.open("items:list")
+    await first.settleAll()
     let list = text(first)
-    try first.send(.select(list: "items", row: "2"))
+    try await first.actUntilIdle(.select(list: "items", row: "2"))
     let detail = text(first)
     let state = first.navigationState
     first.shutdown()
@@ -144,9 +145,11 @@ struct RestorationStateTests {
 
     let second = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     await #expect(second.restore(state) == [])
+    await second.settleAll()
     #expect(text(second) == detail)
     #expect(second.top?.opener === second.layers[0][0])
     try await second.back()
+    await second.settleAll()
     #expect(text(second) == list)
     second.shutdown()
   }

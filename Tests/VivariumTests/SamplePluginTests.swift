@@ -1,3 +1,5 @@
+import Foundation
+import ItemsCatalog
 import Testing
 import ViperKit
 import ViperKitHosting
@@ -36,20 +38,58 @@ struct SamplePluginTests {
     #expect(report.results.filter { $0.status == .passed }.count >= factories.count * 10)
   }
 
+  /// Fake services with a fake of the items service, as the items modules'
+  /// author tests them without the ItemsList plugin's provider.
+  private func withItems() -> (FakeServices, FakeItems) {
+    let services = FakeServices()
+    let items = FakeItems()
+    services.provide(ItemsService.self) { answers in
+      answers.on(\.list) { filter in items.items.filter(filter.admits) }
+      answers.on(\.item) { id in
+        guard let item = items.items.first(where: { $0.id == id }) else { throw ItemsFailure(.noItem, "no \(id)") }
+        return item
+      }
+      answers.on(\.setEnabled) { change in
+        guard let index = items.items.firstIndex(where: { $0.id == change.itemID }) else {
+          throw ItemsFailure(.noItem, "no \(change.itemID)")
+        }
+        items.items[index].enabled = change.enabled
+        return items.items[index]
+      }
+      answers.on(\.delete) { filter in
+        let count = items.items.filter(filter.admits).count
+        items.items.removeAll(where: filter.admits)
+        return count
+      }
+    }
+    return (services, items)
+  }
+
   @Test func itemsListAsksForTheDetailOfTheSelectedRow() async throws {
-    let list = try await presented("items:list")
+    let list = try await presented("items:list", services: withItems().0)
     try list.send(.select(list: "items", row: "2"))
     #expect(list.requests == [.push("items:detail:2")])
     #expect(list.roles.count == 4)
   }
 
-  @Test func itemsDetailTellsItsOpenerWhatChanged() async throws {
-    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(3)])
+  @Test func itemsDetailChangesTheItemThroughTheServiceAndTellsItsOpener() async throws {
+    let (services, items) = withItems()
+    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(3)], services: services)
     #expect(detail.urn == "items:detail:3")
     try detail.send(.tap(button: "toggle"))
+    await detail.settle()
+    #expect(items.items.first { $0.id == 3 }?.enabled == true, "the change is the service's")
     #expect(detail.outputs == [Message("itemChanged", ["itemID": .int(3), "enabled": .bool(true)])])
     try detail.send(.tap(button: "back"))
     #expect(detail.requests == [.pop])
+  }
+
+  @Test func itemsListSaysWhyWhenTheItemsServiceFails() async throws {
+    // No provider at all: the call fails as unavailable, and the list says so.
+    let list = try await presented("items:list")
+    let tree = try #require(list.tree)
+    #expect("\(tree)".contains("(unavailable)"), "the kind of the failure is shown: \(tree)")
+    #expect(throws: HarnessError.self) { try list.send(.tap(button: "deleteAll")) }
   }
 
   @Test func loginRemembersTheUserAndReplacesItselfWithTheDashboard() async throws {
@@ -124,11 +164,11 @@ struct SamplePluginTests {
   }
 
   @Test func harnessRefusesWhatTheScreenDoesNotOffer() async throws {
-    let list = try await presented("items:list")
+    let list = try await presented("items:list", services: withItems().0)
     #expect(throws: HarnessError(message: "there is no button 'nope' on this screen; buttons: deleteAll")) {
       try list.send(.tap(button: "nope"))
     }
-    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(1)])
+    let detail = try await presented("items:detail:{itemID}", ["itemID": .int(1)], services: withItems().0)
     #expect(
       throws: HarnessError(
         message: "the module takes no messages: none of its presenter, interactor or view is a MessageReceiver")
@@ -138,4 +178,15 @@ struct SamplePluginTests {
     #expect(list.tearDown().isEmpty)
     #expect(list.lifecycle == [.attach, .appear, .disappear, .detach])
   }
+}
+
+/// The items a fake items service holds: the ItemsList plugin's four.
+@MainActor
+final class FakeItems {
+  var items = [
+    Item(id: 1, name: "Buy milk", enabled: true, date: Date(timeIntervalSince1970: 1_767_398_400)),
+    Item(id: 2, name: "Write the contract", enabled: true, date: Date(timeIntervalSince1970: 1_771_027_200)),
+    Item(id: 3, name: "Water the plants", enabled: false, date: Date(timeIntervalSince1970: 1_772_323_200)),
+    Item(id: 4, name: "Book the dentist", enabled: false, date: Date(timeIntervalSince1970: 1_776_816_000)),
+  ]
 }

@@ -17,7 +17,9 @@ struct SecretFieldTests {
 
   private func loginSession() async throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make(signedIn: false))
-    let session = Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil,
+      settleLimit: TestServices.settleLimit)
     #expect(await session.execute("open login:form").errors.isEmpty)
     return session
   }

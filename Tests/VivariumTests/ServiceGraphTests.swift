@@ -242,7 +242,7 @@ struct ServicesCommandTests {
     let findings: [Finding]
   }
 
-  /// A directory linking the items plugins named.
+  /// A directory linking the sample plugins named.
   static func plugins(_ names: [String]) throws -> TemporaryDirectory {
     let directory = try TemporaryDirectory()
     for name in names {
@@ -261,22 +261,25 @@ struct ServicesCommandTests {
     let items = try #require(report.services.first)
     #expect(report.services.count == 1)
     #expect(items.name == "items" && items.version == "1.0.0" && items.provider == "ItemsListPlugin")
-    #expect(items.consumers.map(\.plugin) == ["ItemsDetailPlugin"])
-    #expect(items.consumers.first?.user == "module items:detail:{itemID}")
-    #expect(items.consumers.first?.versions == "1.0.0..<2.0.0")
+    // Both items modules use it: the list in the provider's own plugin.
+    #expect(items.consumers.map(\.plugin) == ["ItemsDetailPlugin", "ItemsListPlugin"])
+    #expect(items.consumers.map(\.user) == ["module items:detail:{itemID}", "module items:list"])
+    #expect(items.consumers.allSatisfy { $0.versions == "1.0.0..<2.0.0" })
   }
 
-  /// ItemsDetail can do without the items service: alone, it is a note.
+  /// The dashboard can do without the people and weather services: alone,
+  /// each is a note.
   @Test func anAbsentOptionalServiceIsANoteNamingTheConsumer() throws {
-    let (plugins, data) = (try Self.plugins(["ItemsDetail"]), try TemporaryDirectory())
+    let (plugins, data) = (try Self.plugins(["Dashboard"]), try TemporaryDirectory())
     let json = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path, "--json"])
     #expect(json.status == 0, "\(json.stderr)")
     let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
-    #expect(report.findings.map(\.id) == ["service.optional-absent"])
-    #expect(report.findings.first?.error == false)
+    #expect(report.findings.map(\.id) == ["service.optional-absent", "service.optional-absent"])
+    #expect(report.findings.map(\.service).sorted() == ["people", "weather"])
+    #expect(report.findings.allSatisfy { !$0.error })
     let text = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path])
     #expect(text.status == 0)
-    #expect(text.stdout.contains("service.optional-absent") && text.stdout.contains("ItemsDetailPlugin"))
+    #expect(text.stdout.contains("service.optional-absent") && text.stdout.contains("DashboardPlugin"))
   }
 
 }

@@ -18,7 +18,9 @@ struct SessionFuzzTests {
   /// The demo app signed in, its tabs slot showing the items list.
   private static func demoSession() async throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    let session = Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+    let session = Session(
+      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil,
+      settleLimit: TestServices.settleLimit)
     try await runtime.open("dashboard:home?user=ada/feed:home")
     return session
   }

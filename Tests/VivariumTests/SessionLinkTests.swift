@@ -12,7 +12,8 @@ struct SessionLinkTests {
   private func session() throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     return Session(
-      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: "vivarium-demo")
+      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: "vivarium-demo",
+      settleLimit: TestServices.settleLimit)
   }
 
   @Test func treeLinkPrintsTheLinkWithTheDeclaredModal() async throws {

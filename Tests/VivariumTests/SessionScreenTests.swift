@@ -10,7 +10,9 @@ import Testing
 struct SessionScreenTests {
   private func demoSession() throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    return Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+    return Session(
+      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil,
+      settleLimit: TestServices.settleLimit)
   }
 
   @Test func aShortTrailIsShownWhole() {

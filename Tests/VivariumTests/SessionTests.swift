@@ -141,7 +141,9 @@ struct RecordedSessionTests {
 struct SessionBehaviourTests {
   private func session() throws -> Session {
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
-    return Session(runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil)
+    return Session(
+      runtime: runtime, renderer: TextRenderer(), plugins: "plugins", routes: "routes", scheme: nil,
+      settleLimit: TestServices.settleLimit)
   }
 
   @Test func anAlertMustBeAcknowledgedBeforeAnythingElse() async throws {

@@ -179,6 +179,14 @@ public final class HostRuntime {
   /// `limit` real seconds; their work may still run.
   public func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
 
+  /// Waits until the modules' work has ended or sleeps on the clock, and
+  /// what the host asked of plugin processes has been carried out, within
+  /// `limit` real seconds. Returns the work still in flight then
+  /// (`URN: 'work'`), empty when all of it settled.
+  public func settleWork(limit: Double = 10) async -> [String] {
+    await work.settle(limit: limit) ? [] : work.inFlight
+  }
+
   /// The module on top: what the person sees and acts on.
   public var top: ModuleNode? { layers.last?.last }
 

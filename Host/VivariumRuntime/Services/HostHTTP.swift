@@ -178,12 +178,52 @@ private final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
 
 /// A saved response, and the request it answers: one JSON file per
 /// request, named by its method, host and a hash of its method, URL and
-/// body (``path(of:in:)``).
+/// body (``path(of:in:)``). A body that is UTF-8 text is kept as text
+/// (`body`), so that a recording can be read and edited; any other body as
+/// Base64 (`bodyBase64`).
 struct HTTPRecording: Codable {
   let method: String
   let url: String
   let bodyHash: String
   let response: HTTPResponse
+
+  private enum CodingKeys: String, CodingKey {
+    case method, url, bodyHash, status, headers, body, bodyBase64
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    method = try container.decode(String.self, forKey: .method)
+    url = try container.decode(String.self, forKey: .url)
+    bodyHash = try container.decode(String.self, forKey: .bodyHash)
+    let body: [UInt8]
+    if let text = try container.decodeIfPresent(String.self, forKey: .body) {
+      body = Array(text.utf8)
+    } else {
+      let base64 = try container.decode(String.self, forKey: .bodyBase64)
+      guard let data = Data(base64Encoded: base64) else {
+        throw DecodingError.dataCorruptedError(forKey: .bodyBase64, in: container, debugDescription: "not Base64")
+      }
+      body = [UInt8](data)
+    }
+    response = HTTPResponse(
+      status: try container.decode(Int.self, forKey: .status),
+      headers: try container.decode([String: String].self, forKey: .headers), body: body)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(method, forKey: .method)
+    try container.encode(url, forKey: .url)
+    try container.encode(bodyHash, forKey: .bodyHash)
+    try container.encode(response.status, forKey: .status)
+    try container.encode(response.headers, forKey: .headers)
+    if let text = String(validating: response.body, as: UTF8.self) {
+      try container.encode(text, forKey: .body)
+    } else {
+      try container.encode(Data(response.body).base64EncodedString(), forKey: .bodyBase64)
+    }
+  }
 
   init(request: HTTPRequest, response: HTTPResponse) {
     method = request.method
@@ -208,7 +248,7 @@ struct HTTPRecording: Codable {
   /// Writes it where ``path(of:in:)`` says for its request, replacing what was there.
   func save(in directory: String) {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(self) else { return }
     try? AtomicFile.write(data, to: Self.path(method: method, url: url, bodyHash: bodyHash, in: directory))
   }

@@ -12,7 +12,9 @@ import VivariumSupport
 /// provider: each call suspends only its caller.
 @MainActor
 final class ServiceRouter {
-  private unowned let runtime: HostRuntime
+  /// Weak: a module's work may still be calling when its runtime is gone
+  /// (a test, a quit); each call holds the runtime while it is under way.
+  private weak var runtime: HostRuntime?
   /// The providers made in this process, by plugin and service.
   private var local: [String: ProvidedService] = [:]
   /// The deadlines of the calls under way.
@@ -34,7 +36,9 @@ final class ServiceRouter {
   }
 
   /// The service `name` as resolved, and its provider's plugin if it is loaded.
-  private func provider(of name: String) -> (service: ServiceGraph.Service, plugin: LoadedPlugin?)? {
+  private func provider(of name: String, in runtime: HostRuntime) -> (
+    service: ServiceGraph.Service, plugin: LoadedPlugin?
+  )? {
     if let found = providers[name] { return found }
     guard let service = runtime.serviceGraph.services.first(where: { $0.name == name }) else { return nil }
     let found = (service, runtime.catalog.loaded.first { $0.name == service.provider })
@@ -54,13 +58,16 @@ final class ServiceRouter {
 
   /// Carries out `request` for `caller` and returns how it ended, by its deadline.
   func call(_ request: ServiceRequest, from caller: ConsumerCalls) async -> ServiceOutcome {
+    guard let runtime else { return ConsumerCalls.hostStopped(request) }
     let start = ContinuousClock.now
-    let (outcome, provider) = await route(request, from: caller)
-    log(request, from: caller, provider: provider, outcome, took: ContinuousClock.now - start)
+    let (outcome, provider) = await route(request, from: caller, in: runtime)
+    log(request, from: caller, provider: provider, outcome, took: ContinuousClock.now - start, in: runtime)
     return outcome
   }
 
-  private func route(_ request: ServiceRequest, from caller: ConsumerCalls) async -> (ServiceOutcome, String?) {
+  private func route(_ request: ServiceRequest, from caller: ConsumerCalls, in runtime: HostRuntime) async -> (
+    ServiceOutcome, String?
+  ) {
     func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
       .error(kind, request, reason)
     }
@@ -69,7 +76,9 @@ final class ServiceRouter {
     case .success(let allowed): requirement = allowed
     case .failure(let refusal): return (.error(refusal), nil)
     }
-    guard let (service, loaded) = provider(of: request.service), requirement.versions.contains(service.version) else {
+    guard let (service, loaded) = provider(of: request.service, in: runtime),
+      requirement.versions.contains(service.version)
+    else {
       let finding = runtime.serviceGraph.findings.first { $0.service == request.service && $0.isError }
       return (error(.unavailable, finding?.message ?? "no plugin provides '\(request.service)'"), nil)
     }
@@ -88,7 +97,7 @@ final class ServiceRouter {
     }
     defer { deadlines.remove(expiry) }
     let outcome = await withTaskCancellationHandler {
-      await call.outcome { start(call, with: plugin) }
+      await call.outcome { start(call, with: plugin, in: runtime) }
     } onCancel: {
       Task { @MainActor in call.fail(.cancelled, "the call was cancelled") }
     }
@@ -108,20 +117,20 @@ final class ServiceRouter {
 
   /// Sets `call` going with `plugin`'s provider: in the plugin's process, or
   /// made in this process on first use.
-  private func start(_ call: PendingServiceCall, with plugin: LoadedPlugin) {
+  private func start(_ call: PendingServiceCall, with plugin: LoadedPlugin, in runtime: HostRuntime) {
     // A plugin known from a scan is its activation's once loaded.
     let ready = plugin.activation.map(\.plugin) ?? plugin
     guard let plugin = ready, plugin.process?.isRunning != false else {
       // Loaded, or started again, first: the caller waits, nobody else.
       let task = Task { @MainActor in
         guard let plugin = await self.loaded(plugin, for: call) else { return }
-        self.start(call, with: plugin)
+        self.start(call, with: plugin, in: runtime)
       }
       call.onFinish = { task.cancel() }
       return
     }
     if let process = plugin.process {
-      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin)) }
+      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: runtime)) }
       return process.provide(call)
     }
     let request = call.request
@@ -134,7 +143,7 @@ final class ServiceRouter {
         return call.fail(
           .unavailable, "its provider, the plugin \(plugin.name), has no implementation of it in its providers")
       }
-      provided = ProvidedService(type, services: providerServices(of: plugin))
+      provided = ProvidedService(type, services: providerServices(of: plugin, in: runtime))
       local[key] = provided
     }
     // Its own task: a provider that ignores cancellation holds up no one past the deadline.
@@ -162,7 +171,7 @@ final class ServiceRouter {
   /// The services of `plugin`'s providers, granted per plugin as the
   /// plugin's process holds them, in one process as in its own: the host
   /// services they declared and calls to the business services they require.
-  private func providerServices(of plugin: LoadedPlugin) -> Services {
+  private func providerServices(of plugin: LoadedPlugin, in runtime: HostRuntime) -> Services {
     let provisions = plugin.provides
     let requires = provisions.flatMap(\.requires)
     let name = provisions.map(\.service).joined(separator: ", ")
@@ -180,7 +189,8 @@ final class ServiceRouter {
   }
 
   private func log(
-    _ request: ServiceRequest, from caller: ConsumerCalls, provider: String?, _ outcome: ServiceOutcome, took: Duration
+    _ request: ServiceRequest, from caller: ConsumerCalls, provider: String?, _ outcome: ServiceOutcome, took: Duration,
+    in runtime: HostRuntime
   ) {
     let ended: String
     let level: LogLevel
@@ -211,7 +221,8 @@ final class ServiceRouter {
 /// of one plugin. What a consumer does not require is refused.
 @MainActor
 final class ConsumerCalls: ServiceCalling {
-  private unowned let router: ServiceRouter
+  /// Weak: the module's work may outlive the host that carried it.
+  private weak var router: ServiceRouter?
   /// Who calls, for messages.
   let caller: ServiceGraph.User
   /// Who calls, for the log: a module's URN.
@@ -229,7 +240,15 @@ final class ConsumerCalls: ServiceCalling {
     self.requires = requires
   }
 
-  func call(_ request: ServiceRequest) async -> ServiceOutcome { await router.call(request, from: self) }
+  func call(_ request: ServiceRequest) async -> ServiceOutcome {
+    guard let router else { return Self.hostStopped(request) }
+    return await router.call(request, from: self)
+  }
+
+  /// How a call ends that comes after its host runtime is gone.
+  static func hostStopped(_ request: ServiceRequest) -> ServiceOutcome {
+    .error(.unavailable, request, "the host runtime that carried this caller's calls has stopped")
+  }
 }
 
 /// The deadlines of the calls under way, on the host's clock: one timer

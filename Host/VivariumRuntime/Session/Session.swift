@@ -175,9 +175,10 @@ public final class Session {
   /// Waits for modules' work to settle: nothing, or the error naming what
   /// is still running at the limit.
   public func settle() async -> [String] {
-    guard await !runtime.work.settle(limit: settleLimit) else { return [] }
+    let busy = await runtime.settleWork(limit: settleLimit)
+    guard !busy.isEmpty else { return [] }
     return [
-      "still busy after \(SessionHeader.seconds(settleLimit)): \(runtime.work.inFlight.joined(separator: ", ")); the screen is drawn as it is"
+      "still busy after \(SessionHeader.seconds(settleLimit)): \(busy.joined(separator: ", ")); the screen is drawn as it is"
     ]
   }
 

@@ -13,8 +13,9 @@ enum RenderCommand: Command {
   static let details = """
     Resolves URN (see 'URN syntax' in docs/reference.md), checks its arguments against the
     module's contract, builds the module, runs attach and appear (view ready -> presenter
-    -> interactor -> presenter -> view), prints the screen it drew, then sends disappear
-    and detach and releases it. With --json, prints the view tree instead.
+    -> interactor -> presenter -> view), waits for the work that started (a service call,
+    a load) to end or sleep on the clock, up to 10 s, prints the screen it drew, then sends
+    disappear and detach and releases it. With --json, prints the view tree instead.
     """
   static let options =
     [
@@ -24,6 +25,10 @@ enum RenderCommand: Command {
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed, or a --plugins path does not exist (the reason is on stderr); 2 usage error.
     """
+
+  /// How long the module's first work may take before the screen is
+  /// printed as it is, in real seconds.
+  static let renderLimit = 10.0
 
   /// What `--json` prints.
   struct Output: Encodable {
@@ -57,8 +62,13 @@ enum RenderCommand: Command {
       console.error(name, error.message)
       return ExitCode.failure
     }
-    // Modules in plugin processes draw when they answer.
-    await runtime.settleCalls()
+    // Modules draw when their work ends (a service's answer) and, in
+    // plugin processes, when they answer.
+    let busy = await runtime.settleWork(limit: renderLimit)
+    if !busy.isEmpty {
+      console.warning(
+        name, "still busy after \(Int(renderLimit)) s: \(busy.joined(separator: ", ")); the screen is drawn as it is")
+    }
     // open() succeeded, so a screen is shown.
     let screen = runtime.screen()!
     let problems = runtime.takeProblems()

@@ -13,11 +13,12 @@ import Profile
 import ViperKit
 import ViperKitHosting
 import Wallet
+import Weather
 
 let plugins: [String: any ViperPlugin.Type] = [
   "Dashboard": DashboardPlugin.self, "Feed": FeedPlugin.self, "ItemsDetail": ItemsDetailPlugin.self,
   "ItemsList": ItemsListPlugin.self, "Login": LoginPlugin.self, "ProductSearch": ProductSearchPlugin.self,
-  "Profile": ProfilePlugin.self, "Wallet": WalletPlugin.self,
+  "Profile": ProfilePlugin.self, "Wallet": WalletPlugin.self, "Weather": WeatherPlugin.self,
 ]
 
 func write<P: ViperPlugin>(_ plugin: P.Type, to output: String) {

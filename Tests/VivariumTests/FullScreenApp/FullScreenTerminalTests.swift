@@ -14,7 +14,7 @@ struct FullScreenTerminalTests {
   {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
-    var environment = ["TERM": term, "HOME": data.path]
+    var environment = ["TERM": term, "HOME": data.path, "VIVARIUM_HTTP": "replay:" + BuildProducts.demoHTTP]
     if !backtraces { environment["SWIFT_BACKTRACE"] = "enable=no" }
     let terminal = try PseudoTerminal(
       BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path] + extra,

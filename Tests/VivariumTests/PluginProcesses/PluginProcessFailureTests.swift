@@ -26,6 +26,7 @@ struct PluginProcessFailureTests {
   func aFailingScreenShowsTheFailureAndTheRestGoesOn(how: String, at moment: String) async throws {
     let host = try FaultyHost()
     try await host.runtime.open("items:list")
+    await host.runtime.settleAll()
     try await host.runtime.open("faulty:\(how)?at=\(moment)")
     if moment == "tap" { try await host.runtime.act(.tap(button: "go")) }
     let shown = try await host.waitForText("stopped")
@@ -38,7 +39,7 @@ struct PluginProcessFailureTests {
     // The module under it, from another plugin process, still answers.
     try await host.runtime.back()
     try await host.runtime.act(.tap(button: "deleteAll"))
-    try await host.runtime.act(.tap(button: "confirmDeleteAll"))
+    try await host.runtime.actUntilIdle(.tap(button: "confirmDeleteAll"))
     #expect(host.text.contains("0 items"))
   }
 

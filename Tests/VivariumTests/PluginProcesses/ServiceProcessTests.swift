@@ -95,6 +95,7 @@ struct ServiceProcessTests {
   /// service: a host its plugin declares answers, any other is refused.
   @Test func aProviderInItsProcessFetchesThroughTheHostOnlyFromItsDeclaredHosts() async throws {
     let server = try LocalHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nsunny")
+    host.runtime.services.httpMode = .live
     try await host.runtime.open("ask:fetch", arguments: [("url", "http://127.0.0.1:\(server.port)/today")])
     try await host.runtime.act(.tap(button: "ask"))
     #expect(try await host.waitForText("Answer").contains("Answer 1: 200: sunny"))

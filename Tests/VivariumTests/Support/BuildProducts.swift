@@ -17,7 +17,7 @@ enum BuildProducts {
   /// The bundled plugins that behave, as Package.swift lists them: each must
   /// pass every conformance check.
   static let pluginNames = [
-    "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile",
+    "ItemsList", "ItemsDetail", "Login", "Dashboard", "ProductSearch", "Feed", "Wallet", "Profile", "Weather",
   ]
   /// The bundled plugins that crash on purpose (a conformance check taps their
   /// buttons, so they are never checked); built beside the others.
@@ -34,6 +34,11 @@ enum BuildProducts {
     for _ in 0..<4 { url.deleteLastPathComponent() }
     return url.path
   }()
+
+  /// The recorded answers the demo's plugins replay (Plugins/demo-http):
+  /// every child a test starts, and every runtime ``TestServices`` makes,
+  /// answers http from these, so no test reaches the network.
+  static let demoHTTP = repository + "/Plugins/demo-http"
 
   /// The sample plugins loaded once for the whole test run.
   static let sampleCatalog = PluginCatalog(outcomes: [itemsList, itemsDetail].map { PluginLoader().load($0) })

@@ -1,3 +1,4 @@
+import Testing
 import ViperKit
 
 @testable import VivariumRuntime
@@ -9,5 +10,20 @@ extension HostRuntime {
   func act(_ event: ViewEvent) async throws {
     try send(event)
     await settleCalls()
+  }
+
+  /// Sends `event` as ``act(_:)`` does, and waits for the modules' work
+  /// too (a business service's answer), as a script line does; records an
+  /// issue naming the work still running when it does not settle.
+  func actUntilIdle(_ event: ViewEvent) async throws {
+    try send(event)
+    await settleAll()
+  }
+
+  /// Waits for the modules' work and the calls into plugin processes,
+  /// within ``TestServices/settleLimit``.
+  func settleAll() async {
+    let busy = await settleWork(limit: TestServices.settleLimit)
+    #expect(busy.isEmpty, "still running: \(busy)")
   }
 }

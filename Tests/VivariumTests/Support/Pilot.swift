@@ -22,6 +22,8 @@ final class Pilot {
     let clock = self.clock
     app = TerminalApp(session: session, name: "Demo", width: width, height: height) { clock.now }
     _ = await session.execute("open \(start)")
+    // What the first screen asks of services is answered before the first key.
+    await runtime.settleAll()
     // The loop draws before it reads a key: focus starts on what is drawn.
     _ = app.frame()
   }
@@ -33,10 +35,13 @@ final class Pilot {
   /// The screen now as one text.
   var text: String { screen.joined(separator: "\n") }
 
-  /// Presses `keys` in order, a frame drawn after each as the loop does.
+  /// Presses `keys` in order, a frame drawn after each as the loop does,
+  /// once the work the key started (a service's answer) has settled, as a
+  /// person looks a moment later.
   func press(_ keys: KeyEvent...) async {
     for key in keys {
       lastAction = await app.handle(key)
+      await runtime.settleAll()
       _ = app.frame()
     }
   }

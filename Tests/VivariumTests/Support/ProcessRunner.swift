@@ -48,12 +48,14 @@ enum ProcessRunner {
   /// This process's environment minus VIVARIUM_PLUGIN_PATH and crash
   /// backtraces, with `extra` added: what a child of a test runs with. Its
   /// default data directory (and so its plugin registry cache) is one of
-  /// this test run's, not the person's.
+  /// this test run's, not the person's; its http replays the demo's
+  /// recordings (``BuildProducts/demoHTTP``).
   static func environment(_ extra: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["VIVARIUM_PLUGIN_PATH"] = nil
     environment["SWIFT_BACKTRACE"] = "enable=no"
     environment["VIVARIUM_DATA_DIR"] = testRunData
+    environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.demoHTTP
     return environment.merging(extra) { $1 }
   }
 

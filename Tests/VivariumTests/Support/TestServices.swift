@@ -4,15 +4,21 @@ import Synchronization
 @testable import VivariumRuntime
 
 /// Services over a fresh data directory, with the clock fixed at
-/// 2026-11-21T12:00:00Z so that screens showing time are repeatable.
+/// 2026-11-21T12:00:00Z and http replaying the demo's recordings, so that
+/// screens showing time or the weather are repeatable.
 @MainActor
 enum TestServices {
   static let now: Double = 1_795_262_400
+  /// How long a test session waits for the modules' work, in real seconds:
+  /// a generous bound on a hang, not on a busy machine, where the test
+  /// run's other suites may hold the main actor for seconds.
+  static let settleLimit = 300.0
 
   /// Services keeping their files in `directory`; `signedIn` sets the
   /// setting the demo's route guards ask for (`session.user`).
   static func make(in directory: TemporaryDirectory, signedIn: Bool = true) -> HostServices {
     let services = HostServices(dataDirectory: directory.path, now: now)
+    services.httpMode = .replay(BuildProducts.demoHTTP)
     if signedIn { try? services.setSetting(.string("ada"), forKey: "session.user") }
     return services
   }
