@@ -10,6 +10,7 @@ struct AppCheckCommandTests {
   struct Report: Decodable {
     let app: String?
     let modules: Int
+    let services: Int
     let findings: [AppFinding]
     let failed: Bool
   }
@@ -26,8 +27,12 @@ struct AppCheckCommandTests {
     #expect(status == 0)
     #expect(report.app == "Vivarium demo")
     #expect(report.modules == 10)
+    // items, people and weather, each with its one provider.
+    #expect(report.services == 3)
     let text = try ProcessRunner.vivarium(["check", "--app", directory.path])
-    #expect(text.stdout.hasSuffix("every link resolves\n"), "\(text.stdout)")
+    #expect(text.status == 0)
+    #expect(
+      text.stdout.contains("3 business services") && text.stdout.contains("every link resolves"), "\(text.stdout)")
   }
 
   @Test func aPluginRebuiltWithAChangedArgumentTypeFailsNamingBothSides() throws {

@@ -71,6 +71,8 @@ package struct ServiceGraph: Sendable, Equatable {
     package var providerVersion: SemanticVersion
     /// What the provider requires in turn.
     package var requires: [ServiceRequirement]
+    /// The host services (``ViperKit/Services/Name``) the provider uses.
+    package var hostServices: [String]
     package var consumers: [Consumer]
   }
 
@@ -145,7 +147,7 @@ package struct ServiceGraph: Sendable, Equatable {
       Service(
         name: service, version: provider.provision.version, provider: provider.plugin,
         providerVersion: provider.pluginVersion, requires: provider.provision.requires,
-        consumers: consumers[service] ?? [])
+        hostServices: provider.provision.services, consumers: consumers[service] ?? [])
     }
     graph.services = services.sorted { $0.name < $1.name }
     graph.findings = findings.sorted {

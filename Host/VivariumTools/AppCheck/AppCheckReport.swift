@@ -13,6 +13,8 @@ public struct AppCheckReport: Encodable, Sendable {
   public let modules: Int
   /// How many declared links (push, present, replace, embed) they have.
   public let links: Int
+  /// How many business services the plugins provide.
+  public let services: Int
   /// Every finding, failures and notes.
   public let findings: [AppFinding]
   /// Whether any finding fails the check.
@@ -25,6 +27,7 @@ public struct AppCheckReport: Encodable, Sendable {
     start = flow.manifest?.start
     modules = flow.routes.count
     links = flow.edges.count
+    services = flow.services.services.count
     findings = AppCheck.findings(flow)
     failed = findings.contains { $0.severity == .failed }
   }
@@ -35,7 +38,8 @@ public struct AppCheckReport: Encodable, Sendable {
     var lines = [
       style.bold((app ?? "The app").oneLineVisible) + " in \(directory.oneLineVisible)"
         + (start.map { ", starting at \($0.oneLineVisible)" } ?? ""),
-      "  \(Plural.count(modules, "module")), \(Plural.count(links, "declared link"))",
+      "  \(Plural.count(modules, "module")), \(Plural.count(links, "declared link")), "
+        + Plural.count(services, "business service"),
     ]
     let wrapWidth = max(width - 6, 20)
     for finding in findings {
@@ -53,7 +57,8 @@ public struct AppCheckReport: Encodable, Sendable {
     let notes = findings.count - failures
     lines.append(
       failures == 0
-        ? style.tone(.positive, "every link resolves") + (notes == 0 ? "" : ", \(Plural.count(notes, "note"))")
+        ? style.tone(.positive, "every link resolves and every required service has one provider in range")
+          + (notes == 0 ? "" : ", \(Plural.count(notes, "note"))")
         : "\(failures) failed" + (notes == 0 ? "" : ", \(Plural.count(notes, "note"))"))
     return lines.joined(separator: "\n")
   }

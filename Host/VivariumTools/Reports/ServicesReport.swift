@@ -30,6 +30,9 @@ package struct ServicesReport: Encodable, Sendable {
       lines.append(
         style.bold("\(service.name.oneLineVisible) \(service.version)") + "  "
           + style.dim("provided by \(service.provider.oneLineVisible) \(service.providerVersion)"))
+      if !service.hostServices.isEmpty {
+        lines += wrapped("uses the host's \(service.hostServices.joined(separator: ", "))", width)
+      }
       for required in service.requires {
         lines += wrapped(
           "requires \(required.service) \(required.versions)\(required.isOptional ? " (optional)" : "")", width)
