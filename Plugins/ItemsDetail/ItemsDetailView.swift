@@ -22,10 +22,10 @@ final class ItemsDetailView: ViperView, ItemsDetailViewInput {
     let back = ViewNode.button(id: ItemsDetailContract.backID, title: "Back")
     switch screen {
     case .loading(let itemID):
+      // No button yet: the focus lands on the item's first one once it is drawn.
       canvas.draw {
         ViewNode.heading("Item \(itemID)")
         ViewNode.text("Loading…", tone: .muted)
-        back
       }
     case .item(let name, let state, let date, let toggleTitle):
       canvas.draw {

@@ -32,7 +32,7 @@ struct CheckCommandTests {
     let (report, status) = try check(files + ["--strictness", "10"])
     let results = report.plugins.flatMap(\.results)
     let back = results.filter { $0.check == "navigation.back" && $0.status == .warning }
-    #expect(back.compactMap(\.module).sorted() == ["items:detail:{itemID}", "profile:{userID}", "weather:{city}"])
+    #expect(back.compactMap(\.module).sorted() == ["profile:{userID}", "weather:{city}"])
     let failures = results.filter {
       $0.status.isFailure || ($0.status == .warning && !$0.check.hasPrefix("speed.") && $0.check != "navigation.back")
     }
