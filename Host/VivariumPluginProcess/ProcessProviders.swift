@@ -12,27 +12,34 @@ final class ProcessProviders {
   private let types: [String: any ServiceProvider.Type]
   private var made: [String: ProvidedService] = [:]
   /// Calls being answered, by the host's call number.
-  private var underWay: [UInt32: Task<Void, Never>] = [:]
+  private var underWay: Set<UInt32> = []
+  /// Their tasks, for those that went past their first `await`.
+  private var tasks: [UInt32: Task<Void, Never>] = [:]
 
   init(server: PluginServer, types: [any ServiceProvider.Type]) {
     self.server = server
     self.types = Dictionary(types.map { ($0.provision.service, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// Answers the host's call `call` with `request`'s outcome once it has one.
+  /// Answers the host's call `call` with `request`'s outcome once it has
+  /// one: at once, with no hop, when the provider answers before its first
+  /// `await`.
   func provide(_ call: UInt32, _ request: ServiceRequest) {
-    underWay[call] = Task {
+    underWay.insert(call)
+    let task = Task.immediate {
       let outcome = await outcome(of: request)
       // A cancelled call was answered by the host when it cancelled it.
-      guard underWay.removeValue(forKey: call) != nil else { return }
+      guard underWay.remove(call) != nil else { return }
+      tasks[call] = nil
       _ = server.channel.send(.provided(call: call, outcome))
     }
+    if underWay.contains(call) { tasks[call] = task }
   }
 
   /// Cancels the call `call`, if it is one of these; false when it is not.
   func cancel(_ call: UInt32) -> Bool {
-    guard let task = underWay.removeValue(forKey: call) else { return false }
-    task.cancel()
+    guard underWay.remove(call) != nil else { return false }
+    tasks.removeValue(forKey: call)?.cancel()
     return true
   }
 

@@ -37,11 +37,14 @@ package final class PendingServiceCall {
     finish(.error(kind, request, reason))
   }
 
-  /// Runs `start`, which sets the call going, and waits for its answer.
+  /// Runs `start`, which sets the call going, and waits for its answer:
+  /// without suspending at all when `start` answered it (a provider in this
+  /// process that answered before its first `await`).
   package func outcome(starting start: () -> Void) async -> ServiceOutcome {
-    await withCheckedContinuation { continuation in
+    start()
+    if let outcome { return outcome }
+    return await withCheckedContinuation { continuation in
       self.continuation = continuation
-      start()
     }
   }
 }

@@ -98,14 +98,18 @@ extension PluginProcess {
     answer(call) { .outcome(await calls.call(request)) }
   }
 
-  /// Runs `work` for the process's call `call` as a task of its own, and
-  /// answers the call with what it gives, unless the call was dropped meanwhile.
+  /// Runs `work` for the process's call `call` as a task of its own,
+  /// started here and now (so a call goes on to its provider with no hop),
+  /// and answers the call with what it gives, unless the call was dropped meanwhile.
   private func answer(_ call: UInt32, with work: @escaping @MainActor () async -> WireAnswer) {
-    businessCallsUnderWay[call] = Task { @MainActor in
+    businessCallsTaken.insert(call)
+    let task = Task.immediate { @MainActor in
       let answer = await work()
-      guard self.businessCallsUnderWay.removeValue(forKey: call) != nil else { return }
+      guard self.businessCallsTaken.remove(call) != nil else { return }
+      self.businessCallsUnderWay[call] = nil
       self.send(.answer(call: call, answer))
     }
+    if businessCallsTaken.contains(call) { businessCallsUnderWay[call] = task }
   }
 
   /// Sends the http request `call` of `module` (0: of the process's
@@ -137,11 +141,11 @@ extension PluginProcess {
   /// over it is answered as refused), and not a call number under way
   /// already (a process that reuses one is stopped).
   private func takesCall(_ call: UInt32) -> Bool {
-    guard businessCallsUnderWay[call] == nil else {
+    guard !businessCallsTaken.contains(call) else {
       stop(because: "it reused the call number \(call) of a call under way")
       return false
     }
-    guard businessCallsUnderWay.count < Self.callsUnderWayLimit else {
+    guard businessCallsTaken.count < Self.callsUnderWayLimit else {
       send(.answer(call: call, .failed("it has \(Self.callsUnderWayLimit) calls under way; wait for their answers")))
       return false
     }
@@ -162,6 +166,7 @@ extension PluginProcess {
     for call in waiting { fail(call, failure.cause) }
     for task in businessCallsUnderWay.values { task.cancel() }
     businessCallsUnderWay.removeAll()
+    businessCallsTaken.removeAll()
   }
 
   private func fail(_ call: PendingServiceCall, _ reason: String) {

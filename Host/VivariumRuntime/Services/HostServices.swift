@@ -156,9 +156,14 @@ public final class HostServices {
     let head = "\(time) \(level.rawValue) \(TerminalText.visible(module)): "
     let line = head + TerminalText.visible(message)
     // For the session's `log`, the message as written, its lines broken
-    // where it breaks them, each continuation indented under the first.
-    let lines = TerminalText.visible(message.trimmingCharacters(in: .newlines), keepingNewlines: true)
-    recentLog.append(head + lines.replacingOccurrences(of: "\n", with: "\n    "))
+    // where it breaks them, each continuation indented under the first
+    // (a line as often as a service call: most have no line break).
+    if message.utf8.contains(UInt8(ascii: "\n")) {
+      let lines = TerminalText.visible(message.trimmingCharacters(in: .newlines), keepingNewlines: true)
+      recentLog.append(head + lines.replacingOccurrences(of: "\n", with: "\n    "))
+    } else {
+      recentLog.append(line)
+    }
     if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
     appendToLogFile(line + "\n")
   }

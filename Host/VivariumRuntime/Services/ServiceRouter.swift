@@ -146,9 +146,11 @@ final class ServiceRouter {
       provided = ProvidedService(type, services: providerServices(of: plugin, in: runtime))
       local[key] = provided
     }
-    // Its own task: a provider that ignores cancellation holds up no one past the deadline.
-    let task = Task { @MainActor in call.finish(await provided.outcome(of: request)) }
-    call.onFinish = { task.cancel() }
+    // Its own task, so that a provider that ignores cancellation holds up
+    // no one past the deadline; started at once, here, so that a provider
+    // that answers before its first `await` answers with no hop at all.
+    let task = Task.immediate { @MainActor in call.finish(await provided.outcome(of: request)) }
+    if !call.isFinished { call.onFinish = { task.cancel() } }
   }
 
   /// `plugin` loaded, and its process running; nil, with `call` failed, when it cannot be.
