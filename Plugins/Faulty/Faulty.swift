@@ -6,7 +6,8 @@ import ViperKit
 // pointer, hangs, exits, allocates without bound or garbles the channel to
 // its host, at build, on attach or on a tap (`?at=`); `faulty:leak` keeps its
 // roles alive after detach; `faulty:demo` is a screen with a note to save and
-// a Crash button. Scripts/make-plugin-dir links it only when
+// a Crash button; `faulty:escape` tries what a hostile plugin would
+// (FaultyEscape.swift). Scripts/make-plugin-dir links it only when
 // VIVARIUM_DEMO_FAULTY=1.
 
 /// A way to misbehave, the entity: the `how` of `faulty:{how}`.
@@ -171,10 +172,13 @@ struct FaultyDemoFactory: ModuleFactory {
   }
 }
 
-/// The plugin: `faulty:{how}` and `faulty:demo`, which crash on purpose.
+/// The plugin: `faulty:{how}` and `faulty:demo`, which crash on purpose,
+/// and `faulty:escape`, which tries to get out of its process.
 public enum FaultyPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
-  public static func factories() -> [any ModuleFactory] { [FaultyFactory(), FaultyDemoFactory()] }
+  public static func factories() -> [any ModuleFactory] {
+    [FaultyFactory(), FaultyDemoFactory(), FaultyEscapeFactory()]
+  }
   /// The faulty service.
   public static var providers: [any ServiceProvider.Type] { [FaultyProvider.self] }
   /// Its fetch reaches this machine only.

@@ -81,4 +81,23 @@ int vivarium_memfd(const char *name);
 int vivarium_main_queue_descriptor(void);
 /* Clears the wake-up `descriptor` and runs the main queue's jobs, on the main thread. */
 void vivarium_drain_main_queue(int descriptor);
+
+/* What vivarium_confine applied, as bits of its result. */
+#define VIVARIUM_CONFINED_NO_NEW_PRIVS 1
+#define VIVARIUM_CONFINED_NOT_DUMPABLE 2
+#define VIVARIUM_CONFINED_NO_CAPABILITIES 4
+#define VIVARIUM_CONFINED_LIMITS 8
+#define VIVARIUM_CONFINED_SECCOMP 16
+/* Confines this process for good, before it loads a plugin (issue 30):
+   no new privileges; not dumpable (no ptrace, no /proc/PID/mem by its
+   siblings); every capability dropped; at most `open_files` descriptors and
+   no core files; and a seccomp-bpf filter that refuses with EPERM running
+   programs, fork and clone without CLONE_THREAD (clone3 with ENOSYS, so
+   the C library falls back to clone), ptrace and other processes' memory,
+   mounts and namespaces, io_uring, keyrings, BPF, perf events, kernel
+   modules, sockets of its own, raising its limits, making itself dumpable,
+   and signals to any process but itself. Returns the bits of what it
+   applied, or -1 (with errno) when no new privileges or the filter could
+   not be set: the process must not go on then. */
+int vivarium_confine(int open_files);
 #endif

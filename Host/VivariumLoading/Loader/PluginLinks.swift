@@ -30,7 +30,9 @@ package enum PluginLinks {
   /// Loads `file`; its descriptor and those of its libraries stay open for
   /// good when it loads. On failure, the `dlerror` text with the tree's paths
   /// replaced by the real ones.
-  static func open(_ file: PluginFile) -> Result<UnsafeMutableRawPointer, LoadError> {
+  static func open(_ file: PluginFile, beforeMapping: (@Sendable () -> Void)? = nil) -> Result<
+    UnsafeMutableRawPointer, LoadError
+  > {
     let tree: String
     do {
       tree = try LoadRoot.shared.makeTree()
@@ -56,6 +58,7 @@ package enum PluginLinks {
       for library in libraries { library.close() }
       return .failure(error)
     }
+    beforeMapping?()
     if let handle = dlopen("\(folder)/\(name)", RTLD_NOW | RTLD_LOCAL) { return .success(handle) }
     let message = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
       .replacingOccurrences(of: folder + "/", with: realFolder + "/")

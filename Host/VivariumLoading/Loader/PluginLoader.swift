@@ -29,6 +29,12 @@ public struct PluginLoader: Sendable {
   /// constructors, just before its entry point is called: a probe tells its
   /// parent, so that a crash before it is known to be in the dynamic loader.
   package var beforeEntry: (@Sendable () -> Void)?
+  /// Called once what loading a file needs is made (its tree of links),
+  /// just before the dynamic loader maps it and runs its constructors: a
+  /// plugin process or a probe confines itself there
+  /// (``ProcessConfinement``), so that none of the plugin's code runs
+  /// unconfined.
+  package var beforeMapping: (@Sendable () -> Void)?
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
@@ -254,7 +260,7 @@ public struct PluginLoader: Sendable {
 
   private func open(_ file: PluginFile) throws(Rejection) -> UnsafeMutableRawPointer {
     let message: String
-    switch PluginLinks.open(file) {
+    switch PluginLinks.open(file, beforeMapping: beforeMapping) {
     case .success(let handle): return handle
     case .failure(let error): message = error.message
     }

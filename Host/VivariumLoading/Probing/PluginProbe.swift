@@ -163,6 +163,7 @@ public struct PluginProbe: Sendable {
     let nonce = ChildChannel.begin()
     guard let separator = arguments.firstIndex(of: "--") else { return 2 }
     var loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
+    loader.beforeMapping = { ProcessConfinement.confine() }
     loader.beforeEntry = { ChildChannel.reply(entryMarker, nonce: nonce) }
     for (index, path) in arguments[(separator + 1)...].enumerated() {
       let report: ProbeReport

@@ -50,6 +50,7 @@ enum CPluginBuilder {
   /// are included.
   static func plugin(constructor: String, named name: String, in directory: TemporaryDirectory) throws -> String {
     let source = """
+      #include <errno.h>
       #include <signal.h>
       #include <stdio.h>
       #include <stdlib.h>

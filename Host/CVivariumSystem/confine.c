@@ -1,0 +1,179 @@
+/*
+ * A plugin process confining itself before it loads a plugin (issue 30):
+ * no new privileges, not dumpable, no capabilities, limits, and a
+ * seccomp-bpf filter that refuses, with an errno the plugin can report, what
+ * no plugin needs. See CVivariumSystem.h for the contract.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "CVivariumSystem.h"
+
+/* Linux 6.1's headers may lack these. */
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#endif
+#ifndef PR_CAP_AMBIENT_CLEAR_ALL
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+
+/* Syscalls a plugin never needs, refused with EPERM: running programs and
+   making processes, reading or steering other processes, mounts and
+   namespaces, io_uring, keyrings, BPF, perf events, kernel modules and
+   the machine's state, sockets of its own, and raising its own limits. */
+static const int refused_syscalls[] = {
+  __NR_execve, __NR_execveat, __NR_fork, __NR_vfork,
+  __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp, __NR_pidfd_getfd,
+  __NR_mount, __NR_umount2, __NR_pivot_root, __NR_chroot, __NR_unshare, __NR_setns,
+  __NR_fsopen, __NR_fsmount, __NR_fsconfig, __NR_move_mount, __NR_open_tree, __NR_mount_setattr,
+  __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
+  __NR_keyctl, __NR_add_key, __NR_request_key,
+  __NR_bpf, __NR_perf_event_open, __NR_userfaultfd,
+  __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_kexec_load, __NR_kexec_file_load,
+  __NR_reboot, __NR_swapon, __NR_swapoff, __NR_acct, __NR_quotactl,
+  __NR_open_by_handle_at, __NR_name_to_handle_at, __NR_lookup_dcookie,
+  __NR_socket, __NR_socketpair, __NR_connect, __NR_bind, __NR_listen, __NR_accept, __NR_accept4,
+  __NR_setrlimit,
+};
+#define REFUSED_COUNT (sizeof refused_syscalls / sizeof refused_syscalls[0])
+
+/* Where a seccomp_data field is, for BPF_ABS loads (little-endian: the low
+   32 bits of an argument first). */
+#define SYSCALL_NR offsetof(struct seccomp_data, nr)
+#define ARCH offsetof(struct seccomp_data, arch)
+#define ARG_LOW(n) (offsetof(struct seccomp_data, args) + 8 * (n))
+#define ARG_HIGH(n) (offsetof(struct seccomp_data, args) + 8 * (n) + 4)
+
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define REFUSE(errno_value) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((errno_value) & SECCOMP_RET_DATA))
+#define LOAD(offset) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (offset))
+
+/* The namespaces a clone may not make. */
+#define NAMESPACE_FLAGS \
+  (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
+
+/* A signal syscall whose first argument is a process: allowed only to
+   this process (`self`), refused for any other, as for the group (0) or
+   every process (-1). */
+#define ONLY_TO_SELF(number, self)                                   \
+  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (number), 0, 5),               \
+    LOAD(ARG_LOW(0)), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (self), 0, 2), \
+    LOAD(ARG_HIGH(0)), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0), REFUSE(EPERM)
+
+static int install_filter(pid_t self) {
+  struct sock_filter program[2 * REFUSED_COUNT + 128];
+  size_t n = 0;
+  /* Only x86-64 system calls: x32 ones (numbers with bit 30) and other
+     architectures are refused. */
+  program[n++] = (struct sock_filter)LOAD(ARCH);
+  program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+  program[n++] = (struct sock_filter)REFUSE(EPERM);
+  program[n++] = (struct sock_filter)LOAD(SYSCALL_NR);
+  program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);
+  program[n++] = (struct sock_filter)REFUSE(EPERM);
+  for (size_t i = 0; i < REFUSED_COUNT; i++) {
+    program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)refused_syscalls[i], 0, 1);
+    program[n++] = (struct sock_filter)REFUSE(EPERM);
+  }
+  /* clone3 passes its flags in memory, out of the filter's reach: ENOSYS,
+     so that the C library falls back to clone, whose flags it can read. */
+  program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1);
+  program[n++] = (struct sock_filter)REFUSE(ENOSYS);
+  /* clone: threads only (CLONE_THREAD), in no new namespace. */
+  struct sock_filter clone_rule[] = {
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 5),
+    LOAD(ARG_LOW(0)),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
+    ALLOW,
+    REFUSE(EPERM),
+  };
+  /* prlimit64 may read limits (no new limit), never set them. */
+  struct sock_filter prlimit_rule[] = {
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prlimit64, 0, 6),
+    LOAD(ARG_LOW(2)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+    LOAD(ARG_HIGH(2)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+    ALLOW,
+    REFUSE(EPERM),
+  };
+  /* prctl may not make the process dumpable again or name a tracer. */
+  struct sock_filter prctl_rule[] = {
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 4),
+    LOAD(ARG_LOW(0)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_DUMPABLE, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PTRACER, 0, 1),
+    REFUSE(EPERM),
+  };
+  /* Signals only to itself. */
+  struct sock_filter signal_rules[] = {
+    ONLY_TO_SELF(__NR_kill, (uint32_t)self),
+    ONLY_TO_SELF(__NR_tgkill, (uint32_t)self),
+    ONLY_TO_SELF(__NR_rt_sigqueueinfo, (uint32_t)self),
+    ONLY_TO_SELF(__NR_rt_tgsigqueueinfo, (uint32_t)self),
+    ONLY_TO_SELF(__NR_pidfd_open, (uint32_t)self),
+  };
+  /* Each rule ends by reloading the number the next one compares. */
+  const struct sock_filter reload = LOAD(SYSCALL_NR);
+  for (size_t i = 0; i < sizeof clone_rule / sizeof clone_rule[0]; i++) program[n++] = clone_rule[i];
+  program[n++] = reload;
+  for (size_t i = 0; i < sizeof prlimit_rule / sizeof prlimit_rule[0]; i++) program[n++] = prlimit_rule[i];
+  program[n++] = reload;
+  for (size_t i = 0; i < sizeof prctl_rule / sizeof prctl_rule[0]; i++) program[n++] = prctl_rule[i];
+  program[n++] = reload;
+  for (size_t rule = 0; rule < sizeof signal_rules / sizeof signal_rules[0] / 6; rule++) {
+    for (size_t i = 0; i < 6; i++) program[n++] = signal_rules[rule * 6 + i];
+    program[n++] = reload;
+  }
+  program[n++] = (struct sock_filter)ALLOW;
+  if (n > sizeof program / sizeof program[0]) return -1;
+  struct sock_fprog fprog = {.len = (unsigned short)n, .filter = program};
+  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0);
+}
+
+/* Drops every capability: from the bounding set (while it may), the
+   ambient set, then the effective, permitted and inheritable ones. */
+static int drop_capabilities(void) {
+  for (int cap = 0; cap <= 63; cap++) {
+    if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  }
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  struct __user_cap_data_struct data[2] = {{0, 0, 0}, {0, 0, 0}};
+  return (int)syscall(SYS_capset, &header, data);
+}
+
+static int limit(int resource, rlim_t value) {
+  struct rlimit current;
+  if (getrlimit(resource, &current) != 0) return -1;
+  /* Never above what the process had. */
+  if (current.rlim_max != RLIM_INFINITY && value > current.rlim_max) value = current.rlim_max;
+  struct rlimit wanted = {.rlim_cur = value, .rlim_max = value};
+  return setrlimit(resource, &wanted);
+}
+
+int vivarium_confine(int open_files) {
+  int applied = 0;
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+  applied |= VIVARIUM_CONFINED_NO_NEW_PRIVS;
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0) applied |= VIVARIUM_CONFINED_NOT_DUMPABLE;
+  if (drop_capabilities() == 0) applied |= VIVARIUM_CONFINED_NO_CAPABILITIES;
+  if (limit(RLIMIT_NOFILE, (rlim_t)open_files) == 0 && limit(RLIMIT_CORE, 0) == 0)
+    applied |= VIVARIUM_CONFINED_LIMITS;
+  if (install_filter(getpid()) != 0) return -1;
+  applied |= VIVARIUM_CONFINED_SECCOMP;
+  return applied;
+}

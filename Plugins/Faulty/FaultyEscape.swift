@@ -1,0 +1,138 @@
+import Foundation
+import Glibc
+import ViperKit
+
+// `faulty:escape` tries, when it is built, what a hostile plugin would:
+// run a program, make a process, open sockets, trace or signal its parent,
+// raise its limits, make namespaces, use io_uring, and read what the host's
+// environment held. Each attempt is a line: `exec: refused (EPERM)`, or
+// `exec: ALLOWED`. In a plugin process, which confines itself before it
+// loads the plugin (issue 30), every attempt is refused. In a process with
+// no seccomp filter (`--in-process`: the host's own) it tries nothing and
+// says so; and whatever an attempt achieves is undone at once (a child
+// made exits, a tracee is let go, a descriptor is closed).
+
+/// glibc's `syscall(2)`, which Swift does not import (it is variadic): on
+/// x86-64 its integer arguments travel in the same registers either way.
+@_silgen_name("syscall")
+private func rawSyscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Int
+
+/// One thing a hostile plugin tries, and how it ended.
+struct EscapeAttempt: ViperEntity, Equatable {
+  /// A stable name: `exec`, `fork`, `socket.inet`, ….
+  let name: String
+  /// The errno name it was refused with (`EPERM`), or nil when it was allowed.
+  let refusal: String?
+
+  /// Runs every attempt, in order.
+  static func all() -> [EscapeAttempt] {
+    let parent = getppid()
+    return [
+      attempt("exec") {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { argv.forEach { free($0) } }
+        return posix_spawn(&pid, "/bin/true", nil, nil, argv, environ)
+      },
+      attempt("fork") {
+        let pid = rawSyscall(57, 0, 0, 0, 0, 0)  // fork
+        if pid == 0 { _exit(0) }
+        if pid > 0 { waitpid(pid_t(pid), nil, 0) }
+        return errnoOf(pid)
+      },
+      attempt("socket.inet") { closing(Int(socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))) },
+      attempt("socket.unix") { closing(Int(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0))) },
+      attempt("ptrace.parent") {
+        let attached = rawSyscall(101, 16, Int(parent), 0, 0, 0)  // ptrace(PTRACE_ATTACH)
+        if attached == 0 { _ = rawSyscall(101, 17, Int(parent), 0, 0, 0) }  // PTRACE_DETACH
+        return errnoOf(attached)
+      },
+      attempt("signal.parent") { errnoOf(Int(kill(parent, 0))) },
+      attempt("limits.raise") {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        limit.rlim_max = limit.rlim_max &+ 1
+        return errnoOf(Int(setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)))
+      },
+      attempt("namespace.user") { errnoOf(rawSyscall(272, 0x1000_0000, 0, 0, 0, 0)) },  // unshare(CLONE_NEWUSER)
+      attempt("io_uring") { closing(rawSyscall(425, 8, 0, 0, 0, 0)) },  // io_uring_setup(8, NULL)
+      attempt("dumpable") { errnoOf(rawSyscall(157, 4, 1, 0, 0, 0)) },  // prctl(PR_SET_DUMPABLE, 1)
+    ]
+  }
+
+  private static func attempt(_ name: String, _ body: () -> Int32) -> EscapeAttempt {
+    let code = body()
+    return EscapeAttempt(name: name, refusal: code == 0 ? nil : (errnoNames[code] ?? "errno \(code)"))
+  }
+
+  /// The errno of a call that returned `result`: 0 when it succeeded.
+  private static func errnoOf(_ result: Int) -> Int32 { result >= 0 ? 0 : errno }
+
+  /// The errno of a call that returned descriptor `result`, closed at once.
+  private static func closing(_ result: Int) -> Int32 {
+    if result >= 0 { close(Int32(result)) }
+    return errnoOf(result)
+  }
+
+  private static let errnoNames: [Int32: String] = [
+    EPERM: "EPERM", EACCES: "EACCES", ENOSYS: "ENOSYS", EINVAL: "EINVAL", EAGAIN: "EAGAIN",
+  ]
+}
+
+/// Draws the attempts, and this process's confinement as the kernel says it.
+final class EscapeView: ViperView {
+  private let canvas: any Canvas
+  let presenter: EscapePresenter
+
+  init(canvas: any Canvas, presenter: EscapePresenter) {
+    self.canvas = canvas
+    self.presenter = presenter
+  }
+
+  func handle(_ event: ViewEvent) {}
+
+  func display(_ attempts: [EscapeAttempt], status: [String], environment: [String]) {
+    canvas.draw {
+      ViewNode.heading("What a hostile plugin tries")
+      if attempts.isEmpty { ViewNode.notice(.warning, "This process is not confined: nothing was tried.") }
+      for attempt in attempts {
+        ViewNode.text("\(attempt.name): \(attempt.refusal.map { "refused (\($0))" } ?? "ALLOWED")")
+      }
+      for line in status { ViewNode.text(line, tone: .muted) }
+      ViewNode.text("environment: \(environment.joined(separator: " "))", tone: .muted)
+    }
+  }
+}
+
+/// Makes the attempts once the module is attached.
+final class EscapePresenter: ViperPresenter {
+  weak var view: EscapeView?
+
+  func lifecycle(_ event: LifecycleEvent) {
+    guard event == .attach else { return }
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let confinement = status.split(separator: "\n").filter { line in
+      ["NoNewPrivs:", "Seccomp:", "CapEff:", "CapBnd:"].contains { line.hasPrefix($0) }
+    }.map { $0.replacingOccurrences(of: "\t", with: " ") }
+    let names = ProcessInfo.processInfo.environment.keys.sorted()
+    // Only where a seccomp filter (mode 2) confines the process.
+    let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }
+    view?.display(filtered ? EscapeAttempt.all() : [], status: confinement, environment: names)
+  }
+}
+
+/// Builds `faulty:escape`.
+struct FaultyEscapeFactory: ModuleFactory {
+  static let contract = Contract(
+    urn: "faulty:escape",
+    summary:
+      "Tries what a hostile plugin would (exec, fork, sockets, ptrace, signals, limits) and shows how each ended.")
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let presenter = EscapePresenter()
+    let view = EscapeView(canvas: context.canvas, presenter: presenter)
+    presenter.view = view
+    return Module(view: view, presenter: presenter)
+  }
+}

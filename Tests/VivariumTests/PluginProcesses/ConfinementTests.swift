@@ -1,0 +1,36 @@
+import Testing
+
+@testable import VivariumLoading
+
+/// A plugin process confines itself before it loads its plugin (issue 30):
+/// `faulty:escape` tries, from a plugin's own code, what a hostile plugin
+/// would, and the kernel refuses each attempt.
+@Suite("Plugin processes confined")
+@MainActor
+struct ConfinementTests {
+  /// The attempts `faulty:escape` makes, by their stable names.
+  static let attempts = [
+    "exec", "fork", "socket.inet", "socket.unix", "ptrace.parent", "signal.parent", "limits.raise",
+    "namespace.user", "io_uring", "dumpable",
+  ]
+
+  @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
+    let host = try FaultyHost(plugins: ["Faulty"])
+    try await host.runtime.open("faulty:escape")
+    let shown = try await host.waitForText("environment:")
+    for attempt in Self.attempts {
+      #expect(shown.contains("\(attempt): refused (EPERM)"), "\(attempt): \(shown)")
+    }
+    #expect(!shown.contains("ALLOWED"), "\(shown)")
+    // The kernel's own account of the process.
+    #expect(shown.contains("NoNewPrivs: 1"), "\(shown)")
+    #expect(shown.contains("Seccomp: 2"), "\(shown)")
+    #expect(shown.contains("CapEff: 0000000000000000"), "\(shown)")
+    // Only the variables a plugin needs: the test run's own (PATH, HOME) are gone.
+    let line = try #require(shown.split(separator: "\n").first { $0.contains("environment:") })
+    let names = line.split(separator: " ").dropFirst().map(String.init)
+    #expect(Set(names).isSubset(of: ProcessConfinement.keptVariables), "\(names)")
+    // The module it did all that from still works, and so does its process.
+    #expect(host.process(named: "libFaulty.so")?.isRunning == true)
+  }
+}
