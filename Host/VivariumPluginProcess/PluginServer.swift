@@ -78,7 +78,7 @@ public final class PluginServer {
       let factories: [any ModuleFactory]
       var providers: [any ServiceProvider.Type] = []
       var loader = PluginLoader()
-      loader.beforeMapping = { ProcessConfinement.confine() }
+      loader.beforeMapping = { ProcessConfinement.confine(for: $0) }
       loader.beforeEntry = { channel.send(.mapped) }
       switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
       case .loaded(let plugin):

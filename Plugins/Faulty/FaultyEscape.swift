@@ -3,7 +3,7 @@ import Glibc
 import ViperKit
 
 // `faulty:escape` tries, when it is built, what a hostile plugin would:
-// run a program, make a process, open sockets, trace or signal its parent,
+// read a file of the person's (`?read=PATH`), write one, run a program, make a process, open sockets, trace or signal its parent,
 // raise its limits, make namespaces, use io_uring, and read what the host's
 // environment held. Each attempt is a line: `exec: refused (EPERM)`, or
 // `exec: ALLOWED`. In a plugin process, which confines itself before it
@@ -24,10 +24,20 @@ struct EscapeAttempt: ViperEntity, Equatable {
   /// The errno name it was refused with (`EPERM`), or nil when it was allowed.
   let refusal: String?
 
-  /// Runs every attempt, in order.
-  static func all() -> [EscapeAttempt] {
+  /// Runs every attempt, in order; `secret` is the file it tries to read.
+  static func all(reading secret: String) -> [EscapeAttempt] {
     let parent = getppid()
     return [
+      attempt("file.read") { closing(Int(open(secret, O_RDONLY | O_CLOEXEC))) },
+      attempt("file.write") {
+        // Beside the file it read: a folder of the person's.
+        let path = (secret as NSString).deletingLastPathComponent + "/written-by-a-plugin-\(getpid())"
+        let made = Int(open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600))
+        if made >= 0 { unlink(path) }
+        return closing(made)
+      },
+      attempt("parent.environ") { closing(Int(open("/proc/\(parent)/environ", O_RDONLY | O_CLOEXEC))) },
+      attempt("parent.memory") { closing(Int(open("/proc/\(parent)/mem", O_RDONLY | O_CLOEXEC))) },
       attempt("exec") {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
@@ -108,6 +118,11 @@ final class EscapeView: ViperView {
 /// Makes the attempts once the module is attached.
 final class EscapePresenter: ViperPresenter {
   weak var view: EscapeView?
+  private let secret: String
+
+  init(secret: String) {
+    self.secret = secret
+  }
 
   func lifecycle(_ event: LifecycleEvent) {
     guard event == .attach else { return }
@@ -118,7 +133,7 @@ final class EscapePresenter: ViperPresenter {
     let names = ProcessInfo.processInfo.environment.keys.sorted()
     // Only where a seccomp filter (mode 2) confines the process.
     let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }
-    view?.display(filtered ? EscapeAttempt.all() : [], status: confinement, environment: names)
+    view?.display(filtered ? EscapeAttempt.all(reading: secret) : [], status: confinement, environment: names)
   }
 }
 
@@ -127,10 +142,11 @@ struct FaultyEscapeFactory: ModuleFactory {
   static let contract = Contract(
     urn: "faulty:escape",
     summary:
-      "Tries what a hostile plugin would (exec, fork, sockets, ptrace, signals, limits) and shows how each ended.")
+      "Tries what a hostile plugin would (read and write files, exec, fork, sockets, ptrace, signals, limits) and shows how each ended.",
+    arguments: [.optional("read", .string, default: .string("/etc/passwd"), "A file to try to read.")])
 
   func build(_ context: ModuleContext) throws -> Module {
-    let presenter = EscapePresenter()
+    let presenter = EscapePresenter(secret: context.arguments.string("read") ?? "/etc/passwd")
     let view = EscapeView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     return Module(view: view, presenter: presenter)

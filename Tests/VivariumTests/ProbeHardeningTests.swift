@@ -49,6 +49,8 @@ struct ProbeHardeningTests {
     host.arguments = ["plugins", "--plugins", dir.path]
     host.standardOutput = FileHandle.nullDevice
     host.standardError = FileHandle.nullDevice
+    // Its probe may write the marker (the tests' writable folder).
+    host.environment = ProcessRunner.environment([:])
     try host.run()
     var probe: Int32?
     // Up to a generous two minutes for the host to start its probe.

@@ -100,4 +100,20 @@ void vivarium_drain_main_queue(int descriptor);
    applied, or -1 (with errno) when no new privileges or the filter could
    not be set: the process must not go on then. */
 int vivarium_confine(int open_files);
+
+/* The Landlock ABI this kernel offers; 0 when it offers none. */
+int vivarium_landlock_abi(void);
+/* What a Landlock rule allows beneath a descriptor (a file or a directory;
+   a file gets only the file rights of its kind). */
+#define VIVARIUM_LANDLOCK_READ 1   /* read and map: read, list, execute */
+#define VIVARIUM_LANDLOCK_TREE 2   /* a folder of links: read, list, make folders and links, remove */
+#define VIVARIUM_LANDLOCK_DEVICE 3 /* read and write an existing file, such as /dev/null */
+#define VIVARIUM_LANDLOCK_WRITE 4  /* anything: a folder the person opened to every plugin */
+/* Confines this process's files for good with Landlock: only what `count`
+   rules allow (`fds[i]`, opened O_PATH, with `kinds[i]`), no file written,
+   made or removed elsewhere; no TCP bind or connect (ABI 4); abstract Unix
+   sockets and signals scoped to this process (ABI 6). Needs no new
+   privileges set first. Returns the ABI used, 0 when the kernel offers no
+   Landlock (nothing done), or -1 with errno. */
+int vivarium_landlock(const int *fds, const int *kinds, int count);
 #endif

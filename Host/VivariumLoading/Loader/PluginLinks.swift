@@ -30,7 +30,7 @@ package enum PluginLinks {
   /// Loads `file`; its descriptor and those of its libraries stay open for
   /// good when it loads. On failure, the `dlerror` text with the tree's paths
   /// replaced by the real ones.
-  static func open(_ file: PluginFile, beforeMapping: (@Sendable () -> Void)? = nil) -> Result<
+  static func open(_ file: PluginFile, beforeMapping: (@Sendable (PluginMapping) -> Void)? = nil) -> Result<
     UnsafeMutableRawPointer, LoadError
   > {
     let tree: String
@@ -58,7 +58,8 @@ package enum PluginLinks {
       for library in libraries { library.close() }
       return .failure(error)
     }
-    beforeMapping?()
+    beforeMapping?(
+      PluginMapping(files: [file.descriptor] + libraries.map(\.descriptor), loadRoot: PathName.parent(tree)))
     if let handle = dlopen("\(folder)/\(name)", RTLD_NOW | RTLD_LOCAL) { return .success(handle) }
     let message = (dlerror().map { String(cString: $0) } ?? "unknown dlopen error")
       .replacingOccurrences(of: folder + "/", with: realFolder + "/")

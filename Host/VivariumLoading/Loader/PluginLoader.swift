@@ -34,7 +34,7 @@ public struct PluginLoader: Sendable {
   /// plugin process or a probe confines itself there
   /// (``ProcessConfinement``), so that none of the plugin's code runs
   /// unconfined.
-  package var beforeMapping: (@Sendable () -> Void)?
+  package var beforeMapping: (@Sendable (PluginMapping) -> Void)?
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.

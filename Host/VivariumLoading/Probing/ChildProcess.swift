@@ -198,6 +198,9 @@ package enum ChildProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
     environment[ChildChannel.parentVariable] = String(getpid())
+    if let writable = ProcessConfinement.writableForChildren.withLock({ $0 }) {
+      environment[ProcessConfinement.writableVariable] = writable
+    }
     environment.merge(extra) { $1 }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

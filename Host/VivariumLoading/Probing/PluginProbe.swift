@@ -163,7 +163,12 @@ public struct PluginProbe: Sendable {
     let nonce = ChildChannel.begin()
     guard let separator = arguments.firstIndex(of: "--") else { return 2 }
     var loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
-    loader.beforeMapping = { ProcessConfinement.confine() }
+    // Confined before the first file: the folders of all of them, where
+    // their libraries are, stay readable.
+    let folders = (0..<(arguments.count - separator - 1)).compactMap {
+      ProcessConfinement.folderAround(descriptor: ChildChannel.fileDescriptor + Int32($0))
+    }
+    loader.beforeMapping = { ProcessConfinement.confine(for: $0, readable: folders) }
     loader.beforeEntry = { ChildChannel.reply(entryMarker, nonce: nonce) }
     for (index, path) in arguments[(separator + 1)...].enumerated() {
       let report: ProbeReport

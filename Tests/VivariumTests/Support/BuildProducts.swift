@@ -13,7 +13,14 @@ enum BuildProducts {
     return PathName.parent(executable)
   }()
 
-  static let vivarium = directory + "/vivarium"
+  /// The host built with the tests. Every child a test starts, from here
+  /// on, may write in the system's temporary folder, where the tests' C
+  /// plugins leave their marks (``ProcessConfinement/writableVariable``):
+  /// a plugin process is otherwise confined to reading its own files.
+  static let vivarium: String = {
+    ProcessConfinement.writableForChildren.withLock { $0 = NSTemporaryDirectory() }
+    return directory + "/vivarium"
+  }()
   /// The bundled plugins that behave, as Package.swift lists them: each must
   /// pass every conformance check.
   static let pluginNames = [

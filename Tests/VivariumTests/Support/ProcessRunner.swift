@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VivariumLoading
 
 /// The outcome of running a program to completion.
 struct ProcessResult {
@@ -56,6 +57,8 @@ enum ProcessRunner {
     environment["SWIFT_BACKTRACE"] = "enable=no"
     environment["VIVARIUM_DATA_DIR"] = testRunData
     environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.demoHTTP
+    // Where the tests' C plugins leave their marks (BuildProducts.vivarium).
+    environment[ProcessConfinement.writableVariable] = NSTemporaryDirectory()
     return environment.merging(extra) { $1 }
   }
 
