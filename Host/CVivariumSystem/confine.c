@@ -33,7 +33,8 @@
 /* Syscalls a plugin never needs, refused with EPERM: running programs and
    making processes, reading or steering other processes, mounts and
    namespaces, io_uring, keyrings, BPF, perf events, kernel modules and
-   the machine's state, sockets of its own, and raising its own limits. */
+   the machine's state, sockets of its own, raising its own limits, and
+   System V IPC (a channel between plugins that no file rule sees). */
 static const int refused_syscalls[] = {
   __NR_execve, __NR_execveat, __NR_fork, __NR_vfork,
   __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp, __NR_pidfd_getfd,
@@ -47,6 +48,8 @@ static const int refused_syscalls[] = {
   __NR_open_by_handle_at, __NR_name_to_handle_at, __NR_lookup_dcookie,
   __NR_socket, __NR_socketpair, __NR_connect, __NR_bind, __NR_listen, __NR_accept, __NR_accept4,
   __NR_setrlimit,
+  __NR_shmget, __NR_shmat, __NR_shmctl, __NR_shmdt, __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl,
+  __NR_semget, __NR_semop, __NR_semctl, __NR_semtimedop,
 };
 #define REFUSED_COUNT (sizeof refused_syscalls / sizeof refused_syscalls[0])
 
@@ -166,13 +169,14 @@ static int limit(int resource, rlim_t value) {
   return setrlimit(resource, &wanted);
 }
 
-int vivarium_confine(int open_files) {
+int vivarium_confine(int open_files, int cpu_seconds) {
   int applied = 0;
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
   applied |= VIVARIUM_CONFINED_NO_NEW_PRIVS;
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0) applied |= VIVARIUM_CONFINED_NOT_DUMPABLE;
   if (drop_capabilities() == 0) applied |= VIVARIUM_CONFINED_NO_CAPABILITIES;
-  if (limit(RLIMIT_NOFILE, (rlim_t)open_files) == 0 && limit(RLIMIT_CORE, 0) == 0)
+  if (limit(RLIMIT_NOFILE, (rlim_t)open_files) == 0 && limit(RLIMIT_CORE, 0) == 0 &&
+      limit(RLIMIT_CPU, (rlim_t)cpu_seconds) == 0)
     applied |= VIVARIUM_CONFINED_LIMITS;
   if (install_filter(getpid()) != 0) return -1;
   applied |= VIVARIUM_CONFINED_SECCOMP;

@@ -43,9 +43,10 @@ let usage = """
   let nonce = ChildChannel.begin()
   let jobs = arguments.dropFirst(2).map(Job.init(argument:))
   let results: [CheckResult]
-  if case .loaded(let plugin) = PluginLoader(validatesContracts: false).loadInherited(
-    ChildChannel.fileDescriptor, path: arguments[0])
-  {
+  // Confined as a plugin process is: the checks run the plugin's code.
+  var loader = PluginLoader(validatesContracts: false)
+  loader.beforeMapping = { ProcessConfinement.confine(for: $0) }
+  if case .loaded(let plugin) = loader.loadInherited(ChildChannel.fileDescriptor, path: arguments[0]) {
     var done: [CheckResult] = []
     for job in jobs { done.append(await run(job, plugin: plugin, strictness: strictness)) }
     results = done

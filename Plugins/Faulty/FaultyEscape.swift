@@ -67,6 +67,7 @@ struct EscapeAttempt: ViperEntity, Equatable {
       },
       attempt("namespace.user") { errnoOf(rawSyscall(272, 0x1000_0000, 0, 0, 0, 0)) },  // unshare(CLONE_NEWUSER)
       attempt("io_uring") { closing(rawSyscall(425, 8, 0, 0, 0, 0)) },  // io_uring_setup(8, NULL)
+      attempt("ipc.shared-memory") { errnoOf(Int(shmget(IPC_PRIVATE, 4096, 0o600 | IPC_CREAT))) },
       attempt("dumpable") { errnoOf(rawSyscall(157, 4, 1, 0, 0, 0)) },  // prctl(PR_SET_DUMPABLE, 1)
     ]
   }
@@ -74,6 +75,13 @@ struct EscapeAttempt: ViperEntity, Equatable {
   private static func attempt(_ name: String, _ body: () -> Int32) -> EscapeAttempt {
     let code = body()
     return EscapeAttempt(name: name, refusal: code == 0 ? nil : (errnoNames[code] ?? "errno \(code)"))
+  }
+
+  /// `CPU time: 3600 s`: the process's limit, as it reads it.
+  static func cpuLimit() -> String {
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit)
+    return limit.rlim_cur == rlim_t.max ? "CPU time: unlimited" : "CPU time: \(limit.rlim_cur) s"
   }
 
   /// The errno of a call that returned `result`: 0 when it succeeded.
@@ -127,9 +135,10 @@ final class EscapePresenter: ViperPresenter {
   func lifecycle(_ event: LifecycleEvent) {
     guard event == .attach else { return }
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let confinement = status.split(separator: "\n").filter { line in
-      ["NoNewPrivs:", "Seccomp:", "CapEff:", "CapBnd:"].contains { line.hasPrefix($0) }
-    }.map { $0.replacingOccurrences(of: "\t", with: " ") }
+    let confinement =
+      status.split(separator: "\n").filter { line in
+        ["NoNewPrivs:", "Seccomp:", "CapEff:", "CapBnd:"].contains { line.hasPrefix($0) }
+      }.map { $0.replacingOccurrences(of: "\t", with: " ") } + [EscapeAttempt.cpuLimit()]
     let names = ProcessInfo.processInfo.environment.keys.sorted()
     // Only where a seccomp filter (mode 2) confines the process.
     let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }

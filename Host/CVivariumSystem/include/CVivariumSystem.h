@@ -90,16 +90,17 @@ void vivarium_drain_main_queue(int descriptor);
 #define VIVARIUM_CONFINED_SECCOMP 16
 /* Confines this process for good, before it loads a plugin (issue 30):
    no new privileges; not dumpable (no ptrace, no /proc/PID/mem by its
-   siblings); every capability dropped; at most `open_files` descriptors and
-   no core files; and a seccomp-bpf filter that refuses with EPERM running
+   siblings); every capability dropped; at most `open_files` descriptors,
+   `cpu_seconds` of CPU time (then SIGKILL) and no core files; and a
+   seccomp-bpf filter that refuses with EPERM running
    programs, fork and clone without CLONE_THREAD (clone3 with ENOSYS, so
    the C library falls back to clone), ptrace and other processes' memory,
    mounts and namespaces, io_uring, keyrings, BPF, perf events, kernel
    modules, sockets of its own, raising its limits, making itself dumpable,
-   and signals to any process but itself. Returns the bits of what it
+   System V IPC, and signals to any process but itself. Returns the bits of what it
    applied, or -1 (with errno) when no new privileges or the filter could
    not be set: the process must not go on then. */
-int vivarium_confine(int open_files);
+int vivarium_confine(int open_files, int cpu_seconds);
 
 /* The Landlock ABI this kernel offers; 0 when it offers none. */
 int vivarium_landlock_abi(void);

@@ -23,6 +23,10 @@ package struct PluginMapping: Sendable {
 package enum ProcessConfinement {
   /// The most descriptors a confined process may have open.
   static let openFiles: Int32 = 256
+  /// The most CPU time a confined process may use, in seconds: an hour of
+  /// work, which no plugin doing its job comes near; then the kernel ends
+  /// it, and the host shows it as crashed, with Restart.
+  static let cpuSeconds: Int32 = 3600
   /// What a plugin keeps of the environment it was started with: its
   /// language and time zone, and whether Swift's backtracer runs. Nothing
   /// else (tokens, `SSH_AUTH_SOCK`, the host's paths) reaches it.
@@ -60,7 +64,7 @@ package enum ProcessConfinement {
     guard !confined.exchange(true, ordering: .relaxed) else { return }
     let writable = ProcessInfo.processInfo.environment[writableVariable].flatMap { $0.isEmpty ? nil : $0 }
     scrubEnvironment()
-    guard vivarium_confine(openFiles) >= 0 else { refuse("no new privileges or the system call filter") }
+    guard vivarium_confine(openFiles, cpuSeconds) >= 0 else { refuse("no new privileges or the system call filter") }
     var rules: [(descriptor: Int32, kind: Int32, owned: Bool)] = mapping.files.map {
       ($0, VIVARIUM_LANDLOCK_READ, false)
     }

@@ -13,14 +13,14 @@ struct ConfinementTests {
   static let attempts = [
     "file.write", "parent.environ", "parent.memory", "exec", "fork", "socket.inet", "socket.unix", "ptrace.parent",
     "signal.parent", "limits.raise",
-    "namespace.user", "io_uring", "dumpable",
+    "namespace.user", "io_uring", "ipc.shared-memory", "dumpable",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
     let host = try FaultyHost(plugins: ["Faulty"])
-    // A file of the person's, such as a key in ~/.ssh: in the checkout's
-    // build folder, outside the temporary folder the tests' plugins may write in.
-    let home = BuildProducts.repository + "/.build/confinement-test-\(getpid())"
+    // A file of the person's, such as a key in ~/.ssh: outside the folder
+    // the tests' plugins may write in (TemporaryDirectory.root).
+    let home = NSTemporaryDirectory() + "/vivarium-confinement-\(getpid())"
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: home) }
     let key = home + "/id_ed25519"
@@ -37,6 +37,7 @@ struct ConfinementTests {
     #expect(shown.contains("NoNewPrivs: 1"), "\(shown)")
     #expect(shown.contains("Seccomp: 2"), "\(shown)")
     #expect(shown.contains("CapEff: 0000000000000000"), "\(shown)")
+    #expect(shown.contains("CPU time: \(ProcessConfinement.cpuSeconds) s"), "\(shown)")
     // Only the variables a plugin needs: the test run's own (PATH, HOME) are gone.
     let line = try #require(shown.split(separator: "\n").first { $0.contains("environment:") })
     let names = line.split(separator: " ").dropFirst().map(String.init)

@@ -14,11 +14,11 @@ enum BuildProducts {
   }()
 
   /// The host built with the tests. Every child a test starts, from here
-  /// on, may write in the system's temporary folder, where the tests' C
+  /// on, may write in ``TemporaryDirectory/root``, where the tests' C
   /// plugins leave their marks (``ProcessConfinement/writableVariable``):
   /// a plugin process is otherwise confined to reading its own files.
   static let vivarium: String = {
-    ProcessConfinement.writableForChildren.withLock { $0 = NSTemporaryDirectory() }
+    ProcessConfinement.writableForChildren.withLock { $0 = TemporaryDirectory.root }
     return directory + "/vivarium"
   }()
   /// The bundled plugins that behave, as Package.swift lists them: each must
@@ -56,12 +56,22 @@ final class TemporaryDirectory: Sendable {
   let path: String
 
   init() throws {
-    var template = Array((NSTemporaryDirectory() + "/vivarium-test-XXXXXX").utf8CString)
+    var template = Array((TemporaryDirectory.root + "/vivarium-test-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
     path = String(cString: made)
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// This test run's folder of temporary directories, the one folder its
+  /// children's plugins may write in (``ProcessConfinement/writableVariable``):
+  /// where the tests' C plugins leave their marks. Removed at exit.
+  static let root: String = {
+    let path = NSTemporaryDirectory() + "/vivarium-tests-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: TemporaryDirectory.root) }
+    return path
+  }()
 
   /// Writes `bytes` to `name` in the directory and returns its path.
   @discardableResult

@@ -58,7 +58,7 @@ enum ProcessRunner {
     environment["VIVARIUM_DATA_DIR"] = testRunData
     environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.demoHTTP
     // Where the tests' C plugins leave their marks (BuildProducts.vivarium).
-    environment[ProcessConfinement.writableVariable] = NSTemporaryDirectory()
+    environment[ProcessConfinement.writableVariable] = TemporaryDirectory.root
     return environment.merging(extra) { $1 }
   }
 
