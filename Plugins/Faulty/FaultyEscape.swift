@@ -15,7 +15,7 @@ import ViperKit
 /// glibc's `syscall(2)`, which Swift does not import (it is variadic): on
 /// x86-64 its integer arguments travel in the same registers either way.
 @_silgen_name("syscall")
-private func rawSyscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Int
+func rawSyscall(_ number: Int, _ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int) -> Int
 
 /// One thing a hostile plugin tries, and how it ended.
 struct EscapeAttempt: ViperEntity, Equatable {
@@ -69,10 +69,10 @@ struct EscapeAttempt: ViperEntity, Equatable {
       attempt("io_uring") { closing(rawSyscall(425, 8, 0, 0, 0, 0)) },  // io_uring_setup(8, NULL)
       attempt("ipc.shared-memory") { errnoOf(Int(shmget(IPC_PRIVATE, 4096, 0o600 | IPC_CREAT))) },
       attempt("dumpable") { errnoOf(rawSyscall(157, 4, 1, 0, 0, 0)) },  // prctl(PR_SET_DUMPABLE, 1)
-    ]
+    ] + moreFiles(beside: secret) + moreProcesses(parent: parent) + moreOfTheKernel()
   }
 
-  private static func attempt(_ name: String, _ body: () -> Int32) -> EscapeAttempt {
+  static func attempt(_ name: String, _ body: () -> Int32) -> EscapeAttempt {
     let code = body()
     return EscapeAttempt(name: name, refusal: code == 0 ? nil : (errnoNames[code] ?? "errno \(code)"))
   }
@@ -85,10 +85,10 @@ struct EscapeAttempt: ViperEntity, Equatable {
   }
 
   /// The errno of a call that returned `result`: 0 when it succeeded.
-  private static func errnoOf(_ result: Int) -> Int32 { result >= 0 ? 0 : errno }
+  static func errnoOf(_ result: Int) -> Int32 { result >= 0 ? 0 : errno }
 
   /// The errno of a call that returned descriptor `result`, closed at once.
-  private static func closing(_ result: Int) -> Int32 {
+  static func closing(_ result: Int) -> Int32 {
     if result >= 0 { close(Int32(result)) }
     return errnoOf(result)
   }

@@ -9,11 +9,16 @@ import Testing
 @Suite("Plugin processes confined")
 @MainActor
 struct ConfinementTests {
-  /// The attempts `faulty:escape` makes, by their stable names.
-  static let attempts = [
-    "file.write", "parent.environ", "parent.memory", "exec", "fork", "socket.inet", "socket.unix", "ptrace.parent",
-    "signal.parent", "limits.raise",
-    "namespace.user", "io_uring", "ipc.shared-memory", "dumpable",
+  /// The attempts `faulty:escape` makes, by their stable names: files,
+  /// other processes, the kernel's doors. Each must be refused.
+  static let attempts: Set = [
+    "file.read", "file.write", "file.truncate", "file.unlink", "file.rename", "file.symlink", "file.hardlink",
+    "file.mkdir", "file.fifo", "file.shadow", "parent.environ", "parent.memory", "init.memory", "init.environ",
+    "exec", "execveat", "fork", "clone.process", "clone3", "ptrace.parent", "ptrace.traceme", "ptracer.anyone",
+    "signal.parent", "signal.init", "signal.thread-of-parent", "memory.parent", "pidfd.parent", "dumpable",
+    "socket.inet", "socket.inet6", "socket.udp", "socket.raw", "socket.netlink", "socket.unix", "socketpair",
+    "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
+    "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
@@ -29,9 +34,12 @@ struct ConfinementTests {
     let shown = try await host.waitForText("environment:")
     // Landlock refuses files with EACCES; the rest is the filter's EPERM.
     #expect(shown.contains("file.read: refused (EACCES)"), "\(shown)")
-    for attempt in Self.attempts {
-      #expect(shown.contains("\(attempt): refused (E"), "\(attempt): \(shown)")
-    }
+    // Every attempt made, and each refused with an errno.
+    let refused = Set(
+      shown.split(separator: "\n").compactMap { line in
+        line.firstRange(of: ": refused (E").map { String(line[..<$0.lowerBound]) }
+      })
+    #expect(refused == Self.attempts, "missing: \(Self.attempts.subtracting(refused)); shown: \(shown)")
     #expect(!shown.contains("ALLOWED"), "\(shown)")
     // The kernel's own account of the process.
     #expect(shown.contains("NoNewPrivs: 1"), "\(shown)")

@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+
+// The rest of `faulty:escape`'s attempts (FaultyEscape.swift): file tricks
+// beside a file of the person's, the other processes, and the kernel.
+extension EscapeAttempt {
+  /// Changing, moving and linking the person's file, making things in its
+  /// folder, and the system's secrets.
+  static func moreFiles(beside secret: String) -> [EscapeAttempt] {
+    let folder = (secret as NSString).deletingLastPathComponent + "/"
+    let name = "by-a-plugin-\(getpid())"
+    return [
+      attempt("file.truncate") { errnoOf(Int(truncate(secret, 0))) },
+      attempt("file.unlink") { errnoOf(Int(unlink(secret))) },
+      attempt("file.rename") { errnoOf(Int(rename(secret, folder + name))) },
+      attempt("file.symlink") { undoing(Int(symlink(secret, folder + name)), folder + name) },
+      attempt("file.hardlink") { undoing(Int(link(secret, folder + name)), folder + name) },
+      attempt("file.mkdir") {
+        let made = Int(mkdir(folder + name, 0o700))
+        if made == 0 { rmdir(folder + name) }
+        return errnoOf(made)
+      },
+      attempt("file.fifo") { undoing(Int(mkfifo(folder + name, 0o600)), folder + name) },
+      attempt("file.shadow") { closing(Int(open("/etc/shadow", O_RDONLY | O_CLOEXEC))) },
+      attempt("init.memory") { closing(Int(open("/proc/1/mem", O_RDONLY | O_CLOEXEC))) },
+      attempt("init.environ") { closing(Int(open("/proc/1/environ", O_RDONLY | O_CLOEXEC))) },
+    ]
+  }
+
+  /// Other ways to make a process, and to reach the host, the zygote and
+  /// the first process.
+  static func moreProcesses(parent: pid_t) -> [EscapeAttempt] {
+    [
+      attempt("clone.process") {
+        let pid = rawSyscall(56, Int(SIGCHLD), 0, 0, 0, 0)  // clone(SIGCHLD): a process, not a thread
+        if pid == 0 { _exit(0) }
+        if pid > 0 { waitpid(pid_t(pid), nil, 0) }
+        return errnoOf(pid)
+      },
+      attempt("clone3") { errnoOf(rawSyscall(435, 0, 0, 0, 0, 0)) },
+      attempt("execveat") { errnoOf(rawSyscall(322, -1, 0, 0, 0, 0x1000)) },  // execveat(-1, …, AT_EMPTY_PATH)
+      attempt("signal.init") { errnoOf(Int(kill(1, 0))) },
+      attempt("signal.thread-of-parent") { errnoOf(rawSyscall(234, Int(parent), Int(parent), 0, 0, 0)) },  // tgkill
+      attempt("memory.parent") { errnoOf(rawSyscall(310, Int(parent), 0, 0, 0, 0)) },  // process_vm_readv
+      attempt("pidfd.parent") { closing(rawSyscall(434, Int(parent), 0, 0, 0, 0)) },  // pidfd_open
+      attempt("ptrace.traceme") { errnoOf(rawSyscall(101, 0, 0, 0, 0, 0)) },  // ptrace(PTRACE_TRACEME)
+      attempt("ptracer.anyone") { errnoOf(rawSyscall(157, 0x5961_6d61, -1, 0, 0, 0)) },  // prctl(PR_SET_PTRACER, ANY)
+    ]
+  }
+
+  /// The network, mounts, namespaces, and the kernel's other doors.
+  static func moreOfTheKernel() -> [EscapeAttempt] {
+    [
+      attempt("socket.udp") { closing(Int(socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0))) },
+      attempt("socket.inet6") { closing(Int(socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0))) },
+      attempt("socket.raw") { closing(Int(socket(AF_INET, Int32(SOCK_RAW.rawValue), 1))) },
+      attempt("socket.netlink") { closing(Int(socket(16, Int32(SOCK_RAW.rawValue), 0))) },  // AF_NETLINK
+      attempt("socketpair") {
+        var pair: [Int32] = [-1, -1]
+        let made = Int(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair))
+        if made == 0 { pair.forEach { close($0) } }
+        return errnoOf(made)
+      },
+      attempt("mount") { errnoOf(rawSyscall(165, 0, 0, 0, 0, 0)) },
+      attempt("chroot") { errnoOf(rawSyscall(161, 0, 0, 0, 0, 0)) },
+      attempt("setns") { errnoOf(rawSyscall(308, -1, 0, 0, 0, 0)) },
+      attempt("bpf") { errnoOf(rawSyscall(321, 0, 0, 0, 0, 0)) },
+      attempt("perf-event") { closing(rawSyscall(298, 0, 0, -1, -1, 0)) },
+      attempt("keyring") { errnoOf(rawSyscall(250, 0, 0, 0, 0, 0)) },  // keyctl
+      attempt("kernel.module") { errnoOf(rawSyscall(313, -1, 0, 0, 0, 0)) },  // finit_module
+      attempt("userfaultfd") { closing(rawSyscall(323, 0, 0, 0, 0, 0)) },
+      attempt("limits.prlimit") {
+        var limit = rlimit(rlim_cur: 1 << 20, rlim_max: 1 << 20)
+        return withUnsafeMutablePointer(to: &limit) {
+          errnoOf(rawSyscall(302, 0, Int(RLIMIT_NOFILE.rawValue), Int(bitPattern: $0), 0, 0))  // prlimit64
+        }
+      },
+      attempt("ipc.message-queue") { errnoOf(Int(msgget(IPC_PRIVATE, 0o600 | IPC_CREAT))) },
+      attempt("seccomp.off") { errnoOf(rawSyscall(157, 22, 0, 0, 0, 0)) },  // prctl(PR_SET_SECCOMP, DISABLED)
+    ]
+  }
+
+  /// The errno of a call that made `path`, removed at once if it did.
+  private static func undoing(_ result: Int, _ path: String) -> Int32 {
+    if result == 0 { unlink(path) }
+    return errnoOf(result)
+  }
+}
