@@ -58,7 +58,8 @@ public final class PluginServer {
       limitMemory(to: bytes)
     }
     guard arguments.count > 1 else { exit(2) }
-    serve(path: arguments[1])
+    serve(
+      path: arguments[1], confined: ProcessInfo.processInfo.environment[PluginProcessLaunch.unconfinedVariable] == nil)
   }
 
   /// Caps the memory (bytes of data) this process may allocate.
@@ -67,10 +68,11 @@ public final class PluginServer {
     _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit)
   }
 
-  /// Loads the plugin at `path` (open as descriptor 4) and serves it on
-  /// descriptor 3 from the main thread (``HostConnection``) until the host
-  /// closes it; a refused plugin is reported and the process exits.
-  nonisolated static func serve(path: String) -> Never {
+  /// Loads the plugin at `path` (open as descriptor 4), confining this
+  /// process first when `confined` (``ProcessConfinement``), and serves it
+  /// on descriptor 3 from the main thread (``HostConnection``) until the
+  /// host closes it; a refused plugin is reported and the process exits.
+  nonisolated static func serve(path: String, confined: Bool) -> Never {
     MainActor.assumeIsolated {
       PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
       let connection = HostConnection(channel: WireChannel(descriptor: PluginProcessLaunch.socketDescriptor))
@@ -78,7 +80,7 @@ public final class PluginServer {
       let factories: [any ModuleFactory]
       var providers: [any ServiceProvider.Type] = []
       var loader = PluginLoader()
-      loader.beforeMapping = { ProcessConfinement.confine(for: $0) }
+      if confined { loader.beforeMapping = { ProcessConfinement.confine(for: $0) } }
       loader.beforeEntry = { channel.send(.mapped) }
       switch loader.loadInherited(ChildChannel.fileDescriptor, path: path) {
       case .loaded(let plugin):

@@ -16,7 +16,7 @@ public enum ZygoteMain {
     let parent = getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
     let socket: Int32 = 3
-    var buffer = [UInt8](repeating: 0, count: 8 + 4096)
+    var buffer = [UInt8](repeating: 0, count: 9 + 4096)
     while true {
       reapChildren(socket)
       var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
@@ -30,16 +30,17 @@ public enum ZygoteMain {
       }
       if received == 0 || (received < 0 && errno != EINTR && errno != EAGAIN) { exit(0) }
       let given = Array(fds.prefix(Int(count)))
-      guard received > 8, given.count == 3 else {
+      guard received > 9, given.count == 3 else {
         given.forEach { close($0) }
         report(socket, kind: 1, EINVAL, 0)
         continue
       }
       let memory = buffer.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
-      let path = String(decoding: buffer[8..<Int(received)], as: UTF8.self)
+      let confined = buffer[8] != 0
+      let path = String(decoding: buffer[9..<Int(received)], as: UTF8.self)
       let zygote = getpid()
       let pid = fork()
-      if pid == 0 { becomePlugin(path: path, memory: memory, given: given, zygote: zygote) }
+      if pid == 0 { becomePlugin(path: path, memory: memory, confined: confined, given: given, zygote: zygote) }
       let failure = errno
       given.forEach { close($0) }
       if pid > 0 { report(socket, kind: 0, pid, 0) } else { report(socket, kind: 1, failure, 0) }
@@ -71,7 +72,7 @@ public enum ZygoteMain {
   /// In the fork: puts the given descriptors where a plugin process has
   /// them (the plugin file as 4, the channel as 3, stderr as 1 and 2,
   /// /dev/null as 0), closes every other one, and serves the plugin.
-  private static func becomePlugin(path: String, memory: Int, given: [Int32], zygote: pid_t) -> Never {
+  private static func becomePlugin(path: String, memory: Int, confined: Bool, given: [Int32], zygote: pid_t) -> Never {
     let high = given.map { fcntl($0, F_DUPFD, 10) }
     let null = open("/dev/null", O_RDONLY)
     dup2(null, 0)
@@ -82,6 +83,6 @@ public enum ZygoteMain {
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
     PluginServer.limitMemory(to: memory)
-    PluginServer.serve(path: path)
+    PluginServer.serve(path: path, confined: confined)
   }
 }

@@ -111,6 +111,7 @@ public final class PluginProcess {
     }
     var environment = ["SWIFT_BACKTRACE": "enable=no"]
     environment[PluginProcessLaunch.memoryVariable] = String(options.memoryLimit)
+    if !options.confined { environment[PluginProcessLaunch.unconfinedVariable] = "1" }
     // Numbered 10 and up, so that putting them at 1 to 4 in the child
     // cannot overwrite one another.
     let (errorsHigh, socketHigh, fileHigh) = (
@@ -126,7 +127,8 @@ public final class PluginProcess {
     ]
     let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
     let forked = zygote?.fork(
-      path: path, memoryLimit: options.memoryLimit, descriptors: [fileHigh, socketHigh, errorsHigh])
+      path: path, memoryLimit: options.memoryLimit, confined: options.confined,
+      descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     let channel = WireChannel(descriptor: pair[0])
     let inbox = PluginInbox { [weak self] in
@@ -716,6 +718,9 @@ public struct PluginProcessOptions: Sendable {
   /// Whether plugin processes are forked from a zygote (``PluginZygote``)
   /// rather than each started from the executable.
   public var forks = true
+  /// Whether each plugin process confines itself before it loads its
+  /// plugin (docs/sandbox.md); false only with `--no-sandbox`.
+  public var confined = true
 
   /// Starts the zygote plugin processes are forked from now, so that its
   /// own start overlaps the host's instead of delaying the first plugin.

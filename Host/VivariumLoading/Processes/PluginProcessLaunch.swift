@@ -11,6 +11,9 @@ package enum PluginProcessLaunch {
   package static let zygoteCommand = "__zygote"
   /// The environment variable holding a plugin process's memory limit in bytes.
   package static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
+  /// Set (to 1) in a plugin process's environment when the person ran the
+  /// host with `--no-sandbox`: the process does not confine itself.
+  package static let unconfinedVariable = "VIVARIUM_PLUGIN_UNCONFINED"
   /// The socket's descriptor in a plugin process.
   package static let socketDescriptor: Int32 = 3
 }

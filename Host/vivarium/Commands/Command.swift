@@ -82,11 +82,21 @@ enum HostingOptions {
     "plugin-memory", "MiB",
     "The most memory each plugin process may allocate; one that wants more is stopped and reported (default 1024)."
   )
-  static let all = [inProcess, responseLimit, pluginMemory]
+  static let noSandbox = OptionSpec.flag(
+    "no-sandbox",
+    "Do not confine plugin processes (docs/sandbox.md): each may then do whatever you may. For comparing, and for a kernel without seccomp."
+  )
+  static let all = [inProcess, responseLimit, pluginMemory, noSandbox]
 
-  /// The options for plugin processes, or nil with `--in-process`.
-  static func processes(_ arguments: ParsedArguments, executable: String) throws -> PluginProcessOptions? {
+  /// The options for plugin processes, or nil with `--in-process`. Says
+  /// on stderr, as `command`, when `--no-sandbox` leaves them unconfined.
+  static func processes(_ arguments: ParsedArguments, executable: String, _ console: Console, command: String) throws
+    -> PluginProcessOptions?
+  {
     guard !arguments.has("in-process") else { return nil }
+    if arguments.has("no-sandbox") {
+      console.warning(command, "plugins are not confined (--no-sandbox): each may do whatever you may")
+    }
     var options = PluginProcessOptions(executable: executable)
     if let text = arguments.all("response-limit").last {
       guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
@@ -101,6 +111,7 @@ enum HostingOptions {
       }
       options.memoryLimit = mebibytes << 20
     }
+    options.confined = !arguments.has("no-sandbox")
     options.prepare()
     return options
   }

@@ -52,7 +52,8 @@ enum RenderCommand: Command {
       }
       extra.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     }
-    let hosting = try HostingOptions.processes(arguments, executable: PluginCatalogLoader.executablePath)
+    let hosting = try HostingOptions.processes(
+      arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     let scheme = try? AppManifest.find(in: discovery.directories)?.get().scheme

@@ -95,7 +95,8 @@ enum RunCommand: Command {
     let fullScreen =
       interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has("line") && !arguments.has("json")
       && console.environment["TERM"] != "dumb"
-    let hosting = try HostingOptions.processes(arguments, executable: PluginCatalogLoader.executablePath)
+    let hosting = try HostingOptions.processes(
+      arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
     var manifest: AppManifest?
     switch AppManifest.find(in: discovery.directories) {

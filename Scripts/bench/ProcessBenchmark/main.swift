@@ -64,10 +64,11 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 @MainActor
 func makeRuntime(
   _ mode: Mode, vivarium: String, plugins directory: String, data: String, responseLimit: Int = 3,
-  now: Double? = virtualNow
+  now: Double? = virtualNow, confined: Bool = true
 ) -> HostRuntime {
   let discovery = PluginDiscovery(commandLine: [directory], environment: [:], executable: vivarium)
-  let hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(responseLimit))
+  var hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(responseLimit))
+  hosting.confined = confined
   let outcomes = mode == .outOfProcess ? discovery.load(hosting: hosting) : discovery.load(with: PluginLoader())
   let catalog = PluginCatalog(outcomes: outcomes)
   for rejection in catalog.rejected where !rejection.isSDKLibrary {
@@ -289,12 +290,15 @@ func main() async {
     return
   }
   // `--round-trips` alone: only the round trips and their floors, to profile them;
-  // `--service-calls`: only business service calls (Scripts/benchmark services).
+  // `--service-calls`: only business service calls (Scripts/benchmark services);
+  // `--sandbox`: only confinement's cost (Scripts/benchmark sandbox).
   let onlyRoundTrips = arguments.first == "--round-trips"
   let onlyServiceCalls = arguments.first == "--service-calls"
-  if onlyRoundTrips || onlyServiceCalls { arguments.removeFirst() }
+  let onlySandbox = arguments.first == "--sandbox"
+  if onlyRoundTrips || onlyServiceCalls || onlySandbox { arguments.removeFirst() }
   guard arguments.count == 3 else {
-    fail("usage: process-benchmark [--round-trips | --service-calls] VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR")
+    fail(
+      "usage: process-benchmark [--round-trips | --service-calls | --sandbox] VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR")
   }
   arguments = arguments.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
   let (vivarium, plugins, faulty) = (arguments[0], arguments[1], arguments[2])
@@ -315,6 +319,10 @@ func main() async {
     "(\(ProcessInfo.processInfo.activeProcessorCount) cores; load average at the start \(load?.joined(separator: " ") ?? "unknown") over 1, 5, 15 minutes)"
   )
 
+  if onlySandbox {
+    await sandboxFigures(vivarium: vivarium, plugins: plugins, data: data)
+    return
+  }
   if onlyServiceCalls {
     await serviceCallFigures(vivarium: vivarium, benchmark: benchmark, plugins: faulty, data: data)
     await serviceChaos(vivarium: vivarium, plugins: faulty, data: data("chaos"))

@@ -53,4 +53,18 @@ struct ConfinementTests {
     // The module it did all that from still works, and so does its process.
     #expect(host.process(named: "libFaulty.so")?.isRunning == true)
   }
+
+  /// `--no-sandbox` leaves plugin processes unconfined, and says so.
+  @Test func noSandboxLeavesThePluginProcessUnconfinedAndSaysSo() throws {
+    let plugins = try TemporaryDirectory()
+    try FileManager.default.createSymbolicLink(
+      atPath: plugins.path + "/libFaulty.so", withDestinationPath: BuildProducts.directory + "/libFaulty.so")
+    let free = try ProcessRunner.vivarium(["render", "faulty:escape", "--plugins", plugins.path, "--no-sandbox"])
+    #expect(free.status == 0, "\(free.stderr)")
+    #expect(free.stderr.contains("--no-sandbox"), "\(free.stderr)")
+    #expect(free.stdout.contains("Seccomp: 0") && free.stdout.contains("not confined"), "\(free.stdout)")
+    let confined = try ProcessRunner.vivarium(["render", "faulty:escape", "--plugins", plugins.path])
+    #expect(confined.status == 0, "\(confined.stderr)")
+    #expect(confined.stdout.contains("Seccomp: 2") && confined.stderr.isEmpty, "\(confined.stderr)")
+  }
 }

@@ -1,0 +1,94 @@
+// What confinement costs (issue 30): a plugin process's start, fork to
+// ready, confined and with `--no-sandbox`, side by side in one run; and a
+// view event's round trip both ways.
+import Foundation
+import ViperKit
+import VivariumLoading
+import VivariumRuntime
+
+/// Milliseconds from asking for a plugin process to its being ready, for
+/// ProductSearch alone: `count` starts each way, in alternation, after 5
+/// each not counted.
+@MainActor
+func processStarts(vivarium: String, plugins: String, count: Int) -> [Bool: [Double]] {
+  let single = FileManager.default.temporaryDirectory.appendingPathComponent("vivarium-sandbox-\(getpid())").path
+  try? FileManager.default.createDirectory(atPath: single, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: single) }
+  try? FileManager.default.createSymbolicLink(
+    atPath: single + "/libProductSearch.so", withDestinationPath: plugins + "/libProductSearch.so")
+  var starts: [Bool: [Double]] = [true: [], false: []]
+  for round in 0..<(count + 5) {
+    for confined in [true, false] {
+      var options = PluginProcessOptions(executable: vivarium)
+      options.confined = confined
+      let start = nanoseconds()
+      let outcomes = PluginDiscovery(commandLine: [single], environment: [:], executable: vivarium)
+        .load(hosting: options)
+      let ready = nanoseconds()
+      guard case .loaded(let plugin)? = outcomes.first, let process = plugin.process else {
+        fail("ProductSearch did not start (confined: \(confined)): \(outcomes)")
+      }
+      process.terminate()
+      if round >= 5 { starts[confined]!.append(Double(ready - start) / 1e6) }
+    }
+  }
+  return starts
+}
+
+/// Microseconds from a tap on products:search's Next or Previous to the
+/// screen showing the page, `count` taps after 50 not counted.
+@MainActor
+func pageTurns(vivarium: String, plugins: String, data: String, confined: Bool, count: Int) async -> [Double] {
+  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, confined: confined)
+  defer { runtime.shutdown() }
+  let screen = ScreenWaiter(runtime)
+  do {
+    try await runtime.open("products:search")
+  } catch {
+    fail("products:search: \(error)")
+  }
+  var times: [Double] = []
+  for turn in 0..<(count + 50) {
+    let (button, page) = turn % 2 == 0 ? ("next", "page 2 of 3") : ("previous", "page 1 of 3")
+    screen.expect(page)
+    let start = nanoseconds()
+    do {
+      try runtime.send(.tap(button: button))
+    } catch {
+      fail("products:search: \(error)")
+    }
+    let shown = await screen.shown(now: false)
+    if turn >= 50 { times.append(Double(shown - start) / 1000) }
+  }
+  return times
+}
+
+/// The 95th percentile of `values`.
+func p95(_ values: [Double]) -> Double { values.sorted()[values.count * 95 / 100] }
+
+/// Prints confinement's figures, side by side.
+@MainActor
+func sandboxFigures(vivarium: String, plugins: String, data: (String) -> String) async {
+  let count = 60
+  print("A plugin process's start, fork to ready (ProductSearch; \(count) each way, alternating; ms)")
+  let starts = processStarts(vivarium: vivarium, plugins: plugins, count: count)
+  let (confined, free) = (starts[true]!, starts[false]!)
+  print("    confined         \(tail(confined))")
+  print("    --no-sandbox     \(tail(free))")
+  let added = p95(confined) - p95(free)
+  print(
+    String(
+      format: "    confinement adds %.2f ms at the median, %.2f ms at p95 (target ≤ 2 ms at p95: %@)",
+      median(confined) - median(free), added, added <= 2 ? "met" : "MISSED"))
+  print("A view event's round trip, products:search Next and Previous (1,000 each way; µs)")
+  var turns: [Bool: [Double]] = [true: [], false: []]
+  for round in 0..<4 {
+    for mode in [true, false] {
+      turns[mode]! += await pageTurns(
+        vivarium: vivarium, plugins: plugins, data: data("turns-\(mode)-\(round)"), confined: mode, count: 250)
+    }
+  }
+  print("    confined         \(tail(turns[true]!))")
+  print("    --no-sandbox     \(tail(turns[false]!))")
+  print(String(format: "    confined / --no-sandbox, medians: %.2f×", median(turns[true]!) / median(turns[false]!)))
+}
