@@ -169,6 +169,13 @@ static int limit(int resource, rlim_t value) {
   return setrlimit(resource, &wanted);
 }
 
+int vivarium_seccomp_available(void) {
+  /* PR_GET_SECCOMP answers EINVAL on a kernel built without seccomp; the
+     filter mode itself is probed without installing anything. */
+  if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) return 0;
+  return (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT) ? 1 : 0;
+}
+
 int vivarium_confine(int open_files, int cpu_seconds) {
   int applied = 0;
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;

@@ -102,6 +102,8 @@ void vivarium_drain_main_queue(int descriptor);
    not be set: the process must not go on then. */
 int vivarium_confine(int open_files, int cpu_seconds);
 
+/* Whether this kernel filters system calls with seccomp-bpf (1) or not (0). */
+int vivarium_seccomp_available(void);
 /* The Landlock ABI this kernel offers; 0 when it offers none. */
 int vivarium_landlock_abi(void);
 /* What a Landlock rule allows beneath a descriptor (a file or a directory;

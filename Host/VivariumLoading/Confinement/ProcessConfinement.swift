@@ -123,3 +123,30 @@ package enum ProcessConfinement {
     for (name, value) in kept { setenv(name, value, 1) }
   }
 }
+
+/// What this kernel offers of what confining a plugin process needs.
+package struct SandboxSupport: Equatable, Sendable {
+  /// The Landlock ABI it offers; 0 for none.
+  package var landlockABI: Int
+  /// Whether it filters system calls with seccomp-bpf.
+  package var seccompFilters: Bool
+
+  /// What the running kernel offers.
+  package static var current: SandboxSupport {
+    SandboxSupport(landlockABI: Int(vivarium_landlock_abi()), seccompFilters: vivarium_seccomp_available() != 0)
+  }
+
+  /// What is missing for plugin processes to be confined, each said so that
+  /// a person knows what their kernel lacks; empty when nothing is.
+  package var missing: [String] {
+    var missing: [String] = []
+    if landlockABI < 1 {
+      missing.append(
+        "Landlock (Linux 5.13 and later, enabled with lsm=landlock): without it a plugin reads what you can")
+    }
+    if !seccompFilters {
+      missing.append("seccomp filters (CONFIG_SECCOMP_FILTER): without them a plugin runs programs and opens sockets")
+    }
+    return missing
+  }
+}

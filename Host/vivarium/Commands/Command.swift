@@ -96,6 +96,10 @@ enum HostingOptions {
     guard !arguments.has("in-process") else { return nil }
     if arguments.has("no-sandbox") {
       console.warning(command, "plugins are not confined (--no-sandbox): each may do whatever you may")
+    } else if case let missing = SandboxSupport.current.missing, !missing.isEmpty {
+      throw CommandFailure(
+        "this kernel cannot confine plugin processes: it lacks \(missing.joined(separator: "; and ")). Run with --no-sandbox to run plugins unconfined (each may then do whatever you may), or on a kernel that has it"
+      )
     }
     var options = PluginProcessOptions(executable: executable)
     if let text = arguments.all("response-limit").last {

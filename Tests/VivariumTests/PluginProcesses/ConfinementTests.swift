@@ -67,4 +67,15 @@ struct ConfinementTests {
     #expect(confined.status == 0, "\(confined.stderr)")
     #expect(confined.stdout.contains("Seccomp: 2") && confined.stderr.isEmpty, "\(confined.stderr)")
   }
+
+  /// A kernel that lacks what confinement needs is named for what it
+  /// lacks, each its own sentence; `run` and `render` then refuse to start
+  /// plugin processes unless `--no-sandbox`.
+  @Test func whatAKernelLacksForConfinementIsNamed() {
+    #expect(SandboxSupport(landlockABI: 7, seccompFilters: true).missing.isEmpty)
+    let noLandlock = SandboxSupport(landlockABI: 0, seccompFilters: true).missing
+    #expect(noLandlock.count == 1 && noLandlock[0].contains("Landlock"), "\(noLandlock)")
+    let neither = SandboxSupport(landlockABI: 0, seccompFilters: false).missing
+    #expect(neither.count == 2 && neither[1].contains("seccomp"), "\(neither)")
+  }
 }
