@@ -11,11 +11,12 @@ enum FullScreen {
   /// Opens `first` (nil when the screens were resumed, or there is none to
   /// open), then runs the app until the person quits, saying what of the
   /// last session's screens was `lost`; the terminal is put back whatever
-  /// happens.
+  /// happens. With `unconfined` (the option that made it so), the top line
+  /// of every screen says that plugins are not confined.
   @MainActor
   static func run(
     runtime: HostRuntime, discovery: PluginDiscovery, manifest: AppManifest?, first start: String?, lost: [String],
-    _ console: Console
+    unconfined: String?, _ console: Console
   ) async throws -> Int32 {
     defer { runtime.shutdown() }
     // Reports drawn for the command line's boxes: plain, the grid styles
@@ -44,7 +45,8 @@ enum FullScreen {
       return ExitCode.failure
     }
     let size = mode.size() ?? (80, 24)
-    let app = TerminalApp(session: session, name: manifest?.name ?? "vivarium", width: size.width, height: size.height)
+    let name = (manifest?.name ?? "vivarium") + (unconfined.map { " · plugins not confined (\($0))" } ?? "")
+    let app = TerminalApp(session: session, name: name, width: size.width, height: size.height)
     for error in opened.errors { app.say(error, tone: .negative) }
     if let notice = opened.notices.last { app.say(notice.text, tone: notice.tone) }
     if !lost.isEmpty { app.say(lost.joined(separator: "\n"), tone: .warning) }

@@ -116,7 +116,8 @@ enum RunCommand: Command {
     defer { watching?.stop() }
     if fullScreen {
       return try await FullScreen.run(
-        runtime: runtime, discovery: discovery, manifest: manifest, first: first, lost: lost, console)
+        runtime: runtime, discovery: discovery, manifest: manifest, first: first, lost: lost,
+        unconfined: hosting == nil ? "--in-process" : hosting?.confined == false ? "--no-sandbox" : nil, console)
     }
     for warning in lost { console.warning(name, warning) }
     let session = Session(

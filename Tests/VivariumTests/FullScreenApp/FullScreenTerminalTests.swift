@@ -22,6 +22,15 @@ struct FullScreenTerminalTests {
     return (terminal, plugins, data)
   }
 
+  /// With `--no-sandbox`, the top line says plugins are not confined.
+  @Test func unconfinedPluginsAreSaidOnTheTopLine() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30, ["--no-sandbox"])
+    defer { withExtendedLifetime((plugins, data)) {} }
+    #expect(terminal.waitFor("plugins not confined (--no-sandbox)"), "\(terminal.text)")
+    terminal.send("\u{3}")
+    #expect(terminal.wait() == 0)
+  }
+
   @Test func theNextRunResumesOnTheScreenLeft() throws {
     let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30)
     defer { withExtendedLifetime((plugins, data)) {} }
