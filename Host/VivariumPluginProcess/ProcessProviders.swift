@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumSupport
 import VivariumWire
 
 /// The business services the process's plugin provides (``ViperPlugin/providers``):
@@ -12,9 +13,7 @@ final class ProcessProviders {
   private let types: [String: any ServiceProvider.Type]
   private var made: [String: ProvidedService] = [:]
   /// Calls being answered, by the host's call number.
-  private var underWay: Set<UInt32> = []
-  /// Their tasks, for those that went past their first `await`.
-  private var tasks: [UInt32: Task<Void, Never>] = [:]
+  private let underWay = CallTasks()
 
   init(server: PluginServer, types: [any ServiceProvider.Type]) {
     self.server = server
@@ -25,23 +24,14 @@ final class ProcessProviders {
   /// one: at once, with no hop, when the provider answers before its first
   /// `await`.
   func provide(_ call: UInt32, _ request: ServiceRequest) {
-    underWay.insert(call)
-    let task = Task.immediate {
-      let outcome = await outcome(of: request)
-      // A cancelled call was answered by the host when it cancelled it.
-      guard underWay.remove(call) != nil else { return }
-      tasks[call] = nil
+    underWay.start(call, { await self.outcome(of: request) }) { [server] outcome in
       _ = server.channel.send(.provided(call: call, outcome))
     }
-    if underWay.contains(call) { tasks[call] = task }
   }
 
   /// Cancels the call `call`, if it is one of these; false when it is not.
-  func cancel(_ call: UInt32) -> Bool {
-    guard underWay.remove(call) != nil else { return false }
-    tasks.removeValue(forKey: call)?.cancel()
-    return true
-  }
+  /// A cancelled call was answered by the host when it cancelled it.
+  func cancel(_ call: UInt32) -> Bool { underWay.drop(call) }
 
   private func outcome(of request: ServiceRequest) async -> ServiceOutcome {
     guard let type = types[request.service] else {

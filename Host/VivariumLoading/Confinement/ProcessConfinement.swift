@@ -85,14 +85,15 @@ package enum ProcessConfinement {
     }
   }
 
-  /// The folder holding the file open as `descriptor`, and the one above
-  /// (where `$ORIGIN/../lib` run paths lead): what a probe keeps readable
-  /// of each file it is handed.
-  package static func folderAround(descriptor: Int32) -> String? {
+  /// The folder holding the file open as `descriptor`, and the `lib`
+  /// folder beside it (where `$ORIGIN/../lib` run paths lead): where the
+  /// libraries of each file a probe is handed are, kept readable.
+  package static func foldersAround(descriptor: Int32) -> [String] {
     guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)") else {
-      return nil
+      return []
     }
-    return PathName.parent(PathName.parent(path))
+    let folder = PathName.parent(path)
+    return [folder, PathName.parent(folder) + "/lib"]
   }
 
   /// The folders of this executable and of the Swift runtime it runs on,

@@ -165,8 +165,8 @@ public struct PluginProbe: Sendable {
     var loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))
     // Confined before the first file: the folders of all of them, where
     // their libraries are, stay readable.
-    let folders = (0..<(arguments.count - separator - 1)).compactMap {
-      ProcessConfinement.folderAround(descriptor: ChildChannel.fileDescriptor + Int32($0))
+    let folders = (0..<(arguments.count - separator - 1)).flatMap {
+      ProcessConfinement.foldersAround(descriptor: ChildChannel.fileDescriptor + Int32($0))
     }
     loader.beforeMapping = { ProcessConfinement.confine(for: $0, readable: folders) }
     loader.beforeEntry = { ChildChannel.reply(entryMarker, nonce: nonce) }

@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumSupport
 import VivariumWire
 
 /// Business services across the process boundary: the calls the process's
@@ -102,14 +103,7 @@ extension PluginProcess {
   /// started here and now (so a call goes on to its provider with no hop),
   /// and answers the call with what it gives, unless the call was dropped meanwhile.
   private func answer(_ call: UInt32, with work: @escaping @MainActor () async -> WireAnswer) {
-    businessCallsTaken.insert(call)
-    let task = Task.immediate { @MainActor in
-      let answer = await work()
-      guard self.businessCallsTaken.remove(call) != nil else { return }
-      self.businessCallsUnderWay[call] = nil
-      self.send(.answer(call: call, answer))
-    }
-    if businessCallsTaken.contains(call) { businessCallsUnderWay[call] = task }
+    businessCalls.start(call, work) { [weak self] answer in self?.send(.answer(call: call, answer)) }
   }
 
   /// Sends the http request `call` of `module` (0: of the process's
@@ -141,11 +135,11 @@ extension PluginProcess {
   /// over it is answered as refused), and not a call number under way
   /// already (a process that reuses one is stopped).
   private func takesCall(_ call: UInt32) -> Bool {
-    guard !businessCallsTaken.contains(call) else {
+    guard !businessCalls.contains(call) else {
       stop(because: "it reused the call number \(call) of a call under way")
       return false
     }
-    guard businessCallsTaken.count < Self.callsUnderWayLimit else {
+    guard businessCalls.count < Self.callsUnderWayLimit else {
       send(.answer(call: call, .failed("it has \(Self.callsUnderWayLimit) calls under way; wait for their answers")))
       return false
     }
@@ -155,7 +149,7 @@ extension PluginProcess {
   /// The process no longer waits for its call `call`: it is cancelled, and
   /// answered as cancelled.
   func cancelBusinessCall(_ call: UInt32) {
-    businessCallsUnderWay[call]?.cancel()
+    businessCalls.cancel(call)
   }
 
   /// The process ended: the host's calls to its providers fail as
@@ -164,9 +158,7 @@ extension PluginProcess {
     let waiting = provisions.sorted { $0.key < $1.key }.map(\.value)
     provisions.removeAll()
     for call in waiting { fail(call, failure.cause) }
-    for task in businessCallsUnderWay.values { task.cancel() }
-    businessCallsUnderWay.removeAll()
-    businessCallsTaken.removeAll()
+    businessCalls.dropAll()
   }
 
   private func fail(_ call: PendingServiceCall, _ reason: String) {

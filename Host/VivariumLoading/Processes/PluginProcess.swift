@@ -391,9 +391,7 @@ public final class PluginProcess {
 
   /// Business service and http calls the process's modules and providers
   /// made, under way in the host (``serveBusiness(_:_:_:)``).
-  var businessCallsTaken: Set<UInt32> = []
-  /// Their tasks, by call, for those that went past their first `await`.
-  var businessCallsUnderWay: [UInt32: Task<Void, Never>] = [:]
+  let businessCalls = CallTasks()
   /// Calls the host made to the process's providers, awaiting their answers (``provide(_:)``).
   var provisions: [UInt32: PendingServiceCall] = [:]
   /// The services of the process's providers, once the host made them

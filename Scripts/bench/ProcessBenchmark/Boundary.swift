@@ -272,8 +272,10 @@ func pingTimes(vivarium: String, plugins: String, data: String, hung: Bool, coun
 /// Microseconds per Next or Previous on products:search with `live` of them
 /// open, one pushed on another, all in the one ProductSearch process.
 @MainActor
-func tapTimes(vivarium: String, plugins: String, data: String, live: Int, count: Int) async -> [Double] {
-  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data)
+func tapTimes(vivarium: String, plugins: String, data: String, live: Int, count: Int, confined: Bool = true) async
+  -> [Double]
+{
+  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, confined: confined)
   defer { runtime.shutdown() }
   let screen = ScreenWaiter(runtime)
   do {

@@ -2,7 +2,6 @@
 // ready, confined and with `--no-sandbox`, side by side in one run; and a
 // view event's round trip both ways.
 import Foundation
-import ViperKit
 import VivariumLoading
 import VivariumRuntime
 
@@ -35,34 +34,6 @@ func processStarts(vivarium: String, plugins: String, count: Int) -> [Bool: [Dou
   return starts
 }
 
-/// Microseconds from a tap on products:search's Next or Previous to the
-/// screen showing the page, `count` taps after 50 not counted.
-@MainActor
-func pageTurns(vivarium: String, plugins: String, data: String, confined: Bool, count: Int) async -> [Double] {
-  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, confined: confined)
-  defer { runtime.shutdown() }
-  let screen = ScreenWaiter(runtime)
-  do {
-    try await runtime.open("products:search")
-  } catch {
-    fail("products:search: \(error)")
-  }
-  var times: [Double] = []
-  for turn in 0..<(count + 50) {
-    let (button, page) = turn % 2 == 0 ? ("next", "page 2 of 3") : ("previous", "page 1 of 3")
-    screen.expect(page)
-    let start = nanoseconds()
-    do {
-      try runtime.send(.tap(button: button))
-    } catch {
-      fail("products:search: \(error)")
-    }
-    let shown = await screen.shown(now: false)
-    if turn >= 50 { times.append(Double(shown - start) / 1000) }
-  }
-  return times
-}
-
 /// The 95th percentile of `values`.
 func p95(_ values: [Double]) -> Double { values.sorted()[values.count * 95 / 100] }
 
@@ -84,8 +55,9 @@ func sandboxFigures(vivarium: String, plugins: String, data: (String) -> String)
   var turns: [Bool: [Double]] = [true: [], false: []]
   for round in 0..<4 {
     for mode in [true, false] {
-      turns[mode]! += await pageTurns(
-        vivarium: vivarium, plugins: plugins, data: data("turns-\(mode)-\(round)"), confined: mode, count: 250)
+      turns[mode]! += await tapTimes(
+        vivarium: vivarium, plugins: plugins, data: data("turns-\(mode)-\(round)"), live: 1, count: 250,
+        confined: mode)
     }
   }
   print("    confined         \(tail(turns[true]!))")
