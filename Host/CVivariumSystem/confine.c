@@ -17,6 +17,9 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -188,6 +191,35 @@ int vivarium_confine(int open_files, int cpu_seconds) {
   if (install_filter(getpid()) != 0) return -1;
   applied |= VIVARIUM_CONFINED_SECCOMP;
   return applied;
+}
+
+/* Writes `text` to `path` whole; 0, or -1 with errno. */
+static int write_whole(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  size_t length = strlen(text);
+  ssize_t written = write(fd, text, length);
+  int error = errno;
+  close(fd);
+  if (written == (ssize_t)length) return 0;
+  errno = written < 0 ? error : EIO;
+  return -1;
+}
+
+int vivarium_isolate_network(void) {
+  uid_t uid = geteuid();
+  gid_t gid = getegid();
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) return -1;
+  /* The same user and group inside as outside, so that the process's
+     files and its own account look as they did; setgroups must be denied
+     before an unprivileged process may map its group. */
+  char line[64];
+  if (write_whole("/proc/self/setgroups", "deny") != 0) return -1;
+  snprintf(line, sizeof line, "%u %u 1", (unsigned)uid, (unsigned)uid);
+  if (write_whole("/proc/self/uid_map", line) != 0) return -1;
+  snprintf(line, sizeof line, "%u %u 1", (unsigned)gid, (unsigned)gid);
+  if (write_whole("/proc/self/gid_map", line) != 0) return -1;
+  return 0;
 }
 
 /* Landlock, defined here: the system headers may be older than the kernel

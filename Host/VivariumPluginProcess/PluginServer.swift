@@ -58,8 +58,10 @@ public final class PluginServer {
       limitMemory(to: bytes)
     }
     guard arguments.count > 1 else { exit(2) }
-    serve(
-      path: arguments[1], confined: ProcessInfo.processInfo.environment[PluginProcessLaunch.unconfinedVariable] == nil)
+    let environment = ProcessInfo.processInfo.environment
+    let confined = environment[PluginProcessLaunch.unconfinedVariable] == nil
+    if confined && environment[ProcessConfinement.sharedNetworkVariable] == nil { ProcessConfinement.isolateNetwork() }
+    serve(path: arguments[1], confined: confined)
   }
 
   /// Caps the memory (bytes of data) this process may allocate.

@@ -36,11 +36,15 @@ public enum ZygoteMain {
         continue
       }
       let memory = buffer.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
-      let confined = buffer[8] != 0
+      let confined = buffer[8] & PluginProcessLaunch.confinedFlag != 0
+      let ownNetwork = buffer[8] & PluginProcessLaunch.ownNetworkFlag != 0
       let path = String(decoding: buffer[9..<Int(received)], as: UTF8.self)
       let zygote = getpid()
       let pid = fork()
-      if pid == 0 { becomePlugin(path: path, memory: memory, confined: confined, given: given, zygote: zygote) }
+      if pid == 0 {
+        becomePlugin(
+          path: path, memory: memory, confined: confined, ownNetwork: ownNetwork, given: given, zygote: zygote)
+      }
       let failure = errno
       given.forEach { close($0) }
       if pid > 0 { report(socket, kind: 0, pid, 0) } else { report(socket, kind: 1, failure, 0) }
@@ -71,8 +75,12 @@ public enum ZygoteMain {
 
   /// In the fork: puts the given descriptors where a plugin process has
   /// them (the plugin file as 4, the channel as 3, stderr as 1 and 2,
-  /// /dev/null as 0), closes every other one, and serves the plugin.
-  private static func becomePlugin(path: String, memory: Int, confined: Bool, given: [Int32], zygote: pid_t) -> Never {
+  /// /dev/null as 0), closes every other one, moves into a network
+  /// namespace of its own when `ownNetwork` (while it has one thread), and
+  /// serves the plugin.
+  private static func becomePlugin(
+    path: String, memory: Int, confined: Bool, ownNetwork: Bool, given: [Int32], zygote: pid_t
+  ) -> Never {
     let high = given.map { fcntl($0, F_DUPFD, 10) }
     let null = open("/dev/null", O_RDONLY)
     dup2(null, 0)
@@ -83,6 +91,7 @@ public enum ZygoteMain {
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
     PluginServer.limitMemory(to: memory)
+    if confined && ownNetwork { ProcessConfinement.isolateNetwork() }
     PluginServer.serve(path: path, confined: confined)
   }
 }

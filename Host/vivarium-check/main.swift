@@ -40,6 +40,7 @@ let usage = """
     FileHandle.standardError.write(Data((arguments.contains("--help") ? usage : "vivarium-check: " + usage).utf8))
     return arguments.contains("--help") ? 0 : 2
   }
+  ProcessConfinement.isolateNetwork()
   let nonce = ChildChannel.begin()
   let jobs = arguments.dropFirst(2).map(Job.init(argument:))
   let results: [CheckResult]

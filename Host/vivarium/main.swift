@@ -7,7 +7,8 @@ import VivariumSupport
 
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
-  RunCommand.self, PluginsCommand.self, RoutesCommand.self, ServicesCommand.self, RenderCommand.self, CheckCommand.self,
+  RunCommand.self, PluginsCommand.self, RoutesCommand.self, ServicesCommand.self, PermissionsCommand.self,
+  RenderCommand.self, CheckCommand.self,
   GraphCommand.self,
   SDKCommand.self, NewCommand.self, ManifestCommand.self,
 ]
@@ -19,6 +20,12 @@ if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) { ZygoteMain.ru
 // its main thread reads the host's socket and drains the main queue itself.
 if PluginServer.isPluginProcess(Array(CommandLine.arguments.dropFirst())) {
   PluginServer.childMain(Array(CommandLine.arguments.dropFirst()))
+}
+// The child side of PluginProbe, not for people (so not in --help): before
+// any task or thread starts, so that it can move into a network namespace
+// of its own (ProcessConfinement.isolateNetwork needs one thread).
+if CommandLine.arguments.dropFirst().first == PluginProbe.command {
+  exit(PluginProbe.childMain(Array(CommandLine.arguments.dropFirst(2))))
 }
 // A crash report goes to stderr at once: never a screen waiting for keys.
 CrashReport.keepTheTerminal()
@@ -71,9 +78,6 @@ func sentence(_ message: String, then next: String) -> String {
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
     return ExitCode.success
-  case PluginProbe.command:
-    // The child side of PluginProbe: not for people, so not in --help.
-    return PluginProbe.childMain(Array(arguments.dropFirst()))
   case "help":
     // `vivarium help`, `vivarium help --help` and `vivarium help help` all print the main help.
     guard let topic = arguments.dropFirst().first, !["--help", "-h", "help"].contains(topic) else {

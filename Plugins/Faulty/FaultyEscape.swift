@@ -85,6 +85,12 @@ struct EscapeAttempt: ViperEntity, Equatable {
   }
 
   /// The errno of a call that returned `result`: 0 when it succeeded.
+  /// `network namespace: net:[INODE]`: which one the process is in.
+  static func networkNamespace() -> String {
+    let name = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")) ?? "unknown"
+    return "network namespace: \(name)"
+  }
+
   static func errnoOf(_ result: Int) -> Int32 { result >= 0 ? 0 : errno }
 
   /// The errno of a call that returned descriptor `result`, closed at once.
@@ -138,7 +144,9 @@ final class EscapePresenter: ViperPresenter {
     let confinement =
       status.split(separator: "\n").filter { line in
         ["NoNewPrivs:", "Seccomp:", "CapEff:", "CapBnd:"].contains { line.hasPrefix($0) }
-      }.map { $0.replacingOccurrences(of: "\t", with: " ") } + [EscapeAttempt.cpuLimit()]
+      }.map { $0.replacingOccurrences(of: "\t", with: " ") } + [
+        EscapeAttempt.cpuLimit(), EscapeAttempt.networkNamespace(),
+      ]
     let names = ProcessInfo.processInfo.environment.keys.sorted()
     // Only where a seccomp filter (mode 2) confines the process.
     let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }

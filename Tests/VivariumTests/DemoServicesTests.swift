@@ -17,7 +17,10 @@ struct DemoServicesTests {
   }
 
   private func opened(_ urn: String, in data: TemporaryDirectory) async throws -> HostRuntime {
-    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+    let services = TestServices.make(in: data)
+    // The person granted the forecast's plugin its host.
+    services.permissions.allowances = [try PermissionAllowance.parse("Weather").get()]
+    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: services)
     try await runtime.open(urn)
     await runtime.settleAll()
     return runtime

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
+import VivariumLoading
 
 @testable import VivariumRuntime
 
@@ -10,8 +11,19 @@ import ViperKit
 @Suite("The http service")
 @MainActor
 struct HTTPServiceTests {
-  private func client(_ hosts: [String], _ mode: HTTPMode = .live) -> PluginHTTP {
-    PluginHTTP(plugin: "WeatherPlugin", hosts: hosts, mode: mode) { _, _ in }
+  private let data: TemporaryDirectory
+
+  init() throws { data = try TemporaryDirectory() }
+
+  /// The http service of a plugin declaring `hosts`, each granted with
+  /// `--allow` unless `granted` is false.
+  private func client(_ hosts: [String], _ mode: HTTPMode = .live, granted: Bool = true) -> PluginHTTP {
+    let gate = PermissionGate(dataDirectory: data.path, saveRefusal: nil) { 0 }
+    if granted { gate.allowances = [PermissionAllowance(plugin: "WeatherPlugin", permission: nil)] }
+    return PluginHTTP(
+      identity: PluginIdentity(name: "WeatherPlugin", path: data.path + "/libWeather.so", hosts: hosts), gate: gate,
+      mode: mode
+    ) { _, _ in }
   }
 
   private func failure(_ send: () async throws -> HTTPResponse) async -> HTTPError? {
@@ -32,6 +44,14 @@ struct HTTPServiceTests {
     #expect(!PluginHTTP.allows("tiles.example.com", in: ["*.tiles.example.com"]))
     #expect(!PluginHTTP.allows("badtiles.example.com", in: ["*.tiles.example.com"]))
     #expect(await failure { try await http.send(HTTPRequest("file:///etc/passwd")) }?.kind == .invalidURL)
+  }
+
+  @Test func aRequestToADeclaredHostNeverGrantedIsRefusedSayingHowToGrantIt() async throws {
+    let http = client(["api.example.com"], granted: false)
+    let refused = try #require(await failure { try await http.send(HTTPRequest("https://api.example.com/x")) })
+    #expect(refused.kind == .notGranted)
+    #expect(refused.reason.contains("vivarium permissions grant Weather http:api.example.com"))
+    #expect(refused.reason.contains("--allow Weather:http:api.example.com"))
   }
 
   @Test func aResponseRecordedIsReplayedByteForByteAndOneNeverRecordedFails() async throws {

@@ -102,6 +102,14 @@ void vivarium_drain_main_queue(int descriptor);
    not be set: the process must not go on then. */
 int vivarium_confine(int open_files, int cpu_seconds);
 
+/* Moves this process into a user namespace of its own (the same user and
+   group mapped inside) and an empty network namespace: no interface but a
+   loopback that is down, so no address anywhere can be reached even if a
+   socket could be made. Must run while the process has one thread, before
+   vivarium_confine (whose filter refuses unshare). 0, or -1 with errno
+   (EPERM, ENOSPC or EINVAL where user namespaces are not offered). */
+int vivarium_isolate_network(void);
+
 /* Whether this kernel filters system calls with seccomp-bpf (1) or not (0). */
 int vivarium_seccomp_available(void);
 /* The Landlock ABI this kernel offers; 0 when it offers none. */

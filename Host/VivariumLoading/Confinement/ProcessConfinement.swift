@@ -85,6 +85,21 @@ package enum ProcessConfinement {
     }
   }
 
+  /// The variable that leaves a confined plugin process in the host's
+  /// network namespace (`1`): for the benchmark's timing of the namespace
+  /// on its own; nothing else sets it.
+  package static let sharedNetworkVariable = "VIVARIUM_PLUGIN_SHARED_NETWORK"
+
+  /// Moves this process, while it still has one thread, into an empty
+  /// network namespace of its own (``vivarium_isolate_network()``), where
+  /// the kernel offers user namespaces; whether it did. Where it does not,
+  /// the process keeps the host's namespace, and the filter's refusal of
+  /// sockets is what keeps it off the network.
+  @discardableResult
+  package static func isolateNetwork() -> Bool {
+    vivarium_isolate_network() == 0
+  }
+
   /// The folder holding the file open as `descriptor`, and the `lib`
   /// folder beside it (where `$ORIGIN/../lib` run paths lead): where the
   /// libraries of each file a probe is handed are, kept readable.

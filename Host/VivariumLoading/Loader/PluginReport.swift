@@ -93,6 +93,9 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     case contractsDisagree = "contracts-disagree"
     case badManifest = "bad-manifest"
     case tooManyModules = "too-many-modules"
+    /// A new build of a plugin the person decided about asks for a
+    /// permission they never decided: off until they do.
+    case permissionsWidened = "permissions-widened"
   }
 
   /// The file or directory refused.
@@ -103,6 +106,17 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
   public let reasons: [String]
   /// For each reason, the conformance check it fails (CHECKS.md).
   public let checks: [String]
+
+  /// The plugin at `path` kept off because its build asks for the
+  /// permissions `asked`, never decided (``Kind/permissionsWidened``).
+  package static func widened(_ path: String, name: String, asked: [PluginPermission]) -> Rejection {
+    let list = asked.map(\.description).joined(separator: ", ")
+    let stem = PluginIdentity(name: name, path: path).legacyStorageName
+    return Rejection(
+      path, .permissionsWidened,
+      "\(name)'s new build asks for \(list), which you have not decided about, so it stays off; grant with 'vivarium permissions grant \(stem) \(asked.map(\.description).joined(separator: " "))' (or deny with 'vivarium permissions deny …'), or allow for one session with --allow \(stem)"
+    )
+  }
 
   init(_ path: String, _ kind: Kind, _ reasons: String...) {
     self.init(path, kind, reasons)
@@ -132,6 +146,8 @@ extension Rejection.Kind {
     case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
       .contractsDisagree, .badManifest, .tooManyModules:
       "load.entry"
+    // Not a conformance check: `vivarium check` grants nothing and asks nothing.
+    case .permissionsWidened: "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
       "load.file"

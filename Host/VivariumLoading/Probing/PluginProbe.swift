@@ -160,6 +160,7 @@ public struct PluginProbe: Sendable {
   /// replies with its outcome before going on to the next. Returns the exit
   /// status.
   public static func childMain(_ arguments: [String]) -> Int32 {
+    ProcessConfinement.isolateNetwork()
     let nonce = ChildChannel.begin()
     guard let separator = arguments.firstIndex(of: "--") else { return 2 }
     var loader = PluginLoader(validatesContracts: !arguments[..<separator].contains("--no-contracts"))

@@ -112,6 +112,7 @@ public final class PluginProcess {
     var environment = ["SWIFT_BACKTRACE": "enable=no"]
     environment[PluginProcessLaunch.memoryVariable] = String(options.memoryLimit)
     if !options.confined { environment[PluginProcessLaunch.unconfinedVariable] = "1" }
+    if !options.ownNetwork { environment[ProcessConfinement.sharedNetworkVariable] = "1" }
     // Numbered 10 and up, so that putting them at 1 to 4 in the child
     // cannot overwrite one another.
     let (errorsHigh, socketHigh, fileHigh) = (
@@ -127,7 +128,7 @@ public final class PluginProcess {
     ]
     let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
     let forked = zygote?.fork(
-      path: path, memoryLimit: options.memoryLimit, confined: options.confined,
+      path: path, memoryLimit: options.memoryLimit, confined: options.confined, ownNetwork: options.ownNetwork,
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     let channel = WireChannel(descriptor: pair[0])
@@ -719,6 +720,10 @@ public struct PluginProcessOptions: Sendable {
   /// Whether each plugin process confines itself before it loads its
   /// plugin (docs/sandbox.md); false only with `--no-sandbox`.
   public var confined = true
+  /// Whether a confined plugin process gets an empty network namespace of
+  /// its own, where the kernel offers user namespaces; false only in the
+  /// benchmark, which times the namespace on its own.
+  package var ownNetwork = true
 
   /// Starts the zygote plugin processes are forked from now, so that its
   /// own start overlaps the host's instead of delaying the first plugin.

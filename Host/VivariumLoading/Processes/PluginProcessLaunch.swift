@@ -11,6 +11,11 @@ package enum PluginProcessLaunch {
   package static let zygoteCommand = "__zygote"
   /// The environment variable holding a plugin process's memory limit in bytes.
   package static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
+  /// A zygote fork request's flag: confine the process.
+  package static let confinedFlag: UInt8 = 1
+  /// A zygote fork request's flag: give the confined process a network
+  /// namespace of its own.
+  package static let ownNetworkFlag: UInt8 = 2
   /// Set (to 1) in a plugin process's environment when the person ran the
   /// host with `--no-sandbox`: the process does not confine itself.
   package static let unconfinedVariable = "VIVARIUM_PLUGIN_UNCONFINED"

@@ -121,13 +121,16 @@ final class PluginZygote: Sendable {
   }
 
   /// Forks a plugin process for `path` with `memoryLimit` bytes, confined
-  /// unless not `confined`, giving it `descriptors` (the plugin file, its
+  /// unless not `confined` (in a network namespace of its own when
+  /// `ownNetwork`), giving it `descriptors` (the plugin file, its
   /// channel, its stderr); its pid, or nil when the zygote could not.
-  func fork(path: String, memoryLimit: Int, confined: Bool, descriptors: [Int32]) -> pid_t? {
+  func fork(path: String, memoryLimit: Int, confined: Bool, ownNetwork: Bool, descriptors: [Int32]) -> pid_t? {
     requesting.withLock { _ in
-      // The memory limit (8 bytes), whether to confine (1 byte), the path.
+      // The memory limit (8 bytes), how to confine (1 byte of flags), the path.
       var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
-      request += [confined ? 1 : 0] + Array(path.utf8)
+      let flags =
+        (confined ? PluginProcessLaunch.confinedFlag : 0) | (ownNetwork ? PluginProcessLaunch.ownNetworkFlag : 0)
+      request += [flags] + Array(path.utf8)
       let sent = request.withUnsafeBytes { bytes in
         descriptors.withUnsafeBufferPointer {
           vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))

@@ -37,10 +37,11 @@ public enum HTTPMode: Sendable, Equatable {
   }
 }
 
-/// One plugin's `http` service: requests to the hosts it declares, each in
-/// its own ephemeral session (no cookie or cache shared with another
-/// plugin), a redirect to another host refused, the response limited in
-/// size and time, and a log line for every request.
+/// One plugin's `http` service: requests to the hosts it declares and the
+/// person granted (``PermissionGate``), each in its own ephemeral session
+/// (no cookie or cache shared with another plugin), a redirect to another
+/// host refused, the response limited in size and time, and a log line for
+/// every request.
 @MainActor
 final class PluginHTTP: HTTPClient {
   /// The largest response body taken.
@@ -48,8 +49,10 @@ final class PluginHTTP: HTTPClient {
   /// Seconds a request may take.
   static let timeLimit = 30.0
 
-  private let plugin: String
-  private let hosts: [String]
+  private let identity: PluginIdentity
+  private var plugin: String { identity.name }
+  private var hosts: [String] { identity.hosts }
+  private let gate: PermissionGate
   private let mode: HTTPMode
   private let log: (LogLevel, String) -> Void
   private lazy var session: URLSession = {
@@ -59,9 +62,11 @@ final class PluginHTTP: HTTPClient {
     return URLSession(configuration: configuration, delegate: RedirectGuard(hosts: hosts), delegateQueue: nil)
   }()
 
-  init(plugin: String, hosts: [String], mode: HTTPMode, log: @escaping (LogLevel, String) -> Void) {
-    self.plugin = plugin
-    self.hosts = hosts
+  init(
+    identity: PluginIdentity, gate: PermissionGate, mode: HTTPMode, log: @escaping (LogLevel, String) -> Void
+  ) {
+    self.identity = identity
+    self.gate = gate
     self.mode = mode
     self.log = log
   }
@@ -83,11 +88,29 @@ final class PluginHTTP: HTTPClient {
     else {
       throw HTTPError(.invalidURL, url: request.url, reason: "not an absolute http or https URL")
     }
-    guard Self.allows(host, in: hosts) else {
+    let what = "\(request.method) \(request.url)"
+    guard let declared = hosts.first(where: { Self.allows(host, in: [$0]) }) else {
+      gate.record(.undeclared, PluginPermission(.http, host), by: identity, for: what)
       throw HTTPError(
         .undeclaredHost, url: request.url,
         reason:
           "\(plugin) does not declare the host '\(host)': add \"\(host)\" to its plugin type's hosts (static var hosts: [String])"
+      )
+    }
+    let permission = PluginPermission(.http, declared)
+    switch await gate.use(permission, by: identity, for: what) {
+    case .allowed: break
+    case .denied:
+      throw HTTPError(
+        .notGranted, url: request.url,
+        reason:
+          "you denied \(plugin) \(permission); grant it with 'vivarium permissions grant \(identity.legacyStorageName) \(permission)'"
+      )
+    case .notGranted, .undeclared:
+      throw HTTPError(
+        .notGranted, url: request.url,
+        reason:
+          "\(plugin) was not granted \(permission); grant it with 'vivarium permissions grant \(identity.legacyStorageName) \(permission)', or run with --allow \(identity.legacyStorageName):\(permission)"
       )
     }
     let start = ContinuousClock.now

@@ -98,6 +98,13 @@ public final class HostServices {
     }
   }
 
+  /// Where every use of a permission is decided and logged.
+  public private(set) lazy var permissions: PermissionGate = {
+    let gate = PermissionGate(dataDirectory: dataDirectory, saveRefusal: saveRefusal) { [clock] in clock.now() }
+    gate.report = { [weak self] problem in self?.logLine(.error, module: "host", problem) }
+    return gate
+  }()
+
   /// How the `http` service reaches the network (`VIVARIUM_HTTP`).
   public var httpMode = HTTPMode.live
   private var httpClients: [String: PluginHTTP] = [:]
@@ -106,7 +113,7 @@ public final class HostServices {
   /// one name share no session), for the hosts it declares.
   private func http(for plugin: PluginIdentity) -> any HTTPClient {
     if let client = httpClients[plugin.path] { return client }
-    let client = PluginHTTP(plugin: plugin.name, hosts: plugin.hosts, mode: httpMode) { [weak self] level, line in
+    let client = PluginHTTP(identity: plugin, gate: permissions, mode: httpMode) { [weak self] level, line in
       self?.logLine(level, module: plugin.name, line)
     }
     httpClients[plugin.path] = client
@@ -247,6 +254,12 @@ public final class HostNotifications: Notifier {
     public let confirm: String
     /// The answer that does not.
     public let cancel: String
+
+    /// A question answered `confirm` or `cancel`.
+    public init(confirm: String, cancel: String) {
+      self.confirm = confirm
+      self.cancel = cancel
+    }
   }
 
   /// Notices raised since the last ``takeNotices()``.

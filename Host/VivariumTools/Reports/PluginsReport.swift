@@ -22,6 +22,8 @@ public struct PluginsReport: Encodable, Sendable {
     public let from: String?
     /// URN patterns it offers, when loaded.
     public let urns: [String]
+    /// What it may reach through the host once granted (`KIND:SCOPE`), when loaded.
+    public let permissions: [String]
     /// The rejection kind, a stable name, when rejected.
     public let reason: String?
     /// What is wrong and what to do, when rejected.
@@ -82,12 +84,13 @@ public struct PluginsReport: Encodable, Sendable {
       case .loaded(let plugin):
         Row(
           status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
-          from: plugin.source?.rawValue, urns: plugin.contracts.map(\.urn), reason: nil, messages: [])
+          from: plugin.source?.rawValue, urns: plugin.contracts.map(\.urn),
+          permissions: plugin.permissions.map(\.description), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
           status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,
           from: nil,
-          urns: [],
+          urns: [], permissions: [],
           reason: rejection.kind.rawValue, messages: rejection.reasons)
       }
     }
@@ -121,6 +124,10 @@ public struct PluginsReport: Encodable, Sendable {
       if row.status == "loaded" {
         let urns = row.urns.map(\.oneLineVisible).joined(separator: ", ")
         lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(urns)")
+        if !row.permissions.isEmpty {
+          let permissions = row.permissions.map(\.oneLineVisible).joined(separator: ", ")
+          lines.append(String(repeating: " ", count: 14) + style.dim("asks for \(permissions)"))
+        }
       } else if row.status == "skipped" {
         lines.append("  \(style.dim("skipped "))  \(name)  \(style.dim((row.messages.first ?? "").oneLineVisible))")
       } else {

@@ -17,6 +17,8 @@ public struct RoutesReport: Encodable, Sendable {
     public let conflicted: Bool
     /// The full contract.
     public let contract: Contract
+    /// What its plugin may reach through the host once granted (`KIND:SCOPE`).
+    public let permissions: [String]
   }
 
   /// Every module, sorted by URN pattern.
@@ -28,7 +30,7 @@ public struct RoutesReport: Encodable, Sendable {
     routes = catalog.routes.map { route in
       Entry(
         urn: route.pattern.text, plugin: route.pluginPath, conflicted: conflicted.contains(route.pattern.text),
-        contract: route.contract)
+        contract: route.contract, permissions: route.identity.permissions.map(\.description))
     }.sorted { ($0.urn, $0.plugin) < ($1.urn, $1.plugin) }
   }
 
@@ -61,6 +63,7 @@ public struct RoutesReport: Encodable, Sendable {
           "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
         }, width)
       lines += section("services", contract.services, width)
+      lines += section("permissions its plugin asks for", entry.permissions, width)
     }
     lines.append(Plural.count(routes.count, "module"))
     return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import ViperKitHosting
 import VivariumLoading
+import VivariumRuntime
 
 /// Exit codes, the same for every command (docs/reference.md, "Exit codes").
 enum ExitCode {
@@ -86,7 +87,21 @@ enum HostingOptions {
     "no-sandbox",
     "Do not confine plugin processes (docs/sandbox.md): each may then do whatever you may. For comparing, and for a kernel without seccomp."
   )
-  static let all = [inProcess, responseLimit, pluginMemory, noSandbox]
+  static let allow = OptionSpec.value(
+    "allow", "PLUGIN[:PERMISSION]",
+    "Grant PLUGIN (its file, its file's name without lib and .so, or its declared name) PERMISSION (KIND:SCOPE, such as http:api.open-meteo.com), or all it declares, for this session only; repeat for more. Nothing else is granted that you did not grant with 'vivarium permissions' or in the full-screen app."
+  )
+  static let all = [inProcess, responseLimit, pluginMemory, noSandbox, allow]
+
+  /// What `--allow` grants for the session.
+  static func allowances(_ arguments: ParsedArguments) throws -> [PermissionAllowance] {
+    try arguments.all("allow").map { text in
+      switch PermissionAllowance.parse(text) {
+      case .success(let allowance): return allowance
+      case .failure(let error): throw UsageError(error.description)
+      }
+    }
+  }
 
   /// The options for plugin processes, or nil with `--in-process`. Says
   /// on stderr, as `command`, when `--no-sandbox` leaves them unconfined.

@@ -28,6 +28,7 @@ enum FullScreen {
       plugins: PluginsReport(discovery: discovery, catalog: runtime.catalog).text(style: .plain, width: width),
       routes: RoutesReport(catalog: runtime.catalog).text(style: .plain, width: width),
       scheme: manifest?.scheme, settles: false)
+    askForPermissions(runtime)
     let first = start
     let opened = await session.execute(first.map { "open \($0)" } ?? "screen")
     if let first, runtime.top == nil {
@@ -53,5 +54,24 @@ enum FullScreen {
     let status = await AppLoop(app: app, terminal: mode, colour: console.style.colour).run(input: STDIN_FILENO)
     mode.close()
     return status
+  }
+
+  /// Has the app ask the person, the first time a plugin uses a
+  /// permission never decided, whether to allow it: the use waits for the
+  /// answer, which is kept in the data directory.
+  @MainActor
+  private static func askForPermissions(_ runtime: HostRuntime) {
+    runtime.services.permissions.ask = { [weak runtime] plugin, permission in
+      await withCheckedContinuation { answered in
+        guard let runtime else { return answered.resume(returning: .undecided) }
+        runtime.services.notifications.ask(
+          title: "Allow \(plugin.name)?",
+          question:
+            "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; 'vivarium permissions' changes it.",
+          HostNotifications.Choice(confirm: "Allow", cancel: "Deny")
+        ) { allowed in answered.resume(returning: allowed ? .granted : .denied) }
+        runtime.onScreenChanged()
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VivariumLoading
+import VivariumRuntime
 
 /// Loads the plugins a command line asks for.
 enum PluginCatalogLoader {
@@ -16,7 +17,7 @@ enum PluginCatalogLoader {
   @MainActor
   static func load(
     _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
-    hosting: PluginProcessOptions? = nil, plugins: [String]? = nil
+    hosting: PluginProcessOptions? = nil, plugins: [String]? = nil, keepsWidenedOff: Bool = true
   ) throws -> (PluginDiscovery, PluginCatalog) {
     let paths = plugins ?? arguments.all("plugins")
     if !quiet, let missing = missingPaths(paths).first { throw CommandFailure(missingMessage(missing)) }
@@ -34,7 +35,12 @@ enum PluginCatalogLoader {
     loader.loadsCopies = hosting == nil && arguments.has("watch")
     let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
     let scanner = PluginScanner(probe: probe, hosting: hosting, loader: loader)
-    let outcomes = discovery.scan(with: scanner, registry: &registry)
+    var outcomes = discovery.scan(with: scanner, registry: &registry)
+    // A plugin whose new build asks for permissions never decided stays off.
+    if keepsWidenedOff {
+      outcomes = PermissionStore(dataDirectory: RuntimeSetup.dataDirectory(arguments, console)).keepingOffWidened(
+        outcomes, allowances: try HostingOptions.allowances(arguments))
+    }
     do {
       try registry.save()
     } catch {

@@ -38,6 +38,7 @@ enum RuntimeSetup {
     }
     let services = HostServices(dataDirectory: directory, now: now)
     services.httpMode = httpMode
+    services.permissions.allowances = try HostingOptions.allowances(arguments)
     services.logCrashes()
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
     for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }

@@ -1,15 +1,22 @@
 import Foundation
 import Testing
+import VivariumLoading
 import VivariumRuntime
 
 /// `vivarium run` on a real (pseudo-)terminal: signed in with keys only, and
 /// the terminal as it was after it quits.
 @Suite("Full screen on a terminal")
 struct FullScreenTerminalTests {
+  /// The forecast's host, granted, so that no question about it stands
+  /// between a test's keys and the screens they are for.
+  private static let granted = ["--allow", "Weather"]
+
   /// `vivarium run` on the demo, with fresh data, on a new terminal (the
   /// directories are returned to be kept until the test ends).
   /// `backtraces` leaves Swift's crash reports as a person has them, on.
-  private func demo(term: String, columns: Int, rows: Int, _ extra: [String] = [], backtraces: Bool = false) throws
+  private func demo(
+    term: String, columns: Int, rows: Int, _ extra: [String] = [], backtraces: Bool = false, granted: Bool = true
+  ) throws
     -> (PseudoTerminal, TemporaryDirectory, TemporaryDirectory)
   {
     let plugins = try BuildProducts.demoPluginDirectory()
@@ -17,7 +24,8 @@ struct FullScreenTerminalTests {
     var environment = ["TERM": term, "HOME": data.path, "VIVARIUM_HTTP": "replay:" + BuildProducts.demoHTTP]
     if !backtraces { environment["SWIFT_BACKTRACE"] = "enable=no" }
     let terminal = try PseudoTerminal(
-      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path] + extra,
+      BuildProducts.vivarium,
+      ["run", "--plugins", plugins.path, "--data", data.path] + (granted ? Self.granted : []) + extra,
       environment: environment, columns: columns, rows: rows)
     return (terminal, plugins, data)
   }
@@ -40,7 +48,7 @@ struct FullScreenTerminalTests {
     terminal.send("q")
     #expect(terminal.wait() == 0)
     let again = try PseudoTerminal(
-      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path],
+      BuildProducts.vivarium, ["run", "--plugins", plugins.path, "--data", data.path] + Self.granted,
       environment: ["TERM": "xterm-256color", "HOME": data.path, "SWIFT_BACKTRACE": "enable=no"], columns: 100,
       rows: 30)
     #expect(again.waitFor("Hello, Ada"), "\(again.text)")
@@ -68,6 +76,27 @@ struct FullScreenTerminalTests {
       terminal.waitFor("damaged", after: screen), "the app does not say the saved screens were lost: \(terminal.text)")
     terminal.send("\u{3}")
     #expect(terminal.wait() == 0)
+  }
+
+  /// The first use of a permission never decided asks the person, naming
+  /// the plugin and the permission; the answer is kept for the plugin's file.
+  @Test func theFirstUseOfAPermissionAsksThePersonAndTheAnswerIsKept() throws {
+    let (terminal, plugins, data) = try demo(term: "xterm-256color", columns: 100, rows: 30, granted: false)
+    defer { withExtendedLifetime((plugins, data)) {} }
+    #expect(terminal.waitFor("Password"), "\(terminal.text)")
+    terminal.send("ada\tlovelace\r\r")
+    #expect(terminal.waitFor("Allow WeatherPlugin?"), "\(terminal.text)")
+    #expect(terminal.waitFor("http:api.open-meteo.com"), "\(terminal.text)")
+    let asked = terminal.written.count
+    terminal.send("\u{1B}[C\r")  // → Allow, Enter
+    #expect(terminal.waitFor("overcast", after: asked), "the forecast after Allow: \(terminal.text)")
+    terminal.send("q")
+    #expect(terminal.wait() == 0)
+    let store = PermissionStore(dataDirectory: data.path)
+    let weather = PluginIdentity(
+      name: "WeatherPlugin", path: plugins.path + "/libWeather.so", hosts: ["api.open-meteo.com"])
+    #expect(store.decision(PluginPermission(.http, "api.open-meteo.com"), for: weather) == .granted)
+    #expect(PermissionLog(dataDirectory: data.path).uses().uses.map(\.outcome) == [.allowed])
   }
 
   @Test func signingInWithKeysAndQuittingLeavesTheTerminalAsItWas() throws {

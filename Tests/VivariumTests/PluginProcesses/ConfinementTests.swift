@@ -46,6 +46,10 @@ struct ConfinementTests {
     #expect(shown.contains("Seccomp: 2"), "\(shown)")
     #expect(shown.contains("CapEff: 0000000000000000"), "\(shown)")
     #expect(shown.contains("CPU time: \(ProcessConfinement.cpuSeconds) s"), "\(shown)")
+    // An empty network namespace of its own (this kernel offers user namespaces).
+    let hostNetwork = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+    #expect(shown.contains("network namespace: net:["), "\(shown)")
+    #expect(!shown.contains("network namespace: \(hostNetwork)"), "\(shown)")
     // Only the variables a plugin needs: the test run's own (PATH, HOME) are gone.
     let line = try #require(shown.split(separator: "\n").first { $0.contains("environment:") })
     let names = line.split(separator: " ").dropFirst().map(String.init)

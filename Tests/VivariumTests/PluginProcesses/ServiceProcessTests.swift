@@ -92,10 +92,16 @@ struct ServiceProcessTests {
   }
 
   /// A provider in a plugin process fetches through the host's http
-  /// service: a host its plugin declares answers, any other is refused.
-  @Test func aProviderInItsProcessFetchesThroughTheHostOnlyFromItsDeclaredHosts() async throws {
+  /// service: a host its plugin declares answers once the person grants
+  /// it, and not before; any other is refused.
+  @Test func aProviderInItsProcessFetchesThroughTheHostOnlyFromItsDeclaredAndGrantedHosts() async throws {
     let server = try LocalHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nsunny")
     host.runtime.services.httpMode = .live
+    try await host.runtime.open("ask:fetch", arguments: [("url", "http://127.0.0.1:\(server.port)/today")])
+    try await host.runtime.act(.tap(button: "ask"))
+    #expect(try await host.waitForText("Answer").contains("Answer 1: refused (notGranted)"))
+    #expect(server.requests == 0)
+    host.runtime.services.permissions.allowances = [try PermissionAllowance.parse("Faulty:http:127.0.0.1").get()]
     try await host.runtime.open("ask:fetch", arguments: [("url", "http://127.0.0.1:\(server.port)/today")])
     try await host.runtime.act(.tap(button: "ask"))
     #expect(try await host.waitForText("Answer").contains("Answer 1: 200: sunny"))

@@ -47,6 +47,11 @@ public struct HTTPError: Error, Codable, Hashable, Sendable, CustomStringConvert
   public enum Kind: String, Codable, Hashable, Sendable {
     /// The URL's host is not one the plugin declares in ``ViperPlugin/hosts``.
     case undeclaredHost
+    /// The plugin declares the host, but the person has not granted it
+    /// (ViperKit 2.8): it was denied, or never decided where nobody could
+    /// be asked. Tell the person what the request was for; they grant it
+    /// with `vivarium permissions grant`.
+    case notGranted
     /// The server redirected to a host the plugin does not declare.
     case refusedRedirect
     /// The URL is not an absolute `http` or `https` URL.

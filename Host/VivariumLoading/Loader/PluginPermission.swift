@@ -1,0 +1,70 @@
+/// What a plugin may reach through the host beyond its own storage, which
+/// the person grants (issue 30; docs/sandbox.md, "Permissions"): today,
+/// one host it may ask the `http` service for. A plugin declares them (its
+/// plugin type's `hosts`), `vivarium plugins` and `routes` show them, and
+/// the host refuses a use the person has not granted.
+///
+/// Written `KIND:SCOPE` (`http:api.open-meteo.com`): on the command line
+/// (`--allow`, `vivarium permissions grant`), in the data directory's
+/// permission store and in the log of uses.
+public struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// What kind of capability it is.
+  public enum Kind: String, Sendable, CaseIterable {
+    /// Requests through the host's `http` service to one host (or, for
+    /// `*.example.com`, to the hosts under it).
+    case http
+  }
+
+  /// What kind of capability it is.
+  public let kind: Kind
+  /// What it reaches: for ``Kind/http``, the host as declared.
+  public let scope: String
+
+  /// A permission of `kind` for `scope`.
+  public init(_ kind: Kind, _ scope: String) {
+    self.kind = kind
+    self.scope = scope.lowercased()
+  }
+
+  /// The permission `text` names (`http:HOST`), or nil when it names none.
+  public init?(parsing text: String) {
+    guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
+    let scope = String(text[text.index(after: colon)...])
+    guard !scope.isEmpty, !scope.contains(where: { $0 == " " || $0 == "/" || $0.isNewline }) else { return nil }
+    self.init(kind, scope)
+  }
+
+  /// `KIND:SCOPE`.
+  public var description: String { "\(kind.rawValue):\(scope)" }
+
+  /// What it lets the plugin do, for the person asked to grant it.
+  public var explanation: String {
+    switch kind {
+    case .http: "send requests to \(scope) through the host's http service"
+    }
+  }
+
+  /// The permissions a plugin declaring `hosts` asks for, in order.
+  public static func declared(hosts: [String]) -> [PluginPermission] {
+    Array(Set(hosts.map { PluginPermission(.http, $0) })).sorted()
+  }
+
+  /// How to write one on the command line, for messages.
+  public static let syntax =
+    "KIND:SCOPE, such as http:api.open-meteo.com (kinds: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+
+  /// By kind, then scope: the order lists show.
+  public static func < (left: PluginPermission, right: PluginPermission) -> Bool {
+    (left.kind.rawValue, left.scope) < (right.kind.rawValue, right.scope)
+  }
+}
+
+extension PluginIdentity {
+  /// The permissions the plugin declares.
+  public var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
+}
+
+extension LoadedPlugin {
+  /// The permissions the plugin declares.
+  public var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import VivariumLoading
+import VivariumSupport
+
+/// A permission the person grants on the command line for one session:
+/// `--allow PLUGIN:KIND:SCOPE`, or `--allow PLUGIN` for everything it
+/// declares. PLUGIN is the plugin's file (`libWeather.so`, or its path),
+/// its file's name without `lib` and extension (`Weather`), or its
+/// declared name (`WeatherPlugin`).
+public struct PermissionAllowance: Sendable, Equatable {
+  /// Which plugin, as the person wrote it.
+  public let plugin: String
+  /// Which permission; nil for every one it declares.
+  public let permission: PluginPermission?
+
+  /// The allowance `text` writes, or why it writes none.
+  public static func parse(_ text: String) -> Result<PermissionAllowance, PermissionAllowanceError> {
+    guard let colon = text.firstIndex(of: ":") else {
+      return text.isEmpty
+        ? .failure(PermissionAllowanceError(text: text))
+        : .success(PermissionAllowance(plugin: text, permission: nil))
+    }
+    let plugin = String(text[..<colon])
+    guard !plugin.isEmpty, let permission = PluginPermission(parsing: String(text[text.index(after: colon)...])) else {
+      return .failure(PermissionAllowanceError(text: text))
+    }
+    return .success(PermissionAllowance(plugin: plugin, permission: permission))
+  }
+
+  /// Whether it grants `permission` to `identity`.
+  public func grants(_ permission: PluginPermission, to identity: PluginIdentity) -> Bool {
+    (self.permission == nil || self.permission == permission) && Self.names(plugin, identity)
+  }
+
+  /// Whether `selector`, as a person writes it, names `identity`.
+  public static func names(_ selector: String, _ identity: PluginIdentity) -> Bool {
+    selector == identity.name || selector == identity.legacyStorageName
+      || selector == PathName.lastComponent(identity.path)
+      || (selector.contains("/") && PermissionStore.key(selector) == PermissionStore.key(identity.path))
+  }
+}
+
+/// `--allow` given something that names no permission.
+public struct PermissionAllowanceError: Error, CustomStringConvertible {
+  let text: String
+  /// What is wrong, and how to write one.
+  public var description: String {
+    "--allow '\(text)' names no permission; write PLUGIN:\(PluginPermission.syntax), or PLUGIN alone for all it declares"
+  }
+}
+
+/// Where every use of a permission is decided (the host is the broker):
+/// granted in the store or with `--allow`, it goes ahead; denied, or never
+/// decided with nobody to ask, it is refused; never decided in the
+/// full-screen app, the person is asked (``ask``) while the use waits, and
+/// the answer is kept. Every use is logged (``PermissionLog``).
+@MainActor
+public final class PermissionGate {
+  /// The person's decisions.
+  public private(set) var store: PermissionStore
+  /// The log of uses.
+  public let log: PermissionLog
+  /// What the person granted for this session on the command line.
+  public var allowances: [PermissionAllowance] = []
+  /// Asks the person about a permission never decided, in the full-screen
+  /// app; nil when there is nobody to ask. Its answer is kept in the store.
+  public var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
+  /// The host's clock, for the log.
+  let now: () -> Double
+  /// Why decisions cannot be kept (a read-only session); they then last the session.
+  let saveRefusal: String?
+  /// Where a problem with the store or the log is told.
+  var report: (String) -> Void = { _ in }
+  /// Answers to questions already asked this session, for a read-only
+  /// session, whose answers cannot be kept.
+  private var answered: [String: PermissionDecision] = [:]
+  /// Questions being asked, so that uses waiting on one share its answer.
+  private var asking: [String: Task<PermissionDecision, Never>] = [:]
+
+  /// A gate over the decisions and the log in `dataDirectory`.
+  public init(dataDirectory: String, saveRefusal: String?, now: @escaping () -> Double) {
+    store = PermissionStore(dataDirectory: dataDirectory)
+    log = PermissionLog(dataDirectory: dataDirectory)
+    self.saveRefusal = saveRefusal
+    self.now = now
+  }
+
+  /// What holds for `permission` of `plugin` now, without asking.
+  public func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
+    if allowances.contains(where: { $0.grants(permission, to: plugin) }) { return .granted }
+    if let answer = answered[Self.key(permission, plugin)] { return answer }
+    return store.decision(permission, for: plugin)
+  }
+
+  /// Decides one use of `permission` by `plugin` (`what` says what for,
+  /// for the log), asking the person when it was never decided and there
+  /// is someone to ask; how it ended, logged.
+  public func use(_ permission: PluginPermission, by plugin: PluginIdentity, for what: String) async
+    -> PermissionOutcome
+  {
+    var decision = decision(permission, for: plugin)
+    if decision == .undecided, let ask {
+      let key = Self.key(permission, plugin)
+      let question =
+        asking[key]
+        ?? Task { @MainActor in
+          let answer = await ask(plugin, permission)
+          self.keep(answer, permission, for: plugin)
+          self.asking[key] = nil
+          return answer
+        }
+      asking[key] = question
+      decision = await question.value
+    }
+    let outcome: PermissionOutcome =
+      switch decision {
+      case .granted: .allowed
+      case .denied: .denied
+      case .undecided: .notGranted
+      }
+    record(outcome, permission, by: plugin, for: what)
+    return outcome
+  }
+
+  /// Logs a use that needs no decision (``PermissionOutcome/undeclared``).
+  public func record(
+    _ outcome: PermissionOutcome, _ permission: PluginPermission, by plugin: PluginIdentity, for what: String
+  ) {
+    guard saveRefusal == nil else { return }
+    let use = PermissionUse(
+      time: now(), plugin: plugin.name, file: PermissionStore.key(plugin.path), permission: permission.description,
+      what: what, outcome: outcome)
+    if let problem = log.append(use) { report(problem) }
+  }
+
+  /// Keeps the person's answer: in the store, or for the session when it
+  /// cannot be saved.
+  private func keep(_ answer: PermissionDecision, _ permission: PluginPermission, for plugin: PluginIdentity) {
+    answered[Self.key(permission, plugin)] = answer
+    guard saveRefusal == nil, answer != .undecided else { return }
+    do {
+      try store.decide(answer, [permission], for: plugin)
+    } catch {
+      report("\(error); the answer about \(permission) for \(plugin.name) holds until the app quits")
+    }
+  }
+
+  private static func key(_ permission: PluginPermission, _ plugin: PluginIdentity) -> String {
+    "\(PermissionStore.key(plugin.path))\u{0}\(plugin.name)\u{0}\(permission)"
+  }
+}

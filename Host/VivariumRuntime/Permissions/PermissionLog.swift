@@ -1,0 +1,82 @@
+import Foundation
+import VivariumLoading
+import VivariumSupport
+
+/// How one use of a permission ended.
+public enum PermissionOutcome: String, Sendable, Codable, CaseIterable {
+  /// Granted (kept in the store, or `--allow`): it went ahead.
+  case allowed
+  /// The person denied it.
+  case denied
+  /// Never decided, and nobody to ask (a script, a pipe, `render`).
+  case notGranted = "not-granted"
+  /// The plugin does not declare it.
+  case undeclared
+}
+
+/// One use of a permission, as a line of the log.
+public struct PermissionUse: Codable, Equatable, Sendable {
+  /// When, in seconds since 1970 (the host's clock: virtual under `VIVARIUM_NOW`).
+  public var time: Double
+  /// The plugin's declared name.
+  public var plugin: String
+  /// Its file.
+  public var file: String
+  /// `KIND:SCOPE`.
+  public var permission: String
+  /// What it was used for: `GET https://…`.
+  public var what: String
+  /// How it ended.
+  public var outcome: PermissionOutcome
+}
+
+/// Every use of a permission, one JSON line each, in
+/// `permission-uses.jsonl` in the data directory (Deno's audit log). When
+/// the file passes ``sizeLimit`` it becomes `permission-uses.1.jsonl` (the
+/// one before is dropped) and a new one starts.
+public struct PermissionLog: Sendable {
+  /// The log's size past which a new one is started.
+  static let sizeLimit = 4 << 20
+  /// The file.
+  public let path: String
+
+  /// The log in `dataDirectory`.
+  public init(dataDirectory: String) {
+    path = dataDirectory + "/permission-uses.jsonl"
+  }
+
+  /// Appends `use`; a failure is returned for the host's log, never thrown
+  /// at the plugin.
+  func append(_ use: PermissionUse) -> String? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard var line = try? encoder.encode(use) else { return nil }
+    line.append(UInt8(ascii: "\n"))
+    if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > Self.sizeLimit {
+      _ = rename(path, path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"))
+    }
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return "cannot write \(path): \(AtomicFile.errorText(errno))" }
+    defer { close(descriptor) }
+    let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    return written == line.count ? nil : "cannot write \(path): \(AtomicFile.errorText(errno))"
+  }
+
+  /// Every use recorded, oldest first (the previous file's, then this
+  /// one's), and how many lines could not be read.
+  public func uses() -> (uses: [PermissionUse], unreadable: Int) {
+    var uses: [PermissionUse] = []
+    var unreadable = 0
+    for file in [path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"), path] {
+      guard let data = FileManager.default.contents(atPath: file) else { continue }
+      for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+        if let use = try? JSONDecoder().decode(PermissionUse.self, from: Data(line)) {
+          uses.append(use)
+        } else {
+          unreadable += 1
+        }
+      }
+    }
+    return (uses, unreadable)
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import VivariumLoading
+import VivariumSupport
+
+/// What the person decided about a permission of one plugin.
+public enum PermissionDecision: String, Sendable, Codable {
+  /// Granted: its uses go ahead.
+  case granted
+  /// Denied: its uses are refused, and the person is not asked again.
+  case denied
+  /// Never decided: refused, and the full-screen app asks at its first use.
+  case undecided = "not-decided"
+}
+
+/// The person's decisions about plugins' permissions, kept in
+/// `permissions.json` in the data directory (Flatpak's permission store,
+/// Chrome's granted permissions).
+///
+/// A decision belongs to a plugin file and the name it declares, not to
+/// the name alone (which any plugin can claim): another file declaring the
+/// same name gets none of it. A new build of the same file keeps what was
+/// decided for the permissions it still declares; one that declares a
+/// permission never decided ``isWidened(_:)``, and stays off until the
+/// person decides (``PermissionGate``).
+///
+/// The file is read again before every change, so that `vivarium
+/// permissions grant` beside a running app loses neither's decisions; a
+/// file that cannot be read is never overwritten (nothing a person saved
+/// is lost): its decisions count as none, and changes fail, naming it.
+public struct PermissionStore: Sendable {
+  /// One plugin file's decisions.
+  struct Entry: Codable, Equatable, Sendable {
+    /// The plugin file's absolute path.
+    var file: String
+    /// The name the plugin declared when the person decided.
+    var plugin: String
+    /// What was granted and denied, as `KIND:SCOPE`.
+    var granted: [String]
+    var denied: [String]
+  }
+
+  private struct Contents: Codable {
+    var format = 1
+    var plugins: [Entry] = []
+  }
+
+  /// The file: `permissions.json` in the data directory.
+  public let path: String
+  private var entries: [Entry] = []
+  /// Why the file could not be read, when it could not.
+  public private(set) var damage: String?
+
+  /// The decisions kept in `dataDirectory`.
+  public init(dataDirectory: String) {
+    path = dataDirectory + "/permissions.json"
+    reload()
+  }
+
+  /// Reads the file again.
+  public mutating func reload() {
+    damage = nil
+    guard let data = FileManager.default.contents(atPath: path) else {
+      entries = []
+      if FileContents.exists(path) { damage = "\(path) cannot be read; fix its permissions" }
+      return
+    }
+    do {
+      entries = try JSONDecoder().decode(Contents.self, from: data).plugins
+    } catch {
+      entries = []
+      damage =
+        "\(path) is not a permission store (\(error)); no permission counts as granted until it is fixed or removed"
+    }
+  }
+
+  /// What was decided about `permission` for `plugin`.
+  public func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
+    guard let entry = entry(for: plugin) else { return .undecided }
+    if entry.granted.contains(permission.description) { return .granted }
+    if entry.denied.contains(permission.description) { return .denied }
+    return .undecided
+  }
+
+  /// The permissions `plugin` asks for that were never decided, none of
+  /// `allowances` granting them, when the person decided about this plugin
+  /// file before: a new build that asks for more. Empty otherwise.
+  public func widening(_ plugin: PluginIdentity, allowances: [PermissionAllowance] = []) -> [PluginPermission] {
+    guard entry(for: plugin) != nil else { return [] }
+    return plugin.permissions.filter { permission in
+      decision(permission, for: plugin) == .undecided && !allowances.contains { $0.grants(permission, to: plugin) }
+    }
+  }
+
+  /// `outcomes` with each loaded plugin that ``widening(_:allowances:)``
+  /// finds kept off (``Rejection/Kind/permissionsWidened``).
+  public func keepingOffWidened(_ outcomes: [PluginOutcome], allowances: [PermissionAllowance]) -> [PluginOutcome] {
+    outcomes.map { outcome in
+      guard case .loaded(let plugin) = outcome else { return outcome }
+      let asked = widening(
+        PluginIdentity(name: plugin.name, path: plugin.path, hosts: plugin.hosts), allowances: allowances)
+      return asked.isEmpty ? outcome : .rejected(.widened(plugin.path, name: plugin.name, asked: asked))
+    }
+  }
+
+  /// Records `decision` for each of `permissions` of `plugin`, after
+  /// reading the file again, and saves it.
+  public mutating func decide(
+    _ decision: PermissionDecision, _ permissions: [PluginPermission], for plugin: PluginIdentity
+  )
+    throws
+  {
+    reload()
+    if let damage { throw PermissionStoreError(description: damage) }
+    let file = Self.key(plugin.path)
+    var entry =
+      entries.first { $0.file == file && $0.plugin == plugin.name }
+      ?? Entry(file: file, plugin: plugin.name, granted: [], denied: [])
+    let named = Set(permissions.map(\.description))
+    entry.granted.removeAll { named.contains($0) }
+    entry.denied.removeAll { named.contains($0) }
+    switch decision {
+    case .granted: entry.granted = (entry.granted + named).sorted()
+    case .denied: entry.denied = (entry.denied + named).sorted()
+    case .undecided: break
+    }
+    entries.removeAll { $0.file == file && $0.plugin == plugin.name }
+    if !entry.granted.isEmpty || !entry.denied.isEmpty { entries.append(entry) }
+    try save()
+  }
+
+  private func save() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let data = try encoder.encode(Contents(plugins: entries.sorted { ($0.file, $0.plugin) < ($1.file, $1.plugin) }))
+    try FileManager.default.createDirectory(
+      atPath: PathName.parent(path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    do {
+      try AtomicFile.write(data + Data("\n".utf8), to: path)
+    } catch {
+      throw PermissionStoreError(description: error.description)
+    }
+  }
+
+  private func entry(for plugin: PluginIdentity) -> Entry? {
+    let file = Self.key(plugin.path)
+    return entries.first { $0.file == file && $0.plugin == plugin.name }
+  }
+
+  /// The file's absolute path, links resolved: how a decision names it.
+  static func key(_ path: String) -> String {
+    URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+  }
+}
+
+/// The permission store could not be saved.
+public struct PermissionStoreError: Error, CustomStringConvertible {
+  /// What failed, naming the file.
+  public let description: String
+}

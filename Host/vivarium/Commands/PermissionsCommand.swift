@@ -1,0 +1,141 @@
+import Foundation
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
+
+/// `vivarium permissions`: what each plugin may reach through the host,
+/// what the person decided, the decisions changed, and the log of uses.
+enum PermissionsCommand: Command {
+  static let name = "permissions"
+  static let summary = "List, grant, deny and revoke what plugins may reach through the host; --log shows each use."
+  static let synopsis =
+    "vivarium permissions [grant | deny | revoke PLUGIN [PERMISSION]...] [--log] [--plugins DIR]... [--data DIR] [--json]"
+  static let details = """
+    A plugin's permissions are what it may reach through the host beyond its own storage: today, each host it \
+    may send requests to through the http service (http:HOST). It declares them; you decide. With no action, \
+    lists each permission each plugin declares and what you decided: granted, denied, or not decided (the \
+    full-screen app asks at its first use; a script or a pipe refuses it unless run with --allow). 'grant', \
+    'deny' and 'revoke' (forget the decision) change the decisions for PLUGIN (its file, its file's name without \
+    lib and .so, or its declared name), for each PERMISSION given (KIND:SCOPE, such as http:api.open-meteo.com) \
+    or all it declares. A decision belongs to the plugin's file and the name it declares: another file claiming \
+    the name gets none of it, and a new build asking for a permission never decided stays off until you decide. \
+    --log lists every use recorded (plugin, permission, what for, outcome), oldest first. Decisions are kept in \
+    permissions.json, uses in permission-uses.jsonl, in the data directory.
+    """
+  static let options = [
+    OptionSpec.flag("log", "List every use of a permission recorded in the data directory, oldest first."),
+    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache,
+  ]
+  static let exitCodes =
+    "0 listed, or the decisions saved; 1 PLUGIN names no plugin or several, a PERMISSION is not one it declares, the decisions cannot be saved, or a --plugins path does not exist; 2 usage error."
+
+  /// One row of the list.
+  struct Row: Encodable {
+    let plugin: String
+    let file: String
+    let permission: String
+    let decision: PermissionDecision
+  }
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    let data = RuntimeSetup.dataDirectory(arguments, console)
+    if arguments.has("log") {
+      guard arguments.positionals.isEmpty else { throw UsageError("--log takes no action; give it alone") }
+      return showLog(PermissionLog(dataDirectory: data), arguments, console)
+    }
+    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, keepsWidenedOff: false)
+    let identities = catalog.loaded.map { PluginIdentity(name: $0.name, path: $0.path, hosts: $0.hosts) }
+    var store = PermissionStore(dataDirectory: data)
+    if let damage = store.damage { console.warning(name, damage) }
+    guard let action = arguments.positionals.first else {
+      list(identities, store, arguments, console)
+      return ExitCode.success
+    }
+    let decision: PermissionDecision
+    switch action {
+    case "grant": decision = .granted
+    case "deny": decision = .denied
+    case "revoke": decision = .undecided
+    default: throw UsageError("unknown action '\(action)'; give grant, deny or revoke, or none to list")
+    }
+    guard arguments.positionals.count > 1 else { throw UsageError("\(action) needs a PLUGIN") }
+    let selector = arguments.positionals[1]
+    let plugin = try choose(selector, among: identities)
+    let permissions = try arguments.positionals.dropFirst(2).map { text in
+      guard let permission = PluginPermission(parsing: text) else {
+        throw UsageError("'\(text)' is not a permission; write \(PluginPermission.syntax)")
+      }
+      guard plugin.permissions.contains(permission) else {
+        let declared = plugin.permissions.map(\.description).joined(separator: ", ")
+        throw CommandFailure(
+          "\(plugin.name) does not declare \(permission); it declares \(declared.isEmpty ? "no permission" : declared)")
+      }
+      return permission
+    }
+    let chosen = permissions.isEmpty ? plugin.permissions : permissions
+    guard !chosen.isEmpty else {
+      throw CommandFailure("\(plugin.name) declares no permission; there is nothing to \(action)")
+    }
+    do {
+      try store.decide(decision, chosen, for: plugin)
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+    let done = ["granted": "granted", "denied": "denied", "not-decided": "forgot the decision about"][
+      decision.rawValue]!
+    console.out("\(done) \(chosen.map(\.description).joined(separator: ", ")) for \(plugin.name) (\(plugin.path))")
+    return ExitCode.success
+  }
+
+  /// The one plugin `selector` names, or a failure saying which it names.
+  private static func choose(_ selector: String, among plugins: [PluginIdentity]) throws -> PluginIdentity {
+    let named = plugins.filter { PermissionAllowance.names(selector, $0) }
+    guard named.count == 1 else {
+      throw CommandFailure(
+        named.isEmpty
+          ? "no loaded plugin is '\(selector)'; 'vivarium permissions' lists them (give --plugins DIR for others)"
+          : "'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
+    }
+    return named[0]
+  }
+
+  private static func list(
+    _ plugins: [PluginIdentity], _ store: PermissionStore, _ arguments: ParsedArguments, _ console: Console
+  ) {
+    let rows = plugins.flatMap { plugin in
+      plugin.permissions.map { permission in
+        Row(
+          plugin: plugin.name, file: plugin.path, permission: permission.description,
+          decision: store.decision(permission, for: plugin))
+      }
+    }
+    if arguments.has("json") { return console.json(rows) }
+    console.out("Permissions (decisions in \(store.path))")
+    if rows.isEmpty { console.out("  no loaded plugin declares a permission") }
+    let pluginWidth = rows.map(\.plugin.count).max() ?? 0
+    let permissionWidth = rows.map(\.permission.count).max() ?? 0
+    for row in rows {
+      let plugin = row.plugin.padding(toLength: pluginWidth, withPad: " ", startingAt: 0)
+      let permission = row.permission.padding(toLength: permissionWidth, withPad: " ", startingAt: 0)
+      console.out("  \(plugin)  \(permission)  \(row.decision.rawValue)  \(PathName.lastComponent(row.file))")
+    }
+  }
+
+  private static func showLog(_ log: PermissionLog, _ arguments: ParsedArguments, _ console: Console) -> Int32 {
+    let (uses, unreadable) = log.uses()
+    if unreadable > 0 {
+      console.warning(name, "\(unreadable) lines of \(log.path) could not be read; they are left out")
+    }
+    if arguments.has("json") {
+      console.json(uses)
+      return ExitCode.success
+    }
+    console.out("Uses of permissions (\(log.path))")
+    if uses.isEmpty { console.out("  none recorded") }
+    for use in uses {
+      let time = Date(timeIntervalSince1970: use.time).ISO8601Format()
+      console.out("  \(time)  \(use.plugin)  \(use.permission)  \(use.outcome.rawValue)  \(use.what)")
+    }
+    return ExitCode.success
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import ViperKit
+import VivariumLoading
+
+@testable import VivariumRuntime
+
+/// Permissions the person grants (issue 30): a use of one never granted is
+/// refused and logged, a grant is kept for the plugin's file and the name
+/// it declares (not for the name alone), the person is asked once however
+/// many uses wait, and a build that asks for more is widened.
+@Suite("Permissions")
+@MainActor
+struct PermissionTests {
+  private let data: TemporaryDirectory
+  private let weather: PluginIdentity
+  private let open = PluginPermission(.http, "api.open-meteo.com")
+
+  init() throws {
+    data = try TemporaryDirectory()
+    weather = PluginIdentity(name: "WeatherPlugin", path: data.path + "/libWeather.so", hosts: ["api.open-meteo.com"])
+  }
+
+  private func gate() -> PermissionGate { PermissionGate(dataDirectory: data.path, saveRefusal: nil) { 1_000 } }
+
+  @Test func aPermissionNeverGrantedIsRefusedWhereNobodyIsAskedAndTheUseIsLogged() async throws {
+    let gate = gate()
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1") == .notGranted)
+    gate.allowances = [try PermissionAllowance.parse("Weather:http:api.open-meteo.com").get()]
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v2") == .allowed)
+    let uses = gate.log.uses().uses
+    #expect(uses.map(\.outcome) == [.notGranted, .allowed])
+    #expect(uses.map(\.permission) == ["http:api.open-meteo.com", "http:api.open-meteo.com"])
+    #expect(uses.last?.what == "GET https://api.open-meteo.com/v2" && uses.last?.plugin == "WeatherPlugin")
+    // --allow grants for the session only: nothing was kept.
+    #expect(PermissionStore(dataDirectory: data.path).decision(open, for: weather) == .undecided)
+  }
+
+  @Test func theAnswerIsAskedOnceForUsesWaitingTogetherAndKeptForTheFileAndTheName() async throws {
+    let gate = gate()
+    var asked = 0
+    gate.ask = { _, _ in
+      asked += 1
+      await Task.yield()
+      return .granted
+    }
+    async let first = gate.use(open, by: weather, for: "GET /1")
+    async let second = gate.use(open, by: weather, for: "GET /2")
+    #expect(await [first, second] == [.allowed, .allowed])
+    #expect(asked == 1)
+    let store = PermissionStore(dataDirectory: data.path)
+    #expect(store.decision(open, for: weather) == .granted)
+    // Another file declaring the same name gets nothing of it.
+    let impostor = PluginIdentity(name: "WeatherPlugin", path: data.path + "/libOther.so", hosts: weather.hosts)
+    #expect(store.decision(open, for: impostor) == .undecided)
+    // Nor does the same file declaring another name.
+    let renamed = PluginIdentity(name: "Other", path: weather.path, hosts: weather.hosts)
+    #expect(store.decision(open, for: renamed) == .undecided)
+  }
+
+  @Test func aDenialIsKeptAndRefusesWithoutAskingAgain() async throws {
+    var store = PermissionStore(dataDirectory: data.path)
+    try store.decide(.denied, [open], for: weather)
+    let gate = gate()
+    gate.ask = { _, _ in
+      Issue.record("asked again about a denied permission")
+      return .granted
+    }
+    #expect(await gate.use(open, by: weather, for: "GET /") == .denied)
+  }
+
+  @Test func aBuildDeclaringAPermissionNeverDecidedIsWidenedUntilThePersonDecides() throws {
+    var store = PermissionStore(dataDirectory: data.path)
+    #expect(store.widening(weather).isEmpty, "a plugin never decided about is asked, not widened")
+    try store.decide(.granted, [open], for: weather)
+    let wider = PluginIdentity(name: weather.name, path: weather.path, hosts: ["api.open-meteo.com", "evil.example"])
+    #expect(store.widening(wider) == [PluginPermission(.http, "evil.example")])
+    #expect(store.widening(weather).isEmpty, "the same permissions are not wider")
+    let allowed = [try PermissionAllowance.parse("libWeather.so:http:evil.example").get()]
+    #expect(store.widening(wider, allowances: allowed).isEmpty, "--allow covers what it widens")
+    try store.decide(.denied, [PluginPermission(.http, "evil.example")], for: wider)
+    #expect(store.widening(wider).isEmpty, "decided, even when denied")
+  }
+
+  @Test func aDamagedStoreIsNeverOverwrittenAndGrantsNothing() throws {
+    let path = data.path + "/permissions.json"
+    try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
+    var store = PermissionStore(dataDirectory: data.path)
+    #expect(store.damage?.contains(path) == true)
+    #expect(throws: PermissionStoreError.self) { try store.decide(.granted, [open], for: weather) }
+    #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{ not json")
+  }
+
+  @Test func allowancesAndPermissionsParseAndNonsenseIsRefusedNamingIt() throws {
+    #expect(PluginPermission(parsing: "http:API.Example.com") == PluginPermission(.http, "api.example.com"))
+    #expect(PluginPermission(parsing: "files:/etc") == nil)
+    #expect(PluginPermission(parsing: "http:") == nil)
+    let all = try PermissionAllowance.parse("WeatherPlugin").get()
+    #expect(all.grants(open, to: weather))
+    #expect(try PermissionAllowance.parse(weather.path + ":http:api.open-meteo.com").get().grants(open, to: weather))
+    #expect(!(try PermissionAllowance.parse("Feed:http:api.open-meteo.com").get().grants(open, to: weather)))
+    guard case .failure(let error) = PermissionAllowance.parse("Weather:http") else {
+      Issue.record("'Weather:http' parsed")
+      return
+    }
+    #expect(error.description.contains("'Weather:http'"))
+  }
+}
