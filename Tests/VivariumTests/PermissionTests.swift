@@ -106,3 +106,39 @@ struct PermissionTests {
     #expect(error.description.contains("'Weather:http'"))
   }
 }
+
+/// `vivarium permissions`, as a person runs it.
+@Suite("The permissions command")
+struct PermissionsCommandTests {
+  @Test func grantListDenyAndRevokeByTheFileNameThenTheLogOfUses() throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let base = ["--plugins", plugins.path, "--data", data.path]
+    let listed = try ProcessRunner.vivarium(["permissions", "--json"] + base)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stdout.contains("\"not-decided\"") && listed.stdout.contains("http:api.open-meteo.com"))
+    let granted = try ProcessRunner.vivarium(["permissions", "grant", "Weather"] + base)
+    #expect(granted.status == 0, "\(granted.stderr)")
+    let text = try ProcessRunner.vivarium(["permissions"] + base)
+    #expect(text.stdout.contains("http:api.open-meteo.com  granted"), "\(text.stdout)")
+    // A script that opens the forecast now gets it, and the use is logged.
+    let script = data.path + "/forecast.vivarium"
+    try Data("open weather:London\n".utf8).write(to: URL(fileURLWithPath: script))
+    let run = try ProcessRunner.vivarium(["run", "--script", script] + base)
+    #expect(run.status == 0 && run.stdout.contains("°C"), "\(run.stdout)\(run.stderr)")
+    let log = try ProcessRunner.vivarium(["permissions", "--log", "--json", "--data", data.path])
+    #expect(
+      log.stdout.contains("\"allowed\"") && log.stdout.contains("GET https://api.open-meteo.com"), "\(log.stdout)")
+    // Mistakes: a permission it does not declare, a plugin that is not there, an unknown action.
+    let undeclared = try ProcessRunner.vivarium(["permissions", "grant", "Weather", "http:evil.example"] + base)
+    #expect(undeclared.status == 1 && undeclared.stderr.contains("http:evil.example"))
+    let nobody = try ProcessRunner.vivarium(["permissions", "deny", "Nobody"] + base)
+    #expect(nobody.status == 1 && nobody.stderr.contains("'Nobody'"))
+    let action = try ProcessRunner.vivarium(["permissions", "allow", "Weather"] + base)
+    #expect(action.status == 2 && action.stderr.contains("'allow'"))
+    let revoked = try ProcessRunner.vivarium(["permissions", "revoke", "libWeather.so"] + base)
+    #expect(revoked.status == 0)
+    let again = try ProcessRunner.vivarium(["run", "--script", script] + base)
+    #expect(again.stdout.contains("notGranted") || again.stdout.contains("not granted"), "\(again.stdout)")
+  }
+}

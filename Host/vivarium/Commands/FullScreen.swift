@@ -51,6 +51,10 @@ enum FullScreen {
     for error in opened.errors { app.say(error, tone: .negative) }
     if let notice = opened.notices.last { app.say(notice.text, tone: notice.tone) }
     if !lost.isEmpty { app.say(lost.joined(separator: "\n"), tone: .warning) }
+    // A plugin kept off until the person decides about what its new build asks for.
+    for widened in runtime.catalog.rejected where widened.kind == .permissionsWidened {
+      app.say(widened.reasons.joined(separator: " "), tone: .warning)
+    }
     let status = await AppLoop(app: app, terminal: mode, colour: console.style.colour).run(input: STDIN_FILENO)
     mode.close()
     return status

@@ -130,6 +130,9 @@ enum RunCommand: Command {
 
     if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
     if interactive { console.out(console.style.dim("Type 'help' for the commands, 'quit' to leave.")) }
+    if interactive && hosting == nil {
+      console.warning(name, "plugins are not confined (--in-process): each may do whatever you may")
+    }
     transcript.show(
       await session.execute(first.map { "open \($0)" } ?? (runtime.top == nil ? "routes" : "screen")), line: nil)
     if let first, runtime.top == nil {
