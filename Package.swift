@@ -28,6 +28,7 @@ let interfaces: [String: [String]] = [
   "FaultyInterface": ["Faulty", "FaultyFrame"],
   "WeatherInterface": ["Weather", "Dashboard"],
   "PeopleInterface": ["Profile", "Dashboard"],
+  "SessionInterface": ["Login", "Dashboard"],
 ]
 /// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
 let exportsOnlyTheEntry: [LinkerSetting] = [
@@ -145,6 +146,7 @@ let package = Package(
     .target(name: "FaultyInterface", dependencies: [viperKit], path: "Plugins/FaultyInterface"),
     .target(name: "WeatherInterface", dependencies: [viperKit], path: "Plugins/WeatherInterface"),
     .target(name: "PeopleInterface", dependencies: [viperKit], path: "Plugins/PeopleInterface"),
+    .target(name: "SessionInterface", dependencies: [viperKit], path: "Plugins/SessionInterface"),
     // The manifests of the sample plugins (see plugin(_:)).
     .executableTarget(
       name: "sample-manifests",

@@ -1,4 +1,5 @@
 import PeopleInterface
+import SessionInterface
 import ViperKit
 import WeatherInterface
 
@@ -23,7 +24,8 @@ protocol DashboardInteractorInput: ViperInteractor {
   /// Asks the people service for `user`'s city, then the weather service
   /// for its forecast.
   func fetchForecast(for user: String)
-  func signOut()
+  /// Ends `user`'s session through the session service.
+  func signOut(_ user: String)
 }
 
 /// Interactor → Presenter.
@@ -69,7 +71,7 @@ struct DashboardScreen: ViperViewModel {
 enum DashboardContract {
   static let contract = Contract(
     urn: "dashboard:home",
-    version: 2,
+    version: 3,
     summary:
       "The home screen after sign-in: today's weather, and tabs with the items list, product search and the feed.",
     arguments: [.optional("user", .string, default: .string("ada"), "Who is signed in.")],
@@ -78,18 +80,18 @@ enum DashboardContract {
         name: "tabs", accepts: DashboardTab.allCases.map(\.urn.text), kind: .tabs,
         description: "One tab shown at a time; switch with the tab buttons.")
     ],
-    services: [Services.Name.settings],
     guards: [
-      RouteGuard(requires: sessionUserKey, otherwise: "login:form", reason: "Sign in to open your dashboard.")
+      RouteGuard(
+        requires: SessionService.userSetting, otherwise: "login:form", reason: "Sign in to open your dashboard.")
     ],
     opens: [
       .push("profile:{userID}", arguments: ["userID": .string]), .push("weather:{city}", arguments: ["city": .string]),
       .replace("login:form"),
     ],
-    requires: [.optional(PeopleService.self, "1.0"..<"2"), .optional(WeatherService.self, "1.0"..<"2")])
-
-  /// The setting naming who is signed in; `login:form` sets it.
-  static let sessionUserKey = "session.user"
+    requires: [
+      .optional(PeopleService.self, "1.0"..<"2"), .optional(WeatherService.self, "1.0"..<"2"),
+      .required(SessionService.self, "1.0"..<"2"),
+    ])
   static let profileID = "profile"
   static let weatherID = "weather"
   static let signOutID = "signOut"

@@ -1,11 +1,12 @@
 import PeopleInterface
+import SessionInterface
 import ViperKit
 import WeatherInterface
 
 /// Finds today's weather for the signed-in person through two business
 /// services (their city from the people service, its forecast from the
-/// weather service), and ends the session: clears the setting the
-/// dashboard's route guard requires.
+/// weather service), and ends the session through the session service
+/// (the Login plugin owns the setting the dashboard's route guard requires).
 final class DashboardInteractor: ViperInteractor, DashboardInteractorInput {
   weak var presenter: (any DashboardInteractorOutput)?
   private let services: Services
@@ -34,13 +35,16 @@ final class DashboardInteractor: ViperInteractor, DashboardInteractorInput {
     }
   }
 
-  func signOut() {
-    do {
-      try services.settings?.set(nil, forKey: DashboardContract.sessionUserKey)
-    } catch {
-      presenter?.presentSignOutFailed()
-      return
+  func signOut(_ user: String) {
+    let session = services.service(SessionService.self)
+    work.start("sign out") { [weak self] in
+      do {
+        _ = try await session.signOut(user)
+      } catch {
+        self?.presenter?.presentSignOutFailed()
+        return
+      }
+      self?.presenter?.presentSignedOut()
     }
-    presenter?.presentSignedOut()
   }
 }

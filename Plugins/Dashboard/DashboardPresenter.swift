@@ -41,7 +41,7 @@ extension DashboardPresenter: DashboardViewOutput {
   func didTapWeather() {
     if let city { router.showWeather(city: city) }
   }
-  func didTapSignOut() { interactor.signOut() }
+  func didTapSignOut() { interactor.signOut(user) }
 }
 
 extension DashboardPresenter: DashboardInteractorOutput {

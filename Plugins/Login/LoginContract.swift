@@ -1,3 +1,4 @@
+import SessionInterface
 import ViperKit
 
 // The Login module's contract (after the YML article): credentials checked by
@@ -64,10 +65,14 @@ struct LoginScreen: ViperViewModel {
 enum LoginContract {
   static let contract = Contract(
     urn: "login:form",
-    version: 2,
+    version: 3,
     summary: "Sign in with a user name and password; on success the dashboard replaces this screen.",
     services: [Services.Name.settings, Services.Name.log, Services.Name.clock],
-    opens: [.replace("dashboard:home", arguments: ["user": .string])])
+    opens: [.replace("dashboard:home", arguments: ["user": .string])],
+    settings: [SettingDeclaration(SessionService.userSetting, readableByOthers: true), SettingDeclaration(lastUserKey)])
+
+  /// The setting remembering who signed in last, for the user field; the plugin's own.
+  static let lastUserKey = "login.lastUser"
 
   static let signInID = "signIn"
   static let cancelID = "cancel"

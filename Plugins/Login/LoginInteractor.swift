@@ -1,3 +1,4 @@
+import SessionInterface
 import ViperKit
 
 /// Checks credentials with the authenticator, remembers the last user, and
@@ -10,9 +11,6 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
   private let work: any ModuleWork
   private var signingIn: WorkHandle?
 
-  private static let lastUserKey = "login.lastUser"
-  private static let sessionUserKey = "session.user"
-
   init(authenticator: DemoAuthenticator, services: Services, work: any ModuleWork) {
     self.authenticator = authenticator
     self.services = services
@@ -20,7 +18,7 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
   }
 
   func loadLastUser() {
-    presenter?.present(lastUser: services.settings?.value(forKey: LoginInteractor.lastUserKey)?.stringValue ?? "")
+    presenter?.present(lastUser: services.settings?.value(forKey: LoginContract.lastUserKey)?.stringValue ?? "")
   }
 
   func signIn(user: String, password: String) {
@@ -48,14 +46,14 @@ final class LoginInteractor: ViperInteractor, LoginInteractorInput {
       return
     }
     do {
-      try await services.settings?.save(.string(user), forKey: LoginInteractor.sessionUserKey)
+      try await services.settings?.save(.string(user), forKey: SessionService.userSetting)
     } catch {
       services.log?.log(.error, "could not record the session of '\(user)': \(error)")
       presenter?.presentSignInFailed(user: user)
       return
     }
     do {
-      try await services.settings?.save(.string(user), forKey: LoginInteractor.lastUserKey)
+      try await services.settings?.save(.string(user), forKey: LoginContract.lastUserKey)
     } catch {
       services.log?.log(.warning, "could not remember the last user: \(error)")
     }

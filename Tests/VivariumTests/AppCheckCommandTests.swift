@@ -27,12 +27,12 @@ struct AppCheckCommandTests {
     #expect(status == 0)
     #expect(report.app == "Vivarium demo")
     #expect(report.modules == 10)
-    // items, people and weather, each with its one provider.
-    #expect(report.services == 3)
+    // items, people, session and weather, each with its one provider.
+    #expect(report.services == 4)
     let text = try ProcessRunner.vivarium(["check", "--app", directory.path])
     #expect(text.status == 0)
     #expect(
-      text.stdout.contains("3 business services") && text.stdout.contains("every link resolves"), "\(text.stdout)")
+      text.stdout.contains("4 business services") && text.stdout.contains("every link resolves"), "\(text.stdout)")
   }
 
   @Test func aPluginRebuiltWithAChangedArgumentTypeFailsNamingBothSides() throws {

@@ -267,10 +267,10 @@ struct ServicesCommandTests {
     #expect(items.consumers.allSatisfy { $0.versions == "1.0.0..<2.0.0" })
   }
 
-  /// The dashboard can do without the people and weather services: alone,
-  /// each is a note.
+  /// The dashboard can do without the people and weather services: with
+  /// only the session's provider beside it (Login), each is a note.
   @Test func anAbsentOptionalServiceIsANoteNamingTheConsumer() throws {
-    let (plugins, data) = (try Self.plugins(["Dashboard"]), try TemporaryDirectory())
+    let (plugins, data) = (try Self.plugins(["Dashboard", "Login"]), try TemporaryDirectory())
     let json = try ProcessRunner.vivarium(["services", "--plugins", plugins.path, "--data", data.path, "--json"])
     #expect(json.status == 0, "\(json.stderr)")
     let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))

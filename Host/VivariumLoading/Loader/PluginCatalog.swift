@@ -95,6 +95,8 @@ public struct PluginCatalog: Sendable {
 
   /// Names declared by more than one loaded plugin.
   public let identityConflicts: [IdentityConflict]
+  /// Who owns each app-wide setting the loaded plugins declare.
+  public let settingOwnership: SettingOwnership
 
   /// Builds the route table from `outcomes`.
   public init(outcomes: [PluginOutcome]) {
@@ -122,6 +124,7 @@ public struct PluginCatalog: Sendable {
     }
     self.table = table
     identityConflicts = conflicts
+    settingOwnership = SettingOwnership(loaded)
   }
 
   /// The catalog with `outcome` in place of the outcome for its file (a

@@ -45,6 +45,7 @@ struct ContractDisagreement {
     if one.slots != other.slots { fields.append("slots") }
     if one.services != other.services { fields.append("services") }
     if one.guards != other.guards { fields.append("guards") }
+    if one.settings != other.settings { fields.append("settings") }
     return fields
   }
 

@@ -31,6 +31,7 @@ public final class HostRuntime {
     didSet {
       resolvedServices = nil
       serviceRouter.catalogChanged()
+      services.settingOwnership = catalog.settingOwnership
     }
   }
   /// Where business service calls go.
@@ -112,6 +113,7 @@ public final class HostRuntime {
   public init(catalog: PluginCatalog, services: HostServices) {
     self.catalog = catalog
     self.services = services
+    services.settingOwnership = catalog.settingOwnership
     work = WorkScheduler(clock: services.clock)
     work.onReport = { [weak self] report in self?.workEnded(report) }
     work.onTurnEnded = { [weak self] in self?.afterWork() }

@@ -89,13 +89,28 @@ public final class HostServices {
   package func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
     let reporter = ModuleReporter(services: self, urn: urn)
     let listed = Services(
-      named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings }, log: { reporter },
+      named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings(for: plugin) },
+      log: { reporter },
       notifications: { reporter }, clock: { clock }, http: { http(for: plugin) })
     return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem)
       self?.notifications.notice(undeclared.problem, tone: .warning)
     }
+  }
+
+  /// Who owns each app-wide setting: the runtime's catalog's.
+  public var settingOwnership = SettingOwnership()
+  private var pluginSettings: [String: PluginSettings] = [:]
+
+  /// `plugin`'s view of the settings: what it may read and change.
+  private func settings(for plugin: PluginIdentity) -> PluginSettings {
+    if let view = pluginSettings[plugin.path] { return view }
+    let view = PluginSettings(settings, for: plugin, ownership: { [weak self] in self?.settingOwnership ?? .init() }) {
+      [weak self] refusal in self?.logLine(.warning, module: plugin.name, refusal)
+    }
+    pluginSettings[plugin.path] = view
+    return view
   }
 
   /// Where every use of a permission is decided and logged.

@@ -35,13 +35,18 @@ public struct Contract: Codable, Hashable, Sendable {
   /// accepts (ViperKit 2.7): `.required(WeatherService.self, "1.0"..<"2")`.
   /// Empty in contracts of plugins built against earlier versions.
   public var requires: [ServiceRequirement]
+  /// The app-wide settings the module's plugin owns (ViperKit 2.8): only
+  /// it may change them, and other plugins read only those declared
+  /// readable by others. Empty in contracts of plugins built against
+  /// earlier versions.
+  public var settings: [SettingDeclaration]
 
   /// Creates a contract; everything but the URN pattern and summary is optional.
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
     services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
-    requires: [ServiceRequirement] = []
+    requires: [ServiceRequirement] = [], settings: [SettingDeclaration] = []
   ) {
     self.urn = urn
     self.version = version
@@ -54,6 +59,21 @@ public struct Contract: Codable, Hashable, Sendable {
     self.guards = guards
     self.opens = opens
     self.requires = requires
+    self.settings = settings
+  }
+
+  /// Creates a contract that declares no setting: the initializer of
+  /// ViperKit 2.7, kept for plugins built against it.
+  @_disfavoredOverload
+  public init(
+    urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
+    inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
+    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
+    requires: [ServiceRequirement] = []
+  ) {
+    self.init(
+      urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
+      slots: slots, services: services, guards: guards, opens: opens, requires: requires, settings: [])
   }
 
   /// Creates a contract that requires no business service: the
@@ -82,8 +102,9 @@ public struct Contract: Codable, Hashable, Sendable {
       slots: slots, services: services, guards: guards, opens: [], requires: [])
   }
 
-  /// Decodes a contract; ``opens`` (ViperKit 2.4) and ``requires`` (2.7),
-  /// which earlier contracts lack, are empty when they are missing.
+  /// Decodes a contract; ``opens`` (ViperKit 2.4), ``requires`` (2.7) and
+  /// ``settings`` (2.8), which earlier contracts lack, are empty when they
+  /// are missing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     urn = try container.decode(String.self, forKey: .urn)
@@ -97,6 +118,7 @@ public struct Contract: Codable, Hashable, Sendable {
     guards = try container.decode([RouteGuard].self, forKey: .guards)
     opens = try container.decodeIfPresent([NavigationTarget].self, forKey: .opens) ?? []
     requires = try container.decodeIfPresent([ServiceRequirement].self, forKey: .requires) ?? []
+    settings = try container.decodeIfPresent([SettingDeclaration].self, forKey: .settings) ?? []
   }
 
   /// The argument named `name`, if the contract declares one.

@@ -1,0 +1,50 @@
+import ViperKit
+import VivariumLoading
+
+/// One plugin's view of the app-wide settings (ViperKit 2.8): the keys it
+/// may read (``SettingOwnership/mayRead(_:pluginAt:)``), and changes only
+/// to keys it owns or no plugin declares; a refused change throws, naming
+/// the owner, and is logged. A key it may not read reads as unset, and is
+/// left out of its process's copy.
+@MainActor
+final class PluginSettings: SettingsStore {
+  private let base: FileSettingsStore
+  private let plugin: PluginIdentity
+  private let ownership: () -> SettingOwnership
+  private let refused: (String) -> Void
+
+  init(
+    _ base: FileSettingsStore, for plugin: PluginIdentity, ownership: @escaping () -> SettingOwnership,
+    refused: @escaping (String) -> Void
+  ) {
+    self.base = base
+    self.plugin = plugin
+    self.ownership = ownership
+    self.refused = refused
+  }
+
+  func value(forKey key: String) -> ArgumentValue? {
+    ownership().mayRead(key, pluginAt: plugin.path) ? base.value(forKey: key) : nil
+  }
+
+  func set(_ value: ArgumentValue?, forKey key: String) throws {
+    if let refusal = ownership().writeRefusal(key, plugin: plugin.name, pluginAt: plugin.path) {
+      refused(refusal)
+      throw SaveRefused(description: refusal)
+    }
+    try base.set(value, forKey: key)
+  }
+}
+
+extension PluginSettings: CopiedStore {
+  var entries: [String: ArgumentValue] {
+    let hidden = ownership().unreadable(byPluginAt: plugin.path)
+    return base.entries.filter { !hidden.contains($0.key) }
+  }
+
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    base.observe(by: owner) { [ownership, plugin] key, value in
+      if ownership().mayRead(key, pluginAt: plugin.path) { changed(key, value) }
+    }
+  }
+}
