@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "CVivariumSystem.h"
@@ -64,7 +65,13 @@ static const int refused_syscalls[] = {
 #define ARG_HIGH(n) (offsetof(struct seccomp_data, args) + 8 * (n) + 4)
 
 #define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
-#define REFUSE(errno_value) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((errno_value) & SECCOMP_RET_DATA))
+#define REFUSE_WITH(errno_value) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((errno_value) & SECCOMP_RET_DATA))
+/* A refusal: EPERM, or, when refusals are reported, a trap to on_refused,
+   which records the call and answers EPERM itself. */
+#define REFUSE(errno_value) BPF_STMT(BPF_RET | BPF_K, reporting ? SECCOMP_RET_TRAP : SECCOMP_RET_ERRNO | ((errno_value) & SECCOMP_RET_DATA))
+#define TRAP BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP)
+#define IP_LOW offsetof(struct seccomp_data, instruction_pointer)
+#define IP_HIGH (offsetof(struct seccomp_data, instruction_pointer) + 4)
 #define LOAD(offset) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (offset))
 
 /* The namespaces a clone may not make. */
@@ -79,17 +86,110 @@ static const int refused_syscalls[] = {
     LOAD(ARG_LOW(0)), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (self), 0, 2), \
     LOAD(ARG_HIGH(0)), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0), REFUSE(EPERM)
 
-static int install_filter(pid_t self) {
-  struct sock_filter program[2 * REFUSED_COUNT + 128];
+/* The system calls that name a file Landlock may refuse, and which of
+   their arguments is the path reported; when refusals are reported, each
+   is trapped unless made from trusted_syscall, which on_refused makes it
+   from, so that the kernel (and Landlock) answer it as they would have. */
+static const int path_syscalls[][2] = {
+  {__NR_open, 0}, {__NR_openat, 1}, {__NR_creat, 0}, {__NR_mkdir, 0}, {__NR_mkdirat, 1},
+  {__NR_rmdir, 0}, {__NR_unlink, 0}, {__NR_unlinkat, 1}, {__NR_rename, 0}, {__NR_renameat, 1},
+  {__NR_renameat2, 1}, {__NR_link, 1}, {__NR_linkat, 3}, {__NR_symlink, 1}, {__NR_symlinkat, 2},
+  {__NR_mknod, 0}, {__NR_mknodat, 1}, {__NR_truncate, 0},
+};
+#define PATH_SYSCALL_COUNT (sizeof path_syscalls / sizeof path_syscalls[0])
+
+/* The address just after trusted_syscall's syscall instruction: what
+   seccomp_data.instruction_pointer holds for a call made there. */
+extern const char vivarium_trusted_syscall_return[];
+
+/* Makes system call `number` from the one place the filter lets path
+   calls through when refusals are reported. */
+__attribute__((noinline)) static long trusted_syscall(long number, const long *a) {
+  long result;
+  register long r10 __asm__("r10") = a[3];
+  register long r8 __asm__("r8") = a[4];
+  register long r9 __asm__("r9") = a[5];
+  __asm__ volatile("syscall\n"
+                   ".globl vivarium_trusted_syscall_return\n"
+                   "vivarium_trusted_syscall_return:\n"
+                   : "=a"(result)
+                   : "a"(number), "D"(a[0]), "S"(a[1]), "d"(a[2]), "r"(r10), "r"(r8), "r"(r9)
+                   : "rcx", "r11", "memory");
+  return result;
+}
+
+static struct vivarium_refusal refusals[VIVARIUM_REFUSAL_SLOTS];
+static int refusals_taken;
+
+/* Records a refused call, from the signal handler: async-signal-safe. */
+static void record_refusal(long number, int error, const long *a, const char *path) {
+  int slot = __atomic_fetch_add(&refusals_taken, 1, __ATOMIC_RELAXED);
+  if (slot >= VIVARIUM_REFUSAL_SLOTS) return;
+  struct vivarium_refusal *entry = &refusals[slot];
+  entry->number = (int)number;
+  entry->error = error;
+  for (int i = 0; i < 3; i++) entry->arguments[i] = a[i];
+  size_t n = 0;
+  if (path != NULL) {
+    for (; n + 1 < sizeof entry->path && path[n] != 0; n++) entry->path[n] = path[n];
+  }
+  entry->path[n] = 0;
+}
+
+/* Whether the string at `address` can be read: faccessat, never trapped,
+   answers EFAULT when it cannot. */
+static int readable_path(long address) {
+  long probe[6] = {AT_FDCWD, address, F_OK, 0, 0, 0};
+  return address != 0 && trusted_syscall(__NR_faccessat, probe) != -EFAULT;
+}
+
+/* SIGSYS from the filter: a path call is made again from trusted_syscall
+   and recorded when refused; any other trapped call is refused with EPERM
+   and recorded. The result goes where the call's result would have. */
+static void on_refused(int signal, siginfo_t *info, void *context) {
+  (void)signal;
+  ucontext_t *machine = context;
+  greg_t *registers = machine->uc_mcontext.gregs;
+  long number = info->si_syscall;
+  long a[6] = {registers[REG_RDI], registers[REG_RSI], registers[REG_RDX],
+               registers[REG_R10], registers[REG_R8], registers[REG_R9]};
+  long result = -EPERM;
+  int path_argument = -1;
+  for (size_t i = 0; i < PATH_SYSCALL_COUNT; i++) {
+    if (path_syscalls[i][0] == number) path_argument = path_syscalls[i][1];
+  }
+  if (path_argument >= 0) {
+    result = trusted_syscall(number, a);
+    if (result == -EACCES || result == -EPERM || result == -EROFS || result == -EXDEV)
+      record_refusal(number, (int)-result, a, (const char *)a[path_argument]);
+  } else {
+    const char *path = NULL;
+    if ((number == __NR_execve || number == __NR_chroot || number == __NR_mount) && readable_path(a[0]))
+      path = (const char *)a[0];
+    record_refusal(number, EPERM, a, path);
+  }
+  registers[REG_RAX] = result;
+}
+
+int vivarium_take_refusals(struct vivarium_refusal *into, int capacity) {
+  int taken = __atomic_exchange_n(&refusals_taken, 0, __ATOMIC_RELAXED);
+  int count = taken < VIVARIUM_REFUSAL_SLOTS ? taken : VIVARIUM_REFUSAL_SLOTS;
+  if (count > capacity) count = capacity;
+  for (int i = 0; i < count; i++) into[i] = refusals[i];
+  return taken;
+}
+
+static int install_filter(pid_t self, int reporting) {
+  struct sock_filter program[2 * REFUSED_COUNT + 8 * PATH_SYSCALL_COUNT + 128];
   size_t n = 0;
   /* Only x86-64 system calls: x32 ones (numbers with bit 30) and other
      architectures are refused. */
   program[n++] = (struct sock_filter)LOAD(ARCH);
   program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
-  program[n++] = (struct sock_filter)REFUSE(EPERM);
+  program[n++] = (struct sock_filter)REFUSE_WITH(EPERM);
   program[n++] = (struct sock_filter)LOAD(SYSCALL_NR);
   program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);
-  program[n++] = (struct sock_filter)REFUSE(EPERM);
+  program[n++] = (struct sock_filter)REFUSE_WITH(EPERM);
   for (size_t i = 0; i < REFUSED_COUNT; i++) {
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)refused_syscalls[i], 0, 1);
     program[n++] = (struct sock_filter)REFUSE(EPERM);
@@ -97,15 +197,17 @@ static int install_filter(pid_t self) {
   /* clone3 passes its flags in memory, out of the filter's reach: ENOSYS,
      so that the C library falls back to clone, whose flags it can read. */
   program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1);
-  program[n++] = (struct sock_filter)REFUSE(ENOSYS);
-  /* clone: threads only (CLONE_THREAD), in no new namespace. */
+  program[n++] = (struct sock_filter)REFUSE_WITH(ENOSYS);
+  /* clone: threads only (CLONE_THREAD), in no new namespace. Never
+     trapped: posix_spawn makes its clone with every signal blocked, and a
+     trap whose SIGSYS is blocked kills the process. */
   struct sock_filter clone_rule[] = {
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 5),
     LOAD(ARG_LOW(0)),
     BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 2, 0),
     BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
     ALLOW,
-    REFUSE(EPERM),
+    REFUSE_WITH(EPERM),
   };
   /* prlimit64 may read limits (no new limit), never set them. */
   struct sock_filter prlimit_rule[] = {
@@ -145,6 +247,23 @@ static int install_filter(pid_t self) {
     for (size_t i = 0; i < 6; i++) program[n++] = signal_rules[rule * 6 + i];
     program[n++] = reload;
   }
+  if (reporting) {
+    /* Path calls: through only from trusted_syscall, else trapped. */
+    uint64_t site = (uint64_t)(uintptr_t)vivarium_trusted_syscall_return;
+    for (size_t i = 0; i < PATH_SYSCALL_COUNT; i++) {
+      struct sock_filter path_rule[] = {
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)path_syscalls[i][0], 0, 6),
+        LOAD(IP_LOW),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)site, 0, 3),
+        LOAD(IP_HIGH),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(site >> 32), 0, 1),
+        ALLOW,
+        TRAP,
+      };
+      for (size_t j = 0; j < sizeof path_rule / sizeof path_rule[0]; j++) program[n++] = path_rule[j];
+      program[n++] = reload;
+    }
+  }
   program[n++] = (struct sock_filter)ALLOW;
   if (n > sizeof program / sizeof program[0]) return -1;
   struct sock_fprog fprog = {.len = (unsigned short)n, .filter = program};
@@ -179,7 +298,7 @@ int vivarium_seccomp_available(void) {
   return (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT) ? 1 : 0;
 }
 
-int vivarium_confine(int open_files, int cpu_seconds) {
+int vivarium_confine(int open_files, int cpu_seconds, int report_refusals) {
   int applied = 0;
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
   applied |= VIVARIUM_CONFINED_NO_NEW_PRIVS;
@@ -188,7 +307,15 @@ int vivarium_confine(int open_files, int cpu_seconds) {
   if (limit(RLIMIT_NOFILE, (rlim_t)open_files) == 0 && limit(RLIMIT_CORE, 0) == 0 &&
       limit(RLIMIT_CPU, (rlim_t)cpu_seconds) == 0)
     applied |= VIVARIUM_CONFINED_LIMITS;
-  if (install_filter(getpid()) != 0) return -1;
+  if (report_refusals) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_refused;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGSYS, &action, NULL) != 0) return -1;
+  }
+  if (install_filter(getpid(), report_refusals) != 0) return -1;
   applied |= VIVARIUM_CONFINED_SECCOMP;
   return applied;
 }

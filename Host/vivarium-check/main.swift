@@ -46,10 +46,16 @@ let usage = """
   let results: [CheckResult]
   // Confined as a plugin process is: the checks run the plugin's code.
   var loader = PluginLoader(validatesContracts: false)
-  loader.beforeMapping = { ProcessConfinement.confine(for: $0) }
+  // Recording what the sandbox refuses, for the findings that name it.
+  loader.beforeMapping = { ProcessConfinement.confine(for: $0, reportingRefusals: true) }
+  var refused: [CheckResult] = []
   if case .loaded(let plugin) = loader.loadInherited(ChildChannel.fileDescriptor, path: arguments[0]) {
     var done: [CheckResult] = []
-    for job in jobs { done.append(await run(job, plugin: plugin, strictness: strictness)) }
+    refused += refusals(module: nil)
+    for job in jobs {
+      done.append(await run(job, plugin: plugin, strictness: strictness))
+      refused += refusals(module: job.module)
+    }
     results = done
   } else {
     results = jobs.map {
@@ -58,8 +64,27 @@ let usage = """
         message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
     }
   }
-  ChildChannel.reply((try? JSONEncoder().encode(results)) ?? Data(), nonce: nonce)
+  // The jobs' results, then the sandbox's findings.
+  ChildChannel.reply((try? JSONEncoder().encode(results + refused)) ?? Data(), nonce: nonce)
   return 0
+}
+
+/// A finding for each different thing the plugin tried, since the last
+/// call, that the sandbox refused, on `module` (nil: while loading, or a
+/// plugin check).
+func refusals(module: String?) -> [CheckResult] {
+  let (refusals, dropped) = SandboxRefusal.take()
+  var seen: Set<String> = []
+  var findings = refusals.map(\.description).filter { seen.insert($0).inserted }.map {
+    CheckResult(check: ConformanceCheck.sandboxRefused, status: .failed, module: module, message: $0)
+  }
+  if dropped > 0 {
+    findings.append(
+      CheckResult(
+        check: ConformanceCheck.sandboxRefused, status: .failed, module: module,
+        message: "and \(dropped) more refused calls, not recorded"))
+  }
+  return findings
 }
 
 exit(await main())

@@ -24,6 +24,16 @@ extension EscapeAttempt {
       attempt("file.shadow") { closing(Int(open("/etc/shadow", O_RDONLY | O_CLOEXEC))) },
       attempt("init.memory") { closing(Int(open("/proc/1/mem", O_RDONLY | O_CLOEXEC))) },
       attempt("init.environ") { closing(Int(open("/proc/1/environ", O_RDONLY | O_CLOEXEC))) },
+      attempt("dlopen.elsewhere") {
+        // A library beside the person's file (the test puts one there): not
+        // one the plugin was loaded with.
+        guard let handle = dlopen(folder + "libescape.so", RTLD_NOW | RTLD_LOCAL) else {
+          let said = dlerror().map { String(cString: $0) } ?? ""
+          return said.contains("Permission denied") ? EACCES : said.contains("No such file") ? ENOENT : EINVAL
+        }
+        dlclose(handle)
+        return 0
+      },
     ]
   }
 
@@ -44,6 +54,19 @@ extension EscapeAttempt {
       attempt("memory.parent") { errnoOf(rawSyscall(310, Int(parent), 0, 0, 0, 0)) },  // process_vm_readv
       attempt("pidfd.parent") { closing(rawSyscall(434, Int(parent), 0, 0, 0, 0)) },  // pidfd_open
       attempt("ptrace.traceme") { errnoOf(rawSyscall(101, 0, 0, 0, 0, 0)) },  // ptrace(PTRACE_TRACEME)
+      attempt("exec.direct") { errnoOf(Int(execv("/bin/true", [strdup("/bin/true"), nil]))) },
+      attempt("fork.bomb") {
+        // A hundred forks: the first one to make a process is one too many.
+        for _ in 0..<100 {
+          let pid = rawSyscall(57, 0, 0, 0, 0, 0)  // fork
+          if pid == 0 { _exit(0) }
+          if pid > 0 {
+            waitpid(pid_t(pid), nil, 0)
+            return 0
+          }
+        }
+        return errno
+      },
       attempt("ptracer.anyone") { errnoOf(rawSyscall(157, 0x5961_6d61, -1, 0, 0, 0)) },  // prctl(PR_SET_PTRACER, ANY)
     ]
   }
@@ -55,6 +78,16 @@ extension EscapeAttempt {
       attempt("socket.inet6") { closing(Int(socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0))) },
       attempt("socket.raw") { closing(Int(socket(AF_INET, Int32(SOCK_RAW.rawValue), 1))) },
       attempt("socket.netlink") { closing(Int(socket(16, Int32(SOCK_RAW.rawValue), 0))) },  // AF_NETLINK
+      attempt("socket.path") {
+        // An ssh agent's or docker.sock's kind: a Unix socket at a path,
+        // asked of the descriptor the channel to the host has.
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array("/run/docker.sock".utf8)) }
+        return withUnsafePointer(to: &address) {
+          errnoOf(rawSyscall(42, 3, Int(bitPattern: $0), MemoryLayout<sockaddr_un>.size, 0, 0))  // connect
+        }
+      },
       attempt("socketpair") {
         var pair: [Int32] = [-1, -1]
         let made = Int(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair))

@@ -3,7 +3,7 @@ import json
 import sys
 
 checks = json.load(sys.stdin)
-scope = {"file": "the plugin file", "plugin": "the whole plugin", "module": "each module"}
+scope = {"file": "the plugin file", "plugin": "the whole plugin", "module": "each module", "sandbox": "every other check's run, in the sandbox of `vivarium check`"}
 print("# Conformance checks\n")
 print("`vivarium check PLUGIN.so` runs these, each in a child process with a time limit;")
 print("`Conformance.run(factories:)` in ViperKitTestKit runs the plugin and module ones in your own tests.")

@@ -97,10 +97,28 @@ void vivarium_drain_main_queue(int descriptor);
    the C library falls back to clone), ptrace and other processes' memory,
    mounts and namespaces, io_uring, keyrings, BPF, perf events, kernel
    modules, sockets of its own, raising its limits, making itself dumpable,
-   System V IPC, and signals to any process but itself. Returns the bits of what it
-   applied, or -1 (with errno) when no new privileges or the filter could
-   not be set: the process must not go on then. */
-int vivarium_confine(int open_files, int cpu_seconds);
+   System V IPC, and signals to any process but itself. With
+   `report_refusals`, each refused call (and each file call Landlock
+   refuses) is also recorded for vivarium_take_refusals, through a SIGSYS
+   handler, as Chromium's sandbox does; for `vivarium check`, which names
+   what a plugin tried. Returns the bits of what it applied, or -1 (with
+   errno) when no new privileges or the filter could not be set: the
+   process must not go on then. */
+int vivarium_confine(int open_files, int cpu_seconds, int report_refusals);
+
+/* One call the sandbox refused: its number, the errno it got, its first
+   three arguments and, for a call naming a file, the path. */
+struct vivarium_refusal {
+  int number;
+  int error;
+  long arguments[3];
+  char path[232];
+};
+#define VIVARIUM_REFUSAL_SLOTS 32
+/* Copies up to `capacity` refusals recorded since the last call into
+   `into`, and forgets them; returns how many were recorded (more than
+   VIVARIUM_REFUSAL_SLOTS were, when it is larger: the rest were dropped). */
+int vivarium_take_refusals(struct vivarium_refusal *into, int capacity);
 
 /* Moves this process into a user namespace of its own (the same user and
    group mapped inside) and an empty network namespace: no interface but a

@@ -59,12 +59,15 @@ package enum ProcessConfinement {
   /// Confines this process for the plugin `mapping` describes, with
   /// `readable` folders too; the second call does nothing. A process that
   /// cannot be confined says why on stderr and exits with status 70: no
-  /// plugin code runs unconfined.
-  package static func confine(for mapping: PluginMapping, readable: [String] = []) {
+  /// plugin code runs unconfined. With `reportingRefusals` (`vivarium
+  /// check`), what the sandbox refuses is recorded for ``takeRefusals()``.
+  package static func confine(for mapping: PluginMapping, readable: [String] = [], reportingRefusals: Bool = false) {
     guard !confined.exchange(true, ordering: .relaxed) else { return }
     let writable = ProcessInfo.processInfo.environment[writableVariable].flatMap { $0.isEmpty ? nil : $0 }
     scrubEnvironment()
-    guard vivarium_confine(openFiles, cpuSeconds) >= 0 else { refuse("no new privileges or the system call filter") }
+    guard vivarium_confine(openFiles, cpuSeconds, reportingRefusals ? 1 : 0) >= 0 else {
+      refuse("no new privileges or the system call filter")
+    }
     var rules: [(descriptor: Int32, kind: Int32, owned: Bool)] = mapping.files.map {
       ($0, VIVARIUM_LANDLOCK_READ, false)
     }

@@ -122,9 +122,11 @@ public struct PluginChecker: Sendable {
     func debug(_ job: Job) -> String { "debug it with 'vivarium check \(path) --only \(job.check) --in-process'" }
     switch ChildProcess.run(runner, arguments, timeout: timeout, passing: file.map { [$0] } ?? []) {
     case .exited(let status, let replies, let stderr):
+      // One result per job, in order, then the sandbox's findings.
       if status == 0, replies.count == 1, let reply = replies.first,
         let results = try? JSONDecoder().decode([CheckResult].self, from: reply),
-        results.count == jobs.count
+        results.count >= jobs.count, zip(results, jobs).allSatisfy({ $0.check == $1.check }),
+        results.dropFirst(jobs.count).allSatisfy({ $0.check == ConformanceCheck.sandboxRefused })
       {
         return results
       }

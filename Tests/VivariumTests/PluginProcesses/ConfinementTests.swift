@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ViperKitHosting
 
 @testable import VivariumLoading
 
@@ -19,6 +20,7 @@ struct ConfinementTests {
     "socket.inet", "socket.inet6", "socket.udp", "socket.raw", "socket.netlink", "socket.unix", "socketpair",
     "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
+    "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
@@ -30,10 +32,14 @@ struct ConfinementTests {
     defer { try? FileManager.default.removeItem(atPath: home) }
     let key = home + "/id_ed25519"
     try Data("the person's key".utf8).write(to: URL(fileURLWithPath: key))
+    // A library in a folder of the person's, for the plugin to try loading.
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.directory + "/libFeed.so", toPath: home + "/libescape.so")
     try await host.runtime.open("faulty:escape", arguments: [("read", key)])
     let shown = try await host.waitForText("environment:")
     // Landlock refuses files with EACCES; the rest is the filter's EPERM.
     #expect(shown.contains("file.read: refused (EACCES)"), "\(shown)")
+    #expect(shown.contains("dlopen.elsewhere: refused (EACCES)"), "\(shown)")
     // Every attempt made, and each refused with an errno.
     let refused = Set(
       shown.split(separator: "\n").compactMap { line in
@@ -70,6 +76,30 @@ struct ConfinementTests {
     let confined = try ProcessRunner.vivarium(["render", "faulty:escape", "--plugins", plugins.path])
     #expect(confined.status == 0, "\(confined.stderr)")
     #expect(confined.stdout.contains("Seccomp: 2") && confined.stderr.isEmpty, "\(confined.stderr)")
+  }
+
+  /// `vivarium check` runs each check in the same sandbox, and names what
+  /// the plugin tried that it refused: the path, the program, the call.
+  @Test func checkNamesWhatThePluginTriedThatTheSandboxRefused() throws {
+    let result = try ProcessRunner.vivarium([
+      "check", BuildProducts.directory + "/libFaulty.so", "--only", "presentation.first-cycle", "--json",
+    ])
+    #expect(result.status == 1, "\(result.stderr)")
+    struct Report: Decodable {
+      struct Plugin: Decodable { let results: [CheckResult] }
+      let plugins: [Plugin]
+    }
+    let results = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).plugins.flatMap(\.results)
+    let refused = results.filter { $0.check == ConformanceCheck.sandboxRefused }
+    // Only faulty:escape tried anything: faulty:demo gets no finding.
+    #expect(Set(refused.map(\.module)) == ["faulty:escape"], "\(refused)")
+    #expect(refused.allSatisfy { $0.status == .failed })
+    let said = refused.map(\.message)
+    #expect(said.contains { $0.contains("/etc/passwd") && $0.contains("open") }, "\(said)")
+    #expect(said.contains { $0.contains("write /etc/written-by-a-plugin") }, "\(said)")
+    #expect(said.contains { $0.contains("run a program /bin/true") }, "\(said)")
+    #expect(said.contains { $0.contains("an IPv4 socket") && $0.contains("http service") }, "\(said)")
+    #expect(said.contains { $0.contains("ptrace") }, "\(said)")
   }
 
   /// A kernel that lacks what confinement needs is named for what it

@@ -12,7 +12,13 @@ public struct ConformanceCheck: Hashable, Sendable {
     case plugin
     /// Run once per module.
     case module
+    /// Not run on its own: what every other check's run found the plugin
+    /// trying that the sandbox refused.
+    case sandbox
   }
+
+  /// The name of the finding for something a plugin tried that the sandbox refused.
+  public static let sandboxRefused = "sandbox.refused"
 
   /// The stable name, `area.aspect`.
   public let name: String
@@ -176,6 +182,13 @@ public struct ConformanceCheck: Hashable, Sendable {
       name: "speed.first-render", level: 5, scope: .module,
       verifies: "Building and the first presentation cycle take under 50 ms (a warning otherwise).",
       fix: "Move slow work off the first cycle; load data lazily."),
+    .init(
+      name: sandboxRefused, level: 1, scope: .sandbox,
+      verifies:
+        "While the other checks run it, in the sandbox it runs in, the plugin tries nothing the sandbox refuses: no file outside its own, no program, process, socket or other process, no call of the kernel's that no plugin needs.",
+      fix:
+        "Keep data in the storage service, reach the network through the http service (declare the host), and ask other plugins' services for the rest; the finding names the call and the path."
+    ),
   ]
 
   /// Why each check matters, by name.
@@ -228,6 +241,8 @@ public struct ConformanceCheck: Hashable, Sendable {
     "concurrency.build":
       "A screen is often open twice (a list under its own detail, two tabs); instances that share mutable state corrupt each other.",
     "speed.load": "Every plugin loads when the host starts; a slow one delays every session.",
+    sandboxRefused:
+      "A plugin runs confined: what the sandbox refuses fails for every person who installs it, so the feature that needed it is broken everywhere.",
     "speed.first-render": "The first cycle is between a tap and the next screen; slow work there is felt every time.",
   ]
 
