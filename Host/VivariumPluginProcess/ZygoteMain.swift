@@ -11,10 +11,15 @@ public enum ZygoteMain {
   /// Whether `arguments` (without the executable) start the zygote.
   public static func isZygote(_ arguments: [String]) -> Bool { arguments.first == PluginProcessLaunch.zygoteCommand }
 
-  /// Serves fork requests until the host closes the socket. Never returns.
-  public static func run() -> Never {
+  /// Serves fork requests until the host closes the socket, in an empty
+  /// network namespace of its own when `arguments` (without the
+  /// executable) ask for one, which every fork inherits. Never returns.
+  public static func run(_ arguments: [String]) -> Never {
     let parent = getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
+    // While it has one thread; where user namespaces are not offered, its
+    // forks keep the host's namespace, and the filter refuses their sockets.
+    if arguments.contains(PluginProcessLaunch.ownNetworkArgument) { _ = vivarium_isolate_network() }
     let socket: Int32 = 3
     var buffer = [UInt8](repeating: 0, count: 9 + 4096)
     while true {
@@ -37,13 +42,12 @@ public enum ZygoteMain {
       }
       let memory = buffer.withUnsafeBytes { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) }
       let confined = buffer[8] & PluginProcessLaunch.confinedFlag != 0
-      let ownNetwork = buffer[8] & PluginProcessLaunch.ownNetworkFlag != 0
       let path = String(decoding: buffer[9..<Int(received)], as: UTF8.self)
       let zygote = getpid()
       let pid = fork()
       if pid == 0 {
         becomePlugin(
-          path: path, memory: memory, confined: confined, ownNetwork: ownNetwork, given: given, zygote: zygote)
+          path: path, memory: memory, confined: confined, given: given, zygote: zygote)
       }
       let failure = errno
       given.forEach { close($0) }
@@ -75,12 +79,8 @@ public enum ZygoteMain {
 
   /// In the fork: puts the given descriptors where a plugin process has
   /// them (the plugin file as 4, the channel as 3, stderr as 1 and 2,
-  /// /dev/null as 0), closes every other one, moves into a network
-  /// namespace of its own when `ownNetwork` (while it has one thread), and
-  /// serves the plugin.
-  private static func becomePlugin(
-    path: String, memory: Int, confined: Bool, ownNetwork: Bool, given: [Int32], zygote: pid_t
-  ) -> Never {
+  /// /dev/null as 0), closes every other one, and serves the plugin.
+  private static func becomePlugin(path: String, memory: Int, confined: Bool, given: [Int32], zygote: pid_t) -> Never {
     let high = given.map { fcntl($0, F_DUPFD, 10) }
     let null = open("/dev/null", O_RDONLY)
     dup2(null, 0)
@@ -91,7 +91,6 @@ public enum ZygoteMain {
     vivarium_closefrom(5)
     if vivarium_die_with_parent(zygote) != 0 { _exit(1) }
     PluginServer.limitMemory(to: memory)
-    if confined && ownNetwork { ProcessConfinement.isolateNetwork() }
     PluginServer.serve(path: path, confined: confined)
   }
 }

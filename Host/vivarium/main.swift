@@ -15,7 +15,9 @@ let commands: [any Command.Type] = [
 
 // The plugin processes' fork server must start before anything else runs:
 // no thread, no dispatch queue, so that each fork of it is clean.
-if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) { ZygoteMain.run() }
+if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) {
+  ZygoteMain.run(Array(CommandLine.arguments.dropFirst()))
+}
 // A plugin hosted in a process of its own (PluginProcess), not for people:
 // its main thread reads the host's socket and drains the main queue itself.
 if PluginServer.isPluginProcess(Array(CommandLine.arguments.dropFirst())) {

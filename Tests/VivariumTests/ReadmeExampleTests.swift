@@ -45,7 +45,10 @@ struct ReadmeExampleTests {
           .filter { $0.offset % 2 == 1 }.map { String($0.element) }
       }
     }
-    let names = ["vivarium check", "vivarium check --app", "vivarium render", "vivarium new"]
+    let names = [
+      "vivarium check", "vivarium check --app", "vivarium render", "vivarium new", "vivarium permissions grant",
+      "vivarium permissions deny",
+    ]
     return found.map { $0.trimmingCharacters(in: .whitespaces) }.filter { command in
       command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
         && !command.contains("path/to")

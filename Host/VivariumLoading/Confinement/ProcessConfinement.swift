@@ -15,7 +15,7 @@ package struct PluginMapping: Sendable {
 /// How a process that runs plugin code (a plugin process, a probe)
 /// confines itself, once, after it has made what it needs to load the
 /// plugin and before the plugin's first instruction runs (issue 30; see
-/// docs/sandbox.md): its environment scrubbed to what a plugin needs, then
+/// docs/what-a-plugin-can-do.md): its environment scrubbed to what a plugin needs, then
 /// ``vivarium_confine(_:)`` (no new privileges, not dumpable, no
 /// capabilities, limits, a seccomp filter) and ``vivarium_landlock(_:_:_:)``
 /// (files: only reading and mapping the plugin, its libraries and the
@@ -38,7 +38,7 @@ package enum ProcessConfinement {
   /// entry is not beneath its process's. Landlock's own ptrace rule keeps
   /// another process's private entries (`environ`, `mem`, `maps`) closed;
   /// what every user may read of another process (`cmdline`, `stat`) is
-  /// readable here too (docs/sandbox.md).
+  /// readable here too (docs/what-a-plugin-can-do.md).
   static let systemReadable = [
     "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime",
     "/usr/share/zoneinfo", "/usr/share/locale", "/usr/share/i18n", "/proc", "/dev/urandom", "/dev/random",

@@ -1,5 +1,5 @@
 /// What a plugin may reach through the host beyond its own storage, which
-/// the person grants (issue 30; docs/sandbox.md, "Permissions"): today,
+/// the person grants (issue 30; docs/what-a-plugin-can-do.md, "Permissions"): today,
 /// one host it may ask the `http` service for. A plugin declares them (its
 /// plugin type's `hosts`), `vivarium plugins` and `routes` show them, and
 /// the host refuses a use the person has not granted.

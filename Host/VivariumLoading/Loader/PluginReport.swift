@@ -96,6 +96,9 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     /// A new build of a plugin the person decided about asks for a
     /// permission they never decided: off until they do.
     case permissionsWidened = "permissions-widened"
+    /// The kernel cannot confine the probe that would run the plugin's
+    /// code to learn what it offers.
+    case sandboxMissing = "sandbox-missing"
   }
 
   /// The file or directory refused.
@@ -147,7 +150,7 @@ extension Rejection.Kind {
       .contractsDisagree, .badManifest, .tooManyModules:
       "load.entry"
     // Not a conformance check: `vivarium check` grants nothing and asks nothing.
-    case .permissionsWidened: "load.entry"
+    case .permissionsWidened, .sandboxMissing: "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
       "load.file"

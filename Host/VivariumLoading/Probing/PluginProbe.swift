@@ -23,10 +23,19 @@ public struct PluginProbe: Sendable {
   /// The hidden command name the child is run with.
   public static let command = "__probe"
 
+  /// What the kernel offers of what the probe's sandbox needs.
+  let support: SandboxSupport
+
   /// A probe that re-runs `executable`.
   public init(executable: String, timeout: Duration = .seconds(10)) {
+    self.init(executable: executable, timeout: timeout, support: .current)
+  }
+
+  /// A probe on a kernel offering `support` (tests).
+  package init(executable: String, timeout: Duration = .seconds(10), support: SandboxSupport) {
     self.executable = executable
     self.timeout = timeout
+    self.support = support
   }
 
   /// What probing each of `files` found, in order: what it offers, or why it
@@ -44,6 +53,17 @@ public struct PluginProbe: Sendable {
     PluginRecord, Rejection
   >] {
     guard !files.isEmpty else { return [] }
+    // No plugin code runs unconfined: on a kernel that cannot confine the
+    // probe, each file is refused, naming what the kernel lacks.
+    if case let missing = support.missing, !missing.isEmpty {
+      return files.map { file in
+        .failure(
+          Rejection(
+            file.path, .sandboxMissing,
+            "this kernel cannot confine the process that runs a plugin's code to learn what it offers: it lacks \(missing.joined(separator: "; and ")). Run on a kernel that has it, or rebuild the plugin with a manifest (docs/writing-a-plugin.md), which the host reads without running it"
+          ))
+      }
+    }
     let count = min(max(children ?? ProcessInfo.processInfo.activeProcessorCount, 1), files.count)
     let batches = (0..<count).map { index in
       Array(files[(files.count * index / count)..<(files.count * (index + 1) / count)])

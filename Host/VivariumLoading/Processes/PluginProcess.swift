@@ -126,9 +126,9 @@ public final class PluginProcess {
       (errorsHigh, 1), (errorsHigh, 2), (socketHigh, PluginProcessLaunch.socketDescriptor),
       (fileHigh, ChildChannel.fileDescriptor),
     ]
-    let zygote = options.forks ? PluginZygote.shared(options.executable) : nil
+    let zygote = options.forks ? PluginZygote.shared(options.executable, ownNetwork: options.ownsNetwork) : nil
     let forked = zygote?.fork(
-      path: path, memoryLimit: options.memoryLimit, confined: options.confined, ownNetwork: options.ownNetwork,
+      path: path, memoryLimit: options.memoryLimit, confined: options.confined,
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     let channel = WireChannel(descriptor: pair[0])
@@ -718,17 +718,20 @@ public struct PluginProcessOptions: Sendable {
   /// rather than each started from the executable.
   public var forks = true
   /// Whether each plugin process confines itself before it loads its
-  /// plugin (docs/sandbox.md); false only with `--no-sandbox`.
+  /// plugin (docs/what-a-plugin-can-do.md); false only with `--no-sandbox`.
   public var confined = true
   /// Whether a confined plugin process gets an empty network namespace of
   /// its own, where the kernel offers user namespaces; false only in the
   /// benchmark, which times the namespace on its own.
   package var ownNetwork = true
 
+  /// Whether plugin processes get an empty network namespace: confined ones do.
+  var ownsNetwork: Bool { confined && ownNetwork }
+
   /// Starts the zygote plugin processes are forked from now, so that its
   /// own start overlaps the host's instead of delaying the first plugin.
   public func prepare() {
-    if forks { _ = PluginZygote.shared(executable) }
+    if forks { _ = PluginZygote.shared(executable, ownNetwork: ownsNetwork) }
   }
 
   /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.

@@ -13,9 +13,10 @@ package enum PluginProcessLaunch {
   package static let memoryVariable = "VIVARIUM_PLUGIN_MEMORY"
   /// A zygote fork request's flag: confine the process.
   package static let confinedFlag: UInt8 = 1
-  /// A zygote fork request's flag: give the confined process a network
-  /// namespace of its own.
-  package static let ownNetworkFlag: UInt8 = 2
+  /// The zygote's argument that moves it, before its first fork, into an
+  /// empty network namespace of its own, which every plugin process it
+  /// forks inherits: the zygote of confined plugin processes.
+  package static let ownNetworkArgument = "--own-network"
   /// Set (to 1) in a plugin process's environment when the person ran the
   /// host with `--no-sandbox`: the process does not confine itself.
   package static let unconfinedVariable = "VIVARIUM_PLUGIN_UNCONFINED"

@@ -30,22 +30,27 @@ final class PluginZygote: Sendable {
     self.pid = pid
   }
 
-  /// The zygote of each executable, started on first use; nil when it could not start.
+  /// The zygote of each executable, in a network namespace of its own or
+  /// not, started on first use; nil when it could not start.
   private static let zygotes = Mutex<[String: PluginZygote]>([:])
 
-  /// The zygote for `executable`, started if need be.
-  static func shared(_ executable: String) -> PluginZygote? {
+  /// The zygote for `executable`, started if need be; with `ownNetwork`,
+  /// one in an empty network namespace of its own (where user namespaces
+  /// are offered), which the processes it forks share: made once, not at
+  /// each fork.
+  static func shared(_ executable: String, ownNetwork: Bool) -> PluginZygote? {
     zygotes.withLock { zygotes in
-      if let zygote = zygotes[executable], zygote.isAlive { return zygote }
-      let zygote = start(executable)
-      zygotes[executable] = zygote
+      let key = (ownNetwork ? "network " : "host ") + executable
+      if let zygote = zygotes[key], zygote.isAlive { return zygote }
+      let zygote = start(executable, ownNetwork: ownNetwork)
+      zygotes[key] = zygote
       return zygote
     }
   }
 
   private var isAlive: Bool { state.withLock(\.alive) }
 
-  private static func start(_ executable: String) -> PluginZygote? {
+  private static func start(_ executable: String, ownNetwork: Bool) -> PluginZygote? {
     var pair: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
       return nil
@@ -64,7 +69,9 @@ final class PluginZygote: Sendable {
     // Started by the thread that listens to it for as long as it lives.
     let spawned = ChildProcess.startWatched {
       let spawned = ChildProcess.spawn(
-        executable, [PluginProcessLaunch.zygoteCommand], [(nullHigh, 2), (child, 3)],
+        executable,
+        [PluginProcessLaunch.zygoteCommand] + (ownNetwork ? [PluginProcessLaunch.ownNetworkArgument] : []),
+        [(nullHigh, 2), (child, 3)],
         environment: ["SWIFT_BACKTRACE": "enable=no"])
       if case .success(let pid) = spawned { zygote.withLock { $0 = PluginZygote(socket: socket, pid: pid) } }
       return spawned
@@ -121,15 +128,14 @@ final class PluginZygote: Sendable {
   }
 
   /// Forks a plugin process for `path` with `memoryLimit` bytes, confined
-  /// unless not `confined` (in a network namespace of its own when
-  /// `ownNetwork`), giving it `descriptors` (the plugin file, its
+  /// unless not `confined`, giving it `descriptors` (the plugin file, its
   /// channel, its stderr); its pid, or nil when the zygote could not.
-  func fork(path: String, memoryLimit: Int, confined: Bool, ownNetwork: Bool, descriptors: [Int32]) -> pid_t? {
+  func fork(path: String, memoryLimit: Int, confined: Bool, descriptors: [Int32]) -> pid_t? {
     requesting.withLock { _ in
       // The memory limit (8 bytes), how to confine (1 byte of flags), the path.
       var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
       let flags =
-        (confined ? PluginProcessLaunch.confinedFlag : 0) | (ownNetwork ? PluginProcessLaunch.ownNetworkFlag : 0)
+        confined ? PluginProcessLaunch.confinedFlag : 0
       request += [flags] + Array(path.utf8)
       let sent = request.withUnsafeBytes { bytes in
         descriptors.withUnsafeBufferPointer {

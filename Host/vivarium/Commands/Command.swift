@@ -85,7 +85,7 @@ enum HostingOptions {
   )
   static let noSandbox = OptionSpec.flag(
     "no-sandbox",
-    "Do not confine plugin processes (docs/sandbox.md): each may then do whatever you may. For comparing, and for a kernel without seccomp."
+    "Do not confine plugin processes (docs/what-a-plugin-can-do.md): each may then do whatever you may. For comparing, and for a kernel without seccomp."
   )
   static let allow = OptionSpec.value(
     "allow", "PLUGIN[:PERMISSION]",

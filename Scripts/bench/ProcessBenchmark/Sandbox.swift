@@ -66,7 +66,8 @@ func sandboxFigures(vivarium: String, plugins: String, data: (String) -> String)
       median(confined) - median(free), added, added <= 2 ? "met" : "MISSED"))
   print(
     String(
-      format: "    of which the network namespace: %.2f ms at the median, %.2f ms at p95",
+      format:
+        "    of which the network namespace (made once, by the zygote, and shared by its forks): %.2f ms at the median, %.2f ms at p95",
       median(confined) - median(shared), p95(confined) - p95(shared)))
   print("A view event's round trip, products:search Next and Previous (1,000 each way; µs)")
   var turns: [Bool: [Double]] = [true: [], false: []]

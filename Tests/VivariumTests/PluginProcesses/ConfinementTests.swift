@@ -112,4 +112,19 @@ struct ConfinementTests {
     let neither = SandboxSupport(landlockABI: 0, seccompFilters: false).missing
     #expect(neither.count == 2 && neither[1].contains("seccomp"), "\(neither)")
   }
+
+  /// On such a kernel the probes that run plugin code for `plugins`,
+  /// `routes` and `manifest` refuse too: the file is refused naming what
+  /// the kernel lacks, and none of its code runs.
+  @Test func aProbeOnAKernelThatCannotConfineItRefusesTheFileNamingWhatIsMissing() throws {
+    let probe = PluginProbe(
+      executable: BuildProducts.vivarium, support: SandboxSupport(landlockABI: 0, seccompFilters: true))
+    let results = probe.scan([try PluginFile.open(BuildProducts.directory + "/libFaulty.so")])
+    guard case .failure(let rejection)? = results.first else {
+      Issue.record("probed on a kernel that cannot confine the probe: \(results)")
+      return
+    }
+    #expect(rejection.kind == .sandboxMissing)
+    #expect(rejection.reasons.joined().contains("Landlock"), "\(rejection.reasons)")
+  }
 }
