@@ -142,3 +142,26 @@ struct PermissionsCommandTests {
     #expect(again.stdout.contains("notGranted") || again.stdout.contains("not granted"), "\(again.stdout)")
   }
 }
+
+/// A rebuilt plugin (`--watch`) whose new build asks for a permission never
+/// decided is refused as at load: the running build stays.
+@Suite("Permissions on reload")
+@MainActor
+struct PermissionReloadTests {
+  @Test func aReloadThatWidensThePermissionsIsRefusedNamingThem() async throws {
+    let data = try TemporaryDirectory()
+    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+    defer { runtime.shutdown() }
+    let weather = try #require(runtime.catalog.loaded.first { $0.name == "WeatherPlugin" })
+    // The person decided about an earlier build that asked for another host only.
+    var store = PermissionStore(dataDirectory: data.path)
+    let earlier = PluginIdentity(name: weather.name, path: weather.path, hosts: ["old.example"])
+    try store.decide(.granted, [PluginPermission(.http, "old.example")], for: earlier)
+    let reload = await runtime.reload(.loaded(weather))
+    #expect(!reload.accepted)
+    #expect(reload.problems.joined().contains("http:api.open-meteo.com"), "\(reload.problems)")
+    // Granted for the session, the same build is taken.
+    runtime.services.permissions.allowances = [try PermissionAllowance.parse("Weather").get()]
+    #expect(await runtime.reload(.loaded(weather)).accepted)
+  }
+}

@@ -48,8 +48,11 @@ extension HostRuntime {
 
   private func reloadInTurn(_ outcome: PluginOutcome) async -> Reload {
     let path = outcome.path
+    // A build asking for permissions never decided stays off, as at load.
+    let checked = PermissionStore(dataDirectory: services.dataDirectory).keepingOffWidened(
+      [outcome], allowances: services.permissions.allowances)[0]
     let plugin: LoadedPlugin
-    switch outcome {
+    switch checked {
     case .loaded(let loaded): plugin = loaded
     case .rejected(let rejection): return Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons)
     }

@@ -98,6 +98,8 @@ public final class PermissionGate {
   public func use(_ permission: PluginPermission, by plugin: PluginIdentity, for what: String) async
     -> PermissionOutcome
   {
+    // Read again: `vivarium permissions` may have changed it meanwhile.
+    store.reload()
     var decision = decision(permission, for: plugin)
     if decision == .undecided, let ask {
       let key = Self.key(permission, plugin)
