@@ -24,8 +24,9 @@ struct EscapeAttempt: ViperEntity, Equatable {
   /// The errno name it was refused with (`EPERM`), or nil when it was allowed.
   let refusal: String?
 
-  /// Runs every attempt, in order; `secret` is the file it tries to read.
-  static func all(reading secret: String) -> [EscapeAttempt] {
+  /// Runs every attempt, in order; `secret` is the file it tries to read,
+  /// `data` the host's data directory.
+  static func all(reading secret: String, data: String) -> [EscapeAttempt] {
     let parent = getppid()
     return [
       attempt("file.read") { closing(Int(open(secret, O_RDONLY | O_CLOEXEC))) },
@@ -69,6 +70,9 @@ struct EscapeAttempt: ViperEntity, Equatable {
       attempt("io_uring") { closing(rawSyscall(425, 8, 0, 0, 0, 0)) },  // io_uring_setup(8, NULL)
       attempt("ipc.shared-memory") { errnoOf(Int(shmget(IPC_PRIVATE, 4096, 0o600 | IPC_CREAT))) },
       attempt("dumpable") { errnoOf(rawSyscall(157, 4, 1, 0, 0, 0)) },  // prctl(PR_SET_DUMPABLE, 1)
+      attempt("data.settings") { closing(Int(open(data + "/settings.json", O_RDONLY | O_CLOEXEC))) },
+      attempt("data.storage") { closing(Int(open(data + "/storage/WalletPlugin.json", O_RDONLY | O_CLOEXEC))) },
+      attempt("data.registry") { closing(Int(open(data + "/plugin-registry.cache", O_RDONLY | O_CLOEXEC))) },
     ] + moreFiles(beside: secret) + moreProcesses(parent: parent) + moreOfTheKernel()
   }
 
@@ -133,9 +137,11 @@ final class EscapeView: ViperView {
 final class EscapePresenter: ViperPresenter {
   weak var view: EscapeView?
   private let secret: String
+  private let data: String
 
-  init(secret: String) {
+  init(secret: String, data: String) {
     self.secret = secret
+    self.data = data
   }
 
   func lifecycle(_ event: LifecycleEvent) {
@@ -150,7 +156,8 @@ final class EscapePresenter: ViperPresenter {
     let names = ProcessInfo.processInfo.environment.keys.sorted()
     // Only where a seccomp filter (mode 2) confines the process.
     let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }
-    view?.display(filtered ? EscapeAttempt.all(reading: secret) : [], status: confinement, environment: names)
+    view?.display(
+      filtered ? EscapeAttempt.all(reading: secret, data: data) : [], status: confinement, environment: names)
   }
 }
 
@@ -160,10 +167,17 @@ struct FaultyEscapeFactory: ModuleFactory {
     urn: "faulty:escape",
     summary:
       "Tries what a hostile plugin would (read and write files, exec, fork, sockets, ptrace, signals, limits) and shows how each ended.",
-    arguments: [.optional("read", .string, default: .string("/etc/passwd"), "A file to try to read.")])
+    arguments: [
+      .optional("read", .string, default: .string("/etc/passwd"), "A file to try to read."),
+      .optional(
+        "data", .string, default: .string("/root/.local/share/vivarium"),
+        "A data directory whose settings, storage and registry cache it tries to read."),
+    ])
 
   func build(_ context: ModuleContext) throws -> Module {
-    let presenter = EscapePresenter(secret: context.arguments.string("read") ?? "/etc/passwd")
+    let presenter = EscapePresenter(
+      secret: context.arguments.string("read") ?? "/etc/passwd",
+      data: context.arguments.string("data") ?? "/root/.local/share/vivarium")
     let view = EscapeView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     return Module(view: view, presenter: presenter)

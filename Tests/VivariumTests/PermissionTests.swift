@@ -56,6 +56,11 @@ struct PermissionTests {
     // Nor does the same file declaring another name.
     let renamed = PluginIdentity(name: "Other", path: weather.path, hosts: weather.hosts)
     #expect(store.decision(open, for: renamed) == .undecided)
+    // Revoked meanwhile (`vivarium permissions revoke`): the next use is not granted.
+    var revoking = PermissionStore(dataDirectory: data.path)
+    try revoking.decide(.undecided, [open], for: weather)
+    gate.ask = nil
+    #expect(await gate.use(open, by: weather, for: "GET /3") == .notGranted)
   }
 
   @Test func aDenialIsKeptAndRefusesWithoutAskingAgain() async throws {

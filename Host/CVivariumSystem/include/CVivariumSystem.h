@@ -114,7 +114,7 @@ struct vivarium_refusal {
   long arguments[3];
   char path[232];
 };
-#define VIVARIUM_REFUSAL_SLOTS 32
+#define VIVARIUM_REFUSAL_SLOTS 64
 /* Copies up to `capacity` refusals recorded since the last call into
    `into`, and forgets them; returns how many were recorded (more than
    VIVARIUM_REFUSAL_SLOTS were, when it is larger: the rest were dropped). */

@@ -71,8 +71,8 @@ public final class PermissionGate {
   let saveRefusal: String?
   /// Where a problem with the store or the log is told.
   var report: (String) -> Void = { _ in }
-  /// Answers to questions already asked this session, for a read-only
-  /// session, whose answers cannot be kept.
+  /// Answers to questions already asked this session that could not be
+  /// kept in the store (a read-only session, a store that cannot be saved).
   private var answered: [String: PermissionDecision] = [:]
   /// Questions being asked, so that uses waiting on one share its answer.
   private var asking: [String: Task<PermissionDecision, Never>] = [:]
@@ -138,13 +138,16 @@ public final class PermissionGate {
   /// Keeps the person's answer: in the store, or for the session when it
   /// cannot be saved.
   private func keep(_ answer: PermissionDecision, _ permission: PluginPermission, for plugin: PluginIdentity) {
-    answered[Self.key(permission, plugin)] = answer
-    guard saveRefusal == nil, answer != .undecided else { return }
-    do {
-      try store.decide(answer, [permission], for: plugin)
-    } catch {
-      report("\(error); the answer about \(permission) for \(plugin.name) holds until the app quits")
+    guard answer != .undecided else { return }
+    if saveRefusal == nil {
+      do {
+        // Kept in the store only, so that a later `vivarium permissions` change counts.
+        return try store.decide(answer, [permission], for: plugin)
+      } catch {
+        report("\(error); the answer about \(permission) for \(plugin.name) holds until the app quits")
+      }
     }
+    answered[Self.key(permission, plugin)] = answer
   }
 
   private static func key(_ permission: PluginPermission, _ plugin: PluginIdentity) -> String {

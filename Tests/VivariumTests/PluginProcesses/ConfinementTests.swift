@@ -20,7 +20,8 @@ struct ConfinementTests {
     "socket.inet", "socket.inet6", "socket.udp", "socket.raw", "socket.netlink", "socket.unix", "socketpair",
     "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
-    "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path",
+    "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path", "data.settings", "data.storage",
+    "data.registry",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
@@ -32,14 +33,22 @@ struct ConfinementTests {
     defer { try? FileManager.default.removeItem(atPath: home) }
     let key = home + "/id_ed25519"
     try Data("the person's key".utf8).write(to: URL(fileURLWithPath: key))
+    // A data directory where the person's is (~/.local/share/vivarium), with
+    // the settings, another plugin's storage and the registry cache.
+    let data = home + "/.local/share/vivarium"
+    try FileManager.default.createDirectory(atPath: data + "/storage", withIntermediateDirectories: true)
+    for file in ["settings.json", "storage/WalletPlugin.json", "plugin-registry.cache"] {
+      try Data("{}".utf8).write(to: URL(fileURLWithPath: data + "/" + file))
+    }
     // A library in a folder of the person's, for the plugin to try loading.
     try FileManager.default.copyItem(
       atPath: BuildProducts.directory + "/libFeed.so", toPath: home + "/libescape.so")
-    try await host.runtime.open("faulty:escape", arguments: [("read", key)])
+    try await host.runtime.open("faulty:escape", arguments: [("read", key), ("data", data)])
     let shown = try await host.waitForText("environment:")
     // Landlock refuses files with EACCES; the rest is the filter's EPERM.
     #expect(shown.contains("file.read: refused (EACCES)"), "\(shown)")
     #expect(shown.contains("dlopen.elsewhere: refused (EACCES)"), "\(shown)")
+    #expect(shown.contains("data.storage: refused (EACCES)"), "\(shown)")
     // Every attempt made, and each refused with an errno.
     let refused = Set(
       shown.split(separator: "\n").compactMap { line in
