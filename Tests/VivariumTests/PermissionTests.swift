@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
 import VivariumLoading
 
 @testable import VivariumRuntime
@@ -145,6 +146,30 @@ struct PermissionsCommandTests {
     #expect(revoked.status == 0)
     let again = try ProcessRunner.vivarium(["run", "--script", script] + base)
     #expect(again.stdout.contains("notGranted") || again.stdout.contains("not granted"), "\(again.stdout)")
+    // --allow naming no loaded plugin, or a permission it does not declare, is an error, not ignored.
+    let unknown = try ProcessRunner.vivarium(["run", "--script", script, "--allow", "weather"] + base)
+    #expect(unknown.status == 1 && unknown.stderr.contains("'weather'"), "\(unknown.stderr)")
+    let wider = try ProcessRunner.vivarium(["run", "--script", script, "--allow", "Weather:http:evil.example"] + base)
+    #expect(wider.status == 1 && wider.stderr.contains("http:evil.example"), "\(wider.stderr)")
+  }
+
+  /// A decision about a permission an earlier build declared is listed as
+  /// such, and can be forgotten; a build asking for more is listed as kept off.
+  @Test func decisionsAboutAnEarlierBuildAreListedAndRevokedAndAWidenedPluginIsMarked() throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let base = ["--plugins", plugins.path, "--data", data.path]
+    var store = PermissionStore(dataDirectory: data.path)
+    let earlier = PluginIdentity(name: "WeatherPlugin", path: plugins.path + "/libWeather.so", hosts: ["old.example"])
+    try store.decide(.granted, [PluginPermission(.http, "old.example")], for: earlier)
+    let listed = try ProcessRunner.vivarium(["permissions"] + base)
+    #expect(listed.stdout.contains("kept off") && listed.stdout.contains("no longer declared"), "\(listed.stdout)")
+    let run = try ProcessRunner.vivarium(["render", "weather:London"] + base)
+    #expect(
+      run.status == 1 && run.stderr.contains("permissions grant Weather http:api.open-meteo.com"), "\(run.stderr)")
+    let revoked = try ProcessRunner.vivarium(["permissions", "revoke", "Weather", "http:old.example"] + base)
+    #expect(revoked.status == 0, "\(revoked.stderr)")
+    #expect(PermissionStore(dataDirectory: data.path).decided(for: earlier).isEmpty)
   }
 }
 
@@ -168,5 +193,30 @@ struct PermissionReloadTests {
     // Granted for the session, the same build is taken.
     runtime.services.permissions.allowances = [try PermissionAllowance.parse("Weather").get()]
     #expect(await runtime.reload(.loaded(weather)).accepted)
+  }
+}
+
+/// While the person is asked, no business service call's deadline runs:
+/// the time they take is not held against a provider.
+@Suite("Deadlines held while the person is asked")
+@MainActor
+struct DeadlineHoldTests {
+  @Test func aDeadlineHeldDoesNotExpireAndMovesOnByTheTimeHeld() async {
+    let clock = ModuleClock(.virtual(start: 0))
+    let deadlines = ServiceDeadlines(clock: clock)
+    var expired: [Int] = []
+    let settle = { for _ in 0..<20 { await Task.yield() } }
+    _ = deadlines.add(in: 5) { expired.append(1) }
+    await clock.advance(by: 2, settle: settle)
+    deadlines.hold()
+    // The person takes 30 s to answer.
+    await clock.advance(by: 30, settle: settle)
+    #expect(expired.isEmpty, "expired while held")
+    deadlines.release()
+    // 3 s of its 5 were left: not yet at 2 more, at 3.
+    await clock.advance(by: 2, settle: settle)
+    #expect(expired.isEmpty)
+    await clock.advance(by: 1.5, settle: settle)
+    #expect(expired == [1])
   }
 }

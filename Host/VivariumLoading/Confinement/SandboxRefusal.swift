@@ -57,6 +57,9 @@ package struct SandboxRefusal: Hashable, Sendable {
     case .otherProcess?:
       return
         "tried to reach another process (\(name)): \(refused); a plugin reaches only the host, through its services"
+    case .kernel? where number == 157:
+      return
+        "tried to undo its confinement (prctl \(arguments[0] == 4 ? "PR_SET_DUMPABLE" : "PR_SET_PTRACER")): \(refused); a plugin stays not dumpable and untraceable"
     case .kernel?, nil:
       return "made the system call \(name): \(refused); no plugin needs it"
     }

@@ -114,10 +114,11 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
   /// permissions `asked`, never decided (``Kind/permissionsWidened``).
   package static func widened(_ path: String, name: String, asked: [PluginPermission]) -> Rejection {
     let list = asked.map(\.description).joined(separator: ", ")
+    let words = asked.map(\.description).joined(separator: " ")
     let stem = PluginIdentity(name: name, path: path).legacyStorageName
     return Rejection(
       path, .permissionsWidened,
-      "\(name)'s new build asks for \(list), which you have not decided about, so it stays off; grant with 'vivarium permissions grant \(stem) \(asked.map(\.description).joined(separator: " "))' (or deny with 'vivarium permissions deny …'), or allow for one session with --allow \(stem)"
+      "\(name)'s new build (\(path)) asks for \(list), which you have not decided about, so it stays off; grant with 'vivarium permissions grant \(stem) \(words)' or deny with 'vivarium permissions deny \(stem) \(words)', then start again; or allow for one session with --allow \(stem)"
     )
   }
 

@@ -15,14 +15,13 @@ public struct PermissionAllowance: Sendable, Equatable {
 
   /// The allowance `text` writes, or why it writes none.
   public static func parse(_ text: String) -> Result<PermissionAllowance, PermissionAllowanceError> {
+    let plugin = String(text.prefix { $0 != ":" })
+    guard !plugin.isEmpty else { return .failure(PermissionAllowanceError(text: text, namesNoPlugin: true)) }
     guard let colon = text.firstIndex(of: ":") else {
-      return text.isEmpty
-        ? .failure(PermissionAllowanceError(text: text))
-        : .success(PermissionAllowance(plugin: text, permission: nil))
+      return .success(PermissionAllowance(plugin: text, permission: nil))
     }
-    let plugin = String(text[..<colon])
-    guard !plugin.isEmpty, let permission = PluginPermission(parsing: String(text[text.index(after: colon)...])) else {
-      return .failure(PermissionAllowanceError(text: text))
+    guard let permission = PluginPermission(parsing: String(text[text.index(after: colon)...])) else {
+      return .failure(PermissionAllowanceError(text: text, namesNoPlugin: false))
     }
     return .success(PermissionAllowance(plugin: plugin, permission: permission))
   }
@@ -43,9 +42,10 @@ public struct PermissionAllowance: Sendable, Equatable {
 /// `--allow` given something that names no permission.
 public struct PermissionAllowanceError: Error, CustomStringConvertible {
   let text: String
+  let namesNoPlugin: Bool
   /// What is wrong, and how to write one.
   public var description: String {
-    "--allow '\(text)' names no permission; write PLUGIN:\(PluginPermission.syntax), or PLUGIN alone for all it declares"
+    "--allow '\(text)' names no \(namesNoPlugin ? "plugin" : "permission"); write PLUGIN:KIND:SCOPE, such as Weather:http:api.open-meteo.com (kinds: \(PluginPermission.Kind.allCases.map(\.rawValue).joined(separator: ", "))), or PLUGIN alone for all it declares"
   }
 }
 

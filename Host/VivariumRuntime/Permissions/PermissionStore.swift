@@ -81,6 +81,13 @@ public struct PermissionStore: Sendable {
     return .undecided
   }
 
+  /// Every permission decided for `plugin`'s file and name, declared by it
+  /// or not (a build before it may have declared more).
+  public func decided(for plugin: PluginIdentity) -> [(permission: String, decision: PermissionDecision)] {
+    guard let entry = entry(for: plugin) else { return [] }
+    return (entry.granted.map { ($0, .granted) } + entry.denied.map { ($0, .denied) }).sorted { $0.0 < $1.0 }
+  }
+
   /// The permissions `plugin` asks for that were never decided, none of
   /// `allowances` granting them, when the person decided about this plugin
   /// file before: a new build that asks for more. Empty otherwise.
@@ -147,7 +154,7 @@ public struct PermissionStore: Sendable {
   }
 
   /// The file's absolute path, links resolved: how a decision names it.
-  static func key(_ path: String) -> String {
+  public static func key(_ path: String) -> String {
     URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
   }
 }

@@ -18,7 +18,7 @@ final class ServiceRouter {
   /// The providers made in this process, by plugin and service.
   private var local: [String: ProvidedService] = [:]
   /// The deadlines of the calls under way.
-  private let deadlines: ServiceDeadlines
+  let deadlines: ServiceDeadlines
 
   init(runtime: HostRuntime) {
     self.runtime = runtime
@@ -265,6 +265,9 @@ final class ServiceDeadlines {
   /// When the timer under way wakes, and the task that waits for it.
   private var armedFor: Double?
   private var timer: Task<Void, Never>?
+  /// How many holds are under way (``hold()``), and since when.
+  private var holds = 0
+  private var heldSince = 0.0
 
   private let start = ContinuousClock.now
 
@@ -286,12 +289,34 @@ final class ServiceDeadlines {
     nextID += 1
     let due = now() + seconds
     entries[nextID] = (due, expire)
-    if armedFor.map({ due < $0 }) ?? true { arm(for: due) }
+    if holds == 0, armedFor.map({ due < $0 }) ?? true { arm(for: due) }
     return nextID
   }
 
   /// Forgets deadline `id`.
   func remove(_ id: Int) { entries[id] = nil }
+
+  /// Stops every deadline until the matching ``release()``: the host is
+  /// waiting for the person (a permission asked), not for a provider.
+  func hold() {
+    holds += 1
+    guard holds == 1 else { return }
+    heldSince = now()
+    timer?.cancel()
+    timer = nil
+    armedFor = nil
+  }
+
+  /// Ends a ``hold()``; when the last ends, every deadline moves on by as
+  /// long as it was held.
+  func release() {
+    guard holds > 0 else { return }
+    holds -= 1
+    guard holds == 0 else { return }
+    let held = now() - heldSince
+    for id in entries.keys { entries[id]?.due += held }
+    if let next = entries.values.map(\.due).min() { arm(for: next) }
+  }
 
   /// Sets the one timer for `due`, cancelling the one it replaces.
   private func arm(for due: Double) {
@@ -307,11 +332,23 @@ final class ServiceDeadlines {
   private func fire() {
     armedFor = nil
     timer = nil
+    guard holds == 0 else { return }
     let now = now()
     for (id, entry) in entries.filter({ $0.value.due <= now }).sorted(by: { $0.key < $1.key }) {
       entries[id] = nil
       entry.expire()
     }
     if let next = entries.values.map(\.due).min() { arm(for: next) }
+  }
+}
+
+extension HostRuntime {
+  /// Runs `question`, which waits for the person (a permission asked), with
+  /// every business service call's deadline stopped meanwhile: the time the
+  /// person takes to answer is not held against a provider.
+  public func waitingForThePerson<Answer: Sendable>(_ question: () async -> Answer) async -> Answer {
+    serviceRouter.deadlines.hold()
+    defer { serviceRouter.deadlines.release() }
+    return await question()
   }
 }

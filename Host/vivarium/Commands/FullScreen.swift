@@ -66,15 +66,18 @@ enum FullScreen {
   @MainActor
   private static func askForPermissions(_ runtime: HostRuntime) {
     runtime.services.permissions.ask = { [weak runtime] plugin, permission in
-      await withCheckedContinuation { answered in
-        guard let runtime else { return answered.resume(returning: .undecided) }
-        runtime.services.notifications.ask(
-          title: "Allow \(plugin.name)?",
-          question:
-            "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; 'vivarium permissions' changes it.",
-          HostNotifications.Choice(confirm: "Allow", cancel: "Deny")
-        ) { allowed in answered.resume(returning: allowed ? .granted : .denied) }
-        runtime.onScreenChanged()
+      guard let runtime else { return .undecided }
+      // The calls waiting on this answer wait for the person, not for their provider.
+      return await runtime.waitingForThePerson {
+        await withCheckedContinuation { answered in
+          runtime.services.notifications.ask(
+            title: "Allow \(plugin.name)?",
+            question:
+              "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; 'vivarium permissions' changes it.",
+            HostNotifications.Choice(confirm: "Allow", cancel: "Deny")
+          ) { allowed in answered.resume(returning: allowed ? .granted : .denied) }
+          runtime.onScreenChanged()
+        }
       }
     }
   }

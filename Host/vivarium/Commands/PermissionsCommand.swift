@@ -32,9 +32,14 @@ enum PermissionsCommand: Command {
   /// One row of the list.
   struct Row: Encodable {
     let plugin: String
+    /// The plugin's file, links resolved: as decisions name it.
     let file: String
     let permission: String
     let decision: PermissionDecision
+    /// Whether the plugin declares it (false: a decision about an earlier build's).
+    let declared: Bool
+    /// Whether the plugin is kept off until this is decided (its build widened its permissions).
+    let keptOff: Bool
   }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
@@ -65,7 +70,9 @@ enum PermissionsCommand: Command {
       guard let permission = PluginPermission(parsing: text) else {
         throw UsageError("'\(text)' is not a permission; write \(PluginPermission.syntax)")
       }
-      guard plugin.permissions.contains(permission) else {
+      // A decision an earlier build needed may be forgotten even if this one does not declare it.
+      let decidedBefore = decision == .undecided && store.decided(for: plugin).contains { $0.permission == text }
+      guard plugin.permissions.contains(permission) || decidedBefore else {
         let declared = plugin.permissions.map(\.description).joined(separator: ", ")
         throw CommandFailure(
           "\(plugin.name) does not declare \(permission); it declares \(declared.isEmpty ? "no permission" : declared)")
@@ -103,11 +110,20 @@ enum PermissionsCommand: Command {
     _ plugins: [PluginIdentity], _ store: PermissionStore, _ arguments: ParsedArguments, _ console: Console
   ) {
     let rows = plugins.flatMap { plugin in
-      plugin.permissions.map { permission in
+      let file = PermissionStore.key(plugin.path)
+      let widened = Set(store.widening(plugin))
+      let declared = plugin.permissions.map { permission in
         Row(
-          plugin: plugin.name, file: plugin.path, permission: permission.description,
-          decision: store.decision(permission, for: plugin))
+          plugin: plugin.name, file: file, permission: permission.description,
+          decision: store.decision(permission, for: plugin), declared: true, keptOff: widened.contains(permission))
       }
+      let names = Set(plugin.permissions.map(\.description))
+      let earlier = store.decided(for: plugin).filter { !names.contains($0.permission) }.map {
+        Row(
+          plugin: plugin.name, file: file, permission: $0.permission, decision: $0.decision, declared: false,
+          keptOff: false)
+      }
+      return declared + earlier
     }
     if arguments.has("json") { return console.json(rows) }
     console.out("Permissions (decisions in \(store.path))")
@@ -117,7 +133,12 @@ enum PermissionsCommand: Command {
     for row in rows {
       let plugin = row.plugin.padding(toLength: pluginWidth, withPad: " ", startingAt: 0)
       let permission = row.permission.padding(toLength: permissionWidth, withPad: " ", startingAt: 0)
-      console.out("  \(plugin)  \(permission)  \(row.decision.rawValue)  \(PathName.lastComponent(row.file))")
+      let note =
+        row.keptOff
+        ? "  (kept off until you decide)" : row.declared ? "" : "  (no longer declared: 'revoke' forgets it)"
+      console.out(
+        "  \(plugin)  \(permission)  \(row.decision.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0))  \(PathName.lastComponent(row.file))\(note)"
+      )
     }
   }
 

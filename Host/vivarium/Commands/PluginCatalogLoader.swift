@@ -49,8 +49,12 @@ enum PluginCatalogLoader {
     let catalog = PluginCatalog(outcomes: outcomes)
     if !quiet {
       for rejection in catalog.rejected where !rejection.isSDKLibrary {
+        // Kept off for its permissions: the reason is the person's to act on, here.
         console.warning(
-          command, "skipped \(rejection.path) (\(rejection.kind.rawValue)); run 'vivarium plugins' for the reason")
+          command,
+          rejection.kind == .permissionsWidened
+            ? rejection.reasons.joined(separator: " ")
+            : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run 'vivarium plugins' for the reason")
       }
       for conflict in catalog.conflicts {
         console.warning(command, conflict.message)

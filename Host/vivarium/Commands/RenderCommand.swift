@@ -9,7 +9,8 @@ import VivariumSupport
 enum RenderCommand: Command {
   static let name = "render"
   static let summary = "Build the module at a URN, run its first presentation cycle, print the screen."
-  static let synopsis = "vivarium render URN [--arg NAME=VALUE]... [--plugins DIR]... [--json]"
+  static let synopsis =
+    "vivarium render URN [--arg NAME=VALUE]... [--plugins DIR]... [--json] [--in-process | --no-sandbox] [--allow PLUGIN[:PERMISSION]]..."
   static let details = """
     Resolves URN (see 'URN syntax' in docs/reference.md), checks its arguments against the
     module's contract, builds the module, runs attach and appear (view ready -> presenter

@@ -10,7 +10,7 @@ enum RunCommand: Command {
   static let name = "run"
   static let summary = "Start the app: an interactive session, or one driven by a script."
   static let synopsis =
-    "vivarium run [--plugins DIR]... [--start URN] [--fresh] [--watch [--build PACKAGE_DIR]] [--script FILE] [--line] [--data DIR] [--json]"
+    "vivarium run [--plugins DIR]... [--start URN] [--fresh] [--watch [--build PACKAGE_DIR]] [--script FILE] [--line] [--data DIR] [--json] [--in-process | --no-sandbox] [--allow PLUGIN[:PERMISSION]]..."
   static let details = """
     Resumes where the last session on the same plugin directories was (every stack,
     modal and shown tab, saved in the data directory whenever it changes); --fresh forgets

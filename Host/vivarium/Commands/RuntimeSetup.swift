@@ -1,6 +1,7 @@
 import Foundation
 import VivariumLoading
 import VivariumRuntime
+import VivariumSupport
 
 /// Builds the runtime a command runs modules in: the services container over
 /// the data directory, with the clock virtual when `VIVARIUM_NOW` is set.
@@ -38,10 +39,35 @@ enum RuntimeSetup {
     }
     let services = HostServices(dataDirectory: directory, now: now)
     services.httpMode = httpMode
-    services.permissions.allowances = try HostingOptions.allowances(arguments)
+    services.permissions.allowances = try checkedAllowances(arguments, catalog)
     services.logCrashes()
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
     for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }
     return HostRuntime(catalog: catalog, services: services)
+  }
+
+  /// What `--allow` grants, each naming a loaded plugin and, when it names
+  /// a permission, one that plugin declares; else why not.
+  private static func checkedAllowances(_ arguments: ParsedArguments, _ catalog: PluginCatalog) throws
+    -> [PermissionAllowance]
+  {
+    let plugins = catalog.loaded.map { PluginIdentity(name: $0.name, path: $0.path, hosts: $0.hosts) }
+    let allowances = try HostingOptions.allowances(arguments)
+    for allowance in allowances {
+      let named = plugins.filter { PermissionAllowance.names(allowance.plugin, $0) }
+      guard !named.isEmpty else {
+        let files = plugins.map { PathName.lastComponent($0.path) }.joined(separator: ", ")
+        throw CommandFailure(
+          "--allow names no loaded plugin '\(allowance.plugin)'; give its file, its file's name without lib and .so, or its declared name (loaded: \(files.isEmpty ? "none" : files))"
+        )
+      }
+      if let permission = allowance.permission, !named.contains(where: { $0.permissions.contains(permission) }) {
+        let declared = named.flatMap(\.permissions).map(\.description).joined(separator: ", ")
+        throw CommandFailure(
+          "--allow grants \(permission), which \(named[0].name) does not declare; it declares \(declared.isEmpty ? "no permission" : declared)"
+        )
+      }
+    }
+    return allowances
   }
 }
