@@ -90,7 +90,9 @@ enum PermissionsCommand: Command {
     }
     let done = ["granted": "granted", "denied": "denied", "not-decided": "forgot the decision about"][
       decision.rawValue]!
-    console.out("\(done) \(chosen.map(\.description).joined(separator: ", ")) for \(plugin.name) (\(plugin.path))")
+    console.out(
+      "\(done) \(chosen.map(\.description).joined(separator: ", ")) for \(plugin.name.oneLineVisible) (\(plugin.path.oneLineVisible))"
+    )
     return ExitCode.success
   }
 
@@ -128,11 +130,11 @@ enum PermissionsCommand: Command {
     if arguments.has("json") { return console.json(rows) }
     console.out("Permissions (decisions in \(store.path))")
     if rows.isEmpty { console.out("  no loaded plugin declares a permission") }
-    let pluginWidth = rows.map(\.plugin.count).max() ?? 0
+    let pluginWidth = rows.map(\.plugin.oneLineVisible.count).max() ?? 0
     let permissionWidth = rows.map(\.permission.count).max() ?? 0
     for row in rows {
-      let plugin = row.plugin.padding(toLength: pluginWidth, withPad: " ", startingAt: 0)
-      let permission = row.permission.padding(toLength: permissionWidth, withPad: " ", startingAt: 0)
+      let plugin = row.plugin.oneLineVisible.padding(toLength: pluginWidth, withPad: " ", startingAt: 0)
+      let permission = row.permission.oneLineVisible.padding(toLength: permissionWidth, withPad: " ", startingAt: 0)
       let note =
         row.keptOff
         ? "  (kept off until you decide)" : row.declared ? "" : "  (no longer declared: 'revoke' forgets it)"
@@ -155,7 +157,9 @@ enum PermissionsCommand: Command {
     if uses.isEmpty { console.out("  none recorded") }
     for use in uses {
       let time = Date(timeIntervalSince1970: use.time).ISO8601Format()
-      console.out("  \(time)  \(use.plugin)  \(use.permission)  \(use.outcome.rawValue)  \(use.what)")
+      // What plugins wrote (their names, their URLs) is shown, never obeyed.
+      let said = [use.plugin, use.permission, use.outcome.rawValue, use.what].map(\.oneLineVisible)
+      console.out("  \(time)  " + said.joined(separator: "  "))
     }
     return ExitCode.success
   }
