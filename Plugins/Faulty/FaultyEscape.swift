@@ -104,8 +104,18 @@ struct EscapeAttempt: ViperEntity, Equatable {
   }
 
   private static let errnoNames: [Int32: String] = [
-    EPERM: "EPERM", EACCES: "EACCES", ENOSYS: "ENOSYS", EINVAL: "EINVAL", EAGAIN: "EAGAIN",
+    EPERM: "EPERM", EACCES: "EACCES", ENOSYS: "ENOSYS", EINVAL: "EINVAL", EAGAIN: "EAGAIN", ENOENT: "ENOENT",
   ]
+
+  /// How it ended, as a line says it: `refused (EPERM)`, `ALLOWED`, or, for
+  /// a file that is not there (nothing to refuse: give its path), `not there (ENOENT)`.
+  var outcome: String {
+    switch refusal {
+    case nil: "ALLOWED"
+    case "ENOENT"?: "not there (ENOENT)"
+    case let refusal?: "refused (\(refusal))"
+    }
+  }
 }
 
 /// Draws the attempts, and this process's confinement as the kernel says it.
@@ -125,7 +135,7 @@ final class EscapeView: ViperView {
       ViewNode.heading("What a hostile plugin tries")
       if attempts.isEmpty { ViewNode.notice(.warning, "This process is not confined: nothing was tried.") }
       for attempt in attempts {
-        ViewNode.text("\(attempt.name): \(attempt.refusal.map { "refused (\($0))" } ?? "ALLOWED")")
+        ViewNode.text("\(attempt.name): \(attempt.outcome)")
       }
       for line in status { ViewNode.text(line, tone: .muted) }
       ViewNode.text("environment: \(environment.joined(separator: " "))", tone: .muted)
