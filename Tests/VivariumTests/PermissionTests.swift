@@ -97,6 +97,18 @@ struct PermissionTests {
     #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{ not json")
   }
 
+  /// The store and the log are read as every file of the data directory
+  /// is: a FIFO in their place neither hangs the host nor counts as read.
+  @Test func aFIFOInPlaceOfTheStoreOrTheLogIsRefusedWithoutWaiting() throws {
+    #expect(mkfifo(data.path + "/permissions.json", 0o600) == 0)
+    #expect(mkfifo(data.path + "/permission-uses.jsonl", 0o600) == 0)
+    let store = PermissionStore(dataDirectory: data.path)
+    #expect(store.damage?.contains("FIFO") == true, "\(store.damage ?? "no damage")")
+    #expect(store.decision(open, for: weather) == .undecided)
+    let log = PermissionLog(dataDirectory: data.path).uses()
+    #expect(log.uses.isEmpty && log.problems.count == 1 && log.problems[0].contains("FIFO"), "\(log.problems)")
+  }
+
   @Test func allowancesAndPermissionsParseAndNonsenseIsRefusedNamingIt() throws {
     #expect(PluginPermission(parsing: "http:API.Example.com") == PluginPermission(.http, "api.example.com"))
     #expect(PluginPermission(parsing: "files:/etc") == nil)

@@ -49,9 +49,11 @@ public struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConv
     Array(Set(hosts.map { PluginPermission(.http, $0) })).sorted()
   }
 
-  /// How to write one on the command line, for messages.
-  public static let syntax =
-    "KIND:SCOPE, such as http:api.open-meteo.com (kinds: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+  /// How to write one on the command line, for messages: `KIND:SCOPE,
+  /// such as EXAMPLE (kinds: …)`.
+  public static func syntax(example: String = "http:api.open-meteo.com") -> String {
+    "KIND:SCOPE, such as \(example) (kinds: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+  }
 
   /// By kind, then scope: the order lists show.
   public static func < (left: PluginPermission, right: PluginPermission) -> Bool {
@@ -62,6 +64,12 @@ public struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConv
 extension PluginIdentity {
   /// The permissions the plugin declares.
   public var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
+
+  /// Who `plugin` is, for its permissions and services: its declared name,
+  /// its file and the hosts it declares.
+  public init(_ plugin: LoadedPlugin) {
+    self.init(name: plugin.name, path: plugin.path, hosts: plugin.hosts)
+  }
 }
 
 extension LoadedPlugin {

@@ -3,14 +3,14 @@ import Glibc
 /// What changes when a file is rebuilt: its device and inode (a build that
 /// writes a new file and renames it), its size and its modification time
 /// (one that writes in place). Equal signatures: the same file, unchanged.
-struct FileSignature: Hashable, Sendable {
+package struct FileSignature: Hashable, Sendable {
   let device: UInt64
   let inode: UInt64
   let size: Int64
   let modified: Int64
 
   /// The signature of `path` now; nil when it is not there.
-  init?(_ path: String) {
+  package init?(_ path: String) {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     device = UInt64(info.st_dev)

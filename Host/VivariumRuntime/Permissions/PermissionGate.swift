@@ -39,13 +39,47 @@ public struct PermissionAllowance: Sendable, Equatable {
   }
 }
 
-/// `--allow` given something that names no permission.
+extension PermissionAllowance {
+  /// The plugins among `plugins` that `selector` names (``names(_:_:)``);
+  /// a failure naming those loaded when it names none.
+  public static func plugins(named selector: String, among plugins: [PluginIdentity]) throws(PermissionNamingError)
+    -> [PluginIdentity]
+  {
+    let named = plugins.filter { names(selector, $0) }
+    guard named.isEmpty else { return named }
+    let files = plugins.map { PathName.lastComponent($0.path) }.joined(separator: ", ")
+    throw PermissionNamingError(
+      description:
+        "no loaded plugin is '\(selector)'; give its file, its file's name without lib and .so, or its declared name (loaded: \(files.isEmpty ? "none" : files); --plugins DIR loads others)"
+    )
+  }
+
+  /// Fails, naming what they do declare, unless one of `plugins` declares `permission`.
+  public static func check(_ permission: PluginPermission, isDeclaredBy plugins: [PluginIdentity])
+    throws(PermissionNamingError)
+  {
+    guard !plugins.contains(where: { $0.permissions.contains(permission) }) else { return }
+    let declared = plugins.flatMap(\.permissions).map(\.description).joined(separator: ", ")
+    throw PermissionNamingError(
+      description:
+        "\(plugins.first?.name ?? "no plugin") does not declare \(permission); it declares \(declared.isEmpty ? "no permission" : declared)"
+    )
+  }
+}
+
+/// A plugin or a permission a person named that is not there.
+public struct PermissionNamingError: Error, CustomStringConvertible {
+  /// What was named, what is there instead, and what to do.
+  public let description: String
+}
+
+/// `--allow` given something that names no plugin or no permission.
 public struct PermissionAllowanceError: Error, CustomStringConvertible {
   let text: String
   let namesNoPlugin: Bool
   /// What is wrong, and how to write one.
   public var description: String {
-    "--allow '\(text)' names no \(namesNoPlugin ? "plugin" : "permission"); write PLUGIN:KIND:SCOPE, such as Weather:http:api.open-meteo.com (kinds: \(PluginPermission.Kind.allCases.map(\.rawValue).joined(separator: ", "))), or PLUGIN alone for all it declares"
+    "--allow '\(text)' names no \(namesNoPlugin ? "plugin" : "permission"); write PLUGIN:\(PluginPermission.syntax(example: "Weather:http:api.open-meteo.com")), or PLUGIN alone for all it declares"
   }
 }
 

@@ -35,8 +35,9 @@ public struct PermissionUse: Codable, Equatable, Sendable {
 /// the file passes ``sizeLimit`` it becomes `permission-uses.1.jsonl` (the
 /// one before is dropped) and a new one starts.
 public struct PermissionLog: Sendable {
-  /// The log's size past which a new one is started.
-  static let sizeLimit = 4 << 20
+  /// The log's size past which a new one is started: a line under the most
+  /// the host reads back of it.
+  static let sizeLimit = FileContents.Limit.permissionUses - (1 << 20)
   /// The file.
   public let path: String
 
@@ -55,7 +56,8 @@ public struct PermissionLog: Sendable {
     if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > Self.sizeLimit {
       _ = rename(path, path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"))
     }
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    // Never through a link, and never waiting on a FIFO, as vivarium.log.
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return "cannot write \(path): \(AtomicFile.errorText(errno))" }
     defer { close(descriptor) }
     let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -63,12 +65,24 @@ public struct PermissionLog: Sendable {
   }
 
   /// Every use recorded, oldest first (the previous file's, then this
-  /// one's), and how many lines could not be read.
-  public func uses() -> (uses: [PermissionUse], unreadable: Int) {
+  /// one's), and how many lines could not be read; a file that cannot be
+  /// used (``FileContents/read(_:limit:holds:)``) counts as one, with why.
+  public func uses() -> (uses: [PermissionUse], unreadable: Int, problems: [String]) {
     var uses: [PermissionUse] = []
     var unreadable = 0
+    var problems: [String] = []
     for file in [path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"), path] {
-      guard let data = FileManager.default.contents(atPath: file) else { continue }
+      let data: Data
+      switch FileContents.read(file, limit: FileContents.Limit.permissionUses) {
+      case .missing: continue
+      case .data(let read): data = read
+      case .failed(let code):
+        problems.append("\(file) cannot be read (\(AtomicFile.errorText(code)))")
+        continue
+      case .refused(let reason):
+        problems.append("\(file) is not used (\(reason))")
+        continue
+      }
       for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
         if let use = try? JSONDecoder().decode(PermissionUse.self, from: Data(line)) {
           uses.append(use)
@@ -77,6 +91,6 @@ public struct PermissionLog: Sendable {
         }
       }
     }
-    return (uses, unreadable)
+    return (uses, unreadable, problems)
   }
 }

@@ -49,28 +49,41 @@ public struct PermissionStore: Sendable {
   private var entries: [Entry] = []
   /// Why the file could not be read, when it could not.
   public private(set) var damage: String?
+  /// The file as it was when last read; nil when there was none.
+  private var readAs: FileSignature?
 
   /// The decisions kept in `dataDirectory`.
   public init(dataDirectory: String) {
     path = dataDirectory + "/permissions.json"
-    reload()
+    read()
   }
 
-  /// Reads the file again.
+  /// Reads the file again if it changed since it was read (another
+  /// process's `vivarium permissions`): a look at its signature, not a read.
   public mutating func reload() {
+    if FileSignature(path) != readAs || damage != nil { read() }
+  }
+
+  /// Reads the file as every file of the data directory is read
+  /// (``FileContents/read(_:limit:holds:)``: no link, no FIFO, yours, small).
+  private mutating func read() {
+    readAs = FileSignature(path)
+    entries = []
     damage = nil
-    guard let data = FileManager.default.contents(atPath: path) else {
-      entries = []
-      if FileContents.exists(path) { damage = "\(path) cannot be read; fix its permissions" }
-      return
+    let unusable: String
+    switch FileContents.read(path, limit: FileContents.Limit.permissions) {
+    case .missing: return
+    case .failed(let code): unusable = AtomicFile.errorText(code)
+    case .refused(let reason): unusable = reason
+    case .data(let data):
+      do {
+        entries = try JSONDecoder().decode(Contents.self, from: data).plugins
+        return
+      } catch {
+        unusable = "it is not a permission store: \(error)"
+      }
     }
-    do {
-      entries = try JSONDecoder().decode(Contents.self, from: data).plugins
-    } catch {
-      entries = []
-      damage =
-        "\(path) is not a permission store (\(error)); no permission counts as granted until it is fixed or removed"
-    }
+    damage = "\(path) cannot be used (\(unusable)); no permission counts as granted until it is fixed or removed"
   }
 
   /// What was decided about `permission` for `plugin`.
@@ -104,7 +117,7 @@ public struct PermissionStore: Sendable {
     outcomes.map { outcome in
       guard case .loaded(let plugin) = outcome else { return outcome }
       let asked = widening(
-        PluginIdentity(name: plugin.name, path: plugin.path, hosts: plugin.hosts), allowances: allowances)
+        PluginIdentity(plugin), allowances: allowances)
       return asked.isEmpty ? outcome : .rejected(.widened(plugin.path, name: plugin.name, asked: asked))
     }
   }
@@ -116,7 +129,7 @@ public struct PermissionStore: Sendable {
   )
     throws
   {
-    reload()
+    read()
     if let damage { throw PermissionStoreError(description: damage) }
     let file = Self.key(plugin.path)
     var entry =
@@ -135,7 +148,7 @@ public struct PermissionStore: Sendable {
     try save()
   }
 
-  private func save() throws {
+  private mutating func save() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(Contents(plugins: entries.sorted { ($0.file, $0.plugin) < ($1.file, $1.plugin) }))
@@ -146,6 +159,7 @@ public struct PermissionStore: Sendable {
     } catch {
       throw PermissionStoreError(description: error.description)
     }
+    readAs = FileSignature(path)
   }
 
   private func entry(for plugin: PluginIdentity) -> Entry? {

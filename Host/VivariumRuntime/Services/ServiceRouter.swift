@@ -183,7 +183,7 @@ final class ServiceRouter {
     // The catalog's identity: a plugin whose name another shares gets no storage here either.
     let identity =
       runtime.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
-      ?? PluginIdentity(name: plugin.name, path: plugin.path, hosts: plugin.hosts)
+      ?? PluginIdentity(plugin)
     let services = runtime.services.services(for: contract, plugin: identity, urn: "\(plugin.name) (\(name))")
     guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
     else { return services }

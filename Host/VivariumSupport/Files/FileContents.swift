@@ -30,6 +30,11 @@ package enum FileContents: Equatable {
     package static let navigationJournal = 3 * navigation
     /// `vivarium-app.json` in a plugin directory: a name, a start and a scheme.
     package static let appManifest = 1 << 20
+    /// `permissions.json`: the person's decisions about plugins' permissions.
+    package static let permissions = 1 << 20
+    /// `permission-uses.jsonl` and the one before it: a new one is started
+    /// past 4 MiB, so a file is at most that and one line more.
+    package static let permissionUses = 5 << 20
   }
 
   /// Reads the whole file at `path` as plugin files are read: opened without

@@ -49,7 +49,7 @@ enum PermissionsCommand: Command {
       return showLog(PermissionLog(dataDirectory: data), arguments, console)
     }
     let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, keepsWidenedOff: false)
-    let identities = catalog.loaded.map { PluginIdentity(name: $0.name, path: $0.path, hosts: $0.hosts) }
+    let identities = catalog.loaded.map(PluginIdentity.init)
     var store = PermissionStore(dataDirectory: data)
     if let damage = store.damage { console.warning(name, damage) }
     guard let action = arguments.positionals.first else {
@@ -68,14 +68,16 @@ enum PermissionsCommand: Command {
     let plugin = try choose(selector, among: identities)
     let permissions = try arguments.positionals.dropFirst(2).map { text in
       guard let permission = PluginPermission(parsing: text) else {
-        throw UsageError("'\(text)' is not a permission; write \(PluginPermission.syntax)")
+        throw UsageError("'\(text)' is not a permission; write \(PluginPermission.syntax())")
       }
       // A decision an earlier build needed may be forgotten even if this one does not declare it.
       let decidedBefore = decision == .undecided && store.decided(for: plugin).contains { $0.permission == text }
-      guard plugin.permissions.contains(permission) || decidedBefore else {
-        let declared = plugin.permissions.map(\.description).joined(separator: ", ")
-        throw CommandFailure(
-          "\(plugin.name) does not declare \(permission); it declares \(declared.isEmpty ? "no permission" : declared)")
+      if !decidedBefore {
+        do {
+          try PermissionAllowance.check(permission, isDeclaredBy: [plugin])
+        } catch {
+          throw CommandFailure("\(error)")
+        }
       }
       return permission
     }
@@ -88,8 +90,12 @@ enum PermissionsCommand: Command {
     } catch {
       throw CommandFailure("\(error)")
     }
-    let done = ["granted": "granted", "denied": "denied", "not-decided": "forgot the decision about"][
-      decision.rawValue]!
+    let done =
+      switch decision {
+      case .granted: "granted"
+      case .denied: "denied"
+      case .undecided: "forgot the decision about"
+      }
     console.out(
       "\(done) \(chosen.map(\.description).joined(separator: ", ")) for \(plugin.name.oneLineVisible) (\(plugin.path.oneLineVisible))"
     )
@@ -98,12 +104,14 @@ enum PermissionsCommand: Command {
 
   /// The one plugin `selector` names, or a failure saying which it names.
   private static func choose(_ selector: String, among plugins: [PluginIdentity]) throws -> PluginIdentity {
-    let named = plugins.filter { PermissionAllowance.names(selector, $0) }
+    let named: [PluginIdentity]
+    do {
+      named = try PermissionAllowance.plugins(named: selector, among: plugins)
+    } catch {
+      throw CommandFailure("\(error)")
+    }
     guard named.count == 1 else {
-      throw CommandFailure(
-        named.isEmpty
-          ? "no loaded plugin is '\(selector)'; 'vivarium permissions' lists them (give --plugins DIR for others)"
-          : "'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
+      throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
     }
     return named[0]
   }
@@ -145,7 +153,8 @@ enum PermissionsCommand: Command {
   }
 
   private static func showLog(_ log: PermissionLog, _ arguments: ParsedArguments, _ console: Console) -> Int32 {
-    let (uses, unreadable) = log.uses()
+    let (uses, unreadable, problems) = log.uses()
+    for problem in problems { console.warning(name, problem) }
     if unreadable > 0 {
       console.warning(name, "\(unreadable) lines of \(log.path) could not be read; they are left out")
     }

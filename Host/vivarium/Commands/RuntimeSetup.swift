@@ -51,22 +51,15 @@ enum RuntimeSetup {
   private static func checkedAllowances(_ arguments: ParsedArguments, _ catalog: PluginCatalog) throws
     -> [PermissionAllowance]
   {
-    let plugins = catalog.loaded.map { PluginIdentity(name: $0.name, path: $0.path, hosts: $0.hosts) }
+    let plugins = catalog.loaded.map(PluginIdentity.init)
     let allowances = try HostingOptions.allowances(arguments)
-    for allowance in allowances {
-      let named = plugins.filter { PermissionAllowance.names(allowance.plugin, $0) }
-      guard !named.isEmpty else {
-        let files = plugins.map { PathName.lastComponent($0.path) }.joined(separator: ", ")
-        throw CommandFailure(
-          "--allow names no loaded plugin '\(allowance.plugin)'; give its file, its file's name without lib and .so, or its declared name (loaded: \(files.isEmpty ? "none" : files))"
-        )
+    do {
+      for allowance in allowances {
+        let named = try PermissionAllowance.plugins(named: allowance.plugin, among: plugins)
+        if let permission = allowance.permission { try PermissionAllowance.check(permission, isDeclaredBy: named) }
       }
-      if let permission = allowance.permission, !named.contains(where: { $0.permissions.contains(permission) }) {
-        let declared = named.flatMap(\.permissions).map(\.description).joined(separator: ", ")
-        throw CommandFailure(
-          "--allow grants \(permission), which \(named[0].name) does not declare; it declares \(declared.isEmpty ? "no permission" : declared)"
-        )
-      }
+    } catch {
+      throw CommandFailure("--allow: \(error)")
     }
     return allowances
   }
