@@ -23,6 +23,9 @@ final class ChannelLink: Canvas, HostLink {
     // A module that draws from its work may have changed what it keeps.
     server.sendState(of: module)
     server.channel.send(.draw(module: module, tree))
+    // The screen changes once the host has the draw: it goes now, while
+    // the rest of the call (its answer) is still held back for one write.
+    server.channel.flush(keepHolding: true)
   }
 
   /// The services named, each a stand-in that asks the host; those the

@@ -52,13 +52,14 @@ package final class WireChannel: Sendable {
     }
   }
 
-  /// Sends what was held back, and sends at once from now on. False when
-  /// it could not be sent whole.
+  /// Sends what was held back, and sends at once from now on (or, with
+  /// `keepHolding`, holds back again what comes next). False when it could
+  /// not be sent whole.
   @discardableResult
-  package func flush() -> Bool {
+  package func flush(keepHolding: Bool = false) -> Bool {
     sending.withLock { held in
       guard let frames = held else { return true }
-      held = nil
+      held = keepHolding ? [] : nil
       return frames.isEmpty || write(frames, within: nil)
     }
   }

@@ -1,30 +1,19 @@
 /// The wire's one codec, decoding side: reads what ``WireEncoder`` wrote
-/// into any `Decodable` type. The bytes are first read into a tree, checking
-/// every count against what is left (no input makes it read out of bounds
-/// or allocate more than the bytes hold) and refusing containers nested
-/// deeper than ``WireProtocol/depthLimit``; the type then decodes from the
-/// tree, as strictly as it says: a number is never read as a flag, nor a
-/// signed number as an unsigned one.
+/// into any `Decodable` type. The bytes are first checked whole
+/// (``WireValue``); the type then decodes from them in place, as strictly
+/// as it says: a number is never read as a flag, nor a signed number as an
+/// unsigned one.
 package enum WireDecoder {
   /// The `T` that `bytes` hold, all of them; throws a ``WireError`` saying
   /// what is wrong for anything else.
   package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(WireError) -> T {
-    try decode(type, from: try tree(bytes))
+    try decode(type, from: try WireValue(checking: bytes))
   }
 
-  /// The value `bytes` hold, all of them, before a type reads it: to read
-  /// one tree as more than one type.
-  package static func tree(_ bytes: [UInt8]) throws(WireError) -> WireTree {
-    var parser = WireParser(bytes)
-    let tree = try parser.value()
-    guard parser.isAtEnd else { throw WireError(.leftOver, "the value has bytes left over") }
-    return tree
-  }
-
-  /// The `T` that `tree` holds.
-  package static func decode<T: Decodable>(_ type: T.Type, from tree: WireTree) throws(WireError) -> T {
+  /// The `T` that `value` holds: one value may be read as more than one type.
+  package static func decode<T: Decodable>(_ type: T.Type, from value: WireValue) throws(WireError) -> T {
     do {
-      return try T(from: TreeDecoder(tree))
+      return try T(from: PlaceDecoder(value, WirePlace(offset: 0, container: 0)))
     } catch let error as WireError {
       throw error
     } catch let error as DecodingError {
@@ -94,22 +83,12 @@ package struct WireError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// A value read from the wire, before a type decodes it.
-package enum WireTree {
-  case null
-  case bool(Bool)
-  case int(Int64)
-  case unsigned(UInt64)
-  case double(Double)
-  case string(String)
-  case keyed(WireKeyed)
-  case list([WireTree])
-
-  /// What it is, for errors.
+extension WireTag {
+  /// What a value of this tag is, for errors.
   var kind: String {
     switch self {
     case .null: "nothing"
-    case .bool: "a flag"
+    case .false, .true: "a flag"
     case .int: "a signed number"
     case .unsigned: "an unsigned number"
     case .double: "a double"
@@ -120,218 +99,81 @@ package enum WireTree {
   }
 }
 
-/// A keyed container's keys and values, found by key.
-package final class WireKeyed {
-  let keys: [String]
-  let values: [WireTree]
-  /// The index of each key, made for a large container on its first lookup.
-  private lazy var index = Dictionary(zip(keys, keys.indices), uniquingKeysWith: { first, _ in first })
-
-  init(keys: [String], values: [WireTree]) {
-    self.keys = keys
-    self.values = values
-  }
-
-  subscript(key: String) -> WireTree? {
-    if keys.count <= 16 { return keys.firstIndex(of: key).map { values[$0] } }
-    return index[key].map { values[$0] }
-  }
-}
-
-/// Reads bytes into a ``WireTree``.
-private struct WireParser {
-  private let bytes: [UInt8]
-  private var position = 0
-  private var depth = 0
-
-  init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-  var isAtEnd: Bool { position == bytes.count }
-  private var remaining: Int { bytes.count - position }
-
-  private mutating func byte() throws(WireError) -> UInt8 {
-    guard position < bytes.count else { throw WireError(.truncated, "the bytes end in the middle of a value") }
-    defer { position += 1 }
-    return bytes[position]
-  }
-
-  private mutating func varint() throws(WireError) -> UInt64 {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    while true {
-      let next = try byte()
-      guard shift < 63 || (shift == 63 && next <= 1) else {
-        throw WireError(.numberTooLong, "a number is longer than 64 bits")
-      }
-      value |= UInt64(next & 0x7F) << shift
-      if next < 0x80 { return value }
-      shift += 7
-    }
-  }
-
-  /// A string's length: never more than is left.
-  private mutating func length() throws(WireError) -> Int {
-    let count = try varint()
-    guard count <= UInt64(remaining) else {
-      throw WireError(.countTooLarge, "a count of \(count) is more than the bytes hold")
-    }
-    return Int(count)
-  }
-
-  /// A container's count of entries each taking at least `size` bytes:
-  /// never more than is left.
-  private mutating func count(each size: Int) throws(WireError) -> Int {
-    guard remaining >= 4 else { throw WireError(.truncated, "the bytes end in the middle of a count") }
-    let count = (0..<4).reduce(UInt64(0)) { $0 | UInt64(bytes[position + $1]) << (8 * UInt64($1)) }
-    position += 4
-    guard count <= UInt64(remaining / size) else {
-      throw WireError(.countTooLarge, "a count of \(count) is more than the bytes hold")
-    }
-    return Int(count)
-  }
-
-  private mutating func string() throws(WireError) -> String {
-    let length = try length()
-    defer { position += length }
-    let text = bytes[position..<position + length]
-    // ASCII, as keys and most text are, is valid as it is: made without the
-    // general validation, whose generic call costs more than the string.
-    if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
-    guard let valid = String(validating: text, as: UTF8.self) else {
-      throw WireError(.notUTF8, "a string is not valid UTF-8")
-    }
-    return valid
-  }
-
-  mutating func value() throws(WireError) -> WireTree {
-    let raw = try byte()
-    guard let tag = WireTag(rawValue: raw) else { throw WireError(.unknownTag, "tag \(raw) is not one the wire has") }
-    switch tag {
-    case .null: return .null
-    case .false: return .bool(false)
-    case .true: return .bool(true)
-    case .int:
-      let zigzag = try varint()
-      return .int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
-    case .unsigned: return .unsigned(try varint())
-    case .double:
-      guard remaining >= 8 else { throw WireError(.truncated, "the bytes end in the middle of a double") }
-      var bits: UInt64 = 0
-      for index in 0..<8 { bits |= UInt64(bytes[position + index]) << (8 * UInt64(index)) }
-      position += 8
-      return .double(Double(bitPattern: bits))
-    case .string: return .string(try string())
-    case .keyed:
-      return try nested { (parser: inout WireParser) throws(WireError) in
-        // Each entry takes at least two bytes: an empty key's length and a tag.
-        let count = try parser.count(each: 2)
-        var keys: [String] = []
-        var values: [WireTree] = []
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
-        for _ in 0..<count {
-          keys.append(try parser.string())
-          values.append(try parser.value())
-        }
-        guard !WireParser.hasDuplicate(keys) else {
-          throw WireError(.duplicateKey, "a key appears twice among \(keys.count)")
-        }
-        return .keyed(WireKeyed(keys: keys, values: values))
-      }
-    case .list:
-      return try nested { (parser: inout WireParser) throws(WireError) in
-        let count = try parser.count(each: 1)
-        var values: [WireTree] = []
-        values.reserveCapacity(count)
-        for _ in 0..<count { values.append(try parser.value()) }
-        return .list(values)
-      }
-    }
-  }
-
-  /// Whether a key comes twice (as Swift compares strings: a composed and
-  /// a decomposed `é` are one key).
-  static func hasDuplicate(_ keys: [String]) -> Bool {
-    guard keys.count > 8 else {
-      for (index, key) in keys.enumerated() where keys[..<index].contains(key) { return true }
-      return false
-    }
-    return Set(keys).count != keys.count
-  }
-
-  private mutating func nested(_ read: (inout WireParser) throws(WireError) -> WireTree) throws(WireError)
-    -> WireTree
-  {
-    depth += 1
-    defer { depth -= 1 }
-    guard depth <= WireProtocol.depthLimit else {
-      throw WireError(.tooDeep, "values are nested more than \(WireProtocol.depthLimit) deep")
-    }
-    return try read(&self)
-  }
-}
-
-/// Decodes a type from a ``WireTree``. Coding paths are not kept (an error
-/// says what was expected and found, not where): keeping them costs an
-/// array for every field.
-private struct TreeDecoder: Decoder, SingleValueDecodingContainer {
-  let tree: WireTree
+/// Decodes a type from the value at one place in checked bytes. Coding
+/// paths are not kept (an error says what was expected and found, not
+/// where): keeping them costs an array for every field.
+private struct PlaceDecoder: Decoder, SingleValueDecodingContainer {
+  let value: WireValue
+  let place: WirePlace
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(_ tree: WireTree) {
-    self.tree = tree
+  init(_ value: WireValue, _ place: WirePlace) {
+    self.value = value
+    self.place = place
   }
 
+  private var tag: WireTag { value.tag(at: place) }
+
   func mismatch<T>(_ type: T.Type) -> DecodingError {
-    .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(tree.kind)"))
+    .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(type), found \(tag.kind)"))
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .keyed(let keyed) = tree else { throw mismatch([String: Any].self) }
-    return KeyedDecodingContainer(KeyedReader<Key>(keyed: keyed))
+    guard tag == .keyed else { throw mismatch([String: Any].self) }
+    return KeyedDecodingContainer(KeyedReader<Key>(value, value.entries(of: place)))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    guard case .list(let values) = tree else { throw mismatch([Any].self) }
-    return ListReader(values: values)
+    guard tag == .list else { throw mismatch([Any].self) }
+    return ListReader(value, value.entries(of: place))
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-  func decodeNil() -> Bool {
-    if case .null = tree { true } else { false }
-  }
+  func decodeNil() -> Bool { tag == .null }
 
   func decode(_ type: Bool.Type) throws -> Bool {
-    guard case .bool(let value) = tree else { throw mismatch(type) }
-    return value
+    switch tag {
+    case .true: return true
+    case .false: return false
+    default: throw mismatch(type)
+    }
   }
 
   func decode(_ type: String.Type) throws -> String {
-    guard case .string(let value) = tree else { throw mismatch(type) }
-    return value
+    guard tag == .string else { throw mismatch(type) }
+    return value.string(value.stringBytes(at: place.offset + 1))
+  }
+
+  private var bits: UInt64 {
+    (0..<8).reduce(0) { $0 | UInt64(value.bytes[place.offset + 1 + $1]) << (8 * UInt64($1)) }
   }
 
   func decode(_ type: Double.Type) throws -> Double {
-    guard case .double(let value) = tree else { throw mismatch(type) }
-    return value
+    guard tag == .double else { throw mismatch(type) }
+    return Double(bitPattern: bits)
   }
 
   func decode(_ type: Float.Type) throws -> Float {
-    guard case .double(let value) = tree, let narrow = Float(exactly: value) ?? (value.isNaN ? .nan : nil) else {
+    let wide = try decode(Double.self)
+    guard let narrow = Float(exactly: wide) ?? (wide.isNaN ? .nan : nil) else { throw mismatch(type) }
+    return narrow
+  }
+
+  private func signed<T: FixedWidthInteger & SignedInteger>(_ type: T.Type) throws -> T {
+    guard tag == .int else { throw mismatch(type) }
+    let zigzag = value.varint(at: place.offset + 1).value
+    guard let narrow = T(exactly: Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))) else {
       throw mismatch(type)
     }
     return narrow
   }
 
-  private func signed<T: FixedWidthInteger & SignedInteger>(_ type: T.Type) throws -> T {
-    guard case .int(let value) = tree, let narrow = T(exactly: value) else { throw mismatch(type) }
-    return narrow
-  }
-
   private func unsigned<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type) throws -> T {
-    guard case .unsigned(let value) = tree, let narrow = T(exactly: value) else { throw mismatch(type) }
+    guard tag == .unsigned, let narrow = T(exactly: value.varint(at: place.offset + 1).value) else {
+      throw mismatch(type)
+    }
     return narrow
   }
 
@@ -348,22 +190,103 @@ private struct TreeDecoder: Decoder, SingleValueDecodingContainer {
   func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
 }
 
+/// A keyed container's entries, read in place: a key is found by reading
+/// the keys before it (a type reads its keys in about the order they were
+/// written), or, in a container of more than 16, from an index made once.
 private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let keyed: WireKeyed
+  let value: WireValue
+  let count: Int
+  let first: WirePlace
+  /// Whether a key of the container is not ASCII.
+  let hasWideKeys: Bool
+  /// Each key's value, for a large container.
+  let index: [String: WirePlace]?
   var codingPath: [any CodingKey] { [] }
 
-  var allKeys: [Key] { keyed.keys.compactMap { Key(stringValue: $0) } }
-  func contains(_ key: Key) -> Bool { keyed[key.stringValue] != nil }
+  init(_ value: WireValue, _ entries: (count: Int, first: WirePlace)) {
+    self.value = value
+    (count, first) = entries
+    hasWideKeys = value.containers[entries.first.container - 1].hasWideKeys
+    if count > 16 {
+      var index: [String: WirePlace] = [:]
+      index.reserveCapacity(count)
+      Self.forEachEntry(value, entries) { key, place in
+        index[value.string(key)] = place
+        return false
+      }
+      self.index = index
+    } else {
+      index = nil
+    }
+  }
 
-  private func decoder(_ key: Key) throws -> TreeDecoder {
-    guard let tree = keyed[key.stringValue] else {
+  /// Calls `body` with each entry's key (its UTF-8) and value until it returns true.
+  private static func forEachEntry(
+    _ value: WireValue, _ entries: (count: Int, first: WirePlace), _ body: (Range<Int>, WirePlace) -> Bool
+  ) {
+    var place = entries.first
+    for _ in 0..<entries.count {
+      let key = value.stringBytes(at: place.offset)
+      let entry = WirePlace(offset: key.upperBound, container: place.container)
+      if body(key, entry) { return }
+      place = value.after(entry)
+    }
+  }
+
+  /// Where the value of `key` starts, if the container has it.
+  private func place(of key: Key) -> WirePlace? { place(named: key.stringValue) }
+
+  private func place(named key: String) -> WirePlace? {
+    if let index { return index[key] }
+    var name = key
+    var found: WirePlace?
+    // The bytes first; then, only where a key or the name is not ASCII, as strings.
+    name.withUTF8 { wanted in
+      Self.forEachEntry(value, (count, first)) { entryKey, place in
+        guard value.key(entryKey, hasBytes: wanted) else { return false }
+        found = place
+        return true
+      }
+    }
+    guard found == nil, hasWideKeys || !key.utf8.allSatisfy({ $0 < 0x80 }) else { return found }
+    Self.forEachEntry(value, (count, first)) { entryKey, place in
+      guard value.key(entryKey, isEquivalentTo: key) else { return false }
+      found = place
+      return true
+    }
+    return found
+  }
+
+  var allKeys: [Key] {
+    var keys: [Key] = []
+    Self.forEachEntry(value, (count, first)) { key, _ in
+      if let key = Key(stringValue: value.string(key)) { keys.append(key) }
+      return false
+    }
+    return keys
+  }
+
+  func contains(_ key: Key) -> Bool { place(of: key) != nil }
+
+  private func decoder(_ key: Key) throws -> PlaceDecoder {
+    guard let place = place(of: key) else {
       throw DecodingError.keyNotFound(
         key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
     }
-    return TreeDecoder(tree)
+    return PlaceDecoder(value, place)
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try decoder(key).decodeNil() }
+  /// One lookup, where the default asks whether the key is there, then
+  /// whether it holds nothing, then for its value.
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let place = place(of: key), value.tag(at: place) != .null else { return nil }
+    return try PlaceDecoder(value, place).decode(type)
+  }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    guard let place = place(of: key), value.tag(at: place) != .null else { return nil }
+    return try PlaceDecoder(value, place).decode(type)
+  }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decoder(key).decode(type) }
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder(key).decode(type) }
   func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder(key).decode(type) }
@@ -382,36 +305,43 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func superDecoder() throws -> any Decoder {
-    TreeDecoder(keyed["super"] ?? .null)
+    place(named: "super").map { PlaceDecoder(value, $0) } ?? PlaceDecoder(.null, WirePlace(offset: 0, container: 0))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(key) }
 }
 
+/// A list's values, read in place, in order.
 private struct ListReader: UnkeyedDecodingContainer {
-  let values: [WireTree]
+  let value: WireValue
+  let total: Int
+  private var place: WirePlace
+  private(set) var currentIndex = 0
   var codingPath: [any CodingKey] { [] }
-  var currentIndex = 0
 
-  init(values: [WireTree]) {
-    self.values = values
+  init(_ value: WireValue, _ entries: (count: Int, first: WirePlace)) {
+    self.value = value
+    (total, place) = entries
   }
 
-  var count: Int? { values.count }
-  var isAtEnd: Bool { currentIndex >= values.count }
+  var count: Int? { total }
+  var isAtEnd: Bool { currentIndex >= total }
 
-  private mutating func next() throws -> TreeDecoder {
+  private mutating func next() throws -> PlaceDecoder {
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
-        Any.self, .init(codingPath: codingPath, debugDescription: "the list has only \(values.count) values"))
+        Any.self, .init(codingPath: codingPath, debugDescription: "the list has only \(total) values"))
     }
-    defer { currentIndex += 1 }
-    return TreeDecoder(values[currentIndex])
+    defer {
+      place = value.after(place)
+      currentIndex += 1
+    }
+    return PlaceDecoder(value, place)
   }
 
   mutating func decodeNil() throws -> Bool {
-    guard !isAtEnd, case .null = values[currentIndex] else { return false }
-    currentIndex += 1
+    guard !isAtEnd, value.tag(at: place) == .null else { return false }
+    _ = try next()
     return true
   }
 

@@ -64,12 +64,16 @@ extension Array where Element == UInt8 {
 }
 
 /// The buffer values are written into, and the containers open in it.
+///
+/// Its state is not checked for overlapping access at run time: one
+/// encoding uses it, on one thread, and no access to it outlives the call
+/// that makes it (every method here runs to its end before it returns).
 private final class WireWriter {
-  var bytes: [UInt8] = []
+  @exclusivity(unchecked) var bytes: [UInt8] = []
   /// Open containers, innermost last: who opened it (a value's encoder),
   /// where its count goes, and how many entries it has.
-  private var open: [(id: Int, owner: Int, countAt: Int, count: UInt32)] = []
-  private var nextID = 0
+  @exclusivity(unchecked) private var open: [(id: Int, owner: Int, countAt: Int, count: UInt32)] = []
+  @exclusivity(unchecked) private var nextID = 0
   /// Why the bytes are wrong, when a nested container was asked for in a
   /// container already finished (those calls cannot throw): the encoding
   /// then throws it.

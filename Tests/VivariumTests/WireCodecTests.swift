@@ -48,6 +48,62 @@ struct WireCodecTests {
     #expect(try WireDecoder.decode([String: ArgumentValue].self, from: bytes) == entries)
   }
 
+  /// A value is read where it lies, without a tree made of it first: a
+  /// key is found as Swift compares strings (the Kelvin sign is `K`, a
+  /// decomposed `é` a composed one), a missing optional is nil, an
+  /// optional that holds nothing is nil too, and looking for a key goes
+  /// past a nested list of lists in one step each.
+  @Test func keysAreFoundAsSwiftComparesThem() throws {
+    struct Reading: Decodable, Equatable {
+      var K: Int
+      var é: String
+      var list: [[Int]]
+      var missing: String?
+      var empty: Int?
+      var after: Bool
+    }
+    let bytes = try WireEncoder.encode([
+      "\u{212A}": ArgumentValue.int(1), "e\u{301}": .string("é"), "after": .bool(true),
+    ])
+    // The same bytes with a list and a nothing spliced in before `after`:
+    // written by hand, as no Encodable type here writes both.
+    var spliced = try WireEncoder.encode(Spliced(list: [[1, 2], [], [3]]))
+    spliced.removeFirst(5)
+    let count = 5
+    let whole =
+      [WireTag.keyed.rawValue] + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) }
+      + bytes.dropFirst(5) + spliced
+    let reading = try WireDecoder.decode(Reading.self, from: whole)
+    #expect(reading == Reading(K: 1, é: "é", list: [[1, 2], [], [3]], missing: nil, empty: nil, after: true))
+  }
+
+  private struct Spliced: Encodable {
+    var list: [[Int]]
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(list, forKey: .list)
+      try container.encodeNil(forKey: .empty)
+    }
+    enum Key: CodingKey { case list, empty }
+  }
+
+  /// Strings of every width of UTF-8 come back; bytes that are not UTF-8
+  /// (a lead byte past U+10FFFF, a sequence cut short, a lone
+  /// continuation) are refused, naming the reason.
+  @Test func stringsAreCheckedAsUTF8() throws {
+    let text = "a é € 𝄞 \u{10FFFF}"
+    #expect(try WireDecoder.decode(String.self, from: WireEncoder.encode(text)) == text)
+    for bad: [UInt8] in [[0xF5, 0x80, 0x80, 0x80], [0xF0, 0x9D, 0x84], [0x80], [0xE2, 0x28, 0xA1]] {
+      let bytes = [WireTag.string.rawValue, UInt8(bad.count)] + bad
+      do throws(WireError) {
+        _ = try WireDecoder.decode(String.self, from: bytes)
+        Issue.record("\(bad) decoded")
+      } catch {
+        #expect(error.kind == .notUTF8, "\(bad): \(error)")
+      }
+    }
+  }
+
   /// Values are written as they are encoded: a type that finishes a nested
   /// container and goes on in the one holding it is read back whole; one
   /// that goes back to the nested container after that is refused, never

@@ -132,8 +132,9 @@ public final class PluginProcess {
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     let channel = WireChannel(descriptor: pair[0])
+    // Straight onto the main queue, the main actor's: no task to make per wake-up.
     let inbox = PluginInbox { [weak self] in
-      Task { @MainActor in self?.pump() }
+      DispatchQueue.main.async { MainActor.assumeIsolated { self?.pump() } }
     }
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote

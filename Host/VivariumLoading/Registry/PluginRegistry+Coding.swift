@@ -54,16 +54,16 @@ extension PluginRegistry {
     for (index, byte) in file.suffix(8).enumerated() { stored |= UInt64(byte) << (8 * UInt64(index)) }
     guard stored == hash(body) else { return damaged("its contents do not match their checksum") }
     do throws(WireError) {
-      let tree = try WireDecoder.tree(Array(body))
+      let value = try WireValue(checking: Array(body))
       // The stamp first: what another host wrote may not decode here.
-      let stamp = try WireDecoder.decode(RegistryStampOnly.self, from: tree).stamp
+      let stamp = try WireDecoder.decode(RegistryStampOnly.self, from: value).stamp
       guard
         stamp
           == RegistryStamp(
             host: VivariumVersion.current, sdk: ViperKitVersion.current.description,
             compiler: swiftCompilerIdentity())
       else { return .success(nil) }
-      let entries = try WireDecoder.decode(RegistryBody.self, from: tree).entries
+      let entries = try WireDecoder.decode(RegistryBody.self, from: value).entries
       return .success(try entries.map { (entry: StoredEntry) throws(WireError) in try entry.entry() })
     } catch {
       return damaged(error.description)

@@ -113,6 +113,7 @@ func roundTrips(
   var (shown, settled): ([Mode: [Double]], [Mode: [Double]]) = ([:], [:])
   var (blocking, handoff): ([Double], [Double]) = ([], [])
   var sent: [Mode: Int] = [:]
+  var (cpuHost, cpuPlugin): ([Double], [Double]) = ([], [])
   let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
     do {
@@ -125,6 +126,14 @@ func roundTrips(
     // Round 0 warms up; the order of the modes alternates.
     for mode in round % 2 == 0 ? Mode.allCases : Mode.allCases.reversed() {
       let runtime = runtimes[mode]!
+      let cpuBefore = mode == .outOfProcess ? cpuNanoseconds(runtime) : (0, 0)
+      defer {
+        if mode == .outOfProcess, round > 0 {
+          let after = cpuNanoseconds(runtime)
+          cpuHost.append(Double(after.0 - cpuBefore.0) / 1000 / Double(turn))
+          cpuPlugin.append(Double(after.1 - cpuBefore.1) / 1000 / Double(turn))
+        }
+      }
       for _ in 0..<(round == 0 ? turn / 2 : turn) {
         let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
         sent[mode, default: 0] += 1
@@ -151,10 +160,26 @@ func roundTrips(
       }
     }
   }
+  // Where the time goes: CPU time, not waiting (the host's includes the floors' trips).
+  print("    CPU time per event out of process, per turn: host \(tail(cpuHost)); plugin processes \(tail(cpuPlugin))")
   for (mode, runtime) in runtimes {
     for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
   }
   return (shown, settled, Floors(blocking: blocking, handoff: handoff))
+}
+
+/// CPU time so far, in nanoseconds, of this process (every thread) and
+/// of `runtime`'s plugin processes together, from /proc's schedstat.
+@MainActor
+func cpuNanoseconds(_ runtime: HostRuntime) -> (UInt64, UInt64) {
+  func process(_ pid: pid_t) -> UInt64 {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    return tasks.reduce(0) { total, task in
+      total + (contents("/proc/\(pid)/task/\(task)/schedstat")?.split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
+    }
+  }
+  let plugins = runtime.catalog.loaded.compactMap { $0.process?.pid }.filter { $0 > 0 }
+  return (process(getpid()), plugins.reduce(0) { $0 + process($1) })
 }
 
 // MARK: 2. Child processes
@@ -285,6 +310,11 @@ func resident(_ mode: Mode, vivarium: String, plugins: String, data: String) asy
 func main() async {
   var arguments = Array(CommandLine.arguments.dropFirst())
   if arguments.first == "--echo-through-main" { echoThroughTheMainActor() }
+  // `--codec`: only the codec's figures, to profile them.
+  if arguments.first == "--codec" {
+    for rows in [1, 10, 100] { codecFigures(rows: rows) }
+    return
+  }
   if arguments.first == "--resident", arguments.count == 5, let mode = Mode(rawValue: arguments[1]) {
     await resident(mode, vivarium: arguments[2], plugins: arguments[3], data: arguments[4])
     return
