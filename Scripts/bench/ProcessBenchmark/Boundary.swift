@@ -314,15 +314,21 @@ struct Floors {
   let blocking: [Double]
   /// Each side's main actor in the loop (``handoffFloor(benchmark:count:)``).
   let handoff: [Double]
+  /// The same, carrying the very messages of the call, coded (``CodedEcho``); empty where not measured.
+  var coded: [Double] = []
 
-  /// A round trip's median against both floors' medians, with the target
+  /// A round trip's median against the floors' medians, with the target
   /// (at most 2× the floor).
   func ratios(of roundTrip: Double) -> String {
     let (blocking, handoff) = (roundTrip / median(blocking), roundTrip / median(handoff))
-    return String(
+    let line = String(
       format:
         "    out of process / floor %.1f× (target ≤ 2×: %@); / floor with the main actors in the loop %.1f× (≤ 2×: %@)",
       blocking, blocking <= 2 ? "met" : "MISSED", handoff, handoff <= 2 ? "met" : "MISSED")
+    guard !coded.isEmpty else { return line }
+    let ratio = roundTrip / median(coded)
+    return line
+      + String(format: "; / floor carrying its messages, coded %.1f× (≤ 2×: %@)", ratio, ratio <= 2 ? "met" : "MISSED")
   }
 }
 

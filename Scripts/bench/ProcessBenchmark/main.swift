@@ -14,8 +14,12 @@
 //     and opened login:form and products:search, each plugin process and the
 //     host (VmRSS, and PSS, which splits pages the processes share).
 //  4. the boundary (issue 28; Boundary.swift): an empty round trip over a
-//     socket pair as the floor, a tap while another plugin is hung, and a
-//     tap with 1, 100 and 1,000 live modules in one plugin process.
+//     socket pair as the floor, the same with each side's main actor in the
+//     loop, and the same carrying each event's own messages through the
+//     codec (CodedEcho.swift), measured between the events; the CPU time per
+//     event of the host and the plugin processes; a tap while another plugin
+//     is hung, and a tap with 1, 100 and 1,000 live modules in one plugin
+//     process. `--codec` prints the codec's figures alone.
 // Built and run by Scripts/benchmark:
 //   process-benchmark VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR
 // where VIVARIUM is the release `vivarium` that plugin processes run as
@@ -108,10 +112,10 @@ let scenarios = [
 @MainActor
 func roundTrips(
   _ scenario: Scenario, _ runtimes: [Mode: HostRuntime], events: Int, turn: Int,
-  echoes: (blocking: BlockingEcho, handoff: HandoffEcho)
+  echoes: (blocking: BlockingEcho, handoff: HandoffEcho), benchmark: String
 ) async -> (shown: [Mode: [Double]], settled: [Mode: [Double]], floors: Floors) {
   var (shown, settled): ([Mode: [Double]], [Mode: [Double]]) = ([:], [:])
-  var (blocking, handoff): ([Double], [Double]) = ([], [])
+  var (blocking, handoff, codedTrips): ([Double], [Double], [Double]) = ([], [], [])
   var sent: [Mode: Int] = [:]
   var (cpuHost, cpuPlugin): ([Double], [Double]) = ([], [])
   let screens = runtimes.mapValues(ScreenWaiter.init)
@@ -122,6 +126,10 @@ func roundTrips(
       fail("\(mode.label): cannot open \(scenario.urn): \(error)")
     }
   }
+  // The coded floor answers each event with the screen's own draw, and the call's answer.
+  guard let tree = runtimes[.inProcess]!.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
+  let coded = CodedEcho(benchmark: benchmark, replies: [[.draw(module: 1, tree), .done(call: 1)]])
+  defer { coded.close() }
   for round in 0...(events / turn) {
     // Round 0 warms up; the order of the modes alternates.
     for mode in round % 2 == 0 ? Mode.allCases : Mode.allCases.reversed() {
@@ -138,8 +146,13 @@ func roundTrips(
         let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
         sent[mode, default: 0] += 1
         if mode == .outOfProcess {
-          let floors = (echoes.blocking.trip(), await echoes.handoff.trip())
-          if round > 0 { (blocking, handoff) = (blocking + [floors.0], handoff + [floors.1]) }
+          let floors = (
+            echoes.blocking.trip(), await echoes.handoff.trip(),
+            await coded.trip(.event(call: UInt32(sent[mode, default: 0]), module: 1, event))
+          )
+          if round > 0 {
+            (blocking, handoff, codedTrips) = (blocking + [floors.0], handoff + [floors.1], codedTrips + [floors.2])
+          }
         }
         screens[mode]!.expect(shows)
         let start = nanoseconds()
@@ -165,7 +178,7 @@ func roundTrips(
   for (mode, runtime) in runtimes {
     for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
   }
-  return (shown, settled, Floors(blocking: blocking, handoff: handoff))
+  return (shown, settled, Floors(blocking: blocking, handoff: handoff, coded: codedTrips))
 }
 
 /// CPU time so far, in nanoseconds, of this process (every thread) and
@@ -325,6 +338,7 @@ func main() async {
   let onlyRoundTrips = arguments.first == "--round-trips"
   let onlyServiceCalls = arguments.first == "--service-calls"
   let onlySandbox = arguments.first == "--sandbox"
+  if arguments.first == "--echo-coded" { echoCodedThroughTheMainActor() }
   if onlyRoundTrips || onlyServiceCalls || onlySandbox { arguments.removeFirst() }
   guard arguments.count == 3 else {
     fail(
@@ -379,7 +393,7 @@ func main() async {
   for scenario in scenarios {
     print("  \(scenario.title)")
     let (times, settled, between) = await roundTrips(
-      scenario, runtimes, events: events, turn: 200, echoes: echoes)
+      scenario, runtimes, events: events, turn: 200, echoes: echoes, benchmark: benchmark)
     for mode in Mode.allCases { print("    \(pad(mode.label, 16)) \(tail(times[mode]!))") }
     for mode in Mode.allCases {
       print("    \(pad(mode.label, 16)) \(tail(settled[mode]!))  (until a script's line returns)")
@@ -391,7 +405,7 @@ func main() async {
     )
     print(floors.ratios(of: outMedian))
     print(
-      "    floors measured between its events: socket pair \(tail(between.blocking)); main actors \(tail(between.handoff))"
+      "    floors measured between its events: socket pair \(tail(between.blocking)); main actors \(tail(between.handoff)); main actors and the codec, carrying this event and this screen's draw \(tail(between.coded))"
     )
     print(between.ratios(of: outMedian) + " (against those)")
   }
