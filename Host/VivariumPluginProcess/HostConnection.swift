@@ -39,7 +39,8 @@ final class HostConnection {
 
   /// Reads and carries out the host's messages, each with `carryOut`, and
   /// runs the main actor's jobs, until the host closes the socket: then the
-  /// process exits. What one message sends goes in one write.
+  /// process exits. What one message sends goes in one write, or two when
+  /// it draws (the draw first, ``ChannelLink/draw(_:)``).
   func run(carryingOut carryOut: (WireMessage) -> Void) -> Never {
     while true {
       let ready = wait(for: -1, mainQueueToo: true)

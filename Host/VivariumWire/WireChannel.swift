@@ -43,9 +43,10 @@ package final class WireChannel: Sendable {
     }
   }
 
-  /// Holds back what is sent from now until ``flush()``, to send it in one
-  /// write: what one call sends (a draw, its state, its answer) reaches the
-  /// peer at once, waking it once.
+  /// Holds back what is sent from now until ``flush(keepHolding:)``, to
+  /// send it in as few writes as it can: what one call sends (its state, its
+  /// answer) reaches the peer together, waking it once; a plugin process
+  /// sends a draw ahead of the rest, so that the screen changes first.
   package func hold() {
     sending.withLock { held in
       if held == nil { held = [] }

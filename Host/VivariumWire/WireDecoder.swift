@@ -13,7 +13,7 @@ package enum WireDecoder {
   /// The `T` that `value` holds: one value may be read as more than one type.
   package static func decode<T: Decodable>(_ type: T.Type, from value: WireValue) throws(WireError) -> T {
     do {
-      return try T(from: PlaceDecoder(value, WirePlace(offset: 0, container: 0)))
+      return try T(from: PlaceDecoder(value, WirePlace(offset: 0, firstContainer: 0)))
     } catch let error as WireError {
       throw error
     } catch let error as DecodingError {
@@ -191,23 +191,24 @@ private struct PlaceDecoder: Decoder, SingleValueDecodingContainer {
 }
 
 /// A keyed container's entries, read in place: a key is found by reading
-/// the keys before it (a type reads its keys in about the order they were
-/// written), or, in a container of more than 16, from an index made once.
+/// the keys before it, comparing bytes; in a container of more than 16
+/// keys, or one with a key that is not ASCII (compared as strings), from an
+/// index made once.
 private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let value: WireValue
   let count: Int
   let first: WirePlace
   /// Whether a key of the container is not ASCII.
-  let hasWideKeys: Bool
-  /// Each key's value, for a large container.
+  let hasNonASCIIKeys: Bool
+  /// Each key's value, for a large container or one with a key that is not ASCII.
   let index: [String: WirePlace]?
   var codingPath: [any CodingKey] { [] }
 
   init(_ value: WireValue, _ entries: (count: Int, first: WirePlace)) {
     self.value = value
     (count, first) = entries
-    hasWideKeys = value.containers[entries.first.container - 1].hasWideKeys
-    if count > 16 {
+    hasNonASCIIKeys = value.containers[entries.first.firstContainer - 1].hasNonASCIIKeys
+    if count > 16 || hasNonASCIIKeys {
       var index: [String: WirePlace] = [:]
       index.reserveCapacity(count)
       Self.forEachEntry(value, entries) { key, place in
@@ -227,7 +228,7 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var place = entries.first
     for _ in 0..<entries.count {
       let key = value.stringBytes(at: place.offset)
-      let entry = WirePlace(offset: key.upperBound, container: place.container)
+      let entry = WirePlace(offset: key.upperBound, firstContainer: place.firstContainer)
       if body(key, entry) { return }
       place = value.after(entry)
     }
@@ -248,7 +249,7 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return true
       }
     }
-    guard found == nil, hasWideKeys || !key.utf8.allSatisfy({ $0 < 0x80 }) else { return found }
+    guard found == nil, hasNonASCIIKeys || !key.utf8.allSatisfy({ $0 < 0x80 }) else { return found }
     Self.forEachEntry(value, (count, first)) { entryKey, place in
       guard value.key(entryKey, isEquivalentTo: key) else { return false }
       found = place
@@ -305,7 +306,8 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func superDecoder() throws -> any Decoder {
-    place(named: "super").map { PlaceDecoder(value, $0) } ?? PlaceDecoder(.null, WirePlace(offset: 0, container: 0))
+    place(named: "super").map { PlaceDecoder(value, $0) }
+      ?? PlaceDecoder(.null, WirePlace(offset: 0, firstContainer: 0))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(key) }

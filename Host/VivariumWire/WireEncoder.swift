@@ -66,8 +66,9 @@ extension Array where Element == UInt8 {
 /// The buffer values are written into, and the containers open in it.
 ///
 /// Its state is not checked for overlapping access at run time: one
-/// encoding uses it, on one thread, and no access to it outlives the call
-/// that makes it (every method here runs to its end before it returns).
+/// encoding uses it, on one thread, and no code of a value's (its
+/// `encode(to:)`, a key's `stringValue`) runs while one of these
+/// properties is being accessed: each is read or changed in one step.
 private final class WireWriter {
   @exclusivity(unchecked) var bytes: [UInt8] = []
   /// Open containers, innermost last: who opened it (a value's encoder),

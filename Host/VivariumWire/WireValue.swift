@@ -4,10 +4,11 @@ import Glibc
 /// where each of its containers ends: what a type decodes from, in place,
 /// without a tree of the value built first.
 ///
-/// The check reads every byte once: every count against what is left (no
-/// input makes a reader go out of bounds or allocate more than the bytes
-/// hold), every string as UTF-8, every key of a container against the
-/// others, and no container nested deeper than ``WireProtocol/depthLimit``.
+/// The check reads the bytes in one pass: every count against what is
+/// left (no input makes a reader go out of bounds, and what the check keeps
+/// grows in proportion to the bytes), every string as UTF-8, every key of a
+/// container against the others, and no container nested deeper than
+/// ``WireProtocol/depthLimit``.
 /// Decoding then finds a key by reading the entries before it, and steps
 /// over a nested container in one move, from the extents the check kept.
 package final class WireValue: Sendable {
@@ -33,7 +34,8 @@ package final class WireValue: Sendable {
   /// Nothing: what a missing `super` entry decodes from.
   static let null = WireValue(bytes: [WireTag.null.rawValue])
 
-  /// The tag of the value at `place`.
+  /// The tag of the value at `place`: a place the check found, whose tag it
+  /// read (were it not one, the value would read as nothing, never as a crash).
   func tag(at place: WirePlace) -> WireTag { WireTag(rawValue: bytes[place.offset]) ?? .null }
 
   /// The number that starts at `offset`, and where it ends.
@@ -59,18 +61,19 @@ package final class WireValue: Sendable {
   /// The count of the container at `place`, and its first entry.
   func entries(of place: WirePlace) -> (count: Int, first: WirePlace) {
     let count = (0..<4).reduce(0) { $0 | Int(bytes[place.offset + 1 + $1]) << (8 * $1) }
-    return (count, WirePlace(offset: place.offset + 5, container: place.container + 1))
+    return (count, WirePlace(offset: place.offset + 5, firstContainer: place.firstContainer + 1))
   }
 
   /// Where the value after the one at `place` starts.
   func after(_ place: WirePlace) -> WirePlace {
     switch tag(at: place) {
-    case .null, .false, .true: WirePlace(offset: place.offset + 1, container: place.container)
-    case .int, .unsigned: WirePlace(offset: varint(at: place.offset + 1).end, container: place.container)
-    case .double: WirePlace(offset: place.offset + 9, container: place.container)
-    case .string: WirePlace(offset: stringBytes(at: place.offset + 1).upperBound, container: place.container)
+    case .null, .false, .true: WirePlace(offset: place.offset + 1, firstContainer: place.firstContainer)
+    case .int, .unsigned: WirePlace(offset: varint(at: place.offset + 1).end, firstContainer: place.firstContainer)
+    case .double: WirePlace(offset: place.offset + 9, firstContainer: place.firstContainer)
+    case .string: WirePlace(offset: stringBytes(at: place.offset + 1).upperBound, firstContainer: place.firstContainer)
     case .keyed, .list:
-      WirePlace(offset: containers[place.container].end, container: containers[place.container].next)
+      WirePlace(
+        offset: containers[place.firstContainer].end, firstContainer: containers[place.firstContainer].next)
     }
   }
 
@@ -88,10 +91,10 @@ package final class WireValue: Sendable {
 }
 
 /// Where a value starts: its offset, and the index of the first container
-/// that starts there or after.
+/// that starts there or after (the value's own, if it is one).
 struct WirePlace {
   var offset: Int
-  var container: Int
+  var firstContainer: Int
 }
 
 /// Where a container ends: the offset after its last byte, and the index
@@ -99,7 +102,7 @@ struct WirePlace {
 struct WireContainerExtent {
   var end: Int
   var next: Int
-  var hasWideKeys = false
+  var hasNonASCIIKeys = false
 }
 
 /// Checks bytes as ``WireValue`` describes, keeping each container's extent.
@@ -203,8 +206,8 @@ private struct WireChecker {
     }
     let index = containers.count
     containers.append(WireContainerExtent(end: 0, next: 0))
-    let hasWideKeys = try check(&self)
-    containers[index] = WireContainerExtent(end: position, next: containers.count, hasWideKeys: hasWideKeys)
+    let hasNonASCIIKeys = try check(&self)
+    containers[index] = WireContainerExtent(end: position, next: containers.count, hasNonASCIIKeys: hasNonASCIIKeys)
   }
 
   /// Whether a key comes twice (as Swift compares strings: a composed and

@@ -548,7 +548,7 @@ public final class PluginProcess {
       guard let (item, arrival) = inbox.take() else { return }
       handle(item, arrival: arrival)
     }
-    Task { @MainActor in self.pump() }
+    DispatchQueue.main.async { MainActor.assumeIsolated { self.pump() } }
   }
 
   /// How many messages one turn of ``pump()`` carries out.
