@@ -198,8 +198,6 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let value: WireValue
   let count: Int
   let first: WirePlace
-  /// Whether a key of the container is not ASCII.
-  let hasNonASCIIKeys: Bool
   /// Each key's value, for a large container or one with a key that is not ASCII.
   let index: [String: WirePlace]?
   var codingPath: [any CodingKey] { [] }
@@ -207,8 +205,7 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
   init(_ value: WireValue, _ entries: (count: Int, first: WirePlace)) {
     self.value = value
     (count, first) = entries
-    hasNonASCIIKeys = value.containers[entries.first.firstContainer - 1].hasNonASCIIKeys
-    if count > 16 || hasNonASCIIKeys {
+    if count > 16 || value.containers[entries.first.firstContainer - 1].hasNonASCIIKeys {
       var index: [String: WirePlace] = [:]
       index.reserveCapacity(count)
       Self.forEachEntry(value, entries) { key, place in
@@ -241,7 +238,8 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if let index { return index[key] }
     var name = key
     var found: WirePlace?
-    // The bytes first; then, only where a key or the name is not ASCII, as strings.
+    // The bytes first; then, only where the name is not ASCII, as strings
+    // (a container with a key that is not ASCII has an index).
     name.withUTF8 { wanted in
       Self.forEachEntry(value, (count, first)) { entryKey, place in
         guard value.key(entryKey, hasBytes: wanted) else { return false }
@@ -249,9 +247,9 @@ private struct KeyedReader<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return true
       }
     }
-    guard found == nil, hasNonASCIIKeys || !key.utf8.allSatisfy({ $0 < 0x80 }) else { return found }
+    guard found == nil, !key.utf8.allSatisfy({ $0 < 0x80 }) else { return found }
     Self.forEachEntry(value, (count, first)) { entryKey, place in
-      guard value.key(entryKey, isEquivalentTo: key) else { return false }
+      guard value.string(entryKey) == key else { return false }
       found = place
       return true
     }

@@ -84,10 +84,6 @@ package final class WireValue: Sendable {
       range.isEmpty || memcmp(all.baseAddress! + range.lowerBound, wanted.baseAddress!, range.count) == 0
     }
   }
-
-  /// Whether the key at `range` is `wanted` as Swift compares strings: a
-  /// composed and a decomposed `é` are one key, and so are the Kelvin sign and `K`.
-  func key(_ range: Range<Int>, isEquivalentTo wanted: String) -> Bool { string(range) == wanted }
 }
 
 /// Where a value starts: its offset, and the index of the first container
@@ -184,10 +180,12 @@ private struct WireChecker {
           checker.keys.append(try checker.string())
           try checker.value()
         }
-        guard !checker.hasDuplicate(checker.keys[first...]) else {
+        let keys = checker.keys[first...]
+        let hasNonASCIIKeys = keys.contains { !checker.bytes[$0].allSatisfy { $0 < 0x80 } }
+        guard !checker.hasDuplicate(keys, someNotASCII: hasNonASCIIKeys) else {
           throw WireError(.duplicateKey, "a key appears twice among \(count)")
         }
-        return checker.keys[first...].contains { !checker.bytes[$0].allSatisfy { $0 < 0x80 } }
+        return hasNonASCIIKeys
       }
     case .list:
       try container { (checker: inout WireChecker) throws(WireError) in
@@ -211,15 +209,14 @@ private struct WireChecker {
   }
 
   /// Whether a key comes twice (as Swift compares strings: a composed and
-  /// a decomposed `é` are one key).
-  private func hasDuplicate(_ keys: ArraySlice<Range<Int>>) -> Bool {
+  /// a decomposed `é` are one key, and so are the Kelvin sign and `K`).
+  private func hasDuplicate(_ keys: ArraySlice<Range<Int>>, someNotASCII: Bool) -> Bool {
     guard keys.count > 8 else {
       for (index, key) in zip(keys.indices, keys) {
         for earlier in keys[..<index] where bytes[key].elementsEqual(bytes[earlier]) { return true }
       }
-      // Keys whose bytes differ may still be one string: only if not ASCII.
-      let wide = keys.filter { !bytes[$0].allSatisfy { $0 < 0x80 } }
-      guard !wide.isEmpty else { return false }
+      // Keys whose bytes differ may still be one string: only if one is not ASCII.
+      guard someNotASCII else { return false }
       let strings = keys.map { String(decoding: bytes[$0], as: UTF8.self) }
       return Set(strings).count != strings.count
     }

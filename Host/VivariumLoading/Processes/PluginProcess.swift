@@ -132,10 +132,7 @@ public final class PluginProcess {
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     let channel = WireChannel(descriptor: pair[0])
-    // Straight onto the main queue, the main actor's: no task to make per wake-up.
-    let inbox = PluginInbox { [weak self] in
-      DispatchQueue.main.async { MainActor.assumeIsolated { self?.pump() } }
-    }
+    let inbox = PluginInbox { [weak self] in Self.pumpSoon(self) }
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote
     let arguments = [PluginProcessLaunch.pluginCommand, path]
@@ -548,7 +545,13 @@ public final class PluginProcess {
       guard let (item, arrival) = inbox.take() else { return }
       handle(item, arrival: arrival)
     }
-    DispatchQueue.main.async { MainActor.assumeIsolated { self.pump() } }
+    Self.pumpSoon(self)
+  }
+
+  /// Has `process` carry out what arrived on its next turn: straight onto
+  /// the main queue, the main actor's, with no task to make per wake-up.
+  private nonisolated static func pumpSoon(_ process: PluginProcess?) {
+    DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.pump() } }
   }
 
   /// How many messages one turn of ``pump()`` carries out.

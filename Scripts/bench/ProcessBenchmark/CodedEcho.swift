@@ -7,13 +7,9 @@ import Foundation
 import Glibc
 import VivariumWire
 
-/// Writes `messages` to `fd`, each a frame, in one write.
-private func send(_ messages: [WireMessage], to fd: Int32) {
-  var bytes: [UInt8] = []
-  for message in messages {
-    guard let payload = try? message.encoded() else { fail("a message did not encode") }
-    bytes += WireFrame.frame(payload)
-  }
+/// Writes `payloads` to `fd`, each a frame, in one write.
+private func send(payloads: [[UInt8]], to fd: Int32) {
+  let bytes = payloads.flatMap(WireFrame.frame)
   var written = 0
   while written < bytes.count {
     let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
@@ -22,9 +18,17 @@ private func send(_ messages: [WireMessage], to fd: Int32) {
   }
 }
 
-/// Calls `body` on this thread with each message read from `fd`, decoded,
-/// until its end.
-private func readMessages(_ fd: Int32, _ body: (WireMessage) -> Void) {
+/// Writes `messages` to `fd`, each encoded in a frame, in one write.
+private func send(_ messages: [WireMessage], to fd: Int32) {
+  send(
+    payloads: messages.map { message in
+      guard let payload = try? message.encoded() else { fail("a message did not encode") }
+      return payload
+    }, to: fd)
+}
+
+/// Calls `body` on this thread with each payload read from `fd`, until its end.
+private func readPayloads(_ fd: Int32, _ body: ([UInt8]) -> Void) {
   var frames = WireFrameReader()
   var buffer = [UInt8](repeating: 0, count: 65_536)
   while true {
@@ -32,34 +36,42 @@ private func readMessages(_ fd: Int32, _ body: (WireMessage) -> Void) {
     guard count > 0 else { return }
     buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     do {
-      while let (message, _) = try frames.nextMessage() { body(message) }
+      while let payload = try frames.next() { body(payload) }
     } catch {
       fail("the coded echo read a bad frame: \(error)")
     }
   }
 }
 
-/// The child of ``CodedEcho`` (`benchmark --echo-coded`): its first message
-/// is a `storeCopy` whose entry `replies` holds the replies, in turn, as
-/// encoded message lists; a thread reads each message after it and hands
-/// it to the main actor, which decodes it and sends the next replies,
-/// encoding them again. Never returns.
+/// `payload` decoded, as the receiver of a call's message decodes it.
+private func decoded(_ payload: [UInt8]) -> WireMessage {
+  do {
+    return try WireMessage.decode(payload)
+  } catch {
+    fail("the coded echo read a message it cannot decode: \(error)")
+  }
+}
+
+/// The child of ``CodedEcho`` (`benchmark --echo-coded`): its first frame
+/// holds the replies, in turn, each a list of messages; a thread reads and
+/// decodes each message after it (as a plugin process's main thread does)
+/// and hands it to the main actor, which encodes and sends the next
+/// replies. Never returns.
 func echoCodedThroughTheMainActor() -> Never {
   let reader = Thread {
     var replies: [[WireMessage]] = []
     var next = 0
-    readMessages(0) { message in
-      if case .storeCopy(_, let entries) = message, case .string(let text)? = entries["replies"] {
-        guard
-          let groups = try? WireDecoder.decode([[WireMessage]].self, from: Array(Data(base64Encoded: text) ?? Data()))
-        else { fail("the coded echo's replies did not decode") }
+    readPayloads(0) { payload in
+      guard !replies.isEmpty else {
+        guard let groups = try? WireDecoder.decode([[WireMessage]].self, from: payload), !groups.isEmpty else {
+          fail("the coded echo's replies did not decode")
+        }
         replies = groups
         return
       }
+      _ = decoded(payload)
       let group = replies[next % replies.count]
       next += 1
-      // Decoded here, by the reader (as a plugin process's main thread
-      // does); encoded and sent by the main actor.
       Task { @MainActor in send(group, to: 1) }
     }
     exit(0)
@@ -84,12 +96,14 @@ final class CodedEcho {
   init(benchmark: String, replies: [[WireMessage]]) {
     (pid, socket) = spawnOverSocketPair([benchmark, "--echo-coded"])
     guard let encoded = try? WireEncoder.encode(replies) else { fail("the replies did not encode") }
-    send([.storeCopy(.storage, ["replies": .string(Data(encoded).base64EncodedString())])], to: socket)
+    send(payloads: [encoded], to: socket)
     let (socket, handoff) = (socket, handoff)
     let lengths = replies.map(\.count)
     Thread {
       var (group, received) = (0, 0)
-      readMessages(socket) { _ in
+      readPayloads(socket) { payload in
+        // Decoded on this thread, as the host's reader decodes a plugin's messages.
+        _ = decoded(payload)
         received += 1
         guard received == lengths[group % lengths.count] else { return }
         (group, received) = (group + 1, 0)
