@@ -42,8 +42,10 @@ final class ProcessProviders {
   }
 
   private func make(_ type: any ServiceProvider.Type) -> ProvidedService {
+    // Every service goes to the host, which hands a provider one it does
+    // not list as a stand-in that refuses it and reports it (not as nil).
     let declared = Set(type.services)
-    let services = ChannelServices.services(server: server, module: 0, named: declared, declared: declared)
+    let services = ChannelServices.services(server: server, module: 0, named: Services.Name.all, declared: declared)
     let provider = ProvidedService(type, services: services)
     made[provider.service] = provider
     return provider

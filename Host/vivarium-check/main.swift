@@ -48,13 +48,20 @@ let usage = """
   var loader = PluginLoader(validatesContracts: false)
   // Recording what the sandbox refuses, for the findings that name it.
   loader.beforeMapping = { ProcessConfinement.confine(for: $0, reportingRefusals: true) }
-  var refused: [CheckResult] = []
+  var refused: [CheckReply.Refusal] = []
+  var unrecorded = 0
+  /// Keeps what the sandbox refused since the last call, on `module`.
+  func takeRefusals(module: String?) {
+    let (refusals, dropped) = SandboxRefusal.take()
+    refused += refusals.map { CheckReply.Refusal(module: module, message: $0.description) }
+    unrecorded += dropped
+  }
   if case .loaded(let plugin) = loader.loadInherited(ChildChannel.fileDescriptor, path: arguments[0]) {
     var done: [CheckResult] = []
-    refused += refusals(module: nil)
+    takeRefusals(module: nil)
     for job in jobs {
       done.append(await run(job, plugin: plugin, strictness: strictness))
-      refused += refusals(module: job.module)
+      takeRefusals(module: job.module)
     }
     results = done
   } else {
@@ -64,27 +71,11 @@ let usage = """
         message: "the plugin did not load in the check process; 'vivarium plugins --plugins FILE' says why")
     }
   }
-  // The jobs' results, then the sandbox's findings.
-  ChildChannel.reply((try? JSONEncoder().encode(results + refused)) ?? Data(), nonce: nonce)
-  return 0
-}
-
-/// A finding for each different thing the plugin tried, since the last
-/// call, that the sandbox refused, on `module` (nil: while loading, or a
-/// plugin check).
-func refusals(module: String?) -> [CheckResult] {
-  let (refusals, dropped) = SandboxRefusal.take()
   var seen: Set<String> = []
-  var findings = refusals.map(\.description).filter { seen.insert($0).inserted }.map {
-    CheckResult(check: ConformanceCheck.sandboxRefused, status: .failed, module: module, message: $0)
-  }
-  if dropped > 0 {
-    findings.append(
-      CheckResult(
-        check: ConformanceCheck.sandboxRefused, status: .failed, module: module,
-        message: "and \(dropped) more refused calls, not recorded"))
-  }
-  return findings
+  let reply = CheckReply(
+    results: results, refusals: refused.filter { seen.insert($0.message).inserted }, unrecorded: unrecorded)
+  ChildChannel.reply((try? JSONEncoder().encode(reply)) ?? Data(), nonce: nonce)
+  return 0
 }
 
 exit(await main())

@@ -9,10 +9,13 @@ final class FaultyProvider: ServiceProvider {
   static let services = [Services.Name.log, Services.Name.http]
   private let log: (any ModuleLogger)?
   private let http: (any HTTPClient)?
+  /// Not listed in ``services``: what `unlisted` reads.
+  private let clock: (any WallClock)?
 
   init(services: Services) {
     log = services.log
     http = services.http
+    clock = services.clock
   }
 
   func answer(_ answers: inout ServiceAnswers<FaultyService>) {
@@ -27,6 +30,11 @@ final class FaultyProvider: ServiceProvider {
       } catch let error as HTTPError {
         return "refused (\(error.kind.rawValue))"
       }
+    }
+    answers.on(\.unlisted) { [clock] _ in
+      guard let clock else { return "no clock" }
+      _ = clock.now()
+      return "clock"
     }
     answers.on(\.hang) { [log] _ in
       do {

@@ -105,7 +105,7 @@ final class AskPresenter: ViperPresenter, AskViewOutput, AskInteractorOutput {
 /// Calls the operation `how` names, from the module's work.
 final class AskInteractor: ViperInteractor {
   enum How: String, CaseIterable {
-    case echo, crash, hang, fetch
+    case echo, crash, hang, fetch, unlisted
   }
 
   weak var presenter: (any AskInteractorOutput)?
@@ -135,6 +135,7 @@ final class AskInteractor: ViperInteractor {
           case .crash: try await faulty.crash("now")
           case .hang: try await faulty.hang("forever")
           case .fetch: try await faulty.fetch(url)
+          case .unlisted: try await faulty.unlisted("now")
           }
         outcome = "Answer \(number): \(answer)"
       } catch let error as ServiceCallError {

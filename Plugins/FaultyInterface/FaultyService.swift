@@ -20,4 +20,8 @@ public enum FaultyService: ServiceInterface {
   /// Fetches the URL through the host's http service and answers
   /// `STATUS: BODY`; only the hosts the Faulty plugin declares (127.0.0.1).
   public static let fetch = ServiceOperation<String, String>("fetch")
+  /// Reads the clock, which the provider does not list in its services:
+  /// the host hands it a stand-in that reports the use. Answers `clock` or
+  /// `no clock`.
+  public static let unlisted = ServiceOperation<String, String>("unlisted")
 }

@@ -86,13 +86,19 @@ public final class HostServices {
   /// The services `contract` lists, for the module `urn` of `plugin`; in
   /// place of each other one, an ``UndeclaredService`` whose first use is
   /// logged and noticed, naming the service to add to the contract.
-  package func services(for contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
+  /// `isProvider`: `urn` names a business service provider, whose list is
+  /// its `static let services`.
+  package func services(for contract: Contract, plugin: PluginIdentity, urn: String, isProvider: Bool = false)
+    -> Services
+  {
     let reporter = ModuleReporter(services: self, urn: urn)
     let listed = Services(
       named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings(for: plugin) },
       log: { reporter },
       notifications: { reporter }, clock: { clock }, http: { http(for: plugin) })
-    return UndeclaredService.filling(listed, for: contract, module: urn, now: { [clock] in clock.now() }) {
+    return UndeclaredService.filling(
+      listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
+    ) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem)
       self?.notifications.notice(undeclared.problem, tone: .warning)

@@ -184,7 +184,8 @@ final class ServiceRouter {
     let identity =
       runtime.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
       ?? PluginIdentity(plugin)
-    let services = runtime.services.services(for: contract, plugin: identity, urn: "\(plugin.name) (\(name))")
+    let services = runtime.services.services(
+      for: contract, plugin: identity, urn: "\(plugin.name) (\(name))", isProvider: true)
     guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
     else { return services }
     return services.adding(calls)

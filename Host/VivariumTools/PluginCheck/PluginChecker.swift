@@ -81,6 +81,32 @@ public struct PluginChecker: Sendable {
           check: "*", status: .skipped, module: nil, message: "plugin and module checks need a plugin that loads"))
       return results
     }
+    // What the sandbox refuses is found while the other checks run the
+    // plugin's code: when sandbox.refused is selected alone, every check of
+    // the strictness runs to exercise the plugin, and only its findings count.
+    let sandbox = ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.sandbox])
+    let sandboxSkipped = sandbox.compactMap { check, reason in
+      reason.map { CheckResult(check: check.name, status: .skipped, module: nil, message: $0) }
+    }
+    let planned = plan(only: only, skip: skip, plugin: plugin)
+    guard sandboxSkipped.isEmpty else {
+      return results + run(planned.jobs, path: path, file: plugin.fileDescriptor).flatMap(\.results)
+        + planned.skipped + sandboxSkipped
+    }
+    guard planned.jobs.isEmpty else {
+      let replies = run(planned.jobs, path: path, file: plugin.fileDescriptor)
+      return results + replies.flatMap(\.results) + planned.skipped + CheckReply.sandboxResults(replies)
+    }
+    // Only the sandbox's findings are asked for: every check of the
+    // strictness exercises the plugin, their own results left out.
+    let exercise = plan(only: [], skip: [], plugin: plugin).jobs
+    let replies = run(exercise, path: path, file: plugin.fileDescriptor)
+    return results + planned.skipped + CheckReply.sandboxResults(replies)
+  }
+
+  /// The plugin and module checks `only` and `skip` select at this
+  /// strictness, as jobs, and the rest as skipped results.
+  private func plan(only: [String], skip: [String], plugin: LoadedPlugin) -> (jobs: [Job], skipped: [CheckResult]) {
     var jobs: [Job] = []
     var skipped: [CheckResult] = []
     for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
@@ -99,36 +125,36 @@ public struct PluginChecker: Sendable {
         }
       }
     }
-    return results + run(jobs, path: path, file: plugin.fileDescriptor) + skipped
+    return (jobs, skipped)
   }
 
   /// Runs `jobs`, in child processes one per core, or all in one.
-  private func run(_ jobs: [Job], path: String, file: Int32?) -> [CheckResult] {
+  private func run(_ jobs: [Job], path: String, file: Int32?) -> [CheckReply] {
     guard let timeout else {
       // --in-process: one process for every check, no time limit.
-      return runChild(jobs, path: path, file: file, timeout: .seconds(86_400))
+      return [runChild(jobs, path: path, file: file, timeout: .seconds(86_400))]
     }
-    return jobs.concurrentMap { runChild([$0], path: path, file: file, timeout: timeout) }.flatMap { $0 }
+    return jobs.concurrentMap { runChild([$0], path: path, file: file, timeout: timeout) }
   }
 
-  /// Runs `jobs` in one `vivarium-check` child: its results, or for each job
+  /// Runs `jobs` in one `vivarium-check` child: its reply, or for each job
   /// a result saying how the child ended.
-  private func runChild(_ jobs: [Job], path: String, file: Int32?, timeout: Duration) -> [CheckResult] {
+  private func runChild(_ jobs: [Job], path: String, file: Int32?, timeout: Duration) -> CheckReply {
     let arguments = [path, String(strictness)] + jobs.map(\.argument)
-    func each(_ status: CheckStatus, _ message: (Job) -> String) -> [CheckResult] {
-      jobs.map { CheckResult(check: $0.check, status: status, module: $0.module, message: message($0)) }
+    func each(_ status: CheckStatus, _ message: (Job) -> String) -> CheckReply {
+      let results = jobs.map { CheckResult(check: $0.check, status: status, module: $0.module, message: message($0)) }
+      return CheckReply(results: results, refusals: [], unrecorded: 0)
     }
     func place(_ job: Job) -> String { job.module.map { " on \($0)" } ?? "" }
     func debug(_ job: Job) -> String { "debug it with 'vivarium check \(path) --only \(job.check) --in-process'" }
     switch ChildProcess.run(runner, arguments, timeout: timeout, passing: file.map { [$0] } ?? []) {
     case .exited(let status, let replies, let stderr):
-      // One result per job, in order, then the sandbox's findings.
-      if status == 0, replies.count == 1, let reply = replies.first,
-        let results = try? JSONDecoder().decode([CheckResult].self, from: reply),
-        results.count >= jobs.count, zip(results, jobs).allSatisfy({ $0.check == $1.check }),
-        results.dropFirst(jobs.count).allSatisfy({ $0.check == ConformanceCheck.sandboxRefused })
+      // One result per job, in order, and the sandbox's findings.
+      if status == 0, replies.count == 1, let data = replies.first,
+        let reply = try? JSONDecoder().decode(CheckReply.self, from: data),
+        reply.results.count == jobs.count, zip(reply.results, jobs).allSatisfy({ $0.check == $1.check })
       {
-        return results
+        return reply
       }
       return each(.crashed) {
         "the check\(place($0)) ended with status \(status) without its result\(PluginProbe.said(stderr)): code in the plugin ended the process; \(debug($0))"

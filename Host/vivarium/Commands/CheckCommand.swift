@@ -44,7 +44,7 @@ enum CheckCommand: Command {
     ),
   ]
   static let exitCodes =
-    "0 nothing failed, crashed or timed out (warnings and notes allowed); 1 something did, or --app found a failure; 2 usage error."
+    "0 nothing failed, crashed or timed out (warnings and notes allowed); 1 something did, a file named does not exist, or --app found a failure; 2 usage error."
 
   /// One check, as `--list --json` prints it.
   struct Listed: Encodable {
@@ -92,7 +92,7 @@ enum CheckCommand: Command {
     for path in arguments.positionals {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw UsageError("there is no file '\(path)'; give the path of a plugin .so file")
+        throw CommandFailure("there is no file '\(path)'; give the path of a plugin .so file")
       }
       if isDirectory.boolValue {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

@@ -88,27 +88,44 @@ struct ConfinementTests {
   }
 
   /// `vivarium check` runs each check in the same sandbox, and names what
-  /// the plugin tried that it refused: the path, the program, the call.
+  /// the plugin tried that it refused: the path, the program, the call;
+  /// each once, under its own check, which --only and --skip select like
+  /// any other.
   @Test func checkNamesWhatThePluginTriedThatTheSandboxRefused() throws {
-    let result = try ProcessRunner.vivarium([
-      "check", BuildProducts.directory + "/libFaulty.so", "--only", "presentation.first-cycle", "--json",
-    ])
-    #expect(result.status == 1, "\(result.stderr)")
     struct Report: Decodable {
       struct Plugin: Decodable { let results: [CheckResult] }
       let plugins: [Plugin]
     }
-    let results = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).plugins.flatMap(\.results)
-    let refused = results.filter { $0.check == ConformanceCheck.sandboxRefused }
-    // Only faulty:escape tried anything: faulty:demo gets no finding.
-    #expect(Set(refused.map(\.module)) == ["faulty:escape"], "\(refused)")
+    func results(_ options: [String]) throws -> (results: [CheckResult], status: Int32) {
+      let result = try ProcessRunner.vivarium(
+        ["check", BuildProducts.directory + "/libFaulty.so", "--strictness", "3", "--json"] + options)
+      let report = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8))
+      return (report.plugins.flatMap(\.results), result.status)
+    }
+    let (alone, status) = try results(["--only", ConformanceCheck.sandboxRefused])
+    #expect(status == 1)
+    // Selected alone, only its findings are reported.
+    let others = alone.filter { $0.check != ConformanceCheck.sandboxRefused && $0.status != .skipped }
+    #expect(others.isEmpty, "\(others)")
+    let refused = alone.filter { $0.check == ConformanceCheck.sandboxRefused }
     #expect(refused.allSatisfy { $0.status == .failed })
     let said = refused.map(\.message)
+    #expect(Set(said).count == said.count, "each refusal once: \(said)")
+    // Only faulty:escape tried anything: faulty:demo gets no finding.
+    #expect(!refused.contains { $0.module == "faulty:demo" }, "\(refused)")
     #expect(said.contains { $0.contains("/etc/passwd") && $0.contains("open") }, "\(said)")
     #expect(said.contains { $0.contains("write /etc/written-by-a-plugin") }, "\(said)")
     #expect(said.contains { $0.contains("run a program /bin/true") }, "\(said)")
     #expect(said.contains { $0.contains("an IPv4 socket") && $0.contains("http service") }, "\(said)")
     #expect(said.contains { $0.contains("ptrace") }, "\(said)")
+    // Skipped, it reports nothing, though the checks that ran met refusals.
+    let (skipped, _) = try results([
+      "--only", "presentation.first-cycle", "--only", ConformanceCheck.sandboxRefused, "--skip",
+      ConformanceCheck.sandboxRefused,
+    ])
+    #expect(skipped.contains { $0.check == "presentation.first-cycle" && $0.status == .passed }, "\(skipped)")
+    #expect(
+      skipped.filter { $0.check == ConformanceCheck.sandboxRefused }.map(\.status) == [.skipped], "\(skipped)")
   }
 
   /// A kernel that lacks what confinement needs is named for what it

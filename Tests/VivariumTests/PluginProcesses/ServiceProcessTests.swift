@@ -39,6 +39,17 @@ struct ServiceProcessTests {
       logged.contains { $0.contains("ask:echo") && $0.contains("faulty.echo by FaultyPlugin answered") }, "\(logged)")
   }
 
+  /// A provider in a process of its own that uses a host service it does
+  /// not list gets the stand-in a module gets, not nothing: the use is
+  /// logged, naming the service and the list to add it to.
+  @Test func aProviderUsingAServiceItDoesNotListIsReported() async throws {
+    try await ask("unlisted")
+    let shown = try await host.waitForText("Answer")
+    #expect(shown.contains("Answer 1: clock"), "a stand-in, not nil: \(shown)")
+    let reported = host.runtime.services.recentLog.filter { $0.contains("'\(Services.Name.clock)'") }
+    #expect(reported.contains { $0.contains("FaultyPlugin") && $0.contains("static let services") }, "\(reported)")
+  }
+
   @Test func aProviderThatCrashesFailsTheCallAsUnavailableAndTheNextCallStartsItAgain() async throws {
     try await ask("crash")
     let shown = try await host.waitForText("Failed")

@@ -124,8 +124,11 @@ public struct ConformanceCheck: Hashable, Sendable {
       fix: "Draw .slot(name) for every declared slot, and embed only URNs the slot accepts."),
     .init(
       name: "composition.outputs", level: 3, scope: .module,
-      verifies: "Every output emitted while presenting and interacting is declared in the contract, with its fields.",
-      fix: "Declare the output in Contract.outputs, or stop emitting it."),
+      verifies:
+        "Every output emitted while presenting and interacting is declared in the contract, with its fields (each one that is not is named); an output declared but never emitted is a warning.",
+      fix:
+        "Declare each output the module emits in Contract.outputs, with its fields and their types; emit each one declared, or remove it."
+    ),
     .init(
       name: "composition.inputs", level: 3, scope: .module,
       verifies: "Each declared input, sent with sample fields, is accepted by the module's receiver.",
@@ -152,8 +155,10 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "services.declared", level: 3, scope: .module,
       verifies:
-        "Presenting the module (with the work it starts, run until it settles, in vivarium check), acting on its first screen and answering its inputs use no service its contract does not list (the host hands it a stand-in that does nothing).",
-      fix: "Add the service to Contract.services (services: [Services.Name.clock]), or stop using it."),
+        "Presenting the module (with the work it starts, run until it settles, in vivarium check), acting on its first screen and answering its inputs use no host service its contract does not list in services (the host hands it a stand-in that does nothing) and call no business service it does not list in requires (the host refuses the call).",
+      fix:
+        "List what the module uses: a host service in Contract.services (services: [Services.Name.clock]), a business service in Contract.requires (requires: [.required(WeatherService.self, \"1.0\"..<\"2.0\")]); or stop using it."
+    ),
     .init(
       name: "leaks.teardown", level: 4, scope: .module,
       verifies: "After disappear and detach, no object of the module's roles is alive.",
@@ -170,7 +175,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "service.answers", level: 1, scope: .plugin,
       verifies:
-        "Each business service the plugin provides, made with fake services, answers every operation called with a sample request within its deadline: a response, its declared failure, or its dependencies' error.",
+        "Each business service the plugin provides, made with fake services, answers every operation called with a sample request within its deadline: a response, its declared failure, or its dependencies' error; and uses only the host services its static let services lists and the business services its static let requires lists (a failure for each other one names what to list).",
       fix:
         "Throw the operation's declared failure rather than another error; decode what the request type declares; answer within the deadline."
     ),
@@ -185,7 +190,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: sandboxRefused, level: 1, scope: .sandbox,
       verifies:
-        "While the other checks run it, in the sandbox it runs in, the plugin tries nothing the sandbox refuses: no file outside its own, no program, process, socket or other process, no call of the kernel's that no plugin needs.",
+        "While the other checks run it, in the sandbox it runs in, the plugin tries nothing the sandbox refuses: no file outside its own, no program, process, socket or other process, no call of the kernel's that no plugin needs. Each refusal is reported once; selected alone (--only sandbox.refused), every check of the strictness runs to exercise the plugin and only these findings are reported.",
       fix:
         "Keep data in the storage service, reach the network through the http service (declare the host), and ask other plugins' services for the rest; the finding names the call and the path."
     ),
@@ -234,7 +239,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     "navigation.back":
       "On a first screen a Back button does nothing but report an error, and the person is stuck.",
     "services.declared":
-      "A module gets only the services its contract lists; one it forgot is a stand-in that does nothing, so the screen waits forever for what it never gets.",
+      "A module gets only the services its contract lists; one it forgot is a stand-in that does nothing, and a business service it does not require is refused, so the screen waits forever for what it never gets.",
     "leaks.teardown":
       "A view and presenter holding each other strongly is the classic VIPER leak; every closed screen stays in memory.",
     "leaks.repeated": "Screens are opened and closed all day; memory kept per build grows until the app is killed.",

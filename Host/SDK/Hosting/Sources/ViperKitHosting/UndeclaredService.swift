@@ -13,29 +13,52 @@ import ViperKit
 public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock, HTTPClient {
   /// The service's name (``Services/Name``).
   public let service: String
-  /// The URN of the module it was handed to.
+  /// The URN of the module it was handed to, or the provider it was
+  /// handed to (``isProvider``).
   public let module: String
+  /// Whether it was handed to a business service provider, whose list of
+  /// services is its `static let services`, not a contract.
+  public let isProvider: Bool
   private let time: () -> Double
   private let report: (UndeclaredService) -> Void
   private var reported = false
 
   /// A stand-in for `service` handed to `module`; `report` is called on its
   /// first use, `now` gives the time it tells.
-  public init(
+  public convenience init(
     _ service: String, module: String, now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
+  ) {
+    self.init(service, module: module, isProvider: false, now: now, report: report)
+  }
+
+  /// A stand-in for `service` handed to `module`, a provider when
+  /// `isProvider`; `report` is called on its first use, `now` gives the
+  /// time it tells.
+  public init(
+    _ service: String, module: String, isProvider: Bool, now: @escaping () -> Double,
+    report: @escaping (UndeclaredService) -> Void
   ) {
     self.service = service
     self.module = module
+    self.isProvider = isProvider
     time = now
     self.report = report
   }
 
   /// What is wrong and what to do.
-  public var problem: String { Self.problem(service, module: module) }
+  public var problem: String {
+    isProvider ? Self.problem(service, provider: module) : Self.problem(service, module: module)
+  }
 
   /// What is wrong when `module` uses `service` without listing it, and what to do.
   public static func problem(_ service: String, module: String) -> String {
     "\(module) uses '\(service)' without declaring it: add \"\(service)\" to its contract's services"
+  }
+
+  /// What is wrong when the business service provider `provider` uses the
+  /// host service `service` without listing it, and what to do.
+  public static func problem(_ service: String, provider: String) -> String {
+    "\(provider) uses '\(service)' without declaring it: add \"\(service)\" to the provider's static let services"
   }
 
   /// Thrown where a module writes to, or sleeps on, a service it did not declare.
@@ -57,9 +80,22 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
     _ services: Services, for contract: Contract, module: String, now: @escaping () -> Double,
     report: @escaping (UndeclaredService) -> Void
   ) -> Services {
-    let unlisted = Services.Name.all.subtracting(contract.services)
+    filling(services, listing: contract.services, for: module, isProvider: false, now: now, report: report)
+  }
+
+  /// `services`, handed out to `user` (a module's URN, or a provider when
+  /// `isProvider`) that lists `listed`, with every service not listed (nil
+  /// there) replaced by an ``UndeclaredService`` that calls `report` when
+  /// first used.
+  public static func filling(
+    _ services: Services, listing listed: [String], for user: String, isProvider: Bool,
+    now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
+  ) -> Services {
+    let unlisted = Services.Name.all.subtracting(listed)
     return services.filling(
-      Services(named: unlisted) { UndeclaredService($0, module: module, now: now, report: report) })
+      Services(named: unlisted) {
+        UndeclaredService($0, module: user, isProvider: isProvider, now: now, report: report)
+      })
   }
 
   // MARK: KeyValueStore

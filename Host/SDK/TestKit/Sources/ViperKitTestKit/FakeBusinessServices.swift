@@ -31,7 +31,7 @@ extension FakeServices {
     let contract = Contract(
       urn: "provider:\(Provider.Interface.name)", summary: "The provider of \(Provider.Interface.name).",
       services: Provider.services, requires: Provider.requires)
-    return ProvidedService(provider, services: services(for: contract))
+    return ProvidedService(provider, services: services(for: contract, urn: contract.urn, isProvider: true))
   }
 
   /// A handle on `service` as a consumer requiring `requires` gets it:
@@ -43,11 +43,6 @@ extension FakeServices {
     let compatible = Interface.version..<SemanticVersion(Interface.version.major + 1)
     return ServiceHandle(
       calls: FakeCalls(self, caller: "the consumer", requires: requires ?? [.required(Interface.self, compatible)]))
-  }
-
-  /// What the module `urn` with `contract` gets to call business services with.
-  func businessCalls(for contract: Contract, urn: String) -> (any ServiceCalling)? {
-    contract.requires.isEmpty ? nil : FakeCalls(self, caller: urn, requires: contract.requires)
   }
 
   /// Calls through the fakes: one the consumer did not declare is refused
@@ -72,7 +67,11 @@ extension FakeServices {
       let requirement: ServiceRequirement
       switch ServiceRequirement.allowing(request, among: requires, caller: caller) {
       case .success(let allowed): requirement = allowed
-      case .failure(let refusal): return .error(refusal)
+      case .failure(let refusal):
+        if refusal.kind == .undeclared, !fake.unrequired.contains(request.service) {
+          fake.unrequired.append(request.service)
+        }
+        return .error(refusal)
       }
       guard let (version, provider) = fake.providers[request.service] else {
         return error(.unavailable, "no fake provides '\(request.service)': call provide(_:) on the fake services")

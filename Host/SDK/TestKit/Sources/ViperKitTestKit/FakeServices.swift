@@ -30,6 +30,10 @@ public final class FakeServices {
   public internal(set) var httpRequests: [HTTPRequest] = []
   /// Business service calls made, `service.operation`, in order (ViperKit 2.7).
   public internal(set) var serviceCalls: [String] = []
+  /// Names of the business services called without being listed in the
+  /// caller's `requires` (each call refused as the host refuses it), in the
+  /// order first called.
+  public internal(set) var unrequired: [String] = []
   /// The fake providers of business services, by service.
   var providers: [String: (version: SemanticVersion, answer: @MainActor (ServiceRequest) async -> ServiceOutcome)] = [:]
 
@@ -43,14 +47,20 @@ public final class FakeServices {
   /// the module `urn`: an ``UndeclaredService`` in place of each other one,
   /// recorded in ``undeclared`` when used.
   public func services(for contract: Contract, urn: String? = nil) -> Services {
+    services(for: contract, urn: urn ?? contract.urn, isProvider: false)
+  }
+
+  /// ``services(for:urn:)`` for the module `urn`, or for the provider `urn`
+  /// when `isProvider`.
+  func services(for contract: Contract, urn: String, isProvider: Bool) -> Services {
     let listed = Services(
       named: Set(contract.services), storage: { Entries(self, Services.Name.storage, \.stored) },
       settings: { Entries(self, Services.Name.settings, \.settings) }, log: { Log(self) },
       notifications: { Notices(self) }, clock: { UsedClock(self) }, http: { FakeHTTP(self) })
     let filled = UndeclaredService.filling(
-      listed, for: contract, module: urn ?? contract.urn, now: { [clock] in clock.now() }
+      listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
-    return businessCalls(for: contract, urn: urn ?? contract.urn).map { filled.adding($0) } ?? filled
+    return filled.adding(FakeCalls(self, caller: urn, requires: contract.requires))
   }
 
   /// One of the fake's dictionaries, read and written as the service

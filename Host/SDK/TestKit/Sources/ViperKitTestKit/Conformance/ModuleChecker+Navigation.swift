@@ -9,11 +9,13 @@ extension ModuleChecker {
     }
     guard let requests = try? interact(fuzz: false).requests else { return .skipped("see presentation.interaction") }
     var opened = 0
+    var problems: [String] = []
     for request in requests {
       guard let (kind, urn) = request.opening else { continue }
       opened += 1
-      if let problem = problem(kind, urn) { return .failed(problem) }
+      if let problem = problem(kind, urn), !problems.contains(problem) { problems.append(problem) }
     }
+    guard problems.isEmpty else { return .failed(problems.joined(separator: "; ")) }
     return .passed(
       opened == 0
         ? "asked to open nothing"

@@ -146,14 +146,19 @@ struct ModuleChecker {
     var outputs: [Message] = []
     /// The requests made, presenting included.
     var requests: [RouteRequest] = []
-    /// The services used that the contract does not list, first use first.
+    /// The host services used that the contract does not list, first use first.
     var undeclaredServices: [String] = []
+    /// The business services called that the contract does not require.
+    var unrequiredServices: [String] = []
 
     @MainActor mutating func add(_ module: ModuleHarness) {
       outputs += module.outputs
       requests += module.requests
       for service in module.services.undeclared where !undeclaredServices.contains(service) {
         undeclaredServices.append(service)
+      }
+      for service in module.services.unrequired where !unrequiredServices.contains(service) {
+        unrequiredServices.append(service)
       }
     }
   }

@@ -14,14 +14,41 @@ extension Conformance {
   /// #expect(results.allSatisfy { $0.status != .failed }, "\(results)")
   /// ```
   public static func run(providers: [any ServiceProvider.Type]) async -> [CheckResult] {
+    let (answers, uses) = await findings(providers)
+    return answers + uses
+  }
+
+  /// What ``run(providers:)`` finds: the result of each operation called,
+  /// and a failure for each service used without being listed.
+  private static func findings(_ providers: [any ServiceProvider.Type]) async -> (
+    answers: [CheckResult], uses: [CheckResult]
+  ) {
     var results: [CheckResult] = []
+    var uses: [CheckResult] = []
     for provider in providers {
-      let made = FakeServices().made(provider)
+      let fake = FakeServices()
+      let made = fake.made(provider)
       for operation in made.answered {
         results.append(await check(operation, of: made))
       }
+      // What answering used without listing it: the host hands such a
+      // provider a stand-in that refuses it.
+      let subject = "provider:\(made.service)"
+      for service in fake.undeclared {
+        uses.append(
+          CheckResult(
+            check: providerCheck, status: .failed, module: "service \(made.service)",
+            message: UndeclaredService.problem(service, provider: subject)))
+      }
+      for service in fake.unrequired {
+        uses.append(
+          CheckResult(
+            check: providerCheck, status: .failed, module: "service \(made.service)",
+            message: ModuleChecker.unrequiredProblem(
+              service, caller: subject, list: "the provider's static let requires")))
+      }
     }
-    return results
+    return (results, uses)
   }
 
   /// The id of the provider check.
@@ -31,13 +58,17 @@ extension Conformance {
   /// operation failed, naming each; passed (or skipped, with no provider
   /// or nothing to call) otherwise.
   public static func runProviderCheck(_ providers: [any ServiceProvider.Type]) async -> CheckResult {
-    let results = await run(providers: providers)
+    let (answers, uses) = await findings(providers)
+    let results = answers + uses
     let failed = results.filter { $0.status == .failed }
     guard failed.isEmpty else {
+      // Each failure of a use not listed says what to list; the catalog's
+      // advice is about answering, so it comes only with such a failure.
+      let answering = answers.contains { $0.status == .failed }
       return CheckResult(
         check: providerCheck, status: .failed, module: nil,
-        message: failed.map { "\($0.module ?? ""): \($0.message)" }.joined(separator: "; ") + "; "
-          + ConformanceCheck.fixText(providerCheck))
+        message: failed.map { "\($0.module ?? ""): \($0.message)" }.joined(separator: "; ")
+          + (answering ? "; " + ConformanceCheck.fixText(providerCheck) : ""))
     }
     let called = results.filter { $0.status == .passed }.count
     guard called > 0 else {

@@ -1,0 +1,117 @@
+import Testing
+import ViperKit
+import ViperKitHosting
+import ViperKitTestKit
+
+/// A module that, on attach, emits `emits`, and calls the echo service
+/// from its work (whether its contract requires it or not).
+struct FindingsFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+  let contract: Contract
+  var emits: [Message] = []
+  var callsEcho = false
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let view = FindingsView(context: context, emits: emits, callsEcho: callsEcho)
+    return Module(view: view, presenter: view)
+  }
+}
+
+/// View and presenter in one: there is nothing to present.
+final class FindingsView: ViperView, ViperPresenter {
+  let context: ModuleContext
+  let emits: [Message]
+  let callsEcho: Bool
+
+  init(context: ModuleContext, emits: [Message], callsEcho: Bool) {
+    self.context = context
+    self.emits = emits
+    self.callsEcho = callsEcho
+  }
+
+  func lifecycle(_ event: LifecycleEvent) {
+    guard event == .attach else { return }
+    context.canvas.draw(.text("here"))
+    for message in emits { context.messages.emit(message) }
+    guard callsEcho else { return }
+    let echo = context.services.service(EchoService.self)
+    context.work.start("echo") { _ = try? await echo.echo("hello") }
+  }
+
+  func handle(_ event: ViewEvent) {}
+}
+
+/// A provider that fetches over http without listing `http` in its
+/// services: the host hands it a stand-in that refuses.
+@MainActor
+final class UnlistedHTTPProvider: ServiceProvider {
+  let http: (any HTTPClient)?
+  init(services: Services) { http = services.http }
+
+  func answer(_ answers: inout ServiceAnswers<EchoService>) {
+    answers.on(\.echo) { [http] text in
+      _ = try? await http?.send(HTTPRequest("https://example.org/" + text))
+      return text
+    }
+  }
+}
+
+/// What the conformance checks find that they once let pass: every
+/// failure of a check, not the first; an output declared and never sent;
+/// a business service called without being required; a provider using a
+/// host service it does not list, with advice that fits a provider.
+@Suite("What the checks find")
+@MainActor
+struct CheckFindingsTests {
+  private func result(_ check: String, _ factory: FindingsFactory) async -> CheckResult {
+    await Conformance.runWithWork(check, on: factory, strictness: 10, plugin: [factory])
+  }
+
+  @Test func composition_outputsNamesEveryBadOutputNotOnlyTheFirst() async {
+    let contract = Contract(
+      urn: "test:outputs", summary: "Emits two bad outputs.",
+      outputs: [MessageSpec(name: "refreshed", fields: ["count": .int], description: "Reloaded.")])
+    let factory = FindingsFactory(
+      contract: contract, emits: [Message("finished"), Message("refreshed", ["count": .string("3")])])
+    let found = await result("composition.outputs", factory)
+    #expect(found.status == .failed)
+    #expect(found.message.contains("'finished'"), "the undeclared output: \(found.message)")
+    #expect(found.message.contains("'count'"), "the declared output's wrongly typed field: \(found.message)")
+  }
+
+  @Test func anOutputDeclaredButNeverSentIsAWarningNamingIt() async {
+    let contract = Contract(
+      urn: "test:silent", summary: "Declares an output it never sends.",
+      outputs: [MessageSpec(name: "picked", description: "Never sent.")])
+    let found = await result("composition.outputs", FindingsFactory(contract: contract))
+    #expect(found.status == .warning)
+    #expect(found.message.contains("'picked'"), "\(found.message)")
+    let sent = FindingsFactory(contract: contract, emits: [Message("picked")])
+    #expect(await result("composition.outputs", sent).status == .passed)
+  }
+
+  @Test func aBusinessServiceCalledWithoutBeingRequiredFailsServicesDeclared() async {
+    let unrequired = FindingsFactory(
+      contract: Contract(urn: "test:caller", summary: "Calls echo, requires nothing."), callsEcho: true)
+    let found = await result("services.declared", unrequired)
+    #expect(found.status == .failed)
+    #expect(found.message.contains("'echo'"), "the service: \(found.message)")
+    let required = FindingsFactory(
+      contract: Contract(
+        urn: "test:caller", summary: "Calls echo, requires it.", requires: [.required(EchoService.self, "1.0"..<"2")]),
+      callsEcho: true)
+    #expect(await result("services.declared", required).status == .passed)
+  }
+
+  @Test func aProviderUsingAHostServiceItDoesNotListFailsWithAdviceForAProvider() async throws {
+    let results = await Conformance.run(providers: [UnlistedHTTPProvider.self])
+    let unlisted = try #require(results.first { $0.status == .failed }, "\(results)")
+    #expect(unlisted.check == Conformance.providerCheck)
+    #expect(unlisted.message.contains("'\(Services.Name.http)'"), "\(unlisted.message)")
+    #expect(!unlisted.message.contains("contract"), "a provider has no contract: \(unlisted.message)")
+    let one = await Conformance.runProviderCheck([UnlistedHTTPProvider.self])
+    #expect(one.status == .failed)
+    let answeringAdvice = try #require(ConformanceCheck.named(Conformance.providerCheck)?.fix)
+    #expect(!one.message.contains(answeringAdvice), "advice about answering, for a use not listed: \(one.message)")
+  }
+}
