@@ -6,7 +6,8 @@ import ViperKitHosting
 @testable import VivariumRuntime
 
 /// Contracts declare where their module navigates (ViperKit 2.4,
-/// `Contract.opens`); the host reports a request that is not declared.
+/// `Contract.opens`); the host reports a request that is not declared, and
+/// refuses it.
 @Suite("Declared navigation")
 @MainActor
 struct NavigationDeclarationTests {
@@ -66,15 +67,17 @@ struct NavigationDeclarationTests {
     return (runtime, recorder)
   }
 
-  @Test func anUndeclaredRequestIsReportedAndStillCarriedOut() async throws {
+  @Test func anUndeclaredRequestIsReportedAndRefused() async throws {
     let (runtime, recorder) = try await host(sdk: .current)
     try #require(recorder.context("probe:list")).router.push("probe:child:1")
     runtime.drain()
     #expect(runtime.problems.isEmpty, "a declared push: \(runtime.problems)")
+    #expect(runtime.top?.urn == "probe:child:1", "a declared push is carried out")
     try #require(recorder.context("probe:child:1")).router.replace("probe:child:2")
+    try #require(recorder.context("probe:child:1")).router.push("probe:list")
     runtime.drain()
-    #expect(runtime.top?.urn == "probe:child:2", "carried out")
-    #expect(runtime.problems.map(\.module) == ["probe:child:1"])
+    #expect(runtime.top?.urn == "probe:child:1", "neither undeclared request was carried out")
+    #expect(runtime.problems.map(\.module) == ["probe:child:1", "probe:child:1"])
     #expect(runtime.problems.first?.message.contains("'probe:child:2'") == true)
   }
 

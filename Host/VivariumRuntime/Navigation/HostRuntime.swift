@@ -532,13 +532,16 @@ public final class HostRuntime {
     }
   }
 
-  /// Reports a request the module's contract does not declare; the request
-  /// is still carried out (the conformance checks are where it fails).
-  private func checkDeclared(_ kind: NavigationTarget.Kind, _ urn: String, from node: ModuleNode) {
+  /// Whether the module's contract declares asking to open `urn` with
+  /// `kind`: the contract is what the host enforces, so a request it does
+  /// not declare is reported and refused, not carried out. Plugins built
+  /// before contracts declared navigation (ViperKit 2.4) are let through.
+  private func declares(_ kind: NavigationTarget.Kind, _ urn: String, from node: ModuleNode) -> Bool {
     guard node.resolved.route.declaresNavigation,
       let problem = NavigationCheck.problem(kind, urn, from: node.contract)
-    else { return }
-    report(node, problem)
+    else { return true }
+    report(node, problem + "; the host did not carry it out")
+    return false
   }
 
   func report(_ node: ModuleNode, _ message: String, cause: ResolveError.Kind? = nil) {
@@ -558,13 +561,13 @@ public final class HostRuntime {
   func perform(_ request: HostRequest, from node: ModuleNode) async {
     switch request {
     case .push(let urn):
-      checkDeclared(.push, urn, from: node)
+      guard declares(.push, urn, from: node) else { return }
       await push(urn, from: node)
     case .present(let urn):
-      checkDeclared(.present, urn, from: node)
+      guard declares(.present, urn, from: node) else { return }
       await present(urn, from: node)
     case .replace(let urn):
-      checkDeclared(.replace, urn, from: node)
+      guard declares(.replace, urn, from: node) else { return }
       await replace(with: urn, from: node)
     case .pop: await pop(from: node)
     case .popToRoot: await popToRoot(from: node)
