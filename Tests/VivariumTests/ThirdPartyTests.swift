@@ -110,6 +110,8 @@ struct ThirdPartyTests {
     let info = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(info["packagePath"] as? String == BuildProducts.repository + "/Host/SDK")
     #expect(info["testKitPath"] as? String == BuildProducts.repository + "/Host/SDK/TestKit")
+    // Every package the Package.swift of 'vivarium new' depends on.
+    #expect(info["hostingPath"] as? String == BuildProducts.repository + "/Host/SDK/Hosting")
     // The range of SDK versions it loads: from 2.0 to this SDK's minor version.
     let version = try #require((info["version"] as? String)?.split(separator: "."))
     let rule = try #require(info["compatibility"] as? String)

@@ -48,9 +48,10 @@ extension PermissionAllowance {
     let named = plugins.filter { names(selector, $0) }
     guard named.isEmpty else { return named }
     let files = plugins.map { PathName.lastComponent($0.path) }.joined(separator: ", ")
+    let hint = Suggestion.didYouMean(selector, among: plugins.flatMap { [$0.name, $0.legacyStorageName] })
     throw PermissionNamingError(
       description:
-        "no loaded plugin is '\(selector)'; give its file, its file's name without lib and .so, or its declared name (loaded: \(files.isEmpty ? "none" : files); --plugins DIR loads others)"
+        "no loaded plugin is '\(selector)'\(hint); give its file, its file's name without lib and .so, or its declared name (loaded: \(files.isEmpty ? "none" : files); --plugins DIR loads others)"
     )
   }
 

@@ -11,6 +11,8 @@ public struct SDKInfo: Encodable, Sendable {
   public let version: String
   /// The SDK package directory (`.package(path:)` of a plugin).
   public let packagePath: String
+  /// The hosting package directory: what a plugin's manifest tool links.
+  public let hostingPath: String
   /// The test kit package directory.
   public let testKitPath: String
   /// Whether the SDK package is still at `packagePath`.
@@ -29,6 +31,7 @@ public struct SDKInfo: Encodable, Sendable {
     let current = ViperKitVersion.current
     version = current.description
     packagePath = path
+    hostingPath = path + "/Hosting"
     testKitPath = path + "/TestKit"
     var isDirectory: ObjCBool = false
     packageExists =
@@ -53,6 +56,8 @@ public struct SDKInfo: Encodable, Sendable {
       style.bold("ViperKit \(version)"),
       "SDK package       \(packagePath)",
       "                  .package(path: \"\(packagePath)\") → .product(name: \"ViperKit\", package: \"SDK\")",
+      "Hosting package   \(hostingPath)",
+      "                  .package(path: \"\(hostingPath)\") → .product(name: \"ViperKitHosting\", package: \"Hosting\")",
       "Test kit package  \(testKitPath)",
       "                  .package(path: \"\(testKitPath)\") → .product(name: \"ViperKitTestKit\", package: \"TestKit\")",
       "Swift compiler    \(compiler)",

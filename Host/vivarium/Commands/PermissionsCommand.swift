@@ -29,6 +29,11 @@ enum PermissionsCommand: Command {
   static let exitCodes =
     "0 listed, or the decisions saved; 1 PLUGIN names no plugin or several, a PERMISSION is not one it declares, the decisions cannot be saved, or a --plugins path does not exist; 2 usage error."
 
+  /// The actions, each the decision it records.
+  static let actions: [(name: String, decision: PermissionDecision)] = [
+    ("grant", .granted), ("deny", .denied), ("revoke", .undecided),
+  ]
+
   /// One row of the list.
   struct Row: Encodable {
     let plugin: String
@@ -56,12 +61,11 @@ enum PermissionsCommand: Command {
       list(identities, store, arguments, console)
       return ExitCode.success
     }
-    let decision: PermissionDecision
-    switch action {
-    case "grant": decision = .granted
-    case "deny": decision = .denied
-    case "revoke": decision = .undecided
-    default: throw UsageError("unknown action '\(action)'; give grant, deny or revoke, or none to list")
+    guard let decision = actions.first(where: { $0.name == action })?.decision else {
+      let names = actions.map(\.name)
+      throw UsageError(
+        "unknown action '\(action)'\(Suggestion.didYouMean(action, among: names)); give \(names.joined(separator: ", ")), or none to list"
+      )
     }
     guard arguments.positionals.count > 1 else { throw UsageError("\(action) needs a PLUGIN") }
     let selector = arguments.positionals[1]
