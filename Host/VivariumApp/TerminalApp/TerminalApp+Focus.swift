@@ -107,8 +107,10 @@ extension TerminalApp {
       grid.put(" " + TextWrap.truncate(text, to: width - 2), x: 0, y: row, style: Palette.bar)
       return
     }
-    let spot = focusedSpot
-    var place = ""
+    let alert = runtime.services.notifications.alerts.first
+    // A question or an alert over the screen: its keys, not the element behind it.
+    let spot = alert == nil ? focusedSpot : nil
+    var place = alert.map { TerminalText.visible($0.title) } ?? ""
     if let spot {
       switch spot.kind {
       case .button: place = spot.key.address
@@ -123,7 +125,6 @@ extension TerminalApp {
       place +=
         (place.isEmpty ? "" : " · ") + "lines \(first)–\(min(first + pane.rows - 1, pane.height)) of \(pane.height)"
     }
-    let alert = runtime.services.notifications.alerts.first
     let hints =
       if overlay != nil { "Esc close · ↑↓ PgUp PgDn scroll" } else if let choice = alert?.choice {
         "←→ move · Enter answer · Esc \(choice.cancel.oneLineVisible)"

@@ -50,10 +50,12 @@ extension TerminalApp {
       }
     }
     switch key {
-    case .tab, .down: moveFocus(by: 1)
-    case .backTab, .up: moveFocus(by: -1)
-    case .right: moveFocus(by: 1)
-    case .left: moveFocus(by: -1)
+    case .tab: moveFocus(by: 1)
+    case .backTab: moveFocus(by: -1)
+    case .down: moveFocus(.down)
+    case .up: moveFocus(.up)
+    case .right: moveFocus(.right)
+    case .left: moveFocus(.left)
     case .enter, .character(" "):
       if case .field? = spot?.kind, !editing { editing = true } else { activate(spot) }
     case .pageDown, .pageUp: page(key == .pageDown ? 1 : -1, in: spot)
@@ -148,6 +150,18 @@ extension TerminalApp {
     let index = spots.firstIndex { $0.key == focus } ?? (step > 0 ? -1 : 0)
     let next = (index + step + spots.count) % spots.count
     setFocus(spots[next].key, index: next)
+  }
+
+  /// An arrow key: the focus to the nearest element that way; Up and Down
+  /// with none that way scroll the pane.
+  private func moveFocus(_ direction: FocusSearch.Direction) {
+    let spots = allHotspots()
+    let current = spots.first { $0.key == focus }
+    guard let next = focusSearch.target(from: current, among: spots, direction) else {
+      if direction == .down || direction == .up { scroll(by: direction == .down ? 1 : -1) }
+      return
+    }
+    setFocus(next.key, index: spots.firstIndex(of: next) ?? 0)
   }
 
   /// Every hotspot of the interactive pane (the top module: the base

@@ -56,6 +56,8 @@ public final class TerminalApp {
   var focusMemory: [ObjectIdentifier: FocusKey] = [:]
   /// Where the focus was among the hotspots, for when its element goes.
   var focusIndex = 0
+  /// Where the arrow keys move the focus.
+  var focusSearch = FocusSearch()
   /// Whether focus moved by a key since the last frame (scroll to it).
   var focusMoved = true
   /// The editor of the focused field, and the value the module last drew in it.

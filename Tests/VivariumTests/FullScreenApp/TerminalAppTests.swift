@@ -45,6 +45,30 @@ struct TerminalAppTests {
     #expect(!pilot.text.contains("[Items]"))
   }
 
+  /// The arrows move the focus the way they point: Down from a tab header
+  /// into the shown tab's content, Up back to that header, Right and Left
+  /// along the headers; Up from a tab's field to its own header.
+  @Test func theArrowsMoveTheFocusTheWayTheyPoint() async throws {
+    let pilot = try await signedIn()
+    func focused() -> String { pilot.screen.last ?? "" }
+    #expect(focused().contains("tab.items"), "the focus starts on the first header: \(focused())")
+    await pilot.press(.down)
+    #expect(focused().contains("row 1 of"), "into the items list, not the next header: \(focused())")
+    await pilot.press(.up)
+    #expect(focused().contains("tab.items"), "\(focused())")
+    await pilot.press(.right)
+    #expect(focused().contains("tab.search"), "\(focused())")
+    await pilot.press(.left, .right, .right)
+    #expect(focused().contains("tab.feed"), "\(focused())")
+    await pilot.press(.left, .enter)
+    #expect(pilot.text.contains("[Products] tab 2 of 3"), "\(pilot.text)")
+    await pilot.press(.down)
+    let field = focused()
+    #expect(!field.contains("tab."), "into the products tab: \(field)")
+    await pilot.press(.up)
+    #expect(focused().contains("tab.search"), "its own header: \(focused())")
+  }
+
   @Test func enterOnARowOpensItAndEscComesBackToTheSameRow() async throws {
     let pilot = try await signedIn()
     // Items, Products, Feed, then the rows of the items list.
@@ -276,6 +300,9 @@ extension TerminalAppTests {
     notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
     #expect(pilot.text.contains("▶[ Keep editing ]"))
     #expect(pilot.screen[pilot.screen.count - 1].contains("Esc Keep editing"))
+    // The bottom line names the question, not the element behind it.
+    #expect(pilot.screen[pilot.screen.count - 1].contains("notes:edit"))
+    #expect(!pilot.screen[pilot.screen.count - 1].contains("tab.items"), "\(pilot.screen.last ?? "")")
     await pilot.press(.enter)
     notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
     await pilot.press(.right)
