@@ -428,7 +428,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
-    // The redirect is the answer: PluginHTTP checks and follows it.
+    // The redirect is the answer: PluginHTTP checks and follows it. Its body
+    // reaches this delegate (and its limit) only now: FoundationNetworking
+    // keeps a 301 to 308's body itself until it is asked, so for a redirect
+    // only the whole request's time limit bounds what it holds.
     completionHandler(nil)
   }
 
