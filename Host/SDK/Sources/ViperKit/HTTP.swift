@@ -56,6 +56,12 @@ public struct HTTPError: Error, Codable, Hashable, Sendable, CustomStringConvert
     case refusedRedirect
     /// The URL is not an absolute `http` or `https` URL.
     case invalidURL
+    /// The request's method or a header is not one the host sends
+    /// (ViperKit 2.8): a method or header name that is not an HTTP token,
+    /// a header value with a line break or NUL, or a header the host sets
+    /// itself (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`,
+    /// …). The reason names it; nothing of the request was sent.
+    case invalidRequest
     /// The response was larger than the host's limit.
     case tooLarge
     /// No response within the host's time limit.
