@@ -88,6 +88,20 @@ struct PermissionTests {
     #expect(store.widening(wider).isEmpty, "decided, even when denied")
   }
 
+  /// Deciding about one of a build's permissions is deciding about that
+  /// build: the others it declared, left undecided, do not make the same
+  /// build wider; only a build declaring one it did not is.
+  @Test func decidingOneOfABuildsPermissionsDoesNotMakeTheSameBuildWider() throws {
+    var store = PermissionStore(dataDirectory: data.path)
+    let three = PluginIdentity(name: weather.name, path: weather.path, hosts: ["a.example", "b.example", "c.example"])
+    try store.decide(.denied, [PluginPermission(.http, "a.example")], for: three)
+    #expect(store.widening(three).isEmpty, "the same build, two permissions still undecided")
+    #expect(store.decision(PluginPermission(.http, "b.example"), for: three) == .undecided, "asked at first use")
+    let four = PluginIdentity(
+      name: weather.name, path: weather.path, hosts: ["a.example", "b.example", "c.example", "d.example"])
+    #expect(store.widening(four) == [PluginPermission(.http, "d.example")])
+  }
+
   @Test func aDamagedStoreIsNeverOverwrittenAndGrantsNothing() throws {
     let path = data.path + "/permissions.json"
     try Data("{ not json".utf8).write(to: URL(fileURLWithPath: path))
@@ -183,6 +197,9 @@ struct PermissionsCommandTests {
     let run = try ProcessRunner.vivarium(["render", "weather:London"] + base)
     #expect(
       run.status == 1 && run.stderr.contains("permissions grant Weather http:api.open-meteo.com"), "\(run.stderr)")
+    // The command it names works as written: with the directories this one ran on.
+    #expect(
+      run.stderr.contains("--plugins \(plugins.path) --data \(data.path)'"), "the directories named: \(run.stderr)")
     let revoked = try ProcessRunner.vivarium(["permissions", "revoke", "Weather", "http:old.example"] + base)
     #expect(revoked.status == 0, "\(revoked.stderr)")
     #expect(PermissionStore(dataDirectory: data.path).decided(for: earlier).isEmpty)

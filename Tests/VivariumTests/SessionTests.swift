@@ -78,22 +78,28 @@ struct RecordedSessionTests {
     "tour": BuildProducts.repository + "/Scripts/tour.vivarium", "errors": sessions + "/errors.vivarium",
   ]
 
-  private func run(_ script: String, plugins: String, data: String, extra: [String] = []) throws -> ProcessResult {
+  private func run(_ script: String, plugins: String, data: String, extra: [String] = [], in directory: String? = nil)
+    throws -> ProcessResult
+  {
     try ProcessRunner.vivarium(
       ["run", "--plugins", plugins, "--data", data, "--script", script] + extra,
-      environment: ["VIVARIUM_NOW": "2026-11-21T12:00:00Z", "COLUMNS": "80"])
+      environment: ["VIVARIUM_NOW": "2026-11-21T12:00:00Z", "COLUMNS": "80"], directory: directory)
   }
 
   /// Each transcript is the same whether every plugin runs in a process of
   /// its own (the default) or all in the host's (`--in-process`).
   @Test(arguments: ["tour", "errors"], [[], ["--in-process"]])
   func transcriptMatchesTheExpectedScreens(name: String, mode: [String]) throws {
-    let plugins = try BuildProducts.demoPluginDirectory()
-    let data = try TemporaryDirectory()
+    // Run where the directories are ./plugins and ./data, as Scripts/record-session
+    // does: the commands its hints name repeat byte for byte.
+    let work = try TemporaryDirectory()
+    let made = try ProcessRunner.run(
+      BuildProducts.repository + "/Scripts/make-plugin-dir", [BuildProducts.directory, work.path + "/plugins"])
+    try #require(made.status == 0, "\(made.stderr)")
     // The tour's person granted the forecast its host; the other script's did not.
     let allow = name == "tour" ? ["--allow", "Weather"] : []
     let result = try run(
-      try #require(Self.scripts[name]), plugins: plugins.path, data: data.path, extra: mode + allow)
+      try #require(Self.scripts[name]), plugins: "plugins", data: "data", extra: mode + allow, in: work.path)
     let expected = try String(contentsOfFile: "\(Self.sessions)/\(name).expected", encoding: .utf8)
     #expect(result.stdout == expected, "update with: Scripts/record-session \(name)")
     let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }

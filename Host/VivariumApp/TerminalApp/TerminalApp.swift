@@ -104,6 +104,8 @@ public final class TerminalApp {
     self.height = height
     self.now = now
     patterns = session.runtime.catalog.routes.map(\.pattern.description)
+    // The host's hints name the app's own commands (':routes').
+    session.runtime.services.invocation.place = .fullScreen
   }
 
   /// The terminal's new size.

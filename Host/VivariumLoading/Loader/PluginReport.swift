@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumSupport
 
 /// A plugin that passed every check and whose modules the host can build.
 public struct LoadedPlugin: Sendable {
@@ -112,13 +113,18 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
 
   /// The plugin at `path` kept off because its build asks for the
   /// permissions `asked`, never decided (``Kind/permissionsWidened``).
-  package static func widened(_ path: String, name: String, asked: [PluginPermission]) -> Rejection {
+  /// `invocation` writes the commands that decide.
+  package static func widened(
+    _ path: String, name: String, asked: [PluginPermission], invocation: Invocation = .plain
+  ) -> Rejection {
     let list = asked.map(\.description).joined(separator: ", ")
-    let words = asked.map(\.description).joined(separator: " ")
+    let words = asked.map(\.description)
     let stem = PluginIdentity(name: name, path: path).legacyStorageName
+    let grant = invocation.command(["permissions", "grant", stem] + words)
+    let deny = invocation.command(["permissions", "deny", stem] + words)
     return Rejection(
       path, .permissionsWidened,
-      "\(name)'s new build (\(path)) asks for \(list), which you have not decided about, so it stays off; grant with 'vivarium permissions grant \(stem) \(words)' or deny with 'vivarium permissions deny \(stem) \(words)', then start again; or allow for one session with --allow \(stem)"
+      "\(name)'s new build (\(path)) asks for \(list), which you have not decided about, so it stays off; grant with \(grant) or deny with \(deny), then start again; or allow for one session with --allow \(stem)"
     )
   }
 

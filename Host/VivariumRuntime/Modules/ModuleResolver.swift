@@ -1,6 +1,7 @@
 import ViperKit
 import ViperKitHosting
 import VivariumLoading
+import VivariumSupport
 
 /// A URN matched to a route, with arguments validated against its contract.
 public struct ResolvedModule: Sendable {
@@ -17,9 +18,10 @@ extension PluginCatalog {
   /// `?query` arguments and `extra` (from `--arg NAME=VALUE`) together. The
   /// URN is routed from its text (``RouteTable/resolve(text:)``) and only
   /// the arguments its route takes are read from it.
-  public func resolve(_ text: String, arguments extra: [(name: String, value: String)] = []) throws(ResolveError)
-    -> ResolvedModule
-  {
+  /// A hint to run a command is written as `invocation` names it.
+  package func resolve(
+    _ text: String, arguments extra: [(name: String, value: String)] = [], invocation: Invocation = .plain
+  ) throws(ResolveError) -> ResolvedModule {
     let routing: RouteTable<Route>.Routing
     do {
       routing = try table.resolve(text: text)
@@ -28,7 +30,7 @@ extension PluginCatalog {
     }
     switch routing {
     case .notFound:
-      throw ResolveError(.notFound, notFoundMessage(text))
+      throw ResolveError(.notFound, notFoundMessage(text, invocation))
     case .conflict(let entries):
       throw ResolveError(.conflict, "'\(text)' is ambiguous: " + RouteConflict(routes: entries.map(\.value)).message)
     case .matched(let routed):
@@ -42,7 +44,7 @@ extension PluginCatalog {
   }
 
   /// Why no module answers `text`, a URN: the patterns of its namespace.
-  private func notFoundMessage(_ text: String) -> String {
+  private func notFoundMessage(_ text: String, _ invocation: Invocation) -> String {
     // Routing read it as a URN: it parses.
     let namespace = (try? ParsedURN(parsing: text))?.segments.first ?? text
     let nearby = routes.map(\.pattern).filter { $0.segments.first == .literal(namespace) }
@@ -50,6 +52,6 @@ extension PluginCatalog {
       nearby.isEmpty
       ? "no loaded plugin uses the namespace '\(namespace)'"
       : "patterns in '\(namespace)': " + nearby.map(\.text).joined(separator: ", ")
-    return "no module answers '\(text)' (\(hint)); run 'vivarium routes' to list every URN pattern"
+    return "no module answers '\(text)' (\(hint)); run \(invocation.sessionCommand("routes")) to list every URN pattern"
   }
 }

@@ -117,7 +117,7 @@ extension HostRuntime {
       guard let spec = child.contract.inputs.first(where: { $0.name == message.name }) else {
         report(
           parent,
-          "sent '\(message.name)' to \(child.label) in slot '\(slot)', which does not declare it as an input; see its inputs with 'vivarium routes'"
+          "sent '\(message.name)' to \(child.label) in slot '\(slot)', which does not declare it as an input; see its inputs with \(services.invocation.sessionCommand("routes"))"
         )
         continue
       }

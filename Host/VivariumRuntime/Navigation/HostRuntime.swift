@@ -233,7 +233,7 @@ public final class HostRuntime {
   func build(_ urn: String, arguments: [(name: String, value: String)] = [], restoring state: String? = nil)
     async throws(ResolveError) -> ModuleNode
   {
-    let resolved = try catalog.resolve(urn, arguments: arguments)
+    let resolved = try catalog.resolve(urn, arguments: arguments, invocation: services.invocation)
     if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
       throw ResolveError(
         .guarded, "\(resolved.urn) is guarded: \(refusing.reason) (it needs the setting '\(refusing.setting)')",
@@ -290,7 +290,9 @@ public final class HostRuntime {
         (module, restoreFailure) = (built.module, built.restoreFailure)
       case .activation:
         // A loaded plugin's modules are in this process or in its own.
-        throw ModuleBuildError("its plugin did not load; run 'vivarium plugins --rescan' and try again")
+        throw ModuleBuildError(
+          "its plugin did not load; run \(services.invocation.with(.commandLine).command("plugins", "--rescan")) and try again"
+        )
       }
     } catch let refused as OpenRefusal {
       throw ResolveError.refusal(of: resolved.urn, refused.decision)

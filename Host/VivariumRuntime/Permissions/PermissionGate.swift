@@ -106,6 +106,9 @@ public final class PermissionGate {
   let saveRefusal: String?
   /// Where a problem with the store or the log is told.
   var report: (String) -> Void = { _ in }
+  /// How a hint names the `vivarium permissions` that changes a decision:
+  /// with the directories this host runs on.
+  package var invocation = Invocation.plain
   /// Answers to questions already asked this session that could not be
   /// kept in the store (a read-only session, a store that cannot be saved).
   private var answered: [String: PermissionDecision] = [:]

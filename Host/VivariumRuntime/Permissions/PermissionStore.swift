@@ -37,6 +37,13 @@ public struct PermissionStore: Sendable {
     /// What was granted and denied, as `KIND:SCOPE`.
     var granted: [String]
     var denied: [String]
+    /// Every permission the plugin declared when the person decided, as
+    /// `KIND:SCOPE`: a build asking for one not among them asks for more.
+    /// Nil in a store written before it was kept: then what was decided.
+    var seen: [String]? = nil
+
+    /// What the builds the person decided about declared.
+    var known: Set<String> { Set(seen ?? granted + denied) }
   }
 
   private struct Contents: Codable {
@@ -105,20 +112,26 @@ public struct PermissionStore: Sendable {
   /// `allowances` granting them, when the person decided about this plugin
   /// file before: a new build that asks for more. Empty otherwise.
   public func widening(_ plugin: PluginIdentity, allowances: [PermissionAllowance] = []) -> [PluginPermission] {
-    guard entry(for: plugin) != nil else { return [] }
+    guard let entry = entry(for: plugin) else { return [] }
+    let known = entry.known
     return plugin.permissions.filter { permission in
-      decision(permission, for: plugin) == .undecided && !allowances.contains { $0.grants(permission, to: plugin) }
+      !known.contains(permission.description) && decision(permission, for: plugin) == .undecided
+        && !allowances.contains { $0.grants(permission, to: plugin) }
     }
   }
 
   /// `outcomes` with each loaded plugin that ``widening(_:allowances:)``
-  /// finds kept off (``Rejection/Kind/permissionsWidened``).
-  public func keepingOffWidened(_ outcomes: [PluginOutcome], allowances: [PermissionAllowance]) -> [PluginOutcome] {
+  /// finds kept off (``Rejection/Kind/permissionsWidened``), the commands
+  /// that decide written as `invocation` names them.
+  package func keepingOffWidened(
+    _ outcomes: [PluginOutcome], allowances: [PermissionAllowance], invocation: Invocation = .plain
+  ) -> [PluginOutcome] {
     outcomes.map { outcome in
       guard case .loaded(let plugin) = outcome else { return outcome }
       let asked = widening(
         PluginIdentity(plugin), allowances: allowances)
-      return asked.isEmpty ? outcome : .rejected(.widened(plugin.path, name: plugin.name, asked: asked))
+      return asked.isEmpty
+        ? outcome : .rejected(.widened(plugin.path, name: plugin.name, asked: asked, invocation: invocation))
     }
   }
 
@@ -136,6 +149,7 @@ public struct PermissionStore: Sendable {
       entries.first { $0.file == file && $0.plugin == plugin.name }
       ?? Entry(file: file, plugin: plugin.name, granted: [], denied: [])
     let named = Set(permissions.map(\.description))
+    entry.seen = entry.known.union(plugin.permissions.map(\.description)).sorted()
     entry.granted.removeAll { named.contains($0) }
     entry.denied.removeAll { named.contains($0) }
     switch decision {

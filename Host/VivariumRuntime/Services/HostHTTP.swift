@@ -226,13 +226,13 @@ final class PluginHTTP: HTTPClient {
       throw HTTPError(
         .notGranted, url: asked,
         reason:
-          "\(redirect)you denied \(plugin) \(permission); grant it with 'vivarium permissions grant \(identity.legacyStorageName) \(permission)'"
+          "\(redirect)you denied \(plugin) \(permission); grant it with \(gate.invocation.command("permissions", "grant", identity.legacyStorageName, permission.description))"
       )
     case .notGranted, .undeclared:
       throw HTTPError(
         .notGranted, url: asked,
         reason:
-          "\(redirect)\(plugin) was not granted \(permission); grant it with 'vivarium permissions grant \(identity.legacyStorageName) \(permission)', or run with --allow \(identity.legacyStorageName):\(permission)"
+          "\(redirect)\(plugin) was not granted \(permission); grant it with \(gate.invocation.command("permissions", "grant", identity.legacyStorageName, permission.description)), or run with --allow \(identity.legacyStorageName):\(permission)"
       )
     }
   }

@@ -20,6 +20,11 @@ public final class HostServices {
 
   /// Where storage, settings and the log live.
   public let dataDirectory: String
+  /// How the hints the host gives name a command a person can run: with
+  /// the directories this host runs on, as the session names it.
+  package var invocation = Invocation.plain {
+    didSet { permissions.invocation = invocation }
+  }
   /// Notices and alerts modules raised, for the person.
   public let notifications = HostNotifications()
   /// Log entries written during this run, newest last: one per message, its

@@ -73,7 +73,7 @@ enum FullScreen {
           runtime.services.notifications.ask(
             title: "Allow \(plugin.name)?",
             question:
-              "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; 'vivarium permissions' changes it.",
+              "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; \(runtime.services.invocation.command("permissions")) changes it.",
             HostNotifications.Choice(confirm: "Allow", cancel: "Deny")
           ) { allowed in answered.resume(returning: allowed ? .granted : .denied) }
           runtime.onScreenChanged()

@@ -39,7 +39,8 @@ enum PluginCatalogLoader {
     // A plugin whose new build asks for permissions never decided stays off.
     if keepsWidenedOff {
       outcomes = PermissionStore(dataDirectory: RuntimeSetup.dataDirectory(arguments, console)).keepingOffWidened(
-        outcomes, allowances: try HostingOptions.allowances(arguments))
+        outcomes, allowances: try HostingOptions.allowances(arguments),
+        invocation: RuntimeSetup.invocation(arguments, plugins: paths))
     }
     do {
       try registry.save()
@@ -54,7 +55,8 @@ enum PluginCatalogLoader {
           command,
           rejection.kind == .permissionsWidened
             ? rejection.reasons.joined(separator: " ")
-            : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run 'vivarium plugins' for the reason")
+            : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run \(RuntimeSetup.invocation(arguments, plugins: paths).command("plugins")) for the reason"
+        )
       }
       for conflict in catalog.conflicts {
         console.warning(command, conflict.message)

@@ -120,6 +120,8 @@ enum RunCommand: Command {
         unconfined: hosting == nil ? "--in-process" : hosting?.confined == false ? "--no-sandbox" : nil, console)
     }
     for warning in lost { console.warning(name, warning) }
+    // Hints name the session's own commands ('routes').
+    runtime.services.invocation.place = .session
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),

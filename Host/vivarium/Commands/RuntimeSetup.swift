@@ -17,6 +17,13 @@ enum RuntimeSetup {
     arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
   }
 
+  /// How a hint names a command that sees what this one does: the plugin
+  /// directories given (`plugins`, else each `--plugins`) and the data
+  /// directory given.
+  static func invocation(_ arguments: ParsedArguments, plugins: [String]? = nil) -> Invocation {
+    Invocation(plugins: plugins ?? arguments.all("plugins"), data: arguments.all("data").last)
+  }
+
   /// The runtime over `catalog`. Warns once on stderr when the session is
   /// read-only (another session holds the data directory) and for each pair
   /// of plugins declaring one identity, which get no storage.
@@ -38,6 +45,7 @@ enum RuntimeSetup {
       )
     }
     let services = HostServices(dataDirectory: directory, now: now)
+    services.invocation = invocation(arguments)
     services.httpMode = httpMode
     services.permissions.allowances = try checkedAllowances(arguments, catalog)
     services.logCrashes()

@@ -87,6 +87,8 @@ struct FullScreenTerminalTests {
     terminal.send("ada\tlovelace\r\r")
     #expect(terminal.waitFor("Allow WeatherPlugin?"), "\(terminal.text)")
     #expect(terminal.waitFor("http:api.open-meteo.com"), "\(terminal.text)")
+    // The command that changes the answer names the data directory this app keeps it in.
+    #expect(terminal.waitFor("--data"), "\(terminal.text)")
     let asked = terminal.written.count
     terminal.send("\u{1B}[C\r")  // → Allow, Enter
     #expect(terminal.waitFor("overcast", after: asked), "the forecast after Allow: \(terminal.text)")

@@ -315,6 +315,16 @@ extension TerminalAppTests {
     #expect(!pilot.text.contains("Discard your changes?"))
   }
 
+  /// A hint inside the app names the app's own command, not the shell's.
+  @Test func aHintInTheAppNamesTheAppsCommand() async throws {
+    let pilot = try await signedIn()
+    await pilot.press(.character(":"))
+    await pilot.type("open nowhere:at:all")
+    await pilot.press(.enter)
+    #expect(pilot.text.contains("':routes'"), "\(pilot.text)")
+    #expect(!pilot.text.contains("vivarium routes"), "\(pilot.text)")
+  }
+
   @Test func textTypedOutsideAFieldSaysWhereTextGoes() async throws {
     let pilot = try await signedIn()
     await pilot.type("m")
