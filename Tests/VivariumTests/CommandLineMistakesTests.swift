@@ -157,5 +157,17 @@ struct CommandLineMistakesTests {
       ])
     let widths = [80, 120].map { width in report.text(style: .plain, width: width).split(separator: "\n")[1].count }
     #expect(widths == [80, 120])
+    // Without a width (a pipe, a file), every line is whole.
+    let whole = report.text(style: .plain, width: nil).split(separator: "\n")[1]
+    #expect(whole.contains(message.trimmingCharacters(in: .whitespaces)), "\(whole)")
+    #expect(!whole.contains("…"))
+  }
+
+  /// `vivarium check` into a pipe cuts no line.
+  @Test func checkIntoAPipeCutsNoLine() throws {
+    let result = try ProcessRunner.vivarium(["check", BuildProducts.itemsList, "--only", "composition.lifecycle"])
+    let lines = result.stdout.split(separator: "\n")
+    #expect(!lines.contains { $0.hasSuffix("…") }, "\(result.stdout)")
+    #expect(lines.contains { $0.count > 80 }, "the build's arguments, whole: \(result.stdout)")
   }
 }

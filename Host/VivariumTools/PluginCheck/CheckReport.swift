@@ -50,9 +50,15 @@ public struct CheckReport: Encodable, Sendable {
     try container.encode(failed, forKey: .failed)
   }
 
-  /// The report as terminal text, `width` columns wide: skipped checks are
-  /// only counted; paths, modules and messages have control characters escaped.
-  public func text(style: TextStyle, width: Int = 80) -> String {
+  /// The report as terminal text, `width` columns wide (nil: each line
+  /// whole, for a pipe or a file): skipped checks are only counted; paths,
+  /// modules and messages have control characters escaped.
+  public func text(style: TextStyle, width: Int? = 80) -> String {
+    /// `text` wrapped to `columns`, or whole without a width.
+    func wrap(_ text: String, _ columns: (Int) -> Int) -> [String] {
+      guard let width else { return [text] }
+      return TextRenderer.wrap(text, width: max(columns(width), 20))
+    }
     var lines: [String] = []
     for plugin in plugins {
       lines.append(style.bold(plugin.path.oneLineVisible))
@@ -68,20 +74,18 @@ public struct CheckReport: Encodable, Sendable {
         let message = result.message.oneLineVisible
         let head = "\(indent)\(tone(result.status, label, style)) \(check)"
         if result.status == .passed {
-          let room = width - indent.count - 12 - check.count  // label (9), spaces (3)
-          let note = message == "passed" ? "" : "  " + TextRenderer.truncate(message, to: max(room, 10))
-          lines.append(head + style.dim(note))
+          let room = (width ?? .max) - indent.count - 12 - check.count  // label (9), spaces (3)
+          let shown = width == nil ? message : TextRenderer.truncate(message, to: max(room, 10))
+          lines.append(head + style.dim(message == "passed" ? "" : "  " + shown))
         } else {
           lines.append(head)
-          lines += TextRenderer.wrap(message, width: max(width - indent.count - 4, 20)).map { indent + "  " + $0 }
+          lines += wrap(message) { $0 - indent.count - 4 }.map { indent + "  " + $0 }
         }
       }
       let skipped = plugin.results.filter { $0.status == .skipped }.count
       if skipped == plugin.results.count, let why = plugin.results.first?.message {
         // Nothing ran on this file (one of the SDK's own libraries): say why.
-        lines += TextRenderer.wrap("skipped: " + why.oneLineVisible, width: max(width - 4, 20)).map {
-          "  " + style.dim($0)
-        }
+        lines += wrap("skipped: " + why.oneLineVisible) { $0 - 4 }.map { "  " + style.dim($0) }
       } else if skipped > 0 {
         lines.append(
           style.dim("  \(skipped) skipped (not applicable, not selected, or above strictness \(strictness))"))

@@ -17,12 +17,16 @@ struct Console {
   let errorStyle: TextStyle
   /// The columns results may take: `COLUMNS`, else the terminal's, else 80.
   let width: Int
+  /// The columns of the terminal results go to (or `COLUMNS`); nil for a
+  /// pipe or a file, where a line is never cut to fit.
+  let terminalWidth: Int?
 
   init(environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.environment = environment
     style = .forOutput(STDOUT_FILENO, environment: environment)
     errorStyle = .forOutput(STDERR_FILENO, environment: environment)
-    width = TerminalWidth.columns(environment)
+    terminalWidth = TerminalWidth.measured(environment)
+    width = terminalWidth ?? 80
   }
 
   func out(_ text: String, terminator: String = "\n") {

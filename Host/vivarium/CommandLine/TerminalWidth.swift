@@ -5,6 +5,12 @@ import Glibc
 enum TerminalWidth {
   /// The width for output written to `fd` in `environment`.
   static func columns(_ environment: [String: String], fd: Int32 = STDOUT_FILENO) -> Int {
+    measured(environment, fd: fd) ?? 80
+  }
+
+  /// `COLUMNS`, else the width of the terminal on `fd`; nil for a pipe or
+  /// a file, whose lines have no width to fit.
+  static func measured(_ environment: [String: String], fd: Int32 = STDOUT_FILENO) -> Int? {
     if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
       return min(max(columns, 40), 1000)
     }
@@ -12,6 +18,6 @@ enum TerminalWidth {
     if isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
       return min(max(Int(size.ws_col), 40), 1000)
     }
-    return 80
+    return nil
   }
 }

@@ -116,7 +116,7 @@ enum CheckCommand: Command {
     if arguments.has("json") {
       console.json(report)
     } else {
-      console.out(report.text(style: console.style, width: console.width))
+      console.out(report.text(style: console.style, width: console.terminalWidth))
     }
     return report.failed ? ExitCode.failure : ExitCode.success
   }
