@@ -144,6 +144,12 @@ struct GraphTests {
       dot.contains(
         #""app:m39" [style="rounded,dashed", color=gray50, fontcolor=gray40, label="app:m39\n(unreachable)"];"#))
     #expect(dot.components(separatedBy: "(unreachable)").count - 1 == 1)
+    // With a scheme, a deep link reaches it: labelled as check --app names it.
+    let linked = AppFlow(
+      catalog: PluginCatalog(outcomes: outcomes), manifest: AppManifest(name: "Big", start: "app:m0", scheme: "big"))
+    let linkedDot = GraphvizReport.flow(linked)
+    #expect(linkedDot.contains(#"label="app:m39\n(deep-link-only)""#), "\(linkedDot)")
+    #expect(AppCheck.findings(linked).contains { $0.name == "app.deep-link-only" && $0.module == "app:m39" })
   }
 
   @Test func liveTreeFromTheCommandLine() throws {
@@ -157,6 +163,24 @@ struct GraphTests {
     #expect(dot.contains(#"label="wallet"];"#))
     #expect(dot.contains(#"[style=dashed, label="push"];"#))
     #expect(dot.contains(#"profile:ada\nlibProfile.so"#))
+  }
+
+  /// A modal presented by an embedded module is drawn from that module,
+  /// not from the screen it is embedded in.
+  @Test func aModalsEdgeComesFromItsOpener() throws {
+    let data = try TemporaryDirectory()
+    _ = TestServices.make(in: data, signedIn: true)
+    let result = try ProcessRunner.vivarium(
+      ["graph", "--urn", "dashboard:home/feed:home/wallet:topup", "--data", data.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    func node(_ urn: String) -> String? {
+      lines.first { $0.contains("label=\"\(urn)\\n") }?.trimmingCharacters(in: .whitespaces).split(separator: " ")
+        .first.map(String.init)
+    }
+    let preview = try #require(node("wallet:preview"), "\(result.stdout)")
+    let topUp = try #require(node("wallet:topup"), "\(result.stdout)")
+    #expect(lines.contains("  \(preview) -> \(topUp) [style=dotted, label=\"present\"];"), "\(result.stdout)")
   }
 }
 

@@ -69,25 +69,32 @@ public enum AppCheck {
   private static func unreached(_ route: Route, _ flow: AppFlow) -> AppFinding {
     let name = "\(route.pattern.text) (\(file(route)))"
     let declare = "declare it in the Contract.opens or a slot of a module that is reached"
-    if let opener = flow.undeclared.first {
-      return AppFinding(
-        name: "app.reach-unproven", severity: .note, module: route.pattern.text, files: [route.pluginPath],
+    let reach = flow.reach(of: route) ?? .unreachable
+    func finding(_ severity: AppFinding.Severity, message: String, fix: String) -> AppFinding {
+      AppFinding(
+        name: "app." + reach.rawValue, severity: severity, module: route.pattern.text, files: [route.pluginPath],
+        message: message, fix: fix)
+    }
+    switch reach {
+    case .unproven:
+      let opener = flow.undeclared[0]
+      return finding(
+        .note,
         message:
           "nothing declared from the start leads to \(name), but \(opener.pattern.text) (\(file(opener))) declares nothing it opens and may",
         fix:
           "rebuild \(file(opener)) against ViperKit \(declaringSDK) or later and declare what it opens, or \(declare)")
-    }
-    if flow.manifest?.scheme != nil {
-      return AppFinding(
-        name: "app.deep-link-only", severity: .note, module: route.pattern.text, files: [route.pluginPath],
-        message: "\(name) is reached only by a deep link: nothing the start leads to opens or embeds it",
+    case .deepLinkOnly:
+      return finding(
+        .note, message: "\(name) is reached only by a deep link: nothing the start leads to opens or embeds it",
         fix: "nothing, if a link is the way in; otherwise \(declare)")
+    case .unreachable:
+      return finding(
+        .failed,
+        message:
+          "\(name) cannot be reached: nothing the start leads to opens or embeds it, and the app has no scheme for deep links",
+        fix: "\(declare), give the manifest a \"scheme\", or remove the module")
     }
-    return AppFinding(
-      name: "app.unreachable", severity: .failed, module: route.pattern.text, files: [route.pluginPath],
-      message:
-        "\(name) cannot be reached: nothing the start leads to opens or embeds it, and the app has no scheme for deep links",
-      fix: "\(declare), give the manifest a \"scheme\", or remove the module")
   }
 
   private static func startFindings(_ flow: AppFlow) -> [AppFinding] {

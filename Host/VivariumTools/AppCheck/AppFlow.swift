@@ -146,6 +146,26 @@ public struct AppFlow: Sendable {
   /// The modules no way from the start reaches.
   public var unreachable: [Route] { routes.filter { !reachable.contains(ObjectIdentifier($0)) } }
 
+  /// How a module the start does not lead to is reached, as `vivarium
+  /// check --app` names its finding (`app.` and this) and `vivarium graph`
+  /// labels it.
+  public enum Reach: String, Sendable {
+    /// Only by a deep link: the app has a scheme.
+    case deepLinkOnly = "deep-link-only"
+    /// Not at all: the app has no scheme.
+    case unreachable
+    /// Unknown: a module reached declares nothing it opens, and may open it.
+    case unproven = "reach-unproven"
+  }
+
+  /// How `route` is reached when nothing from the start leads to it; nil
+  /// when something does.
+  public func reach(of route: Route) -> Reach? {
+    guard !reachable.contains(ObjectIdentifier(route)) else { return nil }
+    if !undeclared.isEmpty { return .unproven }
+    return manifest?.scheme != nil ? .deepLinkOnly : .unreachable
+  }
+
   /// Whether ``unreachable`` is proven: the start opens, and every module it
   /// reaches declares what it opens.
   public var knowsReach: Bool { manifest != nil && startProblem == nil && undeclared.isEmpty }

@@ -11,7 +11,8 @@ public enum GraphvizReport {
   /// clustered by plugin; push (solid), present (dashed), replace (bold) and
   /// embed (diamond tail, labelled with the slot) edges; the start marked by
   /// an arrow from a `start` point and a double border; modules the start
-  /// does not reach grey and dashed, labelled so (unless a module of a
+  /// does not reach grey and dashed, labelled as `vivarium check --app`
+  /// names them (``AppFlow/Reach``: deep-link-only, unreachable) (unless a module of a
   /// plugin built before ViperKit 2.4, which declares nothing, may reach
   /// them); a declared pattern no module answers as a dashed node. Render
   /// with `dot -Tsvg`.
@@ -35,9 +36,9 @@ public enum GraphvizReport {
         let id = ObjectIdentifier(route)
         var attributes: [String] = []
         if starts.contains(id) { attributes.append("peripheries=2, style=\"rounded,bold\"") }
-        if checked, !flow.reachable.contains(id) {
+        if checked, let reach = flow.reach(of: route) {
           attributes.append("style=\"rounded,dashed\", color=gray50, fontcolor=gray40")
-          attributes.append("label=\(quote(route.pattern.text + "\n(unreachable)"))")
+          attributes.append("label=\(quote(route.pattern.text + "\n(\(reach.rawValue))"))")
         }
         lines.append(
           "    \(quote(route.pattern.text))\(attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]");")
@@ -124,7 +125,9 @@ public enum GraphvizReport {
       for (below, above) in zip(layer, layer.dropFirst()) {
         lines.append("  m\(below.id) -> m\(above.id) [style=dashed, label=\"push\"];")
       }
-      if index > 0, let opener = runtime.layers[index - 1].last, let first = layer.first {
+      // A modal's edge comes from the module that presented it (an
+      // embedded one, say), else from the top of the layer below.
+      if index > 0, let first = layer.first, let opener = first.opener ?? runtime.layers[index - 1].last {
         lines.append("  m\(opener.id) -> m\(first.id) [style=dotted, label=\"present\"];")
       }
     }

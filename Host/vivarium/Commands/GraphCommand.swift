@@ -11,7 +11,7 @@ enum GraphCommand: Command {
     Without --urn: the app's flow as the contracts declare it: every module, grouped by
     plugin, with an edge for each push, present (dashed), replace (bold) and embed (slot
     name) it declares; the app manifest's start marked, and modules it does not reach
-    dashed and labelled unreachable. 'vivarium check --app DIR' proves the same links.
+    dashed and labelled as check --app names them (deep-link-only, unreachable). 'vivarium check --app DIR' proves the same links.
     With --urn: opens the URN or deep link and prints the live tree of modules it builds
     (children under parents, pushed screens to the right).
 
