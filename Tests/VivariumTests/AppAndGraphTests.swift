@@ -203,3 +203,21 @@ struct DemoLeakTests {
     #expect(alive.isEmpty, "still alive after detach: \(alive)")
   }
 }
+
+/// `vivarium routes` as text says what `--json` says of each contract.
+@Suite("The routes catalog")
+@MainActor
+struct RoutesTextTests {
+  @Test func theTextNamesRequiresOpensGuardsAndSettingsAsTheJSONDoes() {
+    let text = RoutesReport(catalog: BuildProducts.demoCatalog).text(style: .plain, width: 100)
+    let dashboard = text.components(separatedBy: "dashboard:home  ").dropFirst().first ?? ""
+    let section = dashboard.components(separatedBy: "\nfeed:home").first ?? ""
+    for heading in ["requires:", "opens:", "guards:"] {
+      #expect(section.contains("    \(heading)"), "\(heading) in \(section)")
+    }
+    #expect(section.contains("replace login:form"), "\(section)")
+    #expect(section.contains("session.user"), "the guard's setting: \(section)")
+    let login = text.components(separatedBy: "login:form  ").dropFirst().first ?? ""
+    #expect(login.contains("    settings:"), "\(login)")
+  }
+}

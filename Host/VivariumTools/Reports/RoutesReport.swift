@@ -63,6 +63,21 @@ public struct RoutesReport: Encodable, Sendable {
           "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
         }, width)
       lines += section("services", contract.services, width)
+      lines += section(
+        "requires",
+        contract.requires.map { "\($0.service) \($0.versions)\($0.isOptional ? ", optional" : "")" }, width)
+      lines += section(
+        "opens",
+        contract.opens.map { target in
+          "\(target.kind.rawValue) \(target.urn)\(fields(target.arguments))"
+            + (target.expects.isEmpty ? "" : ", expects \(target.expects.map(\.name).joined(separator: ", "))")
+        }, width)
+      lines += section(
+        "guards",
+        contract.guards.map { "needs the setting \($0.setting), else opens \($0.otherwise) — \($0.reason)" }, width)
+      lines += section(
+        "settings",
+        contract.settings.map { "\($0.key)\($0.readableByOthers ? ", readable by other plugins" : "")" }, width)
       lines += section("permissions its plugin asks for", entry.permissions, width)
     }
     lines.append(Plural.count(routes.count, "module"))
