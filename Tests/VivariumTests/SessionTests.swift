@@ -121,6 +121,28 @@ struct RecordedSessionTests {
     #expect(again.stdout.contains("  (3) Teapot"))
   }
 
+  /// A module a script's line closes, and whose roles outlive it, is
+  /// reported under that line, not the next.
+  @Test func aLeakIsReportedUnderTheLineThatCausedIt() throws {
+    let plugins = try TemporaryDirectory()
+    for name in ["libFaulty.so", "libItemsList.so"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: plugins.path + "/" + name, withDestinationPath: BuildProducts.directory + "/" + name)
+    }
+    let data = try TemporaryDirectory()
+    let script = try data.write("s.vivarium", Data("open faulty:leak\nback\nscreen\n".utf8))
+    let result = try run(
+      script, plugins: plugins.path, data: data.path, extra: ["--json", "--start", "items:list"])
+    let steps = try result.stdout.split(separator: "\n").map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    func errors(_ command: String) -> [String] {
+      steps.first { $0["command"] as? String == command }?["errors"] as? [String] ?? []
+    }
+    #expect(errors("back").contains { $0.contains("faulty:leak") }, "\(result.stdout)")
+    #expect(!errors("screen").contains { $0.contains("faulty:leak") }, "\(result.stdout)")
+  }
+
   @Test func jsonModePrintsOneObjectPerStep() throws {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()

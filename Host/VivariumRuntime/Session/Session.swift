@@ -176,6 +176,9 @@ public final class Session {
   /// is still running at the limit.
   public func settle() async -> [String] {
     let busy = await runtime.settleWork(limit: settleLimit)
+    // A module this command closed is checked for leaks now, so that what
+    // it left alive is told under this command, not the next.
+    await runtime.awaitLeakChecks(limit: .seconds(min(settleLimit, 5)))
     guard !busy.isEmpty else { return [] }
     return [
       "still busy after \(SessionHeader.seconds(settleLimit)): \(busy.joined(separator: ", ")); the screen is drawn as it is"
