@@ -248,6 +248,7 @@ extension HostRuntime {
 /// modules, trees, slots and work. A tree unchanged since the last compose
 /// shares its strings, so comparing it costs its nodes, not its text.
 extension ComposedScreen: Equatable {
+  /// Whether `lhs` and `rhs` would be drawn the same.
   public static func == (lhs: ComposedScreen, rhs: ComposedScreen) -> Bool {
     lhs.urn == rhs.urn && lhs.plugin == rhs.plugin && lhs.isLoading == rhs.isLoading
       && lhs.isWorking == rhs.isWorking && (lhs.slotPath === rhs.slotPath || lhs.path == rhs.path)
