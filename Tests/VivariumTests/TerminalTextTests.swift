@@ -14,7 +14,7 @@ struct TerminalTextTests {
   @Test(
     arguments: [
       ("\u{1B}]52;c;aGk=\u{07}\u{1B}[2J", "\\e]52;c;aGk=\\x07\\e[2J"),
-      ("tab\there", "tab\\x09here"),
+      ("tab\there", "tab here"),
       ("cr\rline", "cr\\x0Dline"),
       ("del\u{7F}", "del\\u007F"),
       ("csi\u{9B}2J", "csi\\u009B2J"),

@@ -1,8 +1,13 @@
 import VivariumTerminal
 
 /// Text being edited in place: the characters and a cursor between them.
-/// Left/Right, Home/End, Backspace/Delete, typing and paste.
+/// Left/Right, Home/End, Backspace/Delete, typing and paste. It holds at
+/// most ``longest`` characters: what is typed or pasted beyond is dropped,
+/// so no input makes a field, and each edit of it, grow without end.
 struct FieldEditor: Equatable {
+  /// The most characters a field holds: as much as a paste brings.
+  static let longest = KeyParser.pasteLimit
+
   private(set) var characters: [Character]
   /// The cursor: how many characters are before it.
   private(set) var cursor: Int
@@ -20,12 +25,10 @@ struct FieldEditor: Equatable {
   mutating func apply(_ key: KeyEvent) -> Bool {
     switch key {
     case .character(let character):
-      insert(String(character))
-      return true
+      return insert(String(character))
     case .paste(let text):
       // A field is one line: a pasted newline or tab becomes a space.
-      insert(text.oneLine)
-      return !text.isEmpty
+      return insert(text.oneLine)
     case .backspace:
       guard cursor > 0 else { return false }
       cursor -= 1
@@ -61,11 +64,14 @@ struct FieldEditor: Equatable {
     return (String(characters[first...]), DisplayWidth.of(String(characters[first..<cursor])))
   }
 
-  /// Puts `text` at the cursor, which moves past it.
-  mutating func insert(_ text: String) {
-    let new = Array(text)
+  /// Puts `text` at the cursor, which moves past it, as much of it as
+  /// fits in ``longest``; true if any did.
+  @discardableResult
+  mutating func insert(_ text: String) -> Bool {
+    let new = Array(text.prefix(max(FieldEditor.longest - characters.count, 0)))
     characters.insert(contentsOf: new, at: cursor)
     cursor += new.count
+    return !new.isEmpty
   }
 
   /// Replaces the whole text, the cursor at its end.

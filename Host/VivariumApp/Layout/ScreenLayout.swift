@@ -33,7 +33,9 @@ struct ScreenLayout {
       page.put(text, x: x, row: row, style: Palette.dim)
       return
     }
-    node(tree, in: screen, x: x, width: width)
+    // Plugin text follows TerminalText's one rule (tabs to tab stops,
+    // controls shown escaped), as line mode draws it.
+    node(tree.terminalSafeText, in: screen, x: x, width: width)
   }
 
   private mutating func node(_ node: ViewNode, in screen: ComposedScreen, x: Int, width: Int) {
@@ -204,7 +206,7 @@ struct ScreenLayout {
   /// control that switches tabs; this names what it shows. Returns the
   /// column after it.
   private mutating func shownTab(_ title: String, position: Int, of count: Int, x: Int, row: Int, limit: Int) -> Int {
-    let column = page.put("[\(title)]", x: x, row: row, style: Palette.tab, limit: limit)
+    let column = page.put("[\(TerminalText.visible(title))]", x: x, row: row, style: Palette.tab, limit: limit)
     return page.put(" tab \(position + 1) of \(count)", x: column, row: row, style: Palette.dim, limit: limit)
   }
 }

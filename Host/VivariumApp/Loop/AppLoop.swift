@@ -9,7 +9,8 @@ import VivariumTerminal
 @MainActor
 public final class AppLoop {
   enum Event {
-    case bytes([UInt8])
+    /// Bytes are waiting in ``Input``.
+    case input
     case signal(Int32)
     case screenChanged
     case tick
@@ -22,6 +23,7 @@ public final class AppLoop {
   private let stream: AsyncStream<Event>
   private let continuation: AsyncStream<Event>.Continuation
   private var parser = KeyParser()
+  private let input = Input()
   private var previous: Grid?
   private var redrawPending = false
   private var timer: Task<Void, Never>?
@@ -56,12 +58,15 @@ public final class AppLoop {
         _exit(128 + signal)
       }
     }
+    let waiting = self.input
     Thread {
-      var buffer = [UInt8](repeating: 0, count: 4096)
+      var buffer = [UInt8](repeating: 0, count: 65_536)
       while true {
         let count = read(input, &buffer, buffer.count)
         if count > 0 {
-          continuation.yield(.bytes(Array(buffer[0..<count])))
+          // One event for however many reads come before the loop takes
+          // them: a burst is handled, and drawn, once.
+          if waiting.add(buffer[0..<count]) { continuation.yield(.input) }
         } else if count < 0, errno == EINTR || errno == EAGAIN {
           continue
         } else {
@@ -79,16 +84,12 @@ public final class AppLoop {
     draw(full: true)
     for await event in stream {
       switch event {
-      case .bytes(let bytes):
-        for key in parser.feed(bytes) {
-          if let status = await perform(app.handle(key)) { return status }
-        }
+      case .input:
+        if let status = await app.handle(parser.feed(self.input.take()), perform: perform) { return status }
       case .tick:
         timerDue = nil
-        if parser.isWaitingForMore {
-          for key in parser.flush() {
-            if let status = await perform(app.handle(key)) { return status }
-          }
+        if parser.isWaitingForMore, let status = await app.handle(parser.flush(), perform: perform) {
+          return status
         }
       case .screenChanged:
         redrawPending = false
@@ -157,6 +158,29 @@ public final class AppLoop {
       try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
       guard !Task.isCancelled else { return }
       continuation.yield(.tick)
+    }
+  }
+}
+
+/// The bytes read from the terminal and not yet taken by the loop: the
+/// reading thread adds, the loop takes them all at once.
+private final class Input: Sendable {
+  private let bytes = Mutex<[UInt8]>([])
+
+  /// Adds `read`; true if nothing was waiting (the loop must be told).
+  func add(_ read: ArraySlice<UInt8>) -> Bool {
+    bytes.withLock { bytes in
+      let wasEmpty = bytes.isEmpty
+      bytes.append(contentsOf: read)
+      return wasEmpty
+    }
+  }
+
+  /// Everything waiting, leaving nothing.
+  func take() -> [UInt8] {
+    bytes.withLock { bytes in
+      defer { bytes = [] }
+      return bytes
     }
   }
 }

@@ -130,7 +130,7 @@ extension TerminalApp {
         "←→ move · Enter answer · Esc \(choice.cancel.oneLineVisible)"
       } else if alert != nil { "Enter close" } else { KeyHelp.hints(for: spot?.kind, editing: editing) }
     // Where the person is comes first; the hints get the rest.
-    let shown = TextWrap.truncate(place, to: max(width - 2, 0))
+    let shown = TextWrap.truncate(TerminalText.visible(place), to: max(width - 2, 0))
     let column = grid.put(" " + shown + " ", x: 0, y: row, style: CellStyle(bold: true, reverse: true))
     let hintsText = Self.fitting(hints, in: max(width - column - 2, 0))
     grid.put(hintsText, x: width - 1 - DisplayWidth.of(hintsText), y: row, style: Palette.bar)

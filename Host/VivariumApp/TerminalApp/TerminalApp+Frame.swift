@@ -1,5 +1,6 @@
 import ViperKit
 import VivariumRuntime
+import VivariumSupport
 import VivariumTerminal
 
 extension TerminalApp {
@@ -64,7 +65,7 @@ extension TerminalApp {
     var trail: [String] = []
     for (index, layer) in runtime.layers.enumerated() {
       for (position, node) in layer.enumerated() {
-        trail.append((position > 0 ? "› " : index > 0 ? "▸ " : "") + node.title)
+        trail.append((position > 0 ? "› " : index > 0 ? "▸ " : "") + TerminalText.visible(node.title))
       }
     }
     let busy = isWorking
@@ -128,9 +129,24 @@ extension TerminalApp {
   }
 
   private func layout(_ screen: ComposedScreen, width: Int, active: Bool) -> Page {
-    var layout = ScreenLayout(
-      width: width, focus: active ? focus : nil, editor: active && editing ? editor : nil, spinner: spinner)
-    layout.module(screen, x: 0, width: width)
+    layout(
+      LayoutKey(
+        screen: screen, width: width, focus: active ? focus : nil, editor: active && editing ? editor : nil,
+        spinner: spinner))
+  }
+
+  /// `key.screen` laid out as `key` says: the page laid out last for the
+  /// same key when there is one. A key that only scrolls, or says
+  /// something, or moves nothing a page shows, lays nothing out again, so
+  /// keys on a screen of a long text cost the window, not the text.
+  func layout(_ key: LayoutKey) -> Page {
+    if let index = layouts.firstIndex(where: { $0.key == key }) { return layouts[index].page }
+    layoutsMade += 1
+    var layout = ScreenLayout(width: key.width, focus: key.focus, editor: key.editor, spinner: key.spinner)
+    layout.module(key.screen, x: 0, width: key.width)
+    // The base pane, a modal over it and the hotspots Tab walks: a few kept.
+    layouts.append((key, layout.page))
+    if layouts.count > TerminalApp.layoutsKept { layouts.removeFirst() }
     return layout.page
   }
 
@@ -147,7 +163,7 @@ extension TerminalApp {
 
   private func alertBox(_ alert: HostNotifications.Alert, in body: Box.Rect, into grid: inout Grid) {
     let width = min(self.width - 10, 60)
-    let lines = TextWrap.lines(alert.message, width: width - 4)
+    let lines = TextWrap.lines(TerminalText.visible(alert.message, keepingNewlines: true), width: width - 4)
     let box = Box.centred(width: width, height: lines.count + 4, in: body)
     let inner = Box.draw(&grid, box, title: alert.title, style: Palette.tone(.warning))
     for (row, line) in lines.enumerated() {

@@ -3,12 +3,78 @@ import VivariumRuntime
 import VivariumTerminal
 
 extension TerminalApp {
+  /// Handles keys read together, in order, each acting on the screen as the
+  /// one before it left it, as ``handle(_:)`` one at a time would; `perform`
+  /// carries out each action that is not a plain redraw and returns an exit
+  /// status to stop at. Returns the status that stopped it, or nil. What
+  /// they cost grows with the keys, not with the keys times the screen:
+  ///
+  /// - Ctrl-C among them quits at once, before the keys read with it act
+  ///   (it quits anyway: whatever came before it need not be waited on);
+  /// - a run of text typed or pasted into the field being edited, or onto
+  ///   the command line, goes in as one edit (and to the module as one
+  ///   `type`), not a character and a frame at a time.
+  public func handle(_ keys: [KeyEvent], perform: (Action) -> Int32?) async -> Int32? {
+    if keys.contains(.control("c")) { return perform(.quit) ?? 0 }
+    var index = 0
+    while index < keys.count {
+      var end = index + 1
+      while end < keys.count, keys[index].isText, keys[end].isText { end += 1 }
+      // Each key is looked at once more at most: a run not taken as text is
+      // handled key by key (what is not a key of its own only says so).
+      if end - index > 1, takeText(keys[index..<end]) {
+        index = end
+        continue
+      }
+      for key in keys[index..<end] {
+        let action = await handle(key)
+        if action != .redraw, let status = perform(action) { return status }
+      }
+      index = end
+    }
+    return nil
+  }
+
+  /// Puts the text of `run` (characters and pastes) into the field being
+  /// edited or the command line at once; false, doing nothing, when
+  /// neither takes text now.
+  private func takeText(_ run: ArraySlice<KeyEvent>) -> Bool {
+    if stale { _ = frame() }
+    var text = ""
+    for key in run {
+      switch key {
+      case .character(let character): text.append(character)
+      // A field is one line: a pasted newline or tab becomes a space.
+      case .paste(let pasted): text += pasted.oneLine
+      default: break
+      }
+    }
+    if commandActive {
+      commandLine.editor.insert(text)
+      stale = true
+      return true
+    }
+    guard overlay == nil, runtime.services.notifications.alerts.isEmpty, editing else { return false }
+    let spot = focusedSpot
+    guard case .field? = spot?.kind else { return false }
+    if editor == nil { syncEditor(spot) }
+    guard var editor else { return false }
+    if editor.insert(text) { type(editor.text, into: spot!.key.address, secret: isSecret(spot)) }
+    self.editor = editor
+    stale = true
+    return true
+  }
+
   /// Handles one key (or paste, or mouse event); returns what the loop does next.
   public func handle(_ key: KeyEvent) async -> Action {
     // Keys read together come before the next frame is drawn: each acts on
     // the screen as the one before it left it.
     if stale { _ = frame() }
-    defer { stale = true }
+    // A key that changes nothing laid out (text where none is taken says
+    // so on the message line, drawn afresh each frame) leaves the layout
+    // as it is: a burst of such keys costs no frame each.
+    var changesLayout = true
+    defer { if changesLayout { stale = true } }
     if key == .control("c") { return .quit }
     if key == .control("z") { return .suspend }
     if key == .control("l") { return .repaint }
@@ -25,12 +91,15 @@ extension TerminalApp {
     if case .mouse(let mouse) = key { return mouseEvent(mouse) }
     if overlay != nil { return overlayKey(key) }
     if let question = runtime.services.notifications.alerts.first?.choice {
+      // Text only says which keys answer.
+      changesLayout = !key.isText
       return questionKey(key, question)
     }
     if runtime.services.notifications.alerts.first != nil {
       if key == .enter || key == .escape || key == .character(" ") {
         _ = runtime.services.notifications.acknowledgeAlert()
       } else {
+        changesLayout = false
         say("Press Enter to close the alert.", tone: .info)
       }
       return .redraw
@@ -65,6 +134,7 @@ extension TerminalApp {
     case .character(":"): openCommandLine()
     case .character("q"): return .quit
     case .character, .paste:
+      changesLayout = false
       if case .field? = spot?.kind {
         say("Press Enter to edit the field (? lists the keys).", tone: .info)
       } else {
@@ -168,9 +238,10 @@ extension TerminalApp {
   /// screen, or the modal over it), in order, off screen too.
   func allHotspots() -> [Hotspot] {
     guard let top = runtime.top else { return [] }
-    var layout = ScreenLayout(width: max(width - 3, 1), focus: nil, editor: nil, spinner: "")
-    layout.module(ComposedScreen(top), x: 0, width: max(width - 3, 1))
-    return layout.page.hotspots
+    return layout(
+      LayoutKey(screen: ComposedScreen(top), width: max(width - 3, 1), focus: nil, editor: nil, spinner: "")
+    )
+    .hotspots
   }
 
   func setFocus(_ key: FocusKey, index: Int) {
@@ -269,5 +340,15 @@ extension TerminalApp {
     default: break
     }
     return .redraw
+  }
+}
+
+extension KeyEvent {
+  /// Whether it is text: typed or pasted.
+  var isText: Bool {
+    switch self {
+    case .character, .paste: true
+    default: false
+    }
   }
 }

@@ -87,6 +87,13 @@ public final class TerminalApp {
   /// The interactive pane as drawn last: its node, rows on screen, page height.
   var activePane: (id: ObjectIdentifier, top: Int, rows: Int, height: Int)?
 
+  /// Pages laid out lately, newest last (see ``layout(_:)``).
+  var layouts: [(key: LayoutKey, page: Page)] = []
+  /// How many pages were laid out: what keys cost, for tests.
+  var layoutsMade = 0
+  /// The most pages kept laid out.
+  static let layoutsKept = 4
+
   /// How long a message stays, in seconds.
   static let messageSeconds = 5.0
   /// The smallest window drawn.
@@ -146,4 +153,14 @@ public final class TerminalApp {
     let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     return frames[Int(now() * 10) % frames.count]
   }
+}
+
+/// What a page is laid out from: the composed screen, the width, and the
+/// focus, the editor and the spinner it shows.
+struct LayoutKey: Equatable {
+  let screen: ComposedScreen
+  let width: Int
+  let focus: FocusKey?
+  let editor: FieldEditor?
+  let spinner: String
 }

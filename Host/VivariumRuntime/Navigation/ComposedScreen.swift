@@ -243,3 +243,17 @@ extension HostRuntime {
   /// What the person sees now, or nil when nothing is open.
   public func screen() -> ComposedScreen? { top.map { ComposedScreen($0) } }
 }
+
+/// Two compositions are equal when they would be drawn the same: the same
+/// modules, trees, slots and work. A tree unchanged since the last compose
+/// shares its strings, so comparing it costs its nodes, not its text.
+extension ComposedScreen: Equatable {
+  /// Whether `lhs` and `rhs` would be drawn the same.
+  public static func == (lhs: ComposedScreen, rhs: ComposedScreen) -> Bool {
+    lhs.urn == rhs.urn && lhs.plugin == rhs.plugin && lhs.isLoading == rhs.isLoading
+      && lhs.isWorking == rhs.isWorking && (lhs.slotPath === rhs.slotPath || lhs.path == rhs.path)
+      && lhs.ownTree == rhs.ownTree && lhs.slots == rhs.slots
+  }
+}
+
+extension ComposedScreen.Slot: Equatable {}

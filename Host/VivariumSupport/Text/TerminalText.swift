@@ -6,6 +6,14 @@ import ViperKit
 /// cursor, clear the screen, set the clipboard (OSC 52) or reorder what is
 /// shown (bidi overrides).
 ///
+/// This is the one rule for control characters in text the host did not
+/// write, in line mode and full screen alike (a view tree is drawn through
+/// ``ViewNode/terminalSafe`` in both):
+///
+/// - a tab is one space: it separates words, and text is wrapped and
+///   indented to the window (runs of spaces close up), so no tab stop
+///   could hold; a space is what a reader expects there, and what a tab
+///   pasted into a field becomes too;
 /// - ESC is shown as `\e`, other C0 controls as `\xNN` (`\x07`);
 /// - DEL, the C1 controls U+0080–U+009F and the bidi embeddings, overrides
 ///   and isolates (U+202A–U+202E, U+2066–U+2069) as `\uNNNN`, which JSON
@@ -42,7 +50,9 @@ public enum TerminalText {
         index += sequence.unicodeScalars.count
         continue
       }
-      if needsEscape(scalar, keepingNewlines: keepingNewlines) {
+      if scalar == "\t" {
+        result.append(" ")
+      } else if needsEscape(scalar, keepingNewlines: keepingNewlines) {
         result.append(contentsOf: shown(scalar).unicodeScalars)
       } else {
         result.append(scalar)
@@ -105,28 +115,37 @@ extension ViewNode {
   /// ``TerminalText``: newlines stay line breaks in text and notices, and are
   /// escaped everywhere else. Identifiers are escaped too, as drawn; slot
   /// names stay as they are, the keys the renderer draws each slot's content by.
-  public var terminalSafe: ViewNode {
+  public var terminalSafe: ViewNode { madeVisible(identifiers: true) }
+
+  /// The tree with every string that is drawn as text made visible as
+  /// ``terminalSafe`` does, identifiers left as they are: for a host that
+  /// never shows them and acts on an element by its identifier (full
+  /// screen).
+  public var terminalSafeText: ViewNode { madeVisible(identifiers: false) }
+
+  private func madeVisible(identifiers: Bool) -> ViewNode {
     func line(_ text: String) -> String { TerminalText.visible(text) }
     func lines(_ text: String) -> String { TerminalText.visible(text, keepingNewlines: true) }
+    func identifier(_ text: String) -> String { identifiers ? line(text) : text }
     switch self {
     case .text(let text, let tone): return .text(lines(text), tone: tone)
     case .heading(let text): return .heading(line(text))
     case .notice(let tone, let text): return .notice(tone, lines(text))
-    case .button(let id, let title): return .button(id: line(id), title: line(title))
+    case .button(let id, let title): return .button(id: identifier(id), title: line(title))
     case .field(let id, let label, let value, let placeholder):
-      return .field(id: line(id), label: line(label), value: line(value), placeholder: line(placeholder))
+      return .field(id: identifier(id), label: line(label), value: line(value), placeholder: line(placeholder))
     case .secretField(let id, let label, let length, let placeholder):
-      return .secretField(id: line(id), label: line(label), length: length, placeholder: line(placeholder))
+      return .secretField(id: identifier(id), label: line(label), length: length, placeholder: line(placeholder))
     case .list(let id, let rows):
       return .list(
-        id: line(id),
+        id: identifier(id),
         rows: rows.map { row in
           ListRow(
-            id: line(row.id), title: line(row.title), detail: line(row.detail),
+            id: identifier(row.id), title: line(row.title), detail: line(row.detail),
             marker: row.marker.map { Marker($0.tone, line($0.label)) })
         })
     case .slot: return self  // a contract name, validated at load, and the key to the slot's content
-    case .stack(let axis, let children): return .stack(axis, children.map(\.terminalSafe))
+    case .stack(let axis, let children): return .stack(axis, children.map { $0.madeVisible(identifiers: identifiers) })
     @unknown default: return self
     }
   }

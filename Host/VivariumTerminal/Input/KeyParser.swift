@@ -4,10 +4,19 @@
 /// start of a sequence waits for the next ``feed(_:)``, or for ``flush()``
 /// when nothing more came (a lone ESC is the Escape key only once it is
 /// clear nothing follows). No input makes it crash, leak a sequence as
-/// text, or hold more than a few dozen bytes besides a paste.
+/// text, or hold more than a few dozen bytes besides a paste; each byte is
+/// looked at a bounded number of times, so any input is read in time
+/// proportional to its size.
+///
+/// An escape sequence that does not end is given up, never waited on or
+/// skipped without end: a CSI (`ESC [`) still without its final byte after
+/// ``EscapeSequence/longest`` bytes, or cut by a byte that cannot be in
+/// one (another ESC, a control key, text beyond ASCII), is `.unknown` for
+/// the bytes read so far, and what follows is read afresh as keys and
+/// text: a `q` or Ctrl-C after it is that key.
 public struct KeyParser: Sendable {
   /// The most bytes of a paste kept; the rest is dropped.
-  static let pasteLimit = 64 * 1024
+  public static let pasteLimit = 64 * 1024
   /// The end of a bracketed paste.
   private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
 
@@ -18,8 +27,6 @@ public struct KeyParser: Sendable {
   private var paste: [UInt8]?
   /// Whether the paste being read was longer than ``pasteLimit``.
   private var pasteTruncated = false
-  /// Whether the rest of an overlong sequence is being skipped.
-  private var skipping = false
 
   /// A parser with nothing read.
   public init() {}
@@ -27,7 +34,7 @@ public struct KeyParser: Sendable {
   /// Whether bytes read may be the start of something not yet complete (a
   /// lone ESC, half a character, a paste without its end). When true and
   /// nothing more arrives within a short time, call ``flush()``.
-  public var isWaitingForMore: Bool { !pending.isEmpty || paste != nil || skipping }
+  public var isWaitingForMore: Bool { !pending.isEmpty || paste != nil }
 
   /// The events `bytes` complete, in order. Bytes that may be the start of
   /// a sequence are kept for the next call (see ``isWaitingForMore``).
@@ -41,8 +48,7 @@ public struct KeyParser: Sendable {
   /// `.escape` then `[`), half a character is U+FFFD, and an unfinished
   /// paste is pasted as it is. Nothing is kept after.
   public mutating func flush() -> [KeyEvent] {
-    skipping = false
-    return read(final: true)
+    read(final: true)
   }
 
   /// Reads `pending` as far as it goes; when `final`, all of it.
@@ -62,13 +68,6 @@ public struct KeyParser: Sendable {
         continue
       }
       let byte = pending[index]
-      if skipping {
-        skipping = (0x20...0x3F).contains(byte)
-        if skipping || (0x40...0x7E).contains(byte) {
-          index += 1
-          continue
-        }
-      }
       switch byte {
       case 0x20..<0x7F:
         text.unicodeScalars.append(Unicode.Scalar(byte))
@@ -170,7 +169,7 @@ public struct KeyParser: Sendable {
           return (end - index, [.unknown(EscapeSequence.printable(pending[index..<end]))])
         }
         if end - index + 1 >= EscapeSequence.longest {
-          skipping = true
+          // Given up: no key is this long. What follows is read afresh.
           return (end - index + 1, [.unknown(EscapeSequence.printable(pending[index...end]))])
         }
         end += 1

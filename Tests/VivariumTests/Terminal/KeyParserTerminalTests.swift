@@ -127,12 +127,49 @@ struct KeyParserTerminalTests {
     #expect(events.dropFirst() == [.character("z")])
   }
 
-  @Test func anOverlongSequenceIsUnknownAndSkipped() {
+  /// A sequence with no end in sight is given up at its longest: what came
+  /// so far is unknown, and what follows is read as keys and text again.
+  @Test func anOverlongSequenceIsGivenUpAndWhatFollowsIsRead() {
     let digits = String(repeating: "1;", count: 100)
     let events = events(Array("\u{1B}[\(digits)Ax".utf8))
-    #expect(events.count == 2)
-    if case .unknown = events.first {} else { Issue.record("not unknown: \(events)") }
-    #expect(events.last == .character("x"))
+    let given = "\u{1B}[" + String(digits.prefix(EscapeSequence.longest - 2))
+    #expect(events.first == .unknown(EscapeSequence.printable(Array(given.utf8))))
+    let rest = String(digits.dropFirst(EscapeSequence.longest - 2)) + "Ax"
+    #expect(Array(events.dropFirst()) == rest.map { KeyEvent.character($0) })
+  }
+
+  /// An escape sequence that never ends does not swallow the key after it,
+  /// however long it runs: `q` after 200 KB of one is `q`.
+  @Test func theKeyAfterAnUnterminatedSequenceIsThatKey() {
+    var parser = KeyParser()
+    var events = parser.feed(Array("\u{1B}[".utf8))
+    let parameters = Array(String(repeating: "1;", count: 100_000).utf8)
+    for start in stride(from: 0, to: parameters.count, by: 4096) {
+      events += parser.feed(parameters[start..<min(start + 4096, parameters.count)])
+    }
+    events += parser.feed(Array("q".utf8))
+    #expect(events.last == .character("q"))
+    #expect(!parser.isWaitingForMore)
+    // Cut by the next ESC, it is given up there too.
+    #expect(self.events(Array("\u{1B}[12\u{1B}q".utf8)) == [.unknown("\\e[12"), .escape, .character("q")])
+    #expect(self.events(Array("\u{1B}[12\u{3}".utf8)) == [.unknown("\\e[12"), .control("c")])
+  }
+
+  /// 200 KB of random bytes, then Ctrl-C and `q`: both come through, read
+  /// in pieces as a terminal sends them.
+  @Test func theQuitKeysComeThroughAfterRandomBytes() {
+    var random = SplitMix64(seed: 0x51_5549_54)
+    var parser = KeyParser()
+    var events: [KeyEvent] = []
+    var bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+    // Not inside a bracketed paste: there Ctrl-C is text pasted.
+    bytes += Array("\u{1B}[201~".utf8)
+    for start in stride(from: 0, to: bytes.count, by: 4096) {
+      events += parser.feed(bytes[start..<min(start + 4096, bytes.count)])
+    }
+    events += parser.feed([0x03, UInt8(ascii: "q")])
+    #expect(events.suffix(2) == [.control("c"), .character("q")])
+    #expect(!parser.isWaitingForMore)
   }
 
   @Test func randomBytesNeverCrashOrStayWaiting() {
