@@ -17,7 +17,9 @@ struct TerminalAppMessagesTests {
     await run(pilot, "open tides:paris")
     // The sentence the host gives, whatever its words: its start, and its
     // end too, on the rows above the status line.
-    let words = try pilot.runtime.catalog.resolveError("tides:paris").message.split(separator: " ")
+    let words = try pilot.runtime.catalog.resolveError(
+      "tides:paris", invocation: pilot.runtime.services.invocation
+    ).message.split(separator: " ")
     let (start, end) = (words.prefix(3).joined(separator: " "), words.suffix(2).joined(separator: " "))
     let rows = pilot.screen.dropLast().suffix(3)
     #expect(rows.first?.hasPrefix("✗ " + start) == true, "\(pilot.text)")

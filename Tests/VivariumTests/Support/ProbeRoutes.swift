@@ -1,6 +1,7 @@
 import ViperKit
 import VivariumLoading
 import VivariumRuntime
+import VivariumSupport
 
 /// In-process modules with contracts the sample plugins do not exercise.
 enum ProbeRoutes {
@@ -67,9 +68,11 @@ enum ProbeRoutes {
 
 extension PluginCatalog {
   /// The error resolving `urn` throws; records an issue if it resolves.
-  func resolveError(_ urn: String, _ extra: [(name: String, value: String)] = []) throws -> ResolveError {
+  func resolveError(
+    _ urn: String, _ extra: [(name: String, value: String)] = [], invocation: Invocation = .plain
+  ) throws -> ResolveError {
     do {
-      _ = try resolve(urn, arguments: extra)
+      _ = try resolve(urn, arguments: extra, invocation: invocation)
     } catch {
       return error
     }
