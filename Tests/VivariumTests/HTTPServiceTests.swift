@@ -173,7 +173,7 @@ struct HTTPServiceTests {
       while send([0x61]) { Thread.sleep(forTimeInterval: 0.05) }
     }
     let request = HTTPRequest("http://127.0.0.1:\(server.port)/big")
-    let refused = await within(seconds: 60) {
+    let refused = await within(seconds: 300) {
       await self.failure { try await self.client(["127.0.0.1"], limits: limits).send(request) }
     }
     #expect(refused??.kind == .tooLarge)
@@ -183,7 +183,7 @@ struct HTTPServiceTests {
       while send([0x61]) { Thread.sleep(forTimeInterval: 0.05) }
     }
     let declared = HTTPRequest("http://127.0.0.1:\(declaring.port)/huge")
-    let refusedEarly = await within(seconds: 60) {
+    let refusedEarly = await within(seconds: 300) {
       await self.failure { try await self.client(["127.0.0.1"], limits: limits).send(declared) }
     }
     #expect(refusedEarly??.kind == .tooLarge)
@@ -196,7 +196,7 @@ struct HTTPServiceTests {
     }
     let limits = HTTPLimits(size: 8 << 20, time: .seconds(1), redirects: 10)
     let request = HTTPRequest("http://127.0.0.1:\(server.port)/slow")
-    let outcome = await within(seconds: 30) {
+    let outcome = await within(seconds: 300) {
       await self.failure { try await self.client(["127.0.0.1"], limits: limits).send(request) }
     }
     #expect(outcome??.kind == .timedOut)

@@ -20,7 +20,9 @@ struct InterceptorTests {
     let guarding = GuardedFormFactory(recorder: recorder, decisions: decisions)
     let gate = GateFactory(recorder: recorder)
     let plain = ProbeFactory(
-      contract: Contract(urn: "plain:{n}", summary: "Plain.", arguments: [.required("n", .int, "Which.")]),
+      contract: Contract(
+        urn: "plain:{n}", summary: "Plain.", arguments: [.required("n", .int, "Which.")],
+        opens: [.push("gate:closed")]),
       recorder: recorder)
     let plugin = LoadedPlugin(path: "guards.so", name: "Guards", factories: [guarding, gate, plain])
     runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())

@@ -146,7 +146,9 @@ enum WorkerModule {
   struct Factory: ModuleFactory {
     static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
     let urn: String
-    var contract: Contract { Contract(urn: urn, summary: "Starts work.", services: [Services.Name.clock]) }
+    var contract: Contract {
+      Contract(urn: urn, summary: "Starts work.", services: [Services.Name.clock], opens: [.push("probe:other")])
+    }
 
     func build(_ context: ModuleContext) throws -> Module {
       switch urn {

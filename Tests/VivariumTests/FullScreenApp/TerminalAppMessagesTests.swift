@@ -20,7 +20,7 @@ struct TerminalAppMessagesTests {
     let words = try pilot.runtime.catalog.resolveError(
       "tides:paris", invocation: pilot.runtime.services.invocation
     ).message.split(separator: " ")
-    let (start, end) = (words.prefix(3).joined(separator: " "), words.suffix(2).joined(separator: " "))
+    let (start, end) = (words.prefix(3).joined(separator: " "), String(words.last ?? ""))
     let rows = pilot.screen.dropLast().suffix(3)
     #expect(rows.first?.hasPrefix("✗ " + start) == true, "\(pilot.text)")
     #expect(rows.last?.hasSuffix(end) == true, "\(pilot.text)")
