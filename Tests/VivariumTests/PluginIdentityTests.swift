@@ -63,24 +63,22 @@ struct PluginIdentityTests {
     #expect(PluginIdentity(name: name, path: "/p/x.so").storageRefusal == nil)
   }
 
-  @Test func twoLoadedPluginsDeclaringOneNameConflictAndNeitherGetsStorage() throws {
+  /// A plugin name is a claim: two files claiming one are refused, both,
+  /// each naming the other, so that nothing granted, stored or set for the
+  /// name goes to the wrong file.
+  @Test func twoPluginsDeclaringOneNameAreBothRefusedNamingEachOther() throws {
     let plugins = try TemporaryDirectory()
     let first = try plugins.copy(BuildProducts.itemsList, as: "libFirst.so")
     let second = try plugins.copy(BuildProducts.itemsList, as: "libSecond.so")
     let discovery = PluginDiscovery(commandLine: [plugins.path], environment: [:], executable: "/x")
     let catalog = PluginCatalog(outcomes: discovery.load(with: PluginLoader()))
-    #expect(catalog.identityConflicts.count == 1)
-    let message = try #require(catalog.identityConflicts.first?.message)
-    #expect(message.contains(first) && message.contains(second) && message.contains("'ItemsListPlugin'"))
-    #expect(catalog.routes.count == 2)
-    for route in catalog.routes {
-      #expect(route.identity.storageRefusal == message)
-      #expect {
-        try store(route.identity).set("x", forKey: "k")
-      } throws: { error in
-        "\(error)" == message
-      }
+    #expect(catalog.loaded.isEmpty && catalog.routes.isEmpty, "neither runs")
+    #expect(catalog.rejected.map(\.kind) == [.nameConflict, .nameConflict])
+    for rejection in catalog.rejected {
+      let reason = rejection.reasons.joined()
+      #expect(reason.contains(first) && reason.contains(second) && reason.contains("'ItemsListPlugin'"), "\(reason)")
     }
+    #expect(catalog.identityConflicts.map(\.paths) == [[first, second]])
     let report = PluginsReport(discovery: discovery, catalog: catalog)
     #expect(report.text(style: .plain).contains("Identity conflicts"))
     #expect(report.identityConflicts.map(\.plugins) == [[first, second]])
@@ -88,6 +86,10 @@ struct PluginIdentityTests {
     encoder.outputFormatting = .sortedKeys
     let json = String(decoding: try encoder.encode(report), as: UTF8.self)
     #expect(json.contains(#""identityConflicts":[{"identity":"ItemsListPlugin""#))
+    // From the command line: refused, said once, and nothing is routed.
+    let run = try ProcessRunner.vivarium(["routes", "--plugins", plugins.path, "--data", data.path])
+    #expect(run.stderr.components(separatedBy: "'ItemsListPlugin'").count - 1 == 1, "\(run.stderr)")
+    #expect(!run.stdout.contains("items:list"), "\(run.stdout)")
   }
 
   @Test func distinctPluginsHaveNoIdentityConflict() {

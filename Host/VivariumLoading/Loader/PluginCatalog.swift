@@ -69,9 +69,9 @@ public struct RouteOverlap: Sendable {
   }
 }
 
-/// Two or more loaded plugins declaring the same name, which keys storage.
-/// None of them gets storage until all but one are removed: whichever got it
-/// could read and overwrite what the others saved.
+/// Two or more plugin files declaring the same name. A name is a claim any
+/// plugin can make, and it keys what is granted, stored and set for a
+/// plugin: none of them runs until all but one are removed.
 public struct IdentityConflict: Sendable {
   /// The name they all declare.
   public let name: String
@@ -82,7 +82,7 @@ public struct IdentityConflict: Sendable {
   public var message: String {
     let (all, none) = paths.count == 2 ? ("both", "neither") : ("all", "none")
     return
-      "\(paths.joined(separator: " and ")) \(all) declare the plugin name '\(name)', which names their storage, so \(none) of them gets storage; remove all but one of them"
+      "\(paths.joined(separator: " and ")) \(all) declare the plugin name '\(name)', which keys the permissions granted, the storage and the settings of a plugin, so \(none) of them runs; remove all but one of them"
   }
 }
 
@@ -98,20 +98,24 @@ public struct PluginCatalog: Sendable {
   /// Who owns each app-wide setting the loaded plugins declare.
   public let settingOwnership: SettingOwnership
 
-  /// Builds the route table from `outcomes`.
+  /// Builds the route table from `outcomes`; files declaring a plugin name
+  /// another loaded file declares are refused, each naming the others
+  /// (``Rejection/Kind/nameConflict``).
   public init(outcomes: [PluginOutcome]) {
-    self.outcomes = outcomes
-    let loaded = Self.loaded(in: outcomes)
     var pathsByName: [String: [String]] = [:]
-    for plugin in loaded { pathsByName[plugin.name, default: []].append(plugin.path) }
+    for plugin in Self.loaded(in: outcomes) { pathsByName[plugin.name, default: []].append(plugin.path) }
     var conflicts: [IdentityConflict] = []
+    self.outcomes = outcomes.map { outcome in
+      guard case .loaded(let plugin) = outcome, let paths = pathsByName[plugin.name], paths.count > 1 else {
+        return outcome
+      }
+      let conflict = IdentityConflict(name: plugin.name, paths: paths)
+      if paths.first == plugin.path { conflicts.append(conflict) }
+      return .rejected(Rejection(plugin.path, .nameConflict, conflict.message))
+    }
     var table = RouteTable<Route>()
-    for plugin in loaded {
-      let paths = pathsByName[plugin.name] ?? []
-      let conflict = paths.count > 1 ? IdentityConflict(name: plugin.name, paths: paths) : nil
-      if let conflict, paths.first == plugin.path { conflicts.append(conflict) }
-      let identity = PluginIdentity(
-        name: plugin.name, path: plugin.path, conflict: conflict?.message, hosts: plugin.hosts)
+    for plugin in Self.loaded(in: self.outcomes) {
+      let identity = PluginIdentity(name: plugin.name, path: plugin.path, hosts: plugin.hosts)
       for module in plugin.modules {
         // Contracts of loaded plugins were checked, so their patterns parse.
         guard let pattern = try? URNPattern(parsing: module.contract.urn) else { continue }
@@ -124,7 +128,7 @@ public struct PluginCatalog: Sendable {
     }
     self.table = table
     identityConflicts = conflicts
-    settingOwnership = SettingOwnership(loaded)
+    settingOwnership = SettingOwnership(Self.loaded(in: self.outcomes))
   }
 
   /// The catalog with `outcome` in place of the outcome for its file (a

@@ -12,20 +12,19 @@ public struct PluginIdentity: Hashable, Sendable {
   /// The plugin file.
   public let path: String
   /// Why the plugin gets no storage, when it gets none: its name cannot be a
-  /// file name, or another loaded plugin declares the same name.
+  /// file name.
   public let storageRefusal: String?
   /// The hosts it may reach through the host's http service.
   public let hosts: [String]
 
-  /// The identity of the plugin at `path` declaring `name`; `conflict` says
-  /// why it shares that name with others, when it does.
-  public init(name: String, path: String, conflict: String? = nil, hosts: [String] = []) {
+  /// The identity of the plugin at `path` declaring `name`. No two loaded
+  /// plugins share a name (``PluginCatalog`` refuses them).
+  public init(name: String, path: String, hosts: [String] = []) {
     self.name = name
     self.path = path
     self.hosts = hosts
     storageRefusal =
-      conflict
-      ?? Self.fileNameProblem(name).map { problem in
+      Self.fileNameProblem(name).map { problem in
         "\(path) declares the plugin name \(String(reflecting: name)), which \(problem), so it gets no storage; name its plugin type plainly"
       }
   }

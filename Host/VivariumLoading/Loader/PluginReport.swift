@@ -100,6 +100,9 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
     /// The kernel cannot confine the probe that would run the plugin's
     /// code to learn what it offers.
     case sandboxMissing = "sandbox-missing"
+    /// Another loaded file declares the same plugin name: a name is a
+    /// claim, and what is granted, stored or set for it would go to both.
+    case nameConflict = "name-conflict"
   }
 
   /// The file or directory refused.
@@ -157,7 +160,7 @@ extension Rejection.Kind {
       .contractsDisagree, .badManifest, .tooManyModules:
       "load.entry"
     // Not a conformance check: `vivarium check` grants nothing and asks nothing.
-    case .permissionsWidened, .sandboxMissing: "load.entry"
+    case .permissionsWidened, .sandboxMissing, .nameConflict: "load.entry"
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
       "load.file"

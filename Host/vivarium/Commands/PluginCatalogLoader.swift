@@ -48,15 +48,20 @@ enum PluginCatalogLoader {
       console.warning(command, error.description)
     }
     let catalog = PluginCatalog(outcomes: outcomes)
+    // A plugin refused for a name another file claims too ends here.
+    for (scanned, kept) in zip(outcomes, catalog.outcomes) {
+      if case .loaded(let plugin) = scanned, case .rejected = kept { plugin.process?.terminate() }
+    }
     if !quiet {
+      var said: Set<String> = []
       for rejection in catalog.rejected where !rejection.isSDKLibrary {
-        // Kept off for its permissions: the reason is the person's to act on, here.
-        console.warning(
-          command,
-          rejection.kind == .permissionsWidened
-            ? rejection.reasons.joined(separator: " ")
-            : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run \(RuntimeSetup.invocation(arguments, plugins: paths).command("plugins")) for the reason"
-        )
+        // Kept off for its permissions or its name: the reason is the person's
+        // to act on, here (once, though it names several files).
+        let warning =
+          [.permissionsWidened, .nameConflict].contains(rejection.kind)
+          ? rejection.reasons.joined(separator: " ")
+          : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run \(RuntimeSetup.invocation(arguments, plugins: paths).command("plugins")) for the reason"
+        if said.insert(warning).inserted { console.warning(command, warning) }
       }
       for conflict in catalog.conflicts {
         console.warning(command, conflict.message)

@@ -50,7 +50,6 @@ enum RuntimeSetup {
     services.permissions.allowances = try checkedAllowances(arguments, catalog)
     services.logCrashes()
     if let refusal = services.saveRefusal { console.warning(command, refusal) }
-    for conflict in catalog.identityConflicts { console.warning(command, conflict.message) }
     return HostRuntime(catalog: catalog, services: services)
   }
 
