@@ -39,10 +39,12 @@ struct PluginManifestTests {
     let scanner = PluginScanner(
       probe: PluginProbe(executable: BuildProducts.vivarium), hosting: nil, loader: PluginLoader())
     var registry = PluginRegistry.none
-    let catalog = PluginCatalog(outcomes: scanner.scanAll([good, stale], registry: &registry))
-    #expect(catalog.loaded.map(\.source) == [.manifest, .manifest])
-    #expect(catalog.routes.map(\.pattern.text) == ["manifested:note", "manifested:note", "manifested:ghost"])
-    #expect(catalog.loaded.allSatisfy { $0.activation?.plugin == nil }, "no code of theirs ran")
+    // Each in a catalog of its own: both declare one plugin name.
+    let catalogs = [good, stale].map { PluginCatalog(outcomes: scanner.scanAll([$0], registry: &registry)) }
+    #expect(catalogs.flatMap(\.loaded).map(\.source) == [.manifest, .manifest])
+    #expect(
+      catalogs.flatMap(\.routes).map(\.pattern.text) == ["manifested:note", "manifested:note", "manifested:ghost"])
+    #expect(catalogs.flatMap(\.loaded).allSatisfy { $0.activation?.plugin == nil }, "no code of theirs ran")
 
     let agreeing = HostRuntime(
       catalog: PluginCatalog(outcomes: scanner.scanAll([good], registry: &registry)),
@@ -78,7 +80,17 @@ struct PluginManifestTests {
       return
     }
     #expect(record.name == plugin.name)
-    #expect(PluginManifest.differences(record, from: plugin.contracts, path: path) == [])
+    #expect(
+      PluginManifest.differences(
+        record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides, path: path) == [])
+    // A manifest naming other hosts, or other services, than the code disagrees.
+    let otherHosts = PluginManifest.differences(
+      record, from: plugin.contracts, hosts: plugin.hosts + ["elsewhere.example"], provides: plugin.provides,
+      path: path)
+    #expect(otherHosts.count == 1 && otherHosts[0].contains("'elsewhere.example'"), "\(otherHosts)")
+    let otherServices = PluginManifest.differences(
+      record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides.dropLast(), path: path)
+    #expect(otherServices.count == (plugin.provides.isEmpty ? 0 : 1), "\(otherServices)")
   }
 
   @Test(arguments: BuildProducts.faultyPluginNames)

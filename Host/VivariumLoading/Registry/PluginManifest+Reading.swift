@@ -82,11 +82,30 @@ extension PluginManifest {
   }
 
   /// Why the manifest `carried` does not describe the plugin at `path`
-  /// whose code declares `contracts`, one sentence per difference; empty
-  /// when it does.
-  public static func differences(_ carried: PluginRecord, from contracts: [Contract], path: String) -> [String] {
-    ContractDisagreement(path: path, recorded: carried.contracts, loaded: contracts, source: .manifest)?
+  /// whose code declares `contracts`, the http `hosts` and the business
+  /// services it `provides`, one sentence per difference; empty when it does.
+  public static func differences(
+    _ carried: PluginRecord, from contracts: [Contract], hosts: [String], provides: [ServiceProvision], path: String
+  ) -> [String] {
+    var found =
+      ContractDisagreement(path: path, recorded: carried.contracts, loaded: contracts, source: .manifest)?
       .differences ?? []
+    if Set(carried.hosts) != Set(hosts) {
+      found.append(
+        "the manifest names the hosts \(list(carried.hosts)) but the code declares \(list(hosts)): the permissions a person grants are read from the manifest, so they must agree"
+      )
+    }
+    if Set(carried.provides) != Set(provides) {
+      let names = { (provisions: [ServiceProvision]) in provisions.map { "\($0.service) \($0.version)" } }
+      found.append(
+        "the manifest says the plugin provides \(list(names(carried.provides))) but the code provides \(list(names(provides)))"
+      )
+    }
+    return found
+  }
+
+  private static func list(_ items: [String]) -> String {
+    items.isEmpty ? "none" : items.sorted().map { "'\($0)'" }.joined(separator: ", ")
   }
 }
 

@@ -61,7 +61,8 @@ enum ManifestCommand: Command {
       for reason in rejection.reasons { console.error(name, "\(path): \(reason)") }
       return ExitCode.failure
     case .success(let record)?:
-      let differences = PluginManifest.differences(record, from: manifest.contracts, path: path)
+      let differences = PluginManifest.differences(
+        record, from: manifest.contracts, hosts: manifest.hosts, provides: manifest.provides, path: path)
       for difference in differences { console.error(name, "\(path): \(difference)") }
       guard differences.isEmpty else {
         console.error(name, "\(ManifestAdvice.remake(path))")
