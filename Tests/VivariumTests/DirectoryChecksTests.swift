@@ -78,3 +78,31 @@ struct PathNameTests {
     #expect(PathName.lastComponent(path) == name)
   }
 }
+
+/// A process in a user namespace of its own (a probe, a check) sees a file
+/// whose owner it does not map (root's plugins, to a person who is not
+/// root) as the overflow user's. It is handed files its parent checked
+/// whole, and checks their mode again, not their owner.
+@Suite("Files handed to a child in a user namespace")
+struct InheritedPluginFileTests {
+  @Test func aFileOfAnOwnerTheChildDoesNotMapIsTakenAndOneOthersCanWriteIsNot() throws {
+    let dir = try TemporaryDirectory()
+    let path = try dir.write("libSystemWide.so", Data("x".utf8))
+    // As the child sees root's file: owned by the overflow user (65534).
+    try #require(chown(path, 65534, 65534) == 0, "the tests run as root, which may give a file away")
+    try #require(chmod(path, 0o644) == 0)
+    #expect(throws: Rejection.self, "outside, a file of another user is refused") { try PluginFile.open(path) }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    try #require(fd >= 0)
+    let inherited = try PluginFile.inherited(fd, path: path)
+    inherited.close()
+    try #require(chmod(path, 0o666) == 0)
+    let writable = open(path, O_RDONLY | O_CLOEXEC)
+    defer { close(writable) }
+    #expect {
+      try PluginFile.inherited(writable, path: path)
+    } throws: { error in
+      (error as? Rejection)?.kind == .unsafePermissions
+    }
+  }
+}

@@ -19,11 +19,15 @@ struct HTTPServiceTests {
 
   init() throws { data = try TemporaryDirectory() }
 
+  /// The limits of a test that does not test the time limit: the standard
+  /// size, and time enough for a main actor other suites hold up for a while.
+  private static let patient = HTTPLimits(size: HTTPLimits.standard.size, time: .seconds(600), redirects: 10)
+
   /// The http service of a plugin declaring `hosts`, each granted with
   /// `--allow` unless `granted` is false, or only those in `granting`.
   private func client(
     _ hosts: [String], _ mode: HTTPMode = .live, granted: Bool = true, granting: [String]? = nil,
-    limits: HTTPLimits = .standard
+    limits: HTTPLimits = patient
   ) -> PluginHTTP {
     let gate = PermissionGate(dataDirectory: data.path, saveRefusal: nil) { 0 }
     if let granting {

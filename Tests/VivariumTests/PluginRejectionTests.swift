@@ -168,10 +168,16 @@ struct PluginRejectionTests {
   }
 
   @Test func twoPluginsClaimingTheSameURNConflictAndNeitherWins() throws {
-    let first = try dir.copy(BuildProducts.itemsList, as: "first.so")
-    let second = try dir.copy(BuildProducts.itemsList, as: "second.so")
-    let catalog = PluginCatalog(
-      outcomes: PluginDiscovery(commandLine: [dir.path], environment: [:], executable: "/x").load(with: PluginLoader()))
+    // Two plugins of their own names, one pattern.
+    let (first, second) = ("/p/first.so", "/p/second.so")
+    let recorder = ProbeRecorder()
+    let outcomes = [("First", first), ("Second", second)].map { name, path in
+      PluginOutcome.loaded(
+        LoadedPlugin(
+          path: path, name: name, sdkVersion: .current,
+          factories: [ProbeFactory(contract: Contract(urn: "items:list", summary: "A list."), recorder: recorder)]))
+    }
+    let catalog = PluginCatalog(outcomes: outcomes)
     #expect(catalog.loaded.count == 2)
     #expect(catalog.conflicts.count == 1)
     let message = try #require(catalog.conflicts.first?.message)

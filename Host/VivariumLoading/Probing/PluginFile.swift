@@ -80,16 +80,24 @@ struct PluginFile: Sendable {
   }
 
   /// A descriptor a parent process opened and checked, handed to this child
-  /// as ``ChildChannel/fileDescriptor``; checked again through `fstat`.
+  /// as ``ChildChannel/fileDescriptor``; checked again through `fstat`, but
+  /// for its owner: the child runs in a user namespace of its own, where a
+  /// file of an owner it does not map (root's, for a person who is not
+  /// root: plugins installed system-wide) shows the overflow user. The
+  /// parent checked the owner outside, of this very file.
   static func inherited(_ fd: Int32, path: String) throws(Rejection) -> PluginFile {
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       throw Rejection(path, .unreadable, "the probe process was not given the file; report this as a host bug")
     }
-    return try checked(fd, path: path, real: nil)
+    return try checked(fd, path: path, real: nil, owner: false)
   }
 
-  private static func checked(_ fd: Int32, path: String, real: String?) throws(Rejection) -> PluginFile {
+  /// `owner`: whether the file's owner is checked too (not in a child in a
+  /// user namespace; see ``inherited(_:path:)``).
+  private static func checked(_ fd: Int32, path: String, real: String?, owner: Bool = true) throws(Rejection)
+    -> PluginFile
+  {
     var info = stat()
     guard fstat(fd, &info) == 0 else {
       throw Rejection(path, .unreadable, "cannot read it: \(String(cString: strerror(errno)))")
@@ -97,9 +105,9 @@ struct PluginFile: Sendable {
     guard info.st_mode & S_IFMT == S_IFREG else {
       throw Rejection(path, .notRegularFile, "it is not a regular file; a plugin is a .so file")
     }
-    if let problem = FilePermissions.problem(file: path, info) {
-      throw Rejection(path, .unsafePermissions, problem)
-    }
+    let problem =
+      owner ? FilePermissions.problem(file: path, info) : FilePermissions.modeProblem(file: path, info)
+    if let problem { throw Rejection(path, .unsafePermissions, problem) }
     if let real, let opened = link("/proc/self/fd/\(fd)"), opened != real {
       throw Rejection(
         path, .unreadable,

@@ -50,11 +50,17 @@ package enum FilePermissions {
   /// Nil when the opened file `info` at `path` is safe to use as what it
   /// `holds`; otherwise what is wrong and what to do.
   package static func problem(file path: String, _ info: stat, holds holding: Holding = .code) -> String? {
-    if let writers = otherWriters(info) {
-      return
-        "the file is writable by \(writers) (mode \(mode(info))), so they could replace \(holding.risk); \(holding.writableRemedy(path))"
+    modeProblem(file: path, info, holds: holding) ?? ownerProblem("file", path, info, holding)
+  }
+
+  /// What is wrong with who may write the file at `path` by its mode alone,
+  /// not its owner: for a process in a user namespace of its own, which
+  /// sees an owner it does not map (root, to a person's process) as the
+  /// overflow user, and is given files its parent checked whole.
+  package static func modeProblem(file path: String, _ info: stat, holds holding: Holding = .code) -> String? {
+    otherWriters(info).map { writers in
+      "the file is writable by \(writers) (mode \(mode(info))), so they could replace \(holding.risk); \(holding.writableRemedy(path))"
     }
-    return ownerProblem("file", path, info, holding)
   }
 
   /// Nil when `directory` (a real path, no symbolic links) and every
