@@ -11,7 +11,9 @@
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
+#include <linux/prctl.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -20,8 +22,11 @@
 #include <sys/resource.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -220,13 +225,21 @@ static int install_filter(pid_t self, int reporting) {
     ALLOW,
     REFUSE(EPERM),
   };
-  /* prctl may not make the process dumpable again or name a tracer. */
+  /* prctl may not make the process dumpable again, name a tracer, clear
+     or change the signal it gets when its parent dies, or change what
+     /proc says it is: its name (PR_SET_NAME, refused without a trap: the
+     C library names threads with it, which is no escape) and where its
+     command line is (PR_SET_MM, whose PR_SET_MM_MAP needs no privilege). */
   struct sock_filter prctl_rule[] = {
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 4),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 8),
     LOAD(ARG_LOW(0)),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_DUMPABLE, 1, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PTRACER, 0, 1),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_NAME, 5, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_DUMPABLE, 3, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PTRACER, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_PDEATHSIG, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_MM, 0, 2),
     REFUSE(EPERM),
+    REFUSE_WITH(EPERM),
   };
   /* Signals only to itself. */
   struct sock_filter signal_rules[] = {
@@ -299,14 +312,14 @@ int vivarium_seccomp_available(void) {
   return (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, NULL, 0, 0) < 0 && errno == EFAULT) ? 1 : 0;
 }
 
-int vivarium_confine(int open_files, int cpu_seconds, int report_refusals) {
+int vivarium_confine(int open_files, int cpu_seconds, int tasks, int report_refusals) {
   int applied = 0;
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
   applied |= VIVARIUM_CONFINED_NO_NEW_PRIVS;
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0) applied |= VIVARIUM_CONFINED_NOT_DUMPABLE;
   if (drop_capabilities() == 0) applied |= VIVARIUM_CONFINED_NO_CAPABILITIES;
   if (limit(RLIMIT_NOFILE, (rlim_t)open_files) == 0 && limit(RLIMIT_CORE, 0) == 0 &&
-      limit(RLIMIT_CPU, (rlim_t)cpu_seconds) == 0)
+      limit(RLIMIT_CPU, (rlim_t)cpu_seconds) == 0 && (tasks <= 0 || limit(RLIMIT_NPROC, (rlim_t)tasks) == 0))
     applied |= VIVARIUM_CONFINED_LIMITS;
   if (report_refusals) {
     struct sigaction action;
@@ -334,13 +347,14 @@ static int write_whole(const char *path, const char *text) {
   return -1;
 }
 
-int vivarium_isolate_network(void) {
+/* unshare(flags), CLONE_NEWUSER among them, then the same user and group
+   mapped inside as outside, so that the process's files and its own
+   account look as they did; setgroups must be denied before an
+   unprivileged process may map its group. 0, or -1 with errno. */
+static int unshare_mapped(int flags) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
-  if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) return -1;
-  /* The same user and group inside as outside, so that the process's
-     files and its own account look as they did; setgroups must be denied
-     before an unprivileged process may map its group. */
+  if (unshare(flags) != 0) return -1;
   char line[64];
   if (write_whole("/proc/self/setgroups", "deny") != 0) return -1;
   snprintf(line, sizeof line, "%u %u 1", (unsigned)uid, (unsigned)uid);
@@ -348,4 +362,104 @@ int vivarium_isolate_network(void) {
   snprintf(line, sizeof line, "%u %u 1", (unsigned)gid, (unsigned)gid);
   if (write_whole("/proc/self/gid_map", line) != 0) return -1;
   return 0;
+}
+
+int vivarium_isolate_network(void) { return unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET); }
+
+int vivarium_enter_user_namespace(void) { return unshare_mapped(CLONE_NEWUSER); }
+
+int vivarium_isolate_zygote(int keep) {
+  if (unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID) != 0) {
+    return vivarium_isolate_network() == 0 ? 0 : -1;
+  }
+  /* The first child is process 1 of the new PID namespace, and every
+     process it forks is in it: this process only waits for it. The pipe
+     tells the child whether this process was already gone when it asked
+     to die with it. */
+  int alive[2];
+  if (pipe2(alive, O_CLOEXEC) != 0) _exit(71);
+  pid_t init = fork();
+  if (init < 0) _exit(71);
+  if (init > 0) {
+    close(alive[0]);
+    close(keep);
+    int status = 0;
+    while (waitpid(init, &status, 0) < 0 && errno == EINTR) {}
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+  }
+  close(alive[1]);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  struct pollfd parent = {.fd = alive[0], .events = POLLIN};
+  if (poll(&parent, 1, 0) != 0) _exit(1);
+  close(alive[0]);
+  /* A /proc of the namespace's own, in a mount namespace of its own: its
+     processes are the only ones there, and each sees only itself
+     (hidepid=ptraceable: a process it may not ptrace is not there, whatever its group). */
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) _exit(72);
+  if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=ptraceable") != 0) _exit(72);
+  return 1;
+}
+
+int vivarium_name_process(const char *name, const char *const *arguments, int count) {
+  if (prctl(PR_SET_NAME, name, 0, 0, 0) != 0) return -1;
+  if (count <= 0) return 0;
+  size_t length = 0;
+  for (int i = 0; i < count; i++) length += strlen(arguments[i]) + 1;
+  /* Never freed: /proc/PID/cmdline reads it for as long as the process lives. */
+  char *area = malloc(length);
+  if (area == NULL) return -1;
+  size_t at = 0;
+  for (int i = 0; i < count; i++) {
+    size_t size = strlen(arguments[i]) + 1;
+    memcpy(area + at, arguments[i], size);
+    at += size;
+  }
+  /* PR_SET_MM_MAP replaces every field at once: each as it is (from
+     /proc/self/stat), but for where the arguments are. */
+  char stat[2048];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t read_count = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  if (read_count <= 0) return -1;
+  stat[read_count] = 0;
+  char *cursor = strrchr(stat, ')');
+  if (cursor == NULL) return -1;
+  unsigned long long field[53] = {0};
+  cursor += 2; /* field 3, the state, starts here */
+  for (int number = 3; number < 53 && *cursor; number++) {
+    field[number] = strtoull(cursor, &cursor, 10);
+    while (*cursor && *cursor != ' ') cursor++;
+    while (*cursor == ' ') cursor++;
+  }
+  struct prctl_mm_map map;
+  memset(&map, 0, sizeof map);
+  map.start_code = field[26];
+  map.end_code = field[27];
+  map.start_stack = field[28];
+  map.start_data = field[45];
+  map.end_data = field[46];
+  map.start_brk = field[47];
+  map.brk = (unsigned long long)syscall(SYS_brk, 0);
+  map.arg_start = (unsigned long long)(uintptr_t)area;
+  map.arg_end = (unsigned long long)(uintptr_t)area + length;
+  map.env_start = field[50];
+  map.env_end = field[51];
+  map.exe_fd = (unsigned)-1;
+  return prctl(PR_SET_MM, PR_SET_MM_MAP, &map, sizeof map, 0);
+}
+
+int vivarium_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+pid_t vivarium_pidfd_pid(int fd) {
+  char path[64], text[1024];
+  snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+  int info = open(path, O_RDONLY | O_CLOEXEC);
+  if (info < 0) return -1;
+  ssize_t count = read(info, text, sizeof text - 1);
+  close(info);
+  if (count <= 0) return -1;
+  text[count] = 0;
+  char *line = strstr(text, "\nPid:");
+  return line == NULL ? -1 : (pid_t)strtol(line + 5, NULL, 10);
 }

@@ -54,6 +54,7 @@ public final class PluginServer {
   public nonisolated static func childMain(_ arguments: [String]) -> Never {
     let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
+    if arguments.count > 1 { ProcessConfinement.name(plugin: arguments[1]) }
     if let bytes = ProcessInfo.processInfo.environment[PluginProcessLaunch.memoryVariable].flatMap({ Int($0) }) {
       limitMemory(to: bytes)
     }

@@ -17,10 +17,14 @@ public enum ZygoteMain {
   public static func run(_ arguments: [String]) -> Never {
     let parent = getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
-    // While it has one thread; where user namespaces are not offered, its
-    // forks keep the host's namespace, and the filter refuses their sockets.
-    if arguments.contains(PluginProcessLaunch.ownNetworkArgument) { _ = vivarium_isolate_network() }
     let socket: Int32 = 3
+    // While it has one thread: from here on this is the process 1 of a PID
+    // namespace whose /proc shows each fork only itself, and whose every
+    // process the kernel kills when this one dies (with the host, however
+    // a plugin changes its own parent-death signal). Where user namespaces
+    // are not offered, its forks keep the host's namespaces, and the filter
+    // refuses their sockets.
+    if arguments.contains(PluginProcessLaunch.ownNetworkArgument) { ProcessConfinement.isolateZygote(keeping: socket) }
     var buffer = [UInt8](repeating: 0, count: 9 + 4096)
     while true {
       reapChildren(socket)
@@ -51,7 +55,14 @@ public enum ZygoteMain {
       }
       let failure = errno
       given.forEach { close($0) }
-      if pid > 0 { report(socket, kind: 0, pid, 0) } else { report(socket, kind: 1, failure, 0) }
+      if pid > 0 {
+        // With a pidfd, from which the host reads the pid in its own namespace.
+        let pidfd = vivarium_pidfd_open(pid)
+        report(socket, kind: 0, pid, 0, descriptor: pidfd)
+        if pidfd >= 0 { close(pidfd) }
+      } else {
+        report(socket, kind: 1, failure, 0)
+      }
     }
   }
 
@@ -65,7 +76,7 @@ public enum ZygoteMain {
     }
   }
 
-  private static func report(_ socket: Int32, kind: UInt8, _ first: Int32, _ second: Int32) {
+  private static func report(_ socket: Int32, kind: UInt8, _ first: Int32, _ second: Int32, descriptor: Int32 = -1) {
     var message: [UInt8] = [kind]
     for value in [first, second] {
       let bits = UInt32(bitPattern: value)
@@ -74,13 +85,24 @@ public enum ZygoteMain {
         UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24),
       ]
     }
-    _ = message.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    let descriptors = descriptor >= 0 ? [descriptor] : []
+    _ = message.withUnsafeBytes { bytes in
+      descriptors.withUnsafeBufferPointer {
+        vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+      }
+    }
   }
 
-  /// In the fork: puts the given descriptors where a plugin process has
-  /// them (the plugin file as 4, the channel as 3, stderr as 1 and 2,
-  /// /dev/null as 0), closes every other one, and serves the plugin.
+  /// In the fork: names itself after its plugin (`viv:NAME`, `vivarium
+  /// __plugin FILE`), moves into a user namespace of its own when confined
+  /// (where its threads are counted apart from every other process's),
+  /// puts the given descriptors where a plugin process has them (the
+  /// plugin file as 4, the channel as 3, stderr as 1 and 2, /dev/null as
+  /// 0), closes every other one, and serves the plugin.
   private static func becomePlugin(path: String, memory: Int, confined: Bool, given: [Int32], zygote: pid_t) -> Never {
+    ProcessConfinement.name(
+      plugin: path, arguments: [CommandLine.arguments.first ?? "vivarium", PluginProcessLaunch.pluginCommand, path])
+    if confined { ProcessConfinement.enterUserNamespace() }
     let high = given.map { fcntl($0, F_DUPFD, 10) }
     let null = open("/dev/null", O_RDONLY)
     dup2(null, 0)

@@ -4,8 +4,10 @@ import ViperKit
 
 // `faulty:escape` tries, when it is built, what a hostile plugin would:
 // read a file of the person's (`?read=PATH`), write one, run a program, make a process, open sockets, trace or signal its parent,
-// raise its limits, make namespaces, use io_uring, and read what the host's
-// environment held. Each attempt is a line: `exec: refused (EPERM)`, or
+// raise its limits, make namespaces, use io_uring, read what the host's
+// environment held, see the host's connections and other processes in
+// /proc, rename itself and clear its parent-death signal; with `?then=`,
+// make threads until refused, or block to outlive the host. Each attempt is a line: `exec: refused (EPERM)`, or
 // `exec: ALLOWED`. In a plugin process, which confines itself before it
 // loads the plugin (issue 30), every attempt is refused. In a process with
 // no seccomp filter (`--in-process`: the host's own) it tries nothing and
@@ -26,7 +28,7 @@ struct EscapeAttempt: ViperEntity, Equatable {
 
   /// Runs every attempt, in order; `secret` is the file it tries to read,
   /// `data` the host's data directory.
-  static func all(reading secret: String, data: String) -> [EscapeAttempt] {
+  static func all(reading secret: String, data: String, host: pid_t) -> [EscapeAttempt] {
     let parent = getppid()
     return [
       attempt("file.read") { closing(Int(open(secret, O_RDONLY | O_CLOEXEC))) },
@@ -74,6 +76,7 @@ struct EscapeAttempt: ViperEntity, Equatable {
       attempt("data.storage") { closing(Int(open(data + "/storage/WalletPlugin.json", O_RDONLY | O_CLOEXEC))) },
       attempt("data.registry") { closing(Int(open(data + "/plugin-registry.cache", O_RDONLY | O_CLOEXEC))) },
     ] + moreFiles(beside: secret) + moreProcesses(parent: parent) + moreOfTheKernel()
+      + moreOfItself(host: host == 0 ? parent : host)
   }
 
   static func attempt(_ name: String, _ body: () -> Int32) -> EscapeAttempt {
@@ -102,6 +105,9 @@ struct EscapeAttempt: ViperEntity, Equatable {
     if result >= 0 { close(Int32(result)) }
     return errnoOf(result)
   }
+
+  /// `EPERM`, or `errno 12`.
+  static func name(of code: Int32) -> String { errnoNames[code] ?? "errno \(code)" }
 
   private static let errnoNames: [Int32: String] = [
     EPERM: "EPERM", EACCES: "EACCES", ENOSYS: "ENOSYS", EINVAL: "EINVAL", EAGAIN: "EAGAIN", ENOENT: "ENOENT",
@@ -148,14 +154,24 @@ final class EscapePresenter: ViperPresenter {
   weak var view: EscapeView?
   private let secret: String
   private let data: String
+  private let host: pid_t
+  private let then: String
+  private let mark: String
+  /// The threads `then=threads` made, held until the module is detached.
+  private var threads: EscapeThreads?
 
-  init(secret: String, data: String) {
+  init(secret: String, data: String, host: pid_t = 0, then: String = "nothing", mark: String = "") {
     self.secret = secret
     self.data = data
+    self.host = host
+    self.then = then
+    self.mark = mark
   }
 
   func lifecycle(_ event: LifecycleEvent) {
+    if event == .detach { threads = nil }
     guard event == .attach else { return }
+    if then == "linger" { EscapeAttempt.linger(marking: mark) }
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let confinement =
       status.split(separator: "\n").filter { line in
@@ -166,8 +182,14 @@ final class EscapePresenter: ViperPresenter {
     let names = ProcessInfo.processInfo.environment.keys.sorted()
     // Only where a seccomp filter (mode 2) confines the process.
     let filtered = confinement.contains { $0.hasPrefix("Seccomp:") && $0.hasSuffix("2") }
-    view?.display(
-      filtered ? EscapeAttempt.all(reading: secret, data: data) : [], status: confinement, environment: names)
+    let attempts = filtered ? EscapeAttempt.all(reading: secret, data: data, host: host) : []
+    var after = [EscapeAttempt.processName()]
+    if filtered && then == "threads" {
+      let made = EscapeThreads()
+      threads = made
+      after.append(made.said)
+    }
+    view?.display(attempts, status: confinement + after, environment: names)
   }
 }
 
@@ -182,12 +204,21 @@ struct FaultyEscapeFactory: ModuleFactory {
       .optional(
         "data", .string, default: .string("/root/.local/share/vivarium"),
         "A data directory whose settings, storage and registry cache it tries to read."),
+      .optional("host", .int, default: .int(0), "The host's pid, whose connections it tries to read (0: its parent)."),
+      .choice(
+        "then", ["nothing", "threads", "linger"],
+        "Then: nothing; make threads until refused and hold them until closed; or clear its parent-death signal and block, to outlive the host."
+      ),
+      .optional(
+        "mark", .string, default: .string(""), "With then=linger, a file it writes whether it cleared its signal."),
     ])
 
   func build(_ context: ModuleContext) throws -> Module {
     let presenter = EscapePresenter(
       secret: context.arguments.string("read") ?? "/etc/passwd",
-      data: context.arguments.string("data") ?? "/root/.local/share/vivarium")
+      data: context.arguments.string("data") ?? "/root/.local/share/vivarium",
+      host: pid_t(truncatingIfNeeded: context.arguments.int("host") ?? 0),
+      then: context.arguments.string("then") ?? "nothing", mark: context.arguments.string("mark") ?? "")
     let view = EscapeView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     return Module(view: view, presenter: presenter)

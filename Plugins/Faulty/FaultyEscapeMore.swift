@@ -122,3 +122,93 @@ extension EscapeAttempt {
     return errnoOf(result)
   }
 }
+
+extension EscapeAttempt {
+  /// What `/proc` shows it of other processes, what `ps` would say it is,
+  /// and whether it dies with its host.
+  static func moreOfItself(host: pid_t) -> [EscapeAttempt] {
+    [
+      attempt("proc.others") {
+        // Any process but itself listed in /proc: ENOENT when none is.
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let others = entries.compactMap { Int32($0) }.filter { $0 != getpid() }
+        return others.isEmpty ? ENOENT : 0
+      },
+      attempt("proc.host") { closing(Int(open("/proc/\(host)/net/tcp", O_RDONLY | O_CLOEXEC))) },
+      attempt("name.prctl") {
+        // prctl(PR_SET_NAME): what `ps -o comm` and top show.
+        "vivarium".withCString { errnoOf(rawSyscall(157, 15, Int(bitPattern: $0), 0, 0, 0)) }
+      },
+      attempt("name.comm") { closing(Int(open("/proc/self/comm", O_WRONLY | O_CLOEXEC))) },
+      attempt("name.mm") {
+        // prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE): the door to PR_SET_MM_MAP,
+        // which moves the command line `ps -f` shows, with no privilege.
+        var size: UInt32 = 0
+        return withUnsafeMutablePointer(to: &size) { errnoOf(rawSyscall(157, 35, 15, Int(bitPattern: $0), 0, 0)) }
+      },
+      attempt("pdeathsig") { errnoOf(rawSyscall(157, 1, 0, 0, 0, 0)) },  // prctl(PR_SET_PDEATHSIG, 0)
+    ]
+  }
+
+  /// `comm: viv:Faulty`: the name the kernel gives this process.
+  static func processName() -> String {
+    let name = (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8)) ?? "unknown\n"
+    return "comm: " + name.dropLast()
+  }
+
+  /// Clears its parent-death signal, writes whether it could to `mark`,
+  /// and blocks its main thread for good: a process that would outlive
+  /// its host, were nothing else to end it.
+  static func linger(marking mark: String) -> Never {
+    let cleared = attempt("pdeathsig") { errnoOf(rawSyscall(157, 1, 0, 0, 0, 0)) }
+    let made = open(mark + ".part", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    if made >= 0 {
+      let line = Array("pdeathsig: \(cleared.outcome)\n".utf8)
+      _ = line.withUnsafeBytes { write(made, $0.baseAddress, $0.count) }
+      close(made)
+      rename(mark + ".part", mark)
+    }
+    while true { sleep(1) }
+  }
+}
+
+/// Threads made until the kernel refuses one (at most 4,096), each with a
+/// small stack and waiting on a pipe; let go when this is released.
+final class EscapeThreads {
+  private var release: [Int32] = [-1, -1]
+  private var threads: [pthread_t] = []
+  /// `threads: 250 made, then EAGAIN`.
+  private(set) var said = ""
+
+  init() {
+    guard pipe(&release) == 0 else {
+      said = "threads: no pipe"
+      return
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setstacksize(&attributes, 64 << 10)
+    defer { pthread_attr_destroy(&attributes) }
+    var refusal: Int32 = 0
+    while threads.count < 4096 {
+      var thread = pthread_t()
+      let reader = UnsafeMutableRawPointer(bitPattern: Int(release[0]) + 1)
+      refusal = pthread_create(
+        &thread, &attributes,
+        { argument in
+          var byte: UInt8 = 0
+          _ = read(Int32(Int(bitPattern: argument) - 1), &byte, 1)
+          return nil
+        }, reader)
+      if refusal != 0 { break }
+      threads.append(thread)
+    }
+    said = "threads: \(threads.count) made" + (refusal == 0 ? "" : ", then \(EscapeAttempt.name(of: refusal))")
+  }
+
+  deinit {
+    close(release[1])
+    for thread in threads { pthread_join(thread, nil) }
+    close(release[0])
+  }
+}

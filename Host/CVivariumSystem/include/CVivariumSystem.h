@@ -97,14 +97,18 @@ void vivarium_drain_main_queue(int descriptor);
    the C library falls back to clone), ptrace and other processes' memory,
    mounts and namespaces, io_uring, keyrings, BPF, perf events, kernel
    modules, sockets of its own, raising its limits, making itself dumpable,
-   System V IPC, and signals to any process but itself. With
+   changing its parent-death signal, its name or where its command line is
+   (PR_SET_NAME, PR_SET_MM), System V IPC, and signals to any process but
+   itself. With `tasks` above 0, at most that many processes and threads
+   of its user (RLIMIT_NPROC): only for a process in a user namespace of
+   its own, where the kernel counts them per namespace. With
    `report_refusals`, each refused call (and each file call Landlock
    refuses) is also recorded for vivarium_take_refusals, through a SIGSYS
    handler, as Chromium's sandbox does; for `vivarium check`, which names
    what a plugin tried. Returns the bits of what it applied, or -1 (with
    errno) when no new privileges or the filter could not be set: the
    process must not go on then. */
-int vivarium_confine(int open_files, int cpu_seconds, int report_refusals);
+int vivarium_confine(int open_files, int cpu_seconds, int tasks, int report_refusals);
 
 /* One call the sandbox refused: its number, the errno it got, its first
    three arguments and, for a call naming a file, the path. */
@@ -127,6 +131,37 @@ int vivarium_take_refusals(struct vivarium_refusal *into, int capacity);
    vivarium_confine (whose filter refuses unshare). 0, or -1 with errno
    (EPERM, ENOSPC or EINVAL where user namespaces are not offered). */
 int vivarium_isolate_network(void);
+
+/* Moves this process into a user namespace of its own (the same user and
+   group mapped inside), and nothing else: where RLIMIT_NPROC counts only
+   this process's threads. Must run while the process has one thread.
+   0, or -1 with errno. */
+int vivarium_enter_user_namespace(void);
+
+/* The zygote's namespaces: a user namespace of its own with an empty
+   network namespace, a mount namespace and a PID namespace. This process
+   forks the namespace's process 1, which returns 1 and is the zygote from
+   then on: it dies with this process (PR_SET_PDEATHSIG), and the kernel
+   kills every process in the namespace when it dies; it has a /proc of
+   the namespace's own, mounted hidepid=ptraceable. This process closes
+   `keep` (the zygote's socket), waits for it and exits as it did; it never
+   returns. Where a PID namespace cannot be made, only the user and network
+   namespaces are (vivarium_isolate_network), and this returns 0 in this
+   process; -1 when neither can. Must run while the process has one thread. */
+int vivarium_isolate_zygote(int keep);
+
+/* Names this process `name` (its comm, at most 15 bytes, what `ps -o comm`
+   and top show) and, when `count` > 0, gives it the command line
+   `arguments` (what /proc/PID/cmdline and `ps -f` show), in memory of its
+   own (PR_SET_MM_MAP). Before vivarium_confine, whose filter refuses both.
+   0, or -1 with errno. */
+int vivarium_name_process(const char *name, const char *const *arguments, int count);
+
+/* pidfd_open(pid, 0): a descriptor for process `pid`, or -1 with errno. */
+int vivarium_pidfd_open(pid_t pid);
+/* The pid, in this process's PID namespace, of the process pidfd `fd`
+   refers to (its fdinfo's Pid), or -1. */
+pid_t vivarium_pidfd_pid(int fd);
 
 /* Whether this kernel filters system calls with seccomp-bpf (1) or not (0). */
 int vivarium_seccomp_available(void);

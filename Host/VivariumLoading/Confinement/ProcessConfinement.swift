@@ -27,6 +27,11 @@ package enum ProcessConfinement {
   /// work, which no plugin doing its job comes near; then the kernel ends
   /// it, and the host shows it as crashed, with Restart.
   static let cpuSeconds: Int32 = 3600
+  /// The most threads a confined process may have (its own thread
+  /// included), in a user namespace of its own, where the kernel counts
+  /// them per namespace (`RLIMIT_NPROC`): a plugin making threads until it
+  /// cannot leaves your own processes able to start.
+  package static let tasks: Int32 = 256
   /// What a plugin keeps of the environment it was started with: its
   /// language and time zone, and whether Swift's backtracer runs. Nothing
   /// else (tokens, `SSH_AUTH_SOCK`, the host's paths) reaches it.
@@ -35,10 +40,11 @@ package enum ProcessConfinement {
   /// system's libraries, time zones and locales, and `/proc`. All of
   /// `/proc`, not `/proc/self`: libdispatch reads `/proc/TID/stat` of each
   /// of its worker threads and crashes when it cannot, and a thread's
-  /// entry is not beneath its process's. Landlock's own ptrace rule keeps
-  /// another process's private entries (`environ`, `mem`, `maps`) closed;
-  /// what every user may read of another process (`cmdline`, `stat`) is
-  /// readable here too (docs/what-a-plugin-can-do.md).
+  /// entry is not beneath its process's. A process forked by the zygote
+  /// has a `/proc` of its PID namespace's own, where it sees no process but
+  /// itself (``isolateZygote(keeping:)``); Landlock's own ptrace rule keeps
+  /// another process's private entries (`environ`, `mem`, `maps`) closed
+  /// wherever it does not (docs/what-a-plugin-can-do.md).
   static let systemReadable = [
     "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/etc/localtime",
     "/usr/share/zoneinfo", "/usr/share/locale", "/usr/share/i18n", "/proc", "/dev/urandom", "/dev/random",
@@ -52,6 +58,9 @@ package enum ProcessConfinement {
   package static let writableForChildren = Mutex<String?>(nil)
 
   private static let confined = Atomic<Bool>(false)
+  /// Whether this process is in a user namespace it made (or the zygote it
+  /// was forked from made for it): where ``tasks`` is its own bound.
+  private static let ownsUserNamespace = Atomic<Bool>(false)
   /// `O_PATH` (GNU; Swift's Glibc does not show it): a descriptor naming a
   /// file or folder for a Landlock rule, without opening it for reading.
   private static let pathOnly: Int32 = 0o1000_0000
@@ -65,7 +74,8 @@ package enum ProcessConfinement {
     guard !confined.exchange(true, ordering: .relaxed) else { return }
     let writable = ProcessInfo.processInfo.environment[writableVariable].flatMap { $0.isEmpty ? nil : $0 }
     scrubEnvironment()
-    guard vivarium_confine(openFiles, cpuSeconds, reportingRefusals ? 1 : 0) >= 0 else {
+    let tasks = ownsUserNamespace.load(ordering: .relaxed) ? tasks : 0
+    guard vivarium_confine(openFiles, cpuSeconds, tasks, reportingRefusals ? 1 : 0) >= 0 else {
       refuse("no new privileges or the system call filter")
     }
     var rules: [(descriptor: Int32, kind: Int32, owned: Bool)] = mapping.files.map {
@@ -100,7 +110,50 @@ package enum ProcessConfinement {
   /// sockets is what keeps it off the network.
   @discardableResult
   package static func isolateNetwork() -> Bool {
-    vivarium_isolate_network() == 0
+    let isolated = vivarium_isolate_network() == 0
+    if isolated { ownsUserNamespace.store(true, ordering: .relaxed) }
+    return isolated
+  }
+
+  /// The zygote's namespaces (``vivarium_isolate_zygote(_:)``), made while
+  /// it has one thread: this process forks the process 1 of a PID
+  /// namespace with a `/proc` of its own, which returns (true) and serves
+  /// as the zygote, and the kernel kills its forks when it dies; this
+  /// process waits for it, having closed `socket`, and never returns.
+  /// False where no PID namespace can be made: then only the network is
+  /// isolated, where user namespaces are offered.
+  @discardableResult
+  package static func isolateZygote(keeping socket: Int32) -> Bool {
+    let isolated = vivarium_isolate_zygote(socket)
+    if isolated >= 0 { ownsUserNamespace.store(true, ordering: .relaxed) }
+    return isolated == 1
+  }
+
+  /// Moves a process forked by the zygote into a user namespace of its own,
+  /// while it has one thread: where ``tasks`` bounds its threads alone.
+  @discardableResult
+  package static func enterUserNamespace() -> Bool {
+    let entered = vivarium_enter_user_namespace() == 0
+    ownsUserNamespace.store(entered, ordering: .relaxed)
+    return entered
+  }
+
+  /// What `ps` shows of a plugin process, set before it is confined (the
+  /// filter refuses changing either): its name, `viv:` and the plugin
+  /// file's name without `lib` and `.so` (`viv:Weather`, at most 15
+  /// bytes), and, when `arguments` are given, its command line.
+  package static func name(plugin path: String, arguments: [String] = []) {
+    var plugin = Substring(PathName.lastComponent(path))
+    if plugin.hasPrefix("lib") { plugin = plugin.dropFirst(3) }
+    if plugin.hasSuffix(".so") { plugin = plugin.dropLast(3) }
+    let name = "viv:" + plugin
+    var copies = arguments.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    _ = copies.withUnsafeMutableBufferPointer { buffer in
+      buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+        vivarium_name_process(name, $0.baseAddress, Int32($0.count))
+      }
+    }
   }
 
   /// The folder holding the file open as `descriptor`, and the `lib`

@@ -57,6 +57,9 @@ package struct SandboxRefusal: Hashable, Sendable {
     case .otherProcess?:
       return
         "tried to reach another process (\(name)): \(refused); a plugin reaches only the host, through its services"
+    case .kernel? where number == 157 && (arguments[0] == 1 || arguments[0] == 35):
+      return
+        "tried to change how the host sees its process (prctl \(arguments[0] == 1 ? "PR_SET_PDEATHSIG" : "PR_SET_MM")): \(refused); a plugin process is named after its plugin and ends with the host"
     case .kernel? where number == 157:
       return
         "tried to undo its confinement (prctl \(arguments[0] == 4 ? "PR_SET_DUMPABLE" : "PR_SET_PTRACER")): \(refused); a plugin stays not dumpable and untraceable"

@@ -9,14 +9,21 @@ import Synchronization
 /// libraries loaded, and each plugin process is a fork of it, so a plugin
 /// process does not pay for starting an executable and linking its
 /// libraries again. The plugin processes are the zygote's children: it
-/// reaps each and reports how it ended. The zygote dies with the host, and
-/// its children with it.
+/// reaps each and reports how it ended. The zygote of confined processes
+/// is the process 1 of a PID namespace of its own (the process the host
+/// started waits for it), so that its forks see only themselves in
+/// `/proc`; it dies with the host, and the kernel kills its forks with it,
+/// whatever they did to their own parent-death signal.
 final class PluginZygote: Sendable {
 
   private struct State {
     var replies: [Int64] = []
     var ended: [pid_t: Int32] = [:]
     var alive = true
+    /// The host's pid of each process the zygote forked and has not
+    /// reported ended, by the pid it says: its forks are in a PID
+    /// namespace of their own, where pids are not the host's.
+    var hostPids: [pid_t: pid_t] = [:]
   }
 
   private let socket: Int32
@@ -86,24 +93,37 @@ final class PluginZygote: Sendable {
   }
 
   /// Reads the zygote's reports: the pid of each fork (or the errno of a
-  /// failed one), and how each plugin process ended.
+  /// failed one), with a pidfd for it, from which its pid in the host's
+  /// namespace is read; and how each plugin process ended.
   private func listen() {
     var message = [UInt8](repeating: 0, count: 9)
     while true {
-      let count = message.withUnsafeMutableBytes { recv(socket, $0.baseAddress, 9, 0) }
-      if count < 0, errno == EINTR { continue }
+      var descriptors = [Int32](repeating: -1, count: Int(VIVARIUM_MAX_FDS))
+      var received: Int32 = 0
+      let count = message.withUnsafeMutableBytes { bytes in
+        descriptors.withUnsafeMutableBufferPointer {
+          vivarium_receive_fds(socket, bytes.baseAddress, 9, $0.baseAddress, &received)
+        }
+      }
+      let pidfd = received > 0 ? descriptors[0] : -1
+      let hostPid = pidfd >= 0 ? vivarium_pidfd_pid(pidfd) : -1
+      descriptors.prefix(Int(received)).forEach { close($0) }
       guard count == 9 else { break }
       let first = Self.int32(message, 1)
       let second = Self.int32(message, 5)
       switch message[0] {
       case 0:
-        state.withLock { $0.replies.append(Int64(first)) }
+        let pid = hostPid > 0 ? hostPid : first
+        state.withLock {
+          $0.hostPids[first] = pid
+          $0.replies.append(Int64(pid))
+        }
         replied.signal()
       case 1:
         state.withLock { $0.replies.append(-Int64(max(1, first))) }
         replied.signal()
       default:
-        state.withLock { $0.ended[first] = second }
+        state.withLock { $0.ended[$0.hostPids.removeValue(forKey: first) ?? first] = second }
       }
     }
     state.withLock { $0.alive = false }

@@ -11,17 +11,24 @@ import ViperKitHosting
 @MainActor
 struct ConfinementTests {
   /// The attempts `faulty:escape` makes, by their stable names: files,
-  /// other processes, the kernel's doors. Each must be refused.
+  /// other processes, the kernel's doors. Each must be refused, but for
+  /// ``hidden``.
   static let attempts: Set = [
     "file.read", "file.write", "file.truncate", "file.unlink", "file.rename", "file.symlink", "file.hardlink",
-    "file.mkdir", "file.fifo", "file.shadow", "parent.environ", "parent.memory", "init.memory", "init.environ",
-    "exec", "execveat", "fork", "clone.process", "clone3", "ptrace.parent", "ptrace.traceme", "ptracer.anyone",
+    "file.mkdir", "file.fifo", "file.shadow", "exec", "execveat", "fork", "clone.process", "clone3", "ptrace.parent",
+    "ptrace.traceme", "ptracer.anyone",
     "signal.parent", "signal.init", "signal.thread-of-parent", "memory.parent", "pidfd.parent", "dumpable",
     "socket.inet", "socket.inet6", "socket.udp", "socket.raw", "socket.netlink", "socket.unix", "socketpair",
     "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
     "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path", "data.settings", "data.storage",
-    "data.registry",
+    "data.registry", "name.prctl", "name.comm", "name.mm", "pdeathsig",
+  ]
+  /// The attempts on other processes' entries in `/proc`: in the zygote's
+  /// PID namespace, whose `/proc` shows a plugin process only itself, they
+  /// are not there at all (the parent and process 1 are the zygote).
+  static let hidden: Set = [
+    "parent.environ", "parent.memory", "init.memory", "init.environ", "proc.others", "proc.host",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
@@ -43,8 +50,14 @@ struct ConfinementTests {
     // A library in a folder of the person's, for the plugin to try loading.
     try FileManager.default.copyItem(
       atPath: BuildProducts.directory + "/libFeed.so", toPath: home + "/libescape.so")
-    try await host.runtime.open("faulty:escape", arguments: [("read", key), ("data", data)])
+    try await host.runtime.open(
+      "faulty:escape", arguments: [("read", key), ("data", data), ("host", "\(getpid())")])
     let shown = try await host.waitForText("environment:")
+    // In /proc it sees no other process: not the host's connections
+    // (its own network namespace is empty, the host's is not), nor its
+    // siblings, nor the zygote; and it cannot rename itself.
+    for name in Self.hidden { #expect(shown.contains("\(name): not there (ENOENT)"), "\(shown)") }
+    #expect(shown.contains("comm: viv:Faulty"), "\(shown)")
     // Landlock refuses files with EACCES; the rest is the filter's EPERM.
     #expect(shown.contains("file.read: refused (EACCES)"), "\(shown)")
     #expect(shown.contains("dlopen.elsewhere: refused (EACCES)"), "\(shown)")
@@ -69,8 +82,54 @@ struct ConfinementTests {
     let line = try #require(shown.split(separator: "\n").first { $0.contains("environment:") })
     let names = line.split(separator: " ").dropFirst().map(String.init)
     #expect(Set(names).isSubset(of: ProcessConfinement.keptVariables), "\(names)")
-    // The module it did all that from still works, and so does its process.
-    #expect(host.process(named: "libFaulty.so")?.isRunning == true)
+    // The module it did all that from still works, and so does its process,
+    // which ps shows named after its plugin.
+    let process = try #require(host.process(named: "libFaulty.so"))
+    #expect(process.isRunning)
+    let comm = try String(contentsOfFile: "/proc/\(process.pid)/comm", encoding: .utf8)
+    #expect(comm == "viv:Faulty\n")
+    let commandLine = try String(contentsOfFile: "/proc/\(process.pid)/cmdline", encoding: .utf8)
+      .split(separator: "\0").map(String.init)
+    #expect(commandLine == [BuildProducts.vivarium, "__plugin", process.path], "\(commandLine)")
+  }
+
+  /// A plugin making threads until the kernel refuses one gets fewer than
+  /// its bound (its own user namespace, where the kernel counts them apart
+  /// from every other process's), and the host and another plugin's
+  /// process still start while it holds them. Run by an ordinary user with
+  /// a process limit the plugin alone could exhaust: the kernel exempts
+  /// root from that limit, so a test run as root runs the host as nobody.
+  @Test func aPluginMakingThreadsUntilRefusedIsBoundedAndOthersStillWork() throws {
+    let plugins = try TemporaryDirectory()
+    let data = try TemporaryDirectory()
+    for name in ["Faulty", "ItemsList"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: plugins.path + "/lib\(name).so", withDestinationPath: BuildProducts.directory + "/lib\(name).so")
+    }
+    let script = try plugins.write("script", Data("open items:list\n".utf8))
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    var command = [
+      BuildProducts.vivarium, "run", "--plugins", plugins.path, "--data", data.path, "--start",
+      "faulty:escape?then=threads", "--script", script,
+    ]
+    if geteuid() == 0 {
+      let nobody: UInt32 = 65534
+      #expect(chown(data.path, nobody, nobody) == 0)
+      command =
+        [
+          "/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", "/usr/bin/prlimit",
+          "--nproc=\(2 * ProcessConfinement.tasks)", "--",
+        ] + command
+    }
+    let result = try ProcessRunner.run(command[0], Array(command.dropFirst()), killAfter: 120)
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = result.stdout.split(separator: "\n").first { $0.contains("threads: ") }
+    let made = line.flatMap { Int($0.split(separator: "threads: ").last?.split(separator: " ").first ?? "") }
+    #expect(line?.contains("made, then EAGAIN") == true, "\(result.stdout)")
+    #expect((100..<Int(ProcessConfinement.tasks)).contains(made ?? 0), "\(line ?? "no threads line")")
+    // Opened after, in a process of its own, while the threads are held.
+    #expect(result.stdout.contains("> open items:list"), "\(result.stdout)")
+    #expect(!result.stdout.contains("crashed") && !result.stderr.contains("could not start"), "\(result.stderr)")
   }
 
   /// `--no-sandbox` leaves plugin processes unconfined, and says so.

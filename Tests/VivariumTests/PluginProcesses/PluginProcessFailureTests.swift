@@ -203,35 +203,49 @@ struct PluginProcessFailureTests {
     #expect(target(4).hasSuffix("/libFaulty.so"))
     let others = descriptors.filter { $0 > 4 }.map(target)
     #expect(others.allSatisfy { $0.hasPrefix("anon_inode:") }, "\(others)")
-    // Forked from the zygote, which this host started.
+    // Forked from the zygote (the process 1 of its PID namespace, forked
+    // by the process this host started).
     let parent = try #require(Self.parent(of: pid))
-    #expect(parent == getpid() || Self.parent(of: parent) == getpid())
+    let ancestors = sequence(first: parent) { Self.parent(of: $0) }.prefix(3)
+    #expect(ancestors.contains(getpid()), "\(Array(ancestors))")
   }
 }
 
 extension PluginProcessFailureTests {
+  /// A plugin whose process clears its parent-death signal and blocks
+  /// still ends with a host killed without warning: the filter refuses the
+  /// change, and the kernel ends every process of the zygote's PID
+  /// namespace when the zygote dies with the host, whatever its forks did.
   @Test func pluginProcessesDoNotOutliveAHostKilledWithoutWarning() throws {
     let host = try FaultyHost()
+    let marks = try TemporaryDirectory()
+    let mark = marks.path + "/lingering"
     let app = Process()
     app.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     app.arguments = [
-      "run", "--plugins", host.plugins.path, "--data", host.data.path, "--start", "faulty:demo", "--line",
+      "run", "--plugins", host.plugins.path, "--data", host.data.path, "--start",
+      "faulty:escape?then=linger&mark=\(mark.replacingOccurrences(of: "/", with: "%2F"))", "--line",
     ]
+    app.environment = ProcessRunner.environment([:])
     let input = Pipe()
     app.standardInput = input
     app.standardOutput = FileHandle.nullDevice
     app.standardError = FileHandle.nullDevice
     try app.run()
-    var children: [Int32] = []
-    // The zygote, and the process of the one plugin shown: the others are
-    // not loaded until one of their modules is built.
-    for _ in 0..<600 where children.count < 2 {
+    // The plugin has tried to clear its signal, and blocks, once the mark is there.
+    var said: String?
+    for _ in 0..<1500 where said == nil {
       usleep(20_000)
-      children = Self.descendants(of: app.processIdentifier)
+      said = try? String(contentsOfFile: mark, encoding: .utf8)
     }
-    #expect(children.count >= 2, "the zygote and the process of the plugin shown")
+    let children = Self.descendants(of: app.processIdentifier)
+    let plugin = children.first { Self.commandLine(of: $0).contains(PluginProcessLaunch.pluginCommand) }
     kill(app.processIdentifier, SIGKILL)
     app.waitUntilExit()
+    #expect(said == "pdeathsig: refused (EPERM)\n", "\(said ?? "no mark")")
+    #expect(plugin != nil, "no plugin process among \(children)")
+    // The zygote, the process 1 of its namespace, and the plugin's process.
+    #expect(children.count >= 3, "\(children)")
     for child in children {
       var gone = false
       for _ in 0..<500 where !gone {
@@ -240,13 +254,19 @@ extension PluginProcessFailureTests {
         if !gone { usleep(20_000) }
       }
       if !gone { kill(child, SIGKILL) }
-      #expect(gone, "plugin process \(child) outlived its host")
+      #expect(gone, "process \(child) (\(Self.commandLine(of: child))) outlived its host")
     }
     try input.fileHandleForWriting.close()
   }
 
+  /// Process `pid`'s command line, its arguments joined by spaces.
+  static func commandLine(of pid: Int32) -> String {
+    let raw = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+    return raw.split(separator: "\0").joined(separator: " ")
+  }
+
   /// The processes `ancestor` started, and theirs.
-  private static func descendants(of ancestor: Int32) -> [Int32] {
+  static func descendants(of ancestor: Int32) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
     let parents = entries.compactMap(Int32.init).map { ($0, parent(of: $0)) }
     var found: [Int32] = []
