@@ -21,7 +21,7 @@ struct ConfinementTests {
     "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
     "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path", "data.settings", "data.storage",
-    "data.registry",
+    "data.registry", "memory.shared", "memory.shared-validate", "memory.memfd",
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
