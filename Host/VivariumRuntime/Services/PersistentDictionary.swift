@@ -55,8 +55,9 @@ final class PersistentDictionary<Value: Codable & Equatable> {
   private var journal: Int32 = -1
   private var journalIdentity: StoreJournal.Identity?
   private var journalOffset = 0
-  /// The size of the snapshot as last read or written.
+  /// The size of the snapshot as last read or written, and whether there is one.
   private var snapshotBytes = 0
+  private var snapshotExists = false
   /// Keys the journal changed since the last catching up, and keys
   /// changed that the observers have not been told of.
   private var touched: [String] = []
@@ -106,6 +107,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     values = [:]
     writers = [:]
     snapshotBytes = 0
+    snapshotExists = false
     switch read(path) {
     case .missing:
       break
@@ -117,6 +119,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
       do {
         values = try JSONDecoder().decode([String: Value].self, from: data)
         snapshotBytes = data.count
+        snapshotExists = true
       } catch {
         keepAside(reason: "it is not a JSON object of saved values")
       }
@@ -181,9 +184,10 @@ final class PersistentDictionary<Value: Codable & Equatable> {
       apply(key, value, writer: writer)
       touched = []
       untold.append(key)
-      // Folded once it outgrows the snapshot: the save is on disk already,
-      // so a fold that fails leaves the journal for the next save to fold.
-      if journalOffset > max(Self.smallestJournal, snapshotBytes) { try? fold() }
+      // Folded once it outgrows the snapshot, and at the first save, so
+      // that the store's file is there: the save is on disk already, so a
+      // fold that fails leaves the journal for the next save to fold.
+      if journalOffset > max(Self.smallestJournal, snapshotBytes) || !snapshotExists { try? fold() }
     }
   }
 
@@ -345,6 +349,7 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     journalIdentity = StoreJournal.identity(of: fresh)
     journalOffset = header.count
     snapshotBytes = data.count
+    snapshotExists = true
   }
 
   /// Tells the observers about the keys changed since they were last told.
