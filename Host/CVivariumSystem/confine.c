@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <fcntl.h>
@@ -43,8 +44,10 @@
 /* Syscalls a plugin never needs, refused with EPERM: running programs and
    making processes, reading or steering other processes, mounts and
    namespaces, io_uring, keyrings, BPF, perf events, kernel modules and
-   the machine's state, sockets of its own, raising its own limits, and
-   System V IPC (a channel between plugins that no file rule sees). */
+   the machine's state, sockets of its own, raising its own limits,
+   System V IPC (a channel between plugins that no file rule sees), and
+   memory in a file of its own (memfd_create), which no memory limit
+   counts. */
 static const int refused_syscalls[] = {
   __NR_execve, __NR_execveat, __NR_fork, __NR_vfork,
   __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp, __NR_pidfd_getfd,
@@ -60,6 +63,7 @@ static const int refused_syscalls[] = {
   __NR_setrlimit,
   __NR_shmget, __NR_shmat, __NR_shmctl, __NR_shmdt, __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl,
   __NR_semget, __NR_semop, __NR_semctl, __NR_semtimedop,
+  __NR_memfd_create, __NR_memfd_secret,
 };
 #define REFUSED_COUNT (sizeof refused_syscalls / sizeof refused_syscalls[0])
 
@@ -241,6 +245,17 @@ static int install_filter(pid_t self, int reporting) {
     REFUSE(EPERM),
     REFUSE_WITH(EPERM),
   };
+  /* mmap may not make shared anonymous memory (MAP_SHARED or
+     MAP_SHARED_VALIDATE with MAP_ANONYMOUS): RLIMIT_DATA, the plugin's
+     memory limit, counts only private writable memory, so a plugin's
+     memory is private, within its limit. */
+  struct sock_filter mmap_rule[] = {
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 4),
+    LOAD(ARG_LOW(3)),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_ANONYMOUS, 0, 2),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_SHARED, 0, 1),
+    REFUSE(EPERM),
+  };
   /* Signals only to itself. */
   struct sock_filter signal_rules[] = {
     ONLY_TO_SELF(__NR_kill, (uint32_t)self),
@@ -256,6 +271,8 @@ static int install_filter(pid_t self, int reporting) {
   for (size_t i = 0; i < sizeof prlimit_rule / sizeof prlimit_rule[0]; i++) program[n++] = prlimit_rule[i];
   program[n++] = reload;
   for (size_t i = 0; i < sizeof prctl_rule / sizeof prctl_rule[0]; i++) program[n++] = prctl_rule[i];
+  program[n++] = reload;
+  for (size_t i = 0; i < sizeof mmap_rule / sizeof mmap_rule[0]; i++) program[n++] = mmap_rule[i];
   program[n++] = reload;
   for (size_t rule = 0; rule < sizeof signal_rules / sizeof signal_rules[0] / 6; rule++) {
     for (size_t i = 0; i < 6; i++) program[n++] = signal_rules[rule * 6 + i];

@@ -113,6 +113,35 @@ extension EscapeAttempt {
       },
       attempt("ipc.message-queue") { errnoOf(Int(msgget(IPC_PRIVATE, 0o600 | IPC_CREAT))) },
       attempt("seccomp.off") { errnoOf(rawSyscall(157, 22, 0, 0, 0, 0)) },  // prctl(PR_SET_SECCOMP, DISABLED)
+    ] + pastTheMemoryLimit()
+  }
+
+  /// Memory that the memory limit (RLIMIT_DATA, private writable memory)
+  /// does not count: shared anonymous mappings and a file in memory, each
+  /// touched whole when made (64 MiB), then given back.
+  static func pastTheMemoryLimit() -> [EscapeAttempt] {
+    let size = 64 << 20
+    func touched(_ address: UnsafeMutableRawPointer?) -> Int32 {
+      guard let address, address != MAP_FAILED else { return errno }
+      memset(address, 1, size)
+      munmap(address, size)
+      return 0
+    }
+    return [
+      attempt("memory.shared") {
+        touched(mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))
+      },
+      attempt("memory.shared-validate") {
+        touched(mmap(nil, size, PROT_READ | PROT_WRITE, 0x03 | MAP_ANONYMOUS, -1, 0))  // MAP_SHARED_VALIDATE
+      },
+      attempt("memory.memfd") {
+        // memfd_create
+        let fd = "escape".withCString { Int32(truncatingIfNeeded: rawSyscall(319, Int(bitPattern: $0), 0, 0, 0, 0)) }
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(size)) == 0 else { return errno }
+        return touched(mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0))
+      },
     ]
   }
 

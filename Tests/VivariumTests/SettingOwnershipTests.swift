@@ -53,6 +53,29 @@ struct SettingOwnershipTests {
     #expect(owner.value(forKey: "intruder.theme") == .bool(true))
   }
 
+  @Test func onePluginFillingTheSettingsFailsOnlyItsOwnSavesNamingItsLimit() throws {
+    let hog = try settings(of: PluginIdentity(name: "HogPlugin", path: data.path + "/libHog.so"))
+    let chunk = ArgumentValue.string(String(repeating: "x", count: 256 << 10))
+    var refusal: String?
+    // 80 of them: more than the whole file may hold.
+    for index in 0..<80 {
+      do {
+        try hog.set(chunk, forKey: "hog.\(index)")
+      } catch {
+        refusal = "\(error)"
+        break
+      }
+    }
+    let said = try #require(refusal)
+    #expect(said.contains("HogPlugin") && said.contains("512 KiB"), "\(said)")
+    #expect(runtime.services.recentLog.contains { $0.contains("HogPlugin") && $0.contains("512 KiB") })
+    // It may still shrink what it keeps, and another plugin saves as before.
+    try hog.set(nil, forKey: "hog.0")
+    let owner = try settings(of: try login)
+    try owner.set(.string("ada"), forKey: "session.user")
+    #expect(runtime.services.setting("session.user") == .string("ada"))
+  }
+
   @Test func aKeyTwoPluginsDeclareIsChangedByNeitherAndTheMessageNamesBoth() throws {
     let recorder = ProbeRecorder()
     let declaring = { (name: String) in

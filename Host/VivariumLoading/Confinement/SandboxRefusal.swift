@@ -63,6 +63,9 @@ package struct SandboxRefusal: Hashable, Sendable {
     case .kernel? where number == 157:
       return
         "tried to undo its confinement (prctl \(arguments[0] == 4 ? "PR_SET_DUMPABLE" : "PR_SET_PTRACER")): \(refused); a plugin stays not dumpable and untraceable"
+    case .memory?:
+      return
+        "tried to make memory it would share (\(name)): \(refused); a plugin's memory is its own, within its limit (--plugin-memory)"
     case .kernel?, nil:
       return "made the system call \(name): \(refused); no plugin needs it"
     }
@@ -73,7 +76,7 @@ package struct SandboxRefusal: Hashable, Sendable {
 
   private enum Kind {
     case file(String)
-    case program, process, network, otherProcess, kernel
+    case program, process, network, otherProcess, memory, kernel
   }
 
   /// The refused calls a plugin most often makes by mistake, by number (x86-64).
@@ -95,6 +98,7 @@ package struct SandboxRefusal: Hashable, Sendable {
     (321, "bpf", .kernel), (298, "perf_event_open", .kernel), (250, "keyctl", .kernel),
     (313, "finit_module", .kernel), (160, "setrlimit", .kernel), (302, "prlimit64", .kernel), (157, "prctl", .kernel),
     (29, "shmget", .kernel), (68, "msgget", .kernel), (64, "semget", .kernel), (323, "userfaultfd", .kernel),
+    (9, "mmap", .memory), (319, "memfd_create", .memory), (447, "memfd_secret", .memory),
   ]
   /// Socket families, by number.
   private static let families = [

@@ -35,7 +35,8 @@ public final class HostServices {
   public let clock: ModuleClock
   private let lock: DataDirectoryLock
   private lazy var settings = FileSettingsStore(
-    PersistentDictionary(path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: report))
+    PersistentDictionary(
+      path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: { [weak self] in self?.report($0) }))
   private var stores: [String: FileKeyValueStore] = [:]
 
   /// Services keeping their files in `dataDirectory`, telling virtual time
@@ -96,7 +97,7 @@ public final class HostServices {
   package func services(for contract: Contract, plugin: PluginIdentity, urn: String, isProvider: Bool = false)
     -> Services
   {
-    let reporter = ModuleReporter(services: self, urn: urn)
+    let reporter = ModuleReporter(services: self, urn: urn, plugin: plugin.name)
     let listed = Services(
       named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings(for: plugin) },
       log: { reporter },
@@ -118,7 +119,7 @@ public final class HostServices {
   private func settings(for plugin: PluginIdentity) -> PluginSettings {
     if let view = pluginSettings[plugin.path] { return view }
     let view = PluginSettings(settings, for: plugin, ownership: { [weak self] in self?.settingOwnership ?? .init() }) {
-      [weak self] refusal in self?.logLine(.warning, module: plugin.name, refusal)
+      [weak self] refusal in self?.logLine(.warning, module: plugin.name, refusal, by: plugin.name)
     }
     pluginSettings[plugin.path] = view
     return view
@@ -140,7 +141,7 @@ public final class HostServices {
   private func http(for plugin: PluginIdentity) -> any HTTPClient {
     if let client = httpClients[plugin.path] { return client }
     let client = PluginHTTP(identity: plugin, gate: permissions, mode: httpMode) { [weak self] level, line in
-      self?.logLine(level, module: plugin.name, line)
+      self?.logLine(level, module: plugin.name, line, by: plugin.name)
     }
     httpClients[plugin.path] = client
     return client
@@ -151,7 +152,8 @@ public final class HostServices {
     if let refusal = plugin.storageRefusal { return RefusedKeyValueStore(reason: refusal) }
     if let store = stores[plugin.name] { return store }
     let store = FileKeyValueStore(
-      PersistentDictionary(path: storagePath(for: plugin), refusal: saveRefusal, onProblem: report))
+      PersistentDictionary(
+        path: storagePath(for: plugin), refusal: saveRefusal, onProblem: { [weak self] in self?.report($0) }))
     stores[plugin.name] = store
     return store
   }
@@ -180,9 +182,71 @@ public final class HostServices {
     notifications.notice(problem, tone: .warning)
   }
 
+  /// How many lines each plugin may log (``logLine(_:module:_:by:)``):
+  /// `rate` a second, `burst` at once.
+  package var pluginLogRate = (rate: 50.0, burst: 500.0)
+  /// The size past which `vivarium.log` becomes `vivarium.log.1` (replacing
+  /// the one before) and a new one is started: the log takes at most twice
+  /// this on disk.
+  package var logFileLimit = 8 << 20
+  /// The most of a message a line holds.
+  static let longestMessage = 16 << 10
+
+  /// Each plugin's lines: what it may log now, when that was worked out,
+  /// and how many it logged past that since last said.
+  private var logBuckets: [String: (tokens: Double, time: Double, dropped: Int)] = [:]
+
+  /// Whether `plugin` may log a line now (``pluginLogRate``); past its
+  /// rate the lines are dropped, and counted, and the count logged a
+  /// second after the first, as one line.
+  private func admitsLine(by plugin: String) -> Bool {
+    let now = Self.monotonicSeconds()
+    let (rate, burst) = pluginLogRate
+    var bucket = logBuckets[plugin] ?? (burst, now, 0)
+    bucket.tokens = min(burst, bucket.tokens + (now - bucket.time) * rate)
+    bucket.time = now
+    defer { logBuckets[plugin] = bucket }
+    if bucket.tokens >= 1 {
+      bucket.tokens -= 1
+      return true
+    }
+    bucket.dropped += 1
+    if bucket.dropped == 1 {
+      Task { @MainActor [weak self] in
+        try? await Task.sleep(for: .seconds(1))
+        self?.sayDroppedLines(of: plugin)
+      }
+    }
+    return false
+  }
+
+  /// Logs how many lines `plugin` logged past its rate since last said.
+  func sayDroppedLines(of plugin: String) {
+    guard let dropped = logBuckets[plugin]?.dropped, dropped > 0 else { return }
+    logBuckets[plugin]?.dropped = 0
+    let (rate, burst) = pluginLogRate
+    logLine(
+      .warning, module: "host",
+      "\(plugin): \(dropped) lines dropped (a plugin may log \(Int(rate)) lines a second, \(Int(burst)) at once)")
+  }
+
+  private static func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
   /// Appends a line to `vivarium.log` in the data directory (line breaks
-  /// in `message` escaped) and an entry to ``recentLog`` (line breaks kept).
-  public func logLine(_ level: LogLevel, module: String, _ message: String) {
+  /// in `message` escaped, and at most ``longestMessage`` of it) and an
+  /// entry to ``recentLog`` (line breaks kept). A line `by` a plugin counts
+  /// against its rate (``pluginLogRate``), and past it is dropped.
+  public func logLine(_ level: LogLevel, module: String, _ message: String, by plugin: String? = nil) {
+    if let plugin, !admitsLine(by: plugin) { return }
+    var message = message
+    if message.utf8.count > Self.longestMessage {
+      let more = message.utf8.count - Self.longestMessage
+      message = String(decoding: message.utf8.prefix(Self.longestMessage), as: UTF8.self) + "… (\(more) bytes more)"
+    }
     let time = logTime()
     // One line each, whatever the module wrote: a newline cannot forge a
     // line of the host's, and no control character reaches `tail -f`.
@@ -217,7 +281,10 @@ public final class HostServices {
     guard !logFailed else { return }
     let failure: Int32?
     switch logFile {
-    case .success(let fd): failure = DescriptorOutput.write(line, to: fd)
+    case .success(let fd):
+      failure = DescriptorOutput.write(line, to: fd)
+      logBytes += line.utf8.count
+      if failure == nil, logBytes >= logFileLimit { rotateLog(fd) }
     case .failure(let error): failure = error.code
     }
     if let failure {
@@ -230,11 +297,42 @@ public final class HostServices {
   }
 
   private var logFailed = false
+  /// What `vivarium.log` held when opened, and what this session wrote to it since.
+  private var logBytes = 0
+  private var logsCrashes = false
+
+  /// Renames `vivarium.log` (open as `fd`) to `vivarium.log.1` once it has
+  /// reached ``logFileLimit``, and opens a new one; under a lock on it, so
+  /// that of two sessions writing it, one renames it and the other follows.
+  private func rotateLog(_ fd: Int32) {
+    let path = dataDirectory + "/vivarium.log"
+    while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+    var open = stat()
+    var named = stat()
+    fstat(fd, &open)
+    let current = lstat(path, &named) == 0 && named.st_ino == open.st_ino && named.st_dev == open.st_dev
+    if current && Int(open.st_size) < logFileLimit {
+      // Another session renamed the one this session had counted as its own.
+      logBytes = Int(open.st_size)
+      flock(fd, LOCK_UN)
+      return
+    }
+    if current { rename(path, path + ".1") }
+    logFile = Self.openLog(dataDirectory)
+    if case .success(let new) = logFile {
+      var info = stat()
+      logBytes = fstat(new, &info) == 0 ? Int(info.st_size) : 0
+      if logsCrashes { vivarium_crash_log_set(new) }
+    }
+    flock(fd, LOCK_UN)
+    close(fd)
+  }
 
   /// Has a crash of this process (a fatal signal: a trap in the host, or in
   /// a plugin loaded into it) noted in `vivarium.log` as one line, after the
   /// terminal is put back and before the crash report goes to stderr.
   public func logCrashes() {
+    logsCrashes = true
     if case .success(let fd) = logFile { vivarium_crash_log_set(fd) }
   }
 
@@ -242,13 +340,20 @@ public final class HostServices {
   /// lines never overwrite each other) on the first line logged, or why it
   /// cannot be (the lines stay in ``recentLog``).
   private lazy var logFile: Result<Int32, FileContents.Errno> = {
+    let opened = Self.openLog(dataDirectory)
+    var info = stat()
+    if case .success(let fd) = opened, fstat(fd, &info) == 0 { logBytes = Int(info.st_size) }
+    return opened
+  }()
+
+  private static func openLog(_ dataDirectory: String) -> Result<Int32, FileContents.Errno> {
     try? FileManager.default.createDirectory(
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     // Neither through a link nor into a FIFO, whose open would wait for a reader.
     let fd = open(
       dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     return fd >= 0 ? .success(fd) : .failure(FileContents.Errno(code: errno))
-  }()
+  }
 }
 
 /// Notices and alerts raised by modules, waiting to be drawn.
@@ -336,14 +441,17 @@ public final class HostNotifications: Notifier {
 private final class ModuleReporter: ModuleLogger, Notifier {
   private weak var services: HostServices?
   private let urn: String
+  /// The plugin whose rate its lines count against.
+  private let plugin: String
 
-  init(services: HostServices, urn: String) {
+  init(services: HostServices, urn: String, plugin: String) {
     self.services = services
     self.urn = urn
+    self.plugin = plugin
   }
 
   func log(_ level: LogLevel, _ message: String) {
-    services?.logLine(level, module: urn, message)
+    services?.logLine(level, module: urn, message, by: plugin)
   }
 
   func notice(_ text: String, tone: Tone) {

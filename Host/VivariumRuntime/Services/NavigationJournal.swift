@@ -66,7 +66,7 @@ enum NavigationJournal {
   }
 
   /// The JSON of a line whose checksum holds; nil for a damaged one.
-  private static func payload(of line: Data.SubSequence) -> Data? {
+  static func payload(of line: Data.SubSequence) -> Data? {
     guard line.count > 17, line[line.startIndex + 16] == UInt8(ascii: " "),
       let sum = UInt64(String(decoding: line.prefix(16), as: UTF8.self), radix: 16)
     else { return nil }

@@ -6,8 +6,16 @@ import VivariumLoading
 /// to keys it owns or no plugin declares; a refused change throws, naming
 /// the owner, and is logged. A key it may not read reads as unset, and is
 /// left out of its process's copy.
+///
+/// What it saves counts against its own quota (``quota``), each key as the
+/// last plugin to change it: one plugin filling the settings fails only its
+/// own saves, not another's (the sign-in's `session.user`).
 @MainActor
 final class PluginSettings: SettingsStore {
+  /// The most the keys a plugin last changed may take in the settings:
+  /// thirty plugins' worth fit in the 16 MiB the host reads back.
+  static let quota = 512 << 10
+
   private let base: FileSettingsStore
   private let plugin: PluginIdentity
   private let ownership: () -> SettingOwnership
@@ -32,7 +40,12 @@ final class PluginSettings: SettingsStore {
       refused(refusal)
       throw SaveRefused(description: refusal)
     }
-    try base.set(value, forKey: key)
+    do {
+      try base.dictionary.set(value, forKey: key, by: plugin.name, within: Self.quota)
+    } catch let refusal as SaveRefused {
+      refused(refusal.description)
+      throw refusal
+    }
   }
 }
 

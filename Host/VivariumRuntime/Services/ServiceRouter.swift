@@ -211,7 +211,8 @@ final class ServiceRouter {
     let by = provider.map { " by \($0)" } ?? ""
     runtime.services.logLine(
       level, module: caller.name,
-      "service call \(request.service).\(request.operation)\(by) \(ended) in \(took.shownInMilliseconds)")
+      "service call \(request.service).\(request.operation)\(by) \(ended) in \(took.shownInMilliseconds)",
+      by: caller.plugin)
   }
 
   private static func seconds(_ value: Double) -> String {

@@ -23,6 +23,10 @@ package enum FileContents: Equatable {
     package static let registry = 64 << 20
     /// `settings.json`, and each plugin's `storage/NAME.json`.
     package static let store = 16 << 20
+    /// A store's journal (`settings.journal`, `storage/NAME.journal`):
+    /// folded into the store once it outgrows the store, so at most the
+    /// store's limit, a record as large, and a header naming who wrote what.
+    package static let storeJournal = 3 * store
     /// `state/navigation-KEY.json`: the screens shown and their restoration states.
     package static let navigation = 16 << 20
     /// `state/navigation-KEY.journal`: folded into the snapshot once it

@@ -22,7 +22,8 @@ struct ConfinementTests {
     "limits.raise", "limits.prlimit", "namespace.user", "setns", "mount", "chroot", "io_uring", "bpf", "perf-event",
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
     "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path", "data.settings", "data.storage",
-    "data.registry", "name.prctl", "name.comm", "name.mm", "pdeathsig",
+    "data.registry", "name.prctl", "name.comm", "name.mm", "pdeathsig", "memory.shared", "memory.shared-validate",
+    "memory.memfd",
   ]
   /// The attempts on other processes' entries in `/proc`: in the zygote's
   /// PID namespace, whose `/proc` shows a plugin process only itself, they
