@@ -10,6 +10,16 @@ import VivariumLoading
 /// refused and logged, a grant is kept for the plugin's file and the name
 /// it declares (not for the name alone), the person is asked once however
 /// many uses wait, and a build that asks for more is widened.
+/// A clock for tests that moves a second at each reading.
+@MainActor
+final class Ticks {
+  private var now = 1_000.0
+  func next() -> Double {
+    now += 1
+    return now
+  }
+}
+
 @Suite("Permissions")
 @MainActor
 struct PermissionTests {
@@ -22,7 +32,31 @@ struct PermissionTests {
     weather = PluginIdentity(name: "WeatherPlugin", path: data.path + "/libWeather.so", hosts: ["api.open-meteo.com"])
   }
 
-  private func gate() -> PermissionGate { PermissionGate(dataDirectory: data.path, saveRefusal: nil) { 1_000 } }
+  /// A gate whose clock moves a second at each reading: uses kept in two
+  /// files are told apart by their times.
+  private func gate() -> PermissionGate {
+    let clock = Ticks()
+    return PermissionGate(dataDirectory: data.path, saveRefusal: nil) { clock.next() }
+  }
+
+  /// Refusals of one kind are counted, not each logged, and no number of
+  /// them pushes an allowed use out of the log.
+  @Test func refusalsAreCountedAndNeverPushAnAllowedUseOut() async throws {
+    let gate = gate()
+    gate.allowances = [try PermissionAllowance.parse("Weather:http:api.open-meteo.com").get()]
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1") == .allowed)
+    gate.allowances = []
+    let refusals = 40_000
+    for index in 0..<refusals {
+      gate.record(.notGranted, open, by: weather, for: "GET https://api.open-meteo.com/\(index)")
+    }
+    gate.flushRefusals()
+    let uses = gate.log.uses().uses
+    #expect(uses.first?.outcome == .allowed, "the one allowed use is still there")
+    let refused = uses.filter { $0.outcome == .notGranted }
+    #expect(refused.count <= refusals / PermissionGate.refusalsPerLine + 1, "\(refused.count) lines")
+    #expect(refused.map { $0.count ?? 1 }.reduce(0, +) == refusals, "every refusal counted")
+  }
 
   @Test func aPermissionNeverGrantedIsRefusedWhereNobodyIsAskedAndTheUseIsLogged() async throws {
     let gate = gate()

@@ -404,6 +404,7 @@ public final class HostRuntime {
     onNavigationChanged = nil
     touchedScreens = nil
     detachAll()
+    services.permissions.flushRefusals()
   }
 
   /// Detaches every module, top layer first.

@@ -112,6 +112,9 @@ public final class PermissionGate {
   /// Answers to questions already asked this session that could not be
   /// kept in the store (a read-only session, a store that cannot be saved).
   private var answered: [String: PermissionDecision] = [:]
+  /// Per kind of refusal (file, permission, outcome): the last one, and how
+  /// many since the last line written.
+  private var refused: [String: (last: PermissionUse, more: Int)] = [:]
   /// Questions being asked, so that uses waiting on one share its answer.
   private var asking: [String: Task<PermissionDecision, Never>] = [:]
 
@@ -170,7 +173,36 @@ public final class PermissionGate {
     let use = PermissionUse(
       time: now(), plugin: plugin.name, file: PermissionStore.key(plugin.path), permission: permission.description,
       what: what, outcome: outcome)
-    if let problem = log.append(use) { report(problem) }
+    guard outcome != .allowed else {
+      if let problem = log.append(use) { report(problem) }
+      return
+    }
+    // Refusals of one kind are counted: the first is a line, then one for
+    // each ``refusalsPerLine`` more, and one for the rest when the gate goes.
+    let kind = [use.file, use.permission, outcome.rawValue].joined(separator: "\n")
+    guard let counted = refused[kind] else {
+      refused[kind] = (use, 0)
+      if let problem = log.append(use) { report(problem) }
+      return
+    }
+    refused[kind] = (use, counted.more + 1)
+    if counted.more + 1 == Self.refusalsPerLine { flushRefusals(of: kind) }
+  }
+
+  /// How many refusals of one kind one line of the log stands for, at most.
+  static let refusalsPerLine = 1_000
+
+  /// Writes the refusals of `kind` counted and not yet written as one line.
+  private func flushRefusals(of kind: String) {
+    guard var counted = refused[kind], counted.more > 0 else { return }
+    counted.last.count = counted.more
+    if let problem = log.append(counted.last) { report(problem) }
+    refused[kind] = (counted.last, 0)
+  }
+
+  /// Writes every count of refusals not yet written (the host is quitting).
+  public func flushRefusals() {
+    for kind in refused.keys { flushRefusals(of: kind) }
   }
 
   /// Keeps the person's answer: in the store, or for the session when it

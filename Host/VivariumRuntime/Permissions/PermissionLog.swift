@@ -28,22 +28,30 @@ public struct PermissionUse: Codable, Equatable, Sendable {
   public var what: String
   /// How it ended.
   public var outcome: PermissionOutcome
+  /// How many uses of the same kind (plugin file, permission, outcome) the
+  /// line stands for, up to `time`, when more than one: refusals are
+  /// counted, not each logged. Nil: one.
+  public var count: Int? = nil
 }
 
-/// Every use of a permission, one JSON line each, in
-/// `permission-uses.jsonl` in the data directory (Deno's audit log). When
-/// the file passes ``sizeLimit`` it becomes `permission-uses.1.jsonl` (the
-/// one before is dropped) and a new one starts.
+/// Every use of a permission, one JSON line each (Deno's audit log): the
+/// uses that went ahead in `permission-uses.jsonl` in the data directory,
+/// those refused in `permission-refusals.jsonl`, so that no number of
+/// refusals pushes an allowed use out. When a file passes ``sizeLimit`` it
+/// becomes `NAME.1.jsonl` (the one before is dropped) and a new one starts.
 public struct PermissionLog: Sendable {
   /// The log's size past which a new one is started: a line under the most
   /// the host reads back of it.
   static let sizeLimit = FileContents.Limit.permissionUses - (1 << 20)
-  /// The file.
+  /// The file of the uses that went ahead.
   public let path: String
+  /// The file of the uses refused.
+  public let refusalsPath: String
 
   /// The log in `dataDirectory`.
   public init(dataDirectory: String) {
     path = dataDirectory + "/permission-uses.jsonl"
+    refusalsPath = dataDirectory + "/permission-refusals.jsonl"
   }
 
   /// Appends `use`; a failure is returned for the host's log, never thrown
@@ -53,6 +61,7 @@ public struct PermissionLog: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard var line = try? encoder.encode(use) else { return nil }
     line.append(UInt8(ascii: "\n"))
+    let path = use.outcome == .allowed ? self.path : refusalsPath
     if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > Self.sizeLimit {
       _ = rename(path, path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"))
     }
@@ -64,14 +73,15 @@ public struct PermissionLog: Sendable {
     return written == line.count ? nil : "cannot write \(path): \(AtomicFile.errorText(errno))"
   }
 
-  /// Every use recorded, oldest first (the previous file's, then this
-  /// one's), and how many lines could not be read; a file that cannot be
+  /// Every use recorded, oldest first (of both files and the ones before
+  /// them), and how many lines could not be read; a file that cannot be
   /// used (``FileContents/read(_:limit:holds:)``) counts as one, with why.
   public func uses() -> (uses: [PermissionUse], unreadable: Int, problems: [String]) {
     var uses: [PermissionUse] = []
     var unreadable = 0
     var problems: [String] = []
-    for file in [path.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"), path] {
+    let files = [path, refusalsPath].flatMap { [$0.replacingOccurrences(of: ".jsonl", with: ".1.jsonl"), $0] }
+    for file in files {
       let data: Data
       switch FileContents.read(file, limit: FileContents.Limit.permissionUses) {
       case .missing: continue
@@ -91,6 +101,9 @@ public struct PermissionLog: Sendable {
         }
       }
     }
-    return (uses, unreadable, problems)
+    // Each file is oldest first; together, by time (a sort that keeps the
+    // order of uses of one time).
+    let ordered = uses.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+    return (ordered.map(\.element), unreadable, problems)
   }
 }

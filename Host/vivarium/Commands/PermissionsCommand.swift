@@ -20,7 +20,8 @@ enum PermissionsCommand: Command {
     or all it declares. A decision belongs to the plugin's file and the name it declares: another file claiming \
     the name gets none of it, and a new build asking for a permission never decided stays off until you decide. \
     --log lists every use recorded (plugin, permission, what for, outcome), oldest first. Decisions are kept in \
-    permissions.json, uses in permission-uses.jsonl, in the data directory.
+    permissions.json, uses in permission-uses.jsonl and refusals (those of one kind counted) in \
+    permission-refusals.jsonl, in the data directory.
     """
   static let options = [
     OptionSpec.flag("log", "List every use of a permission recorded in the data directory, oldest first."),
@@ -160,19 +161,21 @@ enum PermissionsCommand: Command {
     let (uses, unreadable, problems) = log.uses()
     for problem in problems { console.warning(name, problem) }
     if unreadable > 0 {
-      console.warning(name, "\(unreadable) lines of \(log.path) could not be read; they are left out")
+      console.warning(
+        name, "\(unreadable) lines of \(log.path) or \(log.refusalsPath) could not be read; they are left out")
     }
     if arguments.has("json") {
       console.json(uses)
       return ExitCode.success
     }
-    console.out("Uses of permissions (\(log.path))")
+    console.out("Uses of permissions (\(log.path), \(log.refusalsPath))")
     if uses.isEmpty { console.out("  none recorded") }
     for use in uses {
       let time = Date(timeIntervalSince1970: use.time).ISO8601Format()
       // What plugins wrote (their names, their URLs) is shown, never obeyed.
       let said = [use.plugin, use.permission, use.outcome.rawValue, use.what].map(\.oneLineVisible)
-      console.out("  \(time)  " + said.joined(separator: "  "))
+      let times = use.count.map { "  (\($0) times, the last)" } ?? ""
+      console.out("  \(time)  " + said.joined(separator: "  ") + times)
     }
     return ExitCode.success
   }
