@@ -115,3 +115,54 @@ struct CheckFindingsTests {
     #expect(!one.message.contains(answeringAdvice), "advice about answering, for a use not listed: \(one.message)")
   }
 }
+
+/// A module whose factory reads the argument `read` and whose presenter and
+/// interactor both take messages, when `bothReceive`.
+struct MisreadingFactory: ModuleFactory {
+  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+  let contract: Contract
+  let read: String
+  var bothReceive = false
+
+  final class Interactor: ViperInteractor, MessageReceiver {
+    func receive(_ message: Message, from origin: MessageOrigin) {}
+  }
+  final class Plain: ViperInteractor {}
+
+  func build(_ context: ModuleContext) throws -> Module {
+    let city = context.arguments.string(read) ?? ""
+    let view = FindingsView(context: context, emits: [], callsEcho: false)
+    _ = city
+    return Module(view: view, presenter: view, interactor: bothReceive ? Interactor() : Plain())
+  }
+}
+
+extension FindingsView: MessageReceiver {
+  func receive(_ message: Message, from origin: MessageOrigin) {}
+}
+
+/// Mistakes the compiler cannot see, as build.minimal finds them.
+@Suite("What building finds")
+@MainActor
+struct BuildFindingsTests {
+  private let weather = Contract(
+    urn: "test:weather:{city}", summary: "The weather.", arguments: [.required("city", .string, "Where.")])
+
+  @Test func aMisspeltArgumentNameIsAFindingNamingIt() {
+    let misspelt = Conformance.run(
+      "build.minimal", on: MisreadingFactory(contract: weather, read: "cty"), strictness: 1)
+    #expect(misspelt.status == .failed)
+    #expect(misspelt.message.contains("'cty'") && misspelt.message.contains("city"), "\(misspelt.message)")
+    let right = Conformance.run("build.minimal", on: MisreadingFactory(contract: weather, read: "city"), strictness: 1)
+    #expect(right.status == .passed, "\(right.message)")
+  }
+
+  @Test func twoRolesTakingMessagesAreAFindingNamingThem() {
+    let both = MisreadingFactory(contract: weather, read: "city", bothReceive: true)
+    let found = Conformance.run("build.minimal", on: both, strictness: 1)
+    #expect(found.status == .failed)
+    #expect(
+      found.message.contains("presenter") && found.message.contains("interactor")
+        && found.message.contains("MessageReceiver"), "\(found.message)")
+  }
+}

@@ -142,24 +142,58 @@ extension ArgumentValue: Codable {
 
 /// The validated arguments a module is built from: every required argument of
 /// the contract is present with its declared type, and defaults are filled in.
+///
+/// A name the contract does not declare reads nothing, as a misspelt one
+/// would: where the arguments are watched (the test kit's harness, and so
+/// `vivarium check`), each such read is reported, naming it.
 public struct Arguments: Hashable, Sendable {
   /// All values by argument name.
   public let values: [String: ArgumentValue]
+  /// The names the contract declares, and who hears of a read of another.
+  private let watch: Watch?
+
+  private struct Watch: Sendable {
+    let declared: Set<String>
+    let undeclared: @Sendable (String) -> Void
+  }
 
   /// Wraps already-validated values. The host validates before it calls this.
   public init(_ values: [String: ArgumentValue] = [:]) {
     self.values = values
+    watch = nil
+  }
+
+  /// Wraps already-validated values of a contract declaring the arguments
+  /// `declared`; `undeclared` is called with each name read that is not
+  /// among them (ViperKit 2.8). Hosts and the test kit make these.
+  public init(
+    _ values: [String: ArgumentValue], declared: Set<String>, undeclared: @escaping @Sendable (String) -> Void
+  ) {
+    self.values = values
+    watch = Watch(declared: declared, undeclared: undeclared)
+  }
+
+  /// Equal when the values are: who watches is not compared.
+  public static func == (lhs: Arguments, rhs: Arguments) -> Bool { lhs.values == rhs.values }
+
+  /// Hashes the values.
+  public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+  /// The value of `name`, the read reported when the contract does not declare it.
+  private func value(_ name: String) -> ArgumentValue? {
+    if let watch, !watch.declared.contains(name) { watch.undeclared(name) }
+    return values[name]
   }
 
   /// The string argument `name`, or nil if absent or of another type.
-  public func string(_ name: String) -> String? { values[name]?.stringValue }
+  public func string(_ name: String) -> String? { value(name)?.stringValue }
 
   /// The int argument `name`, or nil if absent or of another type.
-  public func int(_ name: String) -> Int? { values[name]?.intValue }
+  public func int(_ name: String) -> Int? { value(name)?.intValue }
 
   /// The bool argument `name`, or nil if absent or of another type.
-  public func bool(_ name: String) -> Bool? { values[name]?.boolValue }
+  public func bool(_ name: String) -> Bool? { value(name)?.boolValue }
 
   /// The double argument `name`, or nil if absent or of another type.
-  public func double(_ name: String) -> Double? { values[name]?.doubleValue }
+  public func double(_ name: String) -> Double? { value(name)?.doubleValue }
 }

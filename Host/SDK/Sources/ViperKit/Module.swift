@@ -22,6 +22,11 @@ public struct Module {
   /// interactor, the presenter and the view that conforms to
   /// ``StateRestoring``. Held weakly. Nil for a module built from its URN alone.
   public private(set) weak var restoring: (any StateRestoring)?
+  /// Where more than one role conforms to ``MessageReceiver`` or to
+  /// ``StateRestoring``: only the first is ever called, so the others'
+  /// code never runs. One sentence each, naming the roles; empty when each
+  /// is played by one role (ViperKit 2.8). `vivarium check` fails such a module.
+  public let ambiguities: [String]
 
   /// Wraps the role objects a factory built and records the module in
   /// ``ModuleCensus``. The receiver is found among them.
@@ -35,6 +40,7 @@ public struct Module {
       presenter as? any MessageReceiver ?? interactor as? any MessageReceiver ?? view as? any MessageReceiver
     self.restoring =
       interactor as? any StateRestoring ?? presenter as? any StateRestoring ?? view as? any StateRestoring
+    self.ambiguities = Self.ambiguities(view: view, presenter: presenter, interactor: interactor)
     var roles = [
       RoleReference(.view, view),
       RoleReference(.presenter, presenter),
@@ -54,6 +60,32 @@ public struct Module {
 
   /// The role objects of this module that are still alive.
   public var liveRoles: [RoleReference] { roles.filter(\.isAlive) }
+
+  /// The protocols more than one distinct role object conforms to, where
+  /// the host calls only the first (``receiver``, ``restoring``).
+  private static func ambiguities(
+    view: any ViperView, presenter: any ViperPresenter, interactor: (any ViperInteractor)?
+  ) -> [String] {
+    var objects: [(role: String, object: any AnyObject & Sendable)] = []
+    let candidates: [(String, (any AnyObject & Sendable)?)] = [
+      ("presenter", presenter), ("interactor", interactor), ("view", view),
+    ]
+    for (role, object) in candidates {
+      guard let object, !objects.contains(where: { $0.object === object }) else { continue }
+      objects.append((role, object))
+    }
+    func conflict(_ kind: String, _ roles: [String]) -> String? {
+      guard roles.count > 1 else { return nil }
+      return
+        "the \(roles.joined(separator: " and the ")) all conform to \(kind), but the host calls only the \(roles[0]): make one role conform"
+    }
+    let receivers = objects.filter { $0.object is any MessageReceiver }.map(\.role)
+    // The restoring role is looked for interactor first.
+    let restoring = objects.filter { $0.object is any StateRestoring }.map(\.role).sorted {
+      ($0 == "interactor" ? 0 : 1) < ($1 == "interactor" ? 0 : 1)
+    }
+    return [conflict("MessageReceiver", receivers), conflict("StateRestoring", restoring)].compactMap { $0 }
+  }
 }
 
 /// The VIPER roles a module's objects play.

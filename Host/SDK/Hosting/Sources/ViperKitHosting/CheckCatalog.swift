@@ -92,9 +92,9 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       name: "build.minimal", level: 1, scope: .module,
       verifies:
-        "The module builds from the minimal valid arguments: required ones with sample values, defaults for the rest.",
+        "The module builds (and presents) from the minimal valid arguments: required ones with sample values, defaults for the rest; it reads no argument its contract does not declare (a misspelt name reads nothing); no two of its roles conform to MessageReceiver, or to StateRestoring (the host calls only the first).",
       fix:
-        "Make build(_:) succeed for every argument value the contract allows; show 'not found' in the view instead of throwing."
+        "Make build(_:) succeed for every argument value the contract allows (show 'not found' in the view instead of throwing); read arguments by their declared names; let one role take messages and one keep state."
     ),
     .init(
       name: "build.missing-argument", level: 2, scope: .module,

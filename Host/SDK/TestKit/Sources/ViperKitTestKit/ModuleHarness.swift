@@ -1,3 +1,4 @@
+import Synchronization
 import ViperKit
 @_exported import ViperKitHosting
 
@@ -58,6 +59,17 @@ public final class ModuleHarness {
   public let roles: [RoleReference]
   /// Work that failed or was cancelled, `work 'NAME' failed: …`, in order.
   public private(set) var workReports: [String] = []
+  /// The names the module read from its arguments that its contract does
+  /// not declare (a misspelling reads nothing), first read first.
+  public var undeclaredArguments: [String] { argumentReads.names.withLock { $0 } }
+  /// Where more than one role plays one part (``Module/ambiguities``).
+  public let ambiguities: [String]
+  private let argumentReads: ArgumentReads
+
+  /// The names read that the contract does not declare, from any thread.
+  private final class ArgumentReads: Sendable {
+    let names = Mutex<[String]>([])
+  }
 
   private var module: Module?
   private let link = CapturingLink()
@@ -72,9 +84,13 @@ public final class ModuleHarness {
     services: FakeServices = FakeServices()
   ) throws {
     self.factory = factory
-    self.arguments = Arguments(arguments)
-    self.services = services
     let contract = factory.contract
+    let reads = ArgumentReads()
+    argumentReads = reads
+    self.arguments = Arguments(arguments, declared: Set(contract.arguments.map(\.name))) { name in
+      reads.names.withLock { if !$0.contains(name) { $0.append(name) } }
+    }
+    self.services = services
     self.urn = urn ?? ModuleHarness.urn(contract.urn, arguments)
     scheduler = WorkScheduler(clock: services.clock)
     work = scheduler.scope(for: self.urn)
@@ -84,6 +100,7 @@ public final class ModuleHarness {
         services: services.services(for: contract, urn: self.urn)))
     self.module = module
     roles = module.roles
+    ambiguities = module.ambiguities
     scheduler.onReport = { [weak self] report in self?.workReports.append(report.description) }
   }
 

@@ -71,7 +71,15 @@ struct ModuleChecker {
   func buildMinimal() -> Outcome {
     let arguments = SampleValues.arguments(contract)
     do {
-      _ = try harness(arguments).tearDown()
+      let module = try harness(arguments)
+      module.presentNow()
+      module.tearDown()
+      let declared = contract.arguments.map(\.name)
+      let misread = module.undeclaredArguments.map { name in
+        "read the argument '\(name)', which the contract does not declare (it declares \(declared.isEmpty ? "none" : declared.joined(separator: ", "))): a misspelt name reads nothing; read a declared one"
+      }
+      let problems = misread + module.ambiguities
+      guard problems.isEmpty else { return .failed(problems.joined(separator: "; ")) }
       return .passed("built with \(describe(arguments))")
     } catch {
       return .failed("build(_:) threw with the minimal valid arguments \(describe(arguments)): \(error)")
