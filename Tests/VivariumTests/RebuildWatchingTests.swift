@@ -41,16 +41,16 @@ struct RebuildWatchingTests {
     let descriptor = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o755)
     try #require(descriptor >= 0)
     #expect(ftruncate(descriptor, off_t(whole.count)) == 0)
-    var made = stat()
-    #expect(fstat(descriptor, &made) == 0)
     let half = whole.count / 2
     #expect(whole.withUnsafeBytes { write(descriptor, $0.baseAddress, half) } == half)
+    var made = stat()
+    #expect(fstat(descriptor, &made) == 0)
     try await settle()
     #expect(reported.isEmpty, "a library made but not yet closed may be half written")
 
     #expect(
       whole.withUnsafeBytes { write(descriptor, $0.baseAddress! + half, whole.count - half) } == whole.count - half)
-    // The time the file had when it was made, as a coarse clock may leave it.
+    // The time the file had half written, as a coarse clock may leave it.
     var times = [made.st_atim, made.st_mtim]
     #expect(futimens(descriptor, &times) == 0)
     #expect(close(descriptor) == 0)
