@@ -17,7 +17,7 @@ struct FileEventsTests {
   @Test func aFileClosedAfterWritingOrMovedInIsToldAlsoInADirectoryMadeLater() async throws {
     let root = try TemporaryDirectory()
     var told = 0
-    let events = try #require(FileEvents(directories: [], trees: [root.path]) { told += 1 })
+    let events = try #require(FileEvents(directories: [], trees: [root.path]) { _ in told += 1 })
     defer { events.stop() }
     _ = try root.write("a.swift", Data("one".utf8))
     try await wait { told > 0 }

@@ -4,8 +4,11 @@ import Glibc
 /// Tells the main actor when a file in some directories was written and
 /// closed, moved in, created or removed, by inotify: the clock of
 /// ``PluginWatcher`` and ``PackageBuilder``, which then look at once
-/// instead of at their next poll. A file written and closed, or renamed
-/// into place, is whole, so that nothing needs to wait for it to hold still.
+/// instead of at their next poll. It tells which paths are whole: a file
+/// written and closed, or renamed into place (or a directory moved in), so
+/// that nothing needs to wait for them to hold still. Any other file that
+/// changed may still be being written: a linker that makes its output,
+/// sizes it and fills it in place is told first when it makes it.
 ///
 /// Events that come together (a build writing several files, an editor
 /// saving through a temporary file) are told once, ``gathering`` after the
@@ -20,15 +23,19 @@ final class FileEvents {
 
   private let descriptor: Int32
   private let source: any DispatchSourceRead
-  private let changed: @MainActor () -> Void
+  private let changed: @MainActor (_ whole: Set<String>) -> Void
   /// The directory of each watch, and whether those made below it are watched.
   private var watched: [Int32: (directory: String, recursive: Bool)] = [:]
   private var telling = false
+  /// The paths closed after writing or moved in since the last telling.
+  private var whole: Set<String> = []
 
   /// Watches `directories` and, below each of `trees`, every directory, as
   /// they are made; nil when inotify cannot be had or none of them is
-  /// there, so that the caller polls instead.
-  init?(directories: [String], trees: [String] = [], changed: @escaping @MainActor () -> Void) {
+  /// there, so that the caller polls instead. `changed` is given the paths
+  /// that are whole (``whole(_:in:)`` tells whether a path is one of them
+  /// or inside one).
+  init?(directories: [String], trees: [String] = [], changed: @escaping @MainActor (_ whole: Set<String>) -> Void) {
     let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
@@ -78,11 +85,13 @@ final class FileEvents {
           return (event.wd, event.mask, Int(event.len))
         }
         let nameStart = offset + MemoryLayout<inotify_event>.size
-        if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0,
-          let parent = watched[number], parent.recursive
-        {
-          let name = String(decoding: buffer[nameStart..<nameStart + length].prefix { $0 != 0 }, as: UTF8.self)
-          watch(parent.directory + "/" + name, recursive: true)
+        let name = String(decoding: buffer[nameStart..<nameStart + length].prefix { $0 != 0 }, as: UTF8.self)
+        if let parent = watched[number], !name.isEmpty {
+          let path = parent.directory + "/" + name
+          if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 { whole.insert(Self.plain(path)) }
+          if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, parent.recursive {
+            watch(path, recursive: true)
+          }
         }
         offset = nameStart + length
       }
@@ -93,8 +102,28 @@ final class FileEvents {
       MainActor.assumeIsolated {
         guard let self else { return }
         self.telling = false
-        self.changed()
+        let whole = self.whole
+        self.whole = []
+        self.changed(whole)
       }
     }
+  }
+
+  /// Whether `path` is one of the `whole` paths, or inside a directory that is.
+  static func whole(_ path: String, in whole: Set<String>) -> Bool {
+    guard !whole.isEmpty else { return false }
+    var path = Substring(plain(path))
+    while !path.isEmpty {
+      if whole.contains(String(path)) { return true }
+      guard let slash = path.lastIndex(of: "/") else { return false }
+      path = path[..<slash]
+    }
+    return false
+  }
+
+  /// `path` without empty or `.` components: `./a//b/` as `a/b`.
+  static func plain(_ path: String) -> String {
+    let parts = path.split(separator: "/").filter { $0 != "." }
+    return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
   }
 }

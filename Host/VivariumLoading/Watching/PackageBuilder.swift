@@ -3,22 +3,28 @@ import VivariumSupport
 
 /// Builds a plugin's Swift package when its sources change
 /// (`vivarium run --watch --build PACKAGE_DIR`): it looks at `Package.swift`
-/// and every file under `Sources/` when inotify says one was saved
-/// (``FileEvents``), and runs `swift build` there at once, one build at a
-/// time (a change during a build starts another after it). Without inotify
-/// it looks every ``interval`` and builds once a change has held still for
-/// an interval. The plugin watcher then reloads the rebuilt library, told
-/// when the build ends (``onEnd``).
+/// and every file under `Sources/` when inotify tells of a change there
+/// (``FileEvents``), and runs `swift build` at once when the files that
+/// changed were saved and closed (or removed); one that changed otherwise
+/// may still be being written, and is taken once it has held still for an
+/// ``interval``. One build runs at a time: what changes during a build is
+/// looked at when it ends, and builds again, named as any change is.
+/// Without inotify it looks every interval and builds once a change has
+/// held still for an interval. The plugin watcher then reloads the rebuilt
+/// library, told when the build ends (``onEnd``).
 @MainActor
 public final class PackageBuilder {
   /// How a build ended.
   public struct Outcome: Sendable {
     /// Whether `swift build` succeeded.
     public let succeeded: Bool
-    /// The first lines of its errors, when it failed.
+    /// Its errors, when it failed: each once, as `File.swift:3:9: message`
+    /// (``errors(in:)``).
     public let errors: [String]
     /// Its whole output, for the log.
     public let output: String
+    /// Whether sources changed while it ran: another build starts at once.
+    public internal(set) var overtaken = false
   }
 
   /// The package folder.
@@ -33,32 +39,46 @@ public final class PackageBuilder {
   /// When the newest source of the build under way (or last done) was
   /// saved: the start of the time from save to redraw.
   public private(set) var savedAt: Date?
-  /// Called when a build starts, with the files that changed.
+  /// Called when a build starts, with the files that changed since the
+  /// sources the last one started from.
   public var onStart: ([String]) -> Void = { _ in }
   /// Called when a build ends.
   public var onEnd: (Outcome) -> Void = { _ in }
 
+  /// The sources as the last build (or the start) took them.
   private var known: [String: FileSignature] = [:]
+  /// The sources at the last look that found them changed but not yet whole.
   private var settling: [String: FileSignature]?
   private var building = false
-  private var again = false
+  /// The paths told whole (closed or moved in) while a build ran.
+  private var closedWhileBuilding: Set<String> = []
   private var poller: Poller?
   private var events: FileEvents?
+  /// The look after a change that was not closed has held still.
+  private var recheck: Task<Void, Never>?
+  /// Runs the build in `directory`, off the main actor; `swift build` but in tests.
+  private let run: @Sendable (String) -> Outcome
 
   /// A builder for the package in `directory`, taking its sources as they are now.
-  public init(directory: String, interval: Duration = .milliseconds(200)) {
+  public convenience init(directory: String, interval: Duration = .milliseconds(200)) {
+    self.init(directory: directory, interval: interval, run: PackageBuilder.swiftBuild(in:))
+  }
+
+  /// A builder that builds with `run` instead of `swift build`.
+  init(directory: String, interval: Duration = .milliseconds(200), run: @escaping @Sendable (String) -> Outcome) {
     self.directory = directory
     self.interval = interval
+    self.run = run
     known = signatures()
   }
 
   /// Starts looking at the sources.
   public func start() {
-    events = FileEvents(directories: [directory], trees: [directory + "/Sources"]) { [weak self] in
-      self?.look(whole: true)
+    events = FileEvents(directories: [directory], trees: [directory + "/Sources"]) { [weak self] whole in
+      self?.look(closed: whole)
     }
     guard events == nil else { return }
-    let poller = Poller(interval: interval) { [weak self] in self?.look() }
+    let poller = Poller(interval: interval) { [weak self] in self?.look(closed: []) }
     self.poller = poller
     poller.start()
   }
@@ -69,21 +89,41 @@ public final class PackageBuilder {
     events = nil
     poller?.stop()
     poller = nil
+    recheck?.cancel()
+    recheck = nil
   }
 
-  /// One look: builds when the sources changed and, unless they are known
-  /// to be `whole` (saved and closed), then held still until the next look.
-  private func look(whole: Bool = false) {
+  /// One look: builds when the sources changed and each file that changed
+  /// was `closed` after writing or moved in (``FileEvents/whole(_:in:)``),
+  /// was removed, or has held still since the last look. During a build it
+  /// only notes what was closed, for the look when the build ends.
+  func look(closed: Set<String>) {
+    recheck?.cancel()
+    recheck = nil
+    guard !building else {
+      closedWhileBuilding.formUnion(closed)
+      return
+    }
     let now = signatures()
-    guard now != known else {
+    let changed = Set(now.keys).union(known.keys).filter { now[$0] != known[$0] }.sorted()
+    guard !changed.isEmpty else {
       settling = nil
       return
     }
-    guard whole || settling == now else {
+    let whole = changed.allSatisfy { path in
+      now[path] == nil || FileEvents.whole(path, in: closed) || settling?[path] == now[path]
+    }
+    guard whole else {
       settling = now
+      // With inotify, no poll comes: look again once the change may have held still.
+      guard events != nil else { return }
+      recheck = Task { [weak self, interval] in
+        try? await Task.sleep(for: interval)
+        guard !Task.isCancelled else { return }
+        self?.look(closed: [])
+      }
       return
     }
-    let changed = Set(now.keys).union(known.keys).filter { now[$0] != known[$0] }.sorted()
     known = now
     settling = nil
     savedAt =
@@ -94,26 +134,24 @@ public final class PackageBuilder {
   }
 
   private func build(_ changed: [String]) {
-    guard !building else {
-      again = true
-      return
-    }
     building = true
     let directory = self.directory
     onStart(changed.map { $0.hasPrefix(directory + "/") ? String($0.dropFirst(directory.count + 1)) : $0 })
+    let run = self.run
     Thread.detachNewThread {
-      let outcome = PackageBuilder.swiftBuild(in: directory)
+      let outcome = run(directory)
       Task { @MainActor [weak self] in self?.finished(outcome) }
     }
   }
 
   private func finished(_ outcome: Outcome) {
     building = false
+    var outcome = outcome
+    outcome.overtaken = signatures() != known
     onEnd(outcome)
-    if again {
-      again = false
-      build([])
-    }
+    let closed = closedWhileBuilding
+    closedWhileBuilding = []
+    look(closed: closed)
   }
 
   /// Runs `swift build` in `directory` and waits for it.
@@ -136,16 +174,45 @@ public final class PackageBuilder {
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     let succeeded = process.terminationStatus == 0
-    // `/path/Sources/X/File.swift:30:28: error: expected ','` as `File.swift:30:28: expected ','`.
-    let errors = output.split(separator: "\n").filter { $0.contains("error: ") }.prefix(3).map { line in
-      let parts = line.components(separatedBy: ": error: ")
-      guard parts.count == 2 else { return String(line) }
-      return "\(PathName.lastComponent(parts[0])): \(parts[1])"
-    }
+    let errors = succeeded ? [] : Self.errors(in: output)
     return Outcome(
       succeeded: succeeded,
       errors: succeeded ? [] : (errors.isEmpty ? ["swift build exited with \(process.terminationStatus)"] : errors),
       output: output)
+  }
+
+  /// The errors `swift build` reported in `output`, each once, at most
+  /// `limit`: a compiler's `/path/Sources/X/File.swift:30:28: error:
+  /// expected ','` as `File.swift:30:28: expected ','`. The source lines it
+  /// quotes under an error, and the same error told again by another of
+  /// its jobs, are left out; lines of SwiftPM's own (`error: link command
+  /// failed`) are taken only when no compiler error was told.
+  public nonisolated static func errors(in output: String, limit: Int = 3) -> [String] {
+    var located: [String] = []
+    var other: [String] = []
+    for line in output.split(separator: "\n", omittingEmptySubsequences: true) {
+      let text = line.trimmingCharacters(in: .whitespaces)
+      if let range = text.range(of: ": error: "), let place = location(String(text[..<range.lowerBound])) {
+        let error = "\(place): \(text[range.upperBound...])"
+        if !located.contains(error) { located.append(error) }
+      } else if text.hasPrefix("error: ") {
+        let error = String(text.dropFirst("error: ".count))
+        if !other.contains(error) { other.append(error) }
+      }
+    }
+    return Array((located.isEmpty ? other : located).prefix(limit))
+  }
+
+  /// `/path/File.swift:30:28` as `File.swift:30:28`; nil when `text` is not
+  /// a path followed by a line and a column.
+  private nonisolated static func location(_ text: String) -> String? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]),
+      line > 0, column > 0
+    else { return nil }
+    let path = parts.dropLast(2).joined(separator: ":")
+    guard !path.isEmpty, !path.contains("|") else { return nil }
+    return "\(PathName.lastComponent(path)):\(line):\(column)"
   }
 
   /// `Package.swift` and every file under `Sources/`, with their signatures.

@@ -2,11 +2,14 @@ import Foundation
 import VivariumSupport
 
 /// Watches plugin files for rebuilds: it looks at each `.so` file of the
-/// directories (or the file given instead of one) when inotify says one was
-/// written and closed, or moved in (``FileEvents``), and reports each that
-/// is new or changed at once. Without inotify it looks every ``interval``
-/// and reports a file once it has stayed the same for a whole interval, so
-/// that a file still being written is not taken.
+/// directories (or the file given instead of one) when inotify tells of a
+/// change there (``FileEvents``), and reports at once each that is new or
+/// changed and was written and closed, or moved in. Another file that
+/// changed (a linker's output it has only made and sized so far) may still
+/// be being written: it is reported once it has been closed, or has stayed
+/// the same for a whole ``interval``. Without inotify it looks every
+/// interval and reports a file once it has stayed the same for a whole
+/// interval, so that a file still being written is not taken.
 ///
 /// It compares signatures rather than trusting events: a file replaced by
 /// a rename, written in place or reached through a link is seen the same way.
@@ -20,8 +23,13 @@ public final class PluginWatcher {
   private var known: [String: FileSignature] = [:]
   /// Changed files, with the signature they had at the last look.
   private var settling: [String: FileSignature] = [:]
+  /// Files reported because they held still, not because they were closed:
+  /// a close told after is reported again even if the signature is the same.
+  private var unsure: Set<String> = []
   private var poller: Poller?
   private var events: FileEvents?
+  /// The look after a changed file that was not closed has held still.
+  private var recheck: Task<Void, Never>?
 
   /// Watches the `.so` files of `directories`, as they are now; `changed`
   /// is called on the main actor with the path of each new or rebuilt file.
@@ -34,7 +42,7 @@ public final class PluginWatcher {
 
   /// Starts looking.
   public func start() {
-    events = FileEvents(directories: watchedFolders) { [weak self] in self?.look(whole: true) }
+    events = FileEvents(directories: watchedFolders) { [weak self] whole in self?.look(closed: whole) }
     guard events == nil else { return }
     let poller = Poller(interval: interval) { [weak self] in self?.look() }
     self.poller = poller
@@ -58,6 +66,8 @@ public final class PluginWatcher {
     events = nil
     poller?.stop()
     poller = nil
+    recheck?.cancel()
+    recheck = nil
   }
 
   /// Looks now, taking the files as whole: when a build that wrote them has
@@ -68,18 +78,50 @@ public final class PluginWatcher {
   /// known to be `whole`, then held still until the next look.
   func look(whole: Bool = false) {
     for path in files() {
-      guard let now = FileSignature(path), now != known[path] else {
+      guard let now = FileSignature(path), now != known[path] || (whole && unsure.contains(path)) else {
         settling[path] = nil
         continue
       }
       if whole || settling[path] == now {
-        settling[path] = nil
-        known[path] = now
-        changed(path)
+        take(path, now, sure: whole)
       } else {
         settling[path] = now
       }
     }
+  }
+
+  /// One look after inotify told of changes: reports each file that changed
+  /// and was `closed` after writing or moved in (``FileEvents/whole(_:in:)``)
+  /// at once, and each other one once it has held still since the last look,
+  /// which comes an ``interval`` later if no event brings it sooner.
+  func look(closed: Set<String>) {
+    for path in files() {
+      let whole = FileEvents.whole(path, in: closed)
+      guard let now = FileSignature(path), now != known[path] || (whole && unsure.contains(path)) else {
+        settling[path] = nil
+        continue
+      }
+      if whole || settling[path] == now {
+        take(path, now, sure: whole)
+      } else {
+        settling[path] = now
+      }
+    }
+    recheck?.cancel()
+    recheck = nil
+    guard !settling.isEmpty else { return }
+    recheck = Task { [weak self, interval] in
+      try? await Task.sleep(for: interval)
+      guard !Task.isCancelled else { return }
+      self?.look(closed: [])
+    }
+  }
+
+  private func take(_ path: String, _ signature: FileSignature, sure: Bool) {
+    settling[path] = nil
+    known[path] = signature
+    if sure { unsure.remove(path) } else { unsure.insert(path) }
+    changed(path)
   }
 
   /// The plugin files there are now.

@@ -44,6 +44,12 @@ struct Console {
     report(command, errorStyle.tone(.warning, "warning:"), message)
   }
 
+  /// What a command is doing, on stderr as `vivarium COMMAND: MESSAGE`, on
+  /// one line: progress, neither a result nor a warning.
+  func progress(_ command: String, _ message: String) {
+    report(command, nil, message)
+  }
+
   /// Compact, key-sorted JSON on one line of stdout (JSON Lines).
   func jsonLine<Value: Encodable>(_ value: Value) {
     writeJSON(value, formatting: [.sortedKeys, .withoutEscapingSlashes])
@@ -54,11 +60,11 @@ struct Console {
     writeJSON(value, formatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
   }
 
-  private func report(_ command: String, _ prefix: String, _ message: String) {
+  private func report(_ command: String, _ prefix: String?, _ message: String) {
     // The message is escaped whole, newlines included, before the prefix
     // (the host's colour) is added.
     let name = command.isEmpty ? "vivarium" : "vivarium \(TerminalText.visible(command))"
-    let line = "\(name): \(prefix) \(TerminalText.visible(message))\n"
+    let line = "\(name): \(prefix.map { $0 + " " } ?? "")\(TerminalText.visible(message))\n"
     write(line, to: STDERR_FILENO, style: errorStyle)
   }
 

@@ -34,7 +34,7 @@ final class Watching {
       throw UsageError(
         "--build '\(package)' is not a Swift package (it has no Package.swift); give your plugin's package folder")
     }
-    console.warning(RunCommand.name, "building \(package) (swift build)…")
+    console.progress(RunCommand.name, "building \(package) (swift build)…")
     let outcome = PackageBuilder.swiftBuild(in: package)
     guard outcome.succeeded else {
       throw CommandFailure(
@@ -63,9 +63,12 @@ final class Watching {
     let builder = arguments.all("build").last.map { PackageBuilder(directory: $0) }
     let reloader = PluginReloader(hosting: hosting)
     let notices = runtime.services.notifications
-    // Loads under way, by path: a load that a newer one of the same file
-    // overtook is dropped, so two quick saves never end on the older build.
+    // Loads by path, numbered in the order the builds were seen, and the
+    // number of the last one taken: a load that finishes after a newer one
+    // was taken is dropped, so two quick saves never end on the older build,
+    // and a newer one that is refused leaves the older one taken.
     var loads: [String: Int] = [:]
+    var taken: [String: Int] = [:]
     let watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
       guard let runtime else { return }
       let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
@@ -74,12 +77,13 @@ final class Watching {
       // Loaded while the app goes on; taken in its turn.
       Task.immediate {
         let outcome = await reloader.load(path)
-        guard loads[path] == load else {
+        guard load > taken[path, default: 0] else {
           if case .loaded(let plugin) = outcome { plugin.process?.terminate() }
           return
         }
         // The SDK's own libraries sit beside plugins in a build folder.
         if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
+        if case .loaded = outcome { taken[path] = load }
         let reload = await runtime.reload(outcome)
         let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
         runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
@@ -89,8 +93,10 @@ final class Watching {
     }
     if let builder {
       builder.onStart = { [weak runtime] files in
+        let names = files.prefix(3).map(PathName.lastComponent) + (files.count > 3 ? ["…"] : [])
+        let package = PathName.lastComponent(builder.directory)
         runtime?.services.notifications.notice(
-          "Building \(PathName.lastComponent(builder.directory)) (\(files.prefix(3).joined(separator: ", ")))…",
+          names.isEmpty ? "Building \(package)…" : "Building \(package) (\(names.joined(separator: ", ")))…",
           tone: .info)
         runtime?.onScreenChanged()
       }
@@ -102,6 +108,9 @@ final class Watching {
           watcher?.lookNow()
           return
         }
+        // Sources changed while it ran (a save mid-build can fail it):
+        // the next build, starting now, says how that one goes.
+        guard !outcome.overtaken else { return }
         runtime.services.notifications.notice(
           "Build failed, the running version stays: \(outcome.errors.joined(separator: "; ")) ('log' has the rest)",
           tone: .negative)
