@@ -54,20 +54,55 @@ final class ForecastView: ViperView {
   }
 }
 
-/// Asks the service once the module is attached, formats its answer, and
-/// leaves on Back.
-final class ForecastPresenter: ViperPresenter {
-  weak var view: ForecastView?
-  private let city: String
+/// What the interactor tells the presenter.
+@MainActor
+protocol ForecastInteractorOutput: AnyObject {
+  /// The forecast for `city`.
+  func present(_ forecast: Forecast, for city: String)
+  /// Why there is none for `city`.
+  func presentFailure(_ reason: String, for city: String)
+}
+
+/// The only role that touches the weather service: asks it in the module's
+/// work, and hands the answer, or why there is none, to the presenter.
+final class ForecastInteractor: ViperInteractor {
+  weak var presenter: (any ForecastInteractorOutput)?
   private let weather: ServiceHandle<WeatherService>
   private let work: any ModuleWork
+
+  init(services: Services, work: any ModuleWork) {
+    weather = services.service(WeatherService.self)
+    self.work = work
+  }
+
+  /// Asks for `city`'s forecast; the answer arrives later, in work the host
+  /// runs and cancels when the module goes.
+  func fetchForecast(for city: String) {
+    work.start("ask the weather service") { [weak self, weather] in
+      do {
+        let forecast = try await weather.forecast(city)
+        self?.presenter?.present(forecast, for: city)
+      } catch let failure as WeatherFailure {
+        self?.presenter?.presentFailure(failure.reason, for: city)
+      } catch let error as ServiceCallError {
+        self?.presenter?.presentFailure("The weather service is unavailable: \(error.reason)", for: city)
+      }
+    }
+  }
+}
+
+/// Asks the interactor once the module is attached, formats its answer,
+/// and leaves on Back.
+final class ForecastPresenter: ViperPresenter, ForecastInteractorOutput {
+  weak var view: ForecastView?
+  private let city: String
+  private let interactor: ForecastInteractor
   private let router: any AppRouter
 
-  init(city: String, context: ModuleContext) {
+  init(city: String, interactor: ForecastInteractor, router: any AppRouter) {
     self.city = city
-    weather = context.services.service(WeatherService.self)
-    work = context.work
-    router = context.router
+    self.interactor = interactor
+    self.router = router
   }
 
   func didTapBack() { router.pop() }
@@ -75,18 +110,15 @@ final class ForecastPresenter: ViperPresenter {
   func lifecycle(_ event: LifecycleEvent) {
     guard event == .attach else { return }
     view?.display(.loading(city: city))
-    work.start("ask the weather service") { [weak self, weather, city] in
-      let screen: ForecastScreen
-      do {
-        let forecast = try await weather.forecast(city)
-        screen = .days(city: city, lines: forecast.days.map(ForecastPresenter.line))
-      } catch let failure as WeatherFailure {
-        screen = .failed(city: city, reason: failure.reason)
-      } catch let error as ServiceCallError {
-        screen = .failed(city: city, reason: "The weather service is unavailable: \(error.reason)")
-      }
-      self?.view?.display(screen)
-    }
+    interactor.fetchForecast(for: city)
+  }
+
+  func present(_ forecast: Forecast, for city: String) {
+    view?.display(.days(city: city, lines: forecast.days.map(ForecastPresenter.line)))
+  }
+
+  func presentFailure(_ reason: String, for city: String) {
+    view?.display(.failed(city: city, reason: reason))
   }
 
   /// `2026-11-27: 9 °C, low 4 °C, overcast`.
@@ -98,10 +130,13 @@ struct ForecastFactory: ModuleFactory {
   static let contract = ForecastContract.contract
 
   func build(_ context: ModuleContext) throws -> Module {
-    let presenter = ForecastPresenter(city: context.arguments.string("city") ?? "", context: context)
+    let interactor = ForecastInteractor(services: context.services, work: context.work)
+    let presenter = ForecastPresenter(
+      city: context.arguments.string("city") ?? "", interactor: interactor, router: context.router)
     let view = ForecastView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
-    return Module(view: view, presenter: presenter)
+    interactor.presenter = presenter
+    return Module(view: view, presenter: presenter, interactor: interactor)
   }
 }
 
