@@ -417,6 +417,18 @@ int vivarium_isolate_zygote(int keep) {
   return 1;
 }
 
+/* Reads the small file `path` (one read, as /proc files are) into `text`,
+   ending it with a NUL: the bytes read, or -1. */
+static ssize_t read_text(const char *path, char *text, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t count = read(fd, text, size - 1);
+  close(fd);
+  if (count < 0) return -1;
+  text[count] = 0;
+  return count;
+}
+
 int vivarium_name_process(const char *name, const char *const *arguments, int count) {
   if (prctl(PR_SET_NAME, name, 0, 0, 0) != 0) return -1;
   if (count <= 0) return 0;
@@ -434,12 +446,7 @@ int vivarium_name_process(const char *name, const char *const *arguments, int co
   /* PR_SET_MM_MAP replaces every field at once: each as it is (from
      /proc/self/stat), but for where the arguments are. */
   char stat[2048];
-  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  ssize_t read_count = read(fd, stat, sizeof stat - 1);
-  close(fd);
-  if (read_count <= 0) return -1;
-  stat[read_count] = 0;
+  if (read_text("/proc/self/stat", stat, sizeof stat) <= 0) return -1;
   char *cursor = strrchr(stat, ')');
   if (cursor == NULL) return -1;
   unsigned long long field[53] = {0};
@@ -471,12 +478,7 @@ int vivarium_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0)
 pid_t vivarium_pidfd_pid(int fd) {
   char path[64], text[1024];
   snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
-  int info = open(path, O_RDONLY | O_CLOEXEC);
-  if (info < 0) return -1;
-  ssize_t count = read(info, text, sizeof text - 1);
-  close(info);
-  if (count <= 0) return -1;
-  text[count] = 0;
+  if (read_text(path, text, sizeof text) <= 0) return -1;
   char *line = strstr(text, "\nPid:");
   return line == NULL ? -1 : (pid_t)strtol(line + 5, NULL, 10);
 }

@@ -131,16 +131,17 @@ struct HTTPServiceTests {
     #expect(uses.map(\.outcome) == [.allowed, .notGranted])
   }
 
+  /// A server answering `GET /first` with `first`, and anything else with `then`.
+  private func twoStep(_ first: String, then rest: String) throws -> LocalHTTPServer {
+    try LocalHTTPServer { head, send in _ = send(Array((head.hasPrefix("GET /first ") ? first : rest).utf8)) }
+  }
+
   @Test func everyHopOfARedirectChainIsCheckedAndLogged() async throws {
     let other = try LocalHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nstolen")
     let otherPort = other.port
-    let server = try LocalHTTPServer { head, send in
-      let answer =
-        head.hasPrefix("GET /first ")
-        ? "HTTP/1.1 302 Found\r\nLocation: /second\r\nContent-Length: 0\r\n\r\n"
-        : "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://localhost:\(otherPort)/x\r\nContent-Length: 0\r\n\r\n"
-      _ = send(Array(answer.utf8))
-    }
+    let server = try twoStep(
+      "HTTP/1.1 302 Found\r\nLocation: /second\r\nContent-Length: 0\r\n\r\n",
+      then: "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://localhost:\(otherPort)/x\r\nContent-Length: 0\r\n\r\n")
     let http = client(["127.0.0.1", "localhost"], granting: ["127.0.0.1"])
     let request = HTTPRequest("http://127.0.0.1:\(server.port)/first")
     let refused = try #require(await failure { try await http.send(request) })
@@ -155,13 +156,9 @@ struct HTTPServiceTests {
   }
 
   @Test func aRedirectWithinGrantedHostsIsFollowedEachHopLogged() async throws {
-    let server = try LocalHTTPServer { head, send in
-      let answer =
-        head.hasPrefix("GET /first ")
-        ? "HTTP/1.1 301 Moved Permanently\r\nLocation: /second\r\nContent-Length: 0\r\n\r\n"
-        : "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ndone"
-      _ = send(Array(answer.utf8))
-    }
+    let server = try twoStep(
+      "HTTP/1.1 301 Moved Permanently\r\nLocation: /second\r\nContent-Length: 0\r\n\r\n",
+      then: "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ndone")
     let response = try await client(["127.0.0.1"]).send(HTTPRequest("http://127.0.0.1:\(server.port)/first"))
     #expect(response.status == 200 && response.text == "done")
     #expect(uses.map(\.outcome) == [.allowed, .allowed])
