@@ -2,7 +2,8 @@
 enum KeyHelp {
   static let lines = [
     "Tab, Shift-Tab     next, previous element (buttons, list rows, fields)",
-    "↑ ↓ ← →            move between elements; ← → move the cursor in a field",
+    "↑ ↓ ← →            to the nearest element that way (↓ from a tab header into",
+    "                   its tab, ↑ back); ← → move the cursor in a field",
     "Enter              tap the button, open the row; in a field, go to the next element",
     "PgUp PgDn          a page up or down a list or the screen",
     "Home End           first or last row of a list; in a field, its start or end",
@@ -24,7 +25,6 @@ enum KeyHelp {
     "Esc or any key closes this help.",
   ]
 
-  /// The keys that apply to what is focused.
   /// The keys that apply to what is focused; `editing` says whether a
   /// focused field takes the keys typed.
   static func hints(for kind: Hotspot.Kind?, editing: Bool) -> String {
