@@ -236,7 +236,7 @@ extension ServiceScaffold {
       @MainActor
       struct \(module)Tests {
         private func presented(_ fake: FakeServices) async throws -> ModuleHarness {
-          let harness = try ModuleHarness(\(module)Factory(), arguments: ["\(query)": .string("tides")], services: fake)
+          let harness = try ModuleHarness(\(module)Factory(), arguments: ["\(query)": .string("\(service)")], services: fake)
           await harness.present()
           return harness
         }
@@ -251,7 +251,7 @@ extension ServiceScaffold {
           let fake = FakeServices()
           fake.provide(\(serviceType).self) { answers in answers.on(\\.lookup) { \(name)Answer("About \\($0.text).") } }
           let harness = try await presented(fake)
-          #expect(drawn(harness).contains(.text("About tides.")))
+          #expect(drawn(harness).contains(.text("About \(service).")))
           #expect(fake.serviceCalls == ["\(service).lookup"])
           try harness.send(.tap(button: "ask"))
           await harness.settle()
