@@ -73,6 +73,80 @@ struct ThirdPartyTests {
     #expect(!factory.contains(#"?? "?""#))
   }
 
+  /// `vivarium new NAME --service SERVICE`: the interface, the provider and
+  /// the consumer side by side, each plugin depending on the interface by a
+  /// relative path; checked as written, without building (the smoke test
+  /// builds them).
+  @Test func writesAServiceInThreePackages() throws {
+    let dir = try TemporaryDirectory()
+    let result = try ProcessRunner.vivarium(["new", "Tides", "--service", "tides", "--dir", dir.path + "/tides"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("vivarium render tides:ask:hello --plugins Tides/.build/debug/libTides.so"))
+    let root = dir.path + "/tides"
+    let files = Set(try FileManager.default.subpathsOfDirectory(atPath: root))
+    let expected: Set<String> = [
+      "README.md", "TidesInterface/Package.swift", "TidesInterface/Sources/TidesInterface/TidesService.swift",
+      "Tides/Package.swift", "Tides/exports.map", "Tides/Sources/Tides/TidesProvider.swift",
+      "Tides/Sources/Tides/TidesAbout.swift", "Tides/Sources/TidesEntryPoint/TidesEntryPoint.swift",
+      "Tides/Sources/TidesManifest/main.swift", "Tides/Plugins/Manifest/Manifest.swift",
+      "Tides/Tests/TidesTests/TidesTests.swift", "TidesConsumer/Package.swift", "TidesConsumer/exports.map",
+      "TidesConsumer/Sources/TidesConsumerEntryPoint/TidesConsumerEntryPoint.swift",
+      "TidesConsumer/Sources/TidesConsumerManifest/main.swift", "TidesConsumer/Plugins/Manifest/Manifest.swift",
+      "TidesConsumer/Tests/TidesConsumerTests/TidesConsumerTests.swift",
+    ]
+    #expect(expected.subtracting(files).isEmpty, "missing: \(expected.subtracting(files).sorted())")
+    for role in ["Contract", "View", "Presenter", "Interactor", "Factory"] {
+      #expect(files.contains("TidesConsumer/Sources/TidesConsumer/TidesConsumer\(role).swift"), "missing \(role)")
+    }
+    func read(_ path: String) throws -> String { try String(contentsOfFile: root + "/" + path, encoding: .utf8) }
+    let sdk = BuildProducts.repository + "/Host/SDK"
+    #expect(try read("TidesInterface/Package.swift").contains(".package(path: \"\(sdk)\")"))
+    let interface = try read("TidesInterface/Sources/TidesInterface/TidesService.swift")
+    #expect(interface.contains("public enum TidesService: ServiceInterface {"))
+    #expect(interface.contains(#"public static let name = "tides""#))
+    #expect(interface.contains(#"ServiceOperation<TidesQuery, TidesAnswer>("#))
+    #expect(interface.contains("failure: TidesFailure.self"))
+    for plugin in ["Tides", "TidesConsumer"] {
+      let manifest = try read(plugin + "/Package.swift")
+      #expect(manifest.contains(#".package(path: "../TidesInterface")"#), "\(plugin)")
+      #expect(manifest.contains(".package(path: \"\(sdk)/TestKit\")"), "\(plugin)")
+      #expect(manifest.contains(#".product(name: "TidesInterface", package: "TidesInterface")"#), "\(plugin)")
+    }
+    let provider = try read("Tides/Sources/Tides/TidesProvider.swift")
+    #expect(provider.contains("final class TidesProvider: ServiceProvider {"))
+    #expect(provider.contains("func answer(_ answers: inout ServiceAnswers<TidesService>) {"))
+    #expect(provider.contains("public static var providers: [any ServiceProvider.Type] { [TidesProvider.self] }"))
+    let providerTests = try read("Tides/Tests/TidesTests/TidesTests.swift")
+    #expect(providerTests.contains("fake.provide(TidesProvider.self)"))
+    #expect(providerTests.contains("Conformance.run(providers: TidesPlugin.providers)"))
+    let consumer = "TidesConsumer/Sources/TidesConsumer/TidesConsumer"
+    #expect(try read(consumer + "Contract.swift").contains(#"urn: "tides:ask:{query}""#))
+    #expect(try read(consumer + "Contract.swift").contains(#"requires: [.required(TidesService.self, "1.0"..<"2")]"#))
+    // Only the interactor touches services, from its work.
+    let interactor = try read(consumer + "Interactor.swift")
+    #expect(interactor.contains("services.service(TidesService.self)"))
+    #expect(interactor.contains("work.start("))
+    #expect(interactor.contains("catch let failure as TidesFailure"))
+    for role in ["Presenter", "View", "Contract"] {
+      let source = try read(consumer + role + ".swift")
+      #expect(!source.contains(".service(") && !source.contains("work.start("), "\(role) uses services")
+    }
+    let consumerTests = try read("TidesConsumer/Tests/TidesConsumerTests/TidesConsumerTests.swift")
+    #expect(consumerTests.contains("fake.provide(TidesService.self)"))
+  }
+
+  @Test(
+    arguments: [
+      (["new", "Tides", "--service", "Tides"], "--service"), (["new", "Tides", "--service", "a:b"], "--service"),
+      (["new", "Tides", "--service", "tides", "--urn", "t:x"], "not both"),
+      (["new", "tides", "--service", "tides"], "is not a plugin name"),
+    ])
+  func badServicesAreRefused(arguments: [String], reason: String) throws {
+    let result = try ProcessRunner.vivarium(arguments + ["--dir", "/nonexistent/never"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(reason), "\(result.stderr)")
+  }
+
   @Test func anExistingDirectoryIsNeverOverwritten() throws {
     let dir = try TemporaryDirectory()
     let kept = try dir.write("Package.swift", Data("// mine\n".utf8))

@@ -1,55 +1,97 @@
 /// The package-level files of a new plugin.
 extension PluginScaffold {
-  var packageManifest: String {
-    """
-    // swift-tools-version: 6.0
-    // The \(name) plugin for Vivarium. Build it with `swift build`; the plugin is
-    // .build/debug/lib\(name).so. The SDK paths come from `vivarium sdk`.
-    //
-    // The module's code is the target \(name); the plugin is \(name)EntryPoint, its
-    // entry point, into which the build compiles the plugin's manifest (its
-    // contracts, which the host reads without running the plugin): the build
-    // plugin Manifest runs \(name)Manifest, which writes it from the code.
-    import PackageDescription
+  var packageManifest: String { PluginScaffold.packageManifest(name: name, sdkPath: sdkPath) }
 
-    let package = Package(
-      name: "\(name)",
-      products: [
-        .library(name: "\(name)", type: .dynamic, targets: ["\(name)EntryPoint"])
-      ],
-      dependencies: [
-        .package(path: "\(sdkPath)"),
-        .package(path: "\(sdkPath)/Hosting"),
-        .package(path: "\(sdkPath)/TestKit"),
-      ],
-      targets: [
+  /// The Package.swift of the plugin `name`; with `interface`, the plugin
+  /// also depends on that interface package, beside it (`../interface`).
+  static func packageManifest(name: String, sdkPath: String, interface: String? = nil) -> String {
+    let about =
+      interface.map {
+        """
+        // The \(name) plugin for Vivarium. Build it with `swift build`; the plugin is
+        // .build/debug/lib\(name).so. The SDK paths come from `vivarium sdk`; the
+        // service's interface is the package \($0), beside this one.
+
+        """
+      }
+        ?? """
+        // The \(name) plugin for Vivarium. Build it with `swift build`; the plugin is
+        // .build/debug/lib\(name).so. The SDK paths come from `vivarium sdk`.
+
+        """
+    let interfacePackage = interface.map { "    .package(path: \"../\($0)\"),\n" } ?? ""
+    let interfaceProduct = interface.map { ".product(name: \"\($0)\", package: \"\($0)\")" } ?? ""
+    let moduleTarget =
+      interface == nil
+      ? """
         .target(name: "\(name)", dependencies: [.product(name: "ViperKit", package: "SDK")]),
+      """
+      : """
         .target(
-          name: "\(name)EntryPoint",
-          dependencies: ["\(name)", .product(name: "ViperKit", package: "SDK")],
-          // Export only the plugin entry (vivarium check: descriptor.exports).
-          linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])],
-          plugins: ["Manifest"]
-        ),
-        .executableTarget(
-          name: "\(name)Manifest",
-          dependencies: [
-            "\(name)", .product(name: "ViperKit", package: "SDK"),
-            .product(name: "ViperKitHosting", package: "Hosting"),
-          ]
-        ),
-        .plugin(name: "Manifest", capability: .buildTool(), dependencies: ["\(name)Manifest"]),
-        .testTarget(
-          name: "\(name)Tests",
-          dependencies: ["\(name)", .product(name: "ViperKitTestKit", package: "TestKit")]
-        ),
-      ]
-    )
+            name: "\(name)",
+            dependencies: [
+              \(interfaceProduct), .product(name: "ViperKit", package: "SDK"),
+            ]
+          ),
+      """
+    let testDependencies =
+      interface == nil
+      ? #"["\#(name)", .product(name: "ViperKitTestKit", package: "TestKit")]"#
+      : """
+      [
+              "\(name)", \(interfaceProduct),
+              .product(name: "ViperKitTestKit", package: "TestKit"),
+            ]
+      """
+    return """
+      // swift-tools-version: 6.0
+      \(about)//
+      // The module's code is the target \(name); the plugin is \(name)EntryPoint, its
+      // entry point, into which the build compiles the plugin's manifest (its
+      // contracts, which the host reads without running the plugin): the build
+      // plugin Manifest runs \(name)Manifest, which writes it from the code.
+      import PackageDescription
 
-    """
+      let package = Package(
+        name: "\(name)",
+        products: [
+          .library(name: "\(name)", type: .dynamic, targets: ["\(name)EntryPoint"])
+        ],
+        dependencies: [
+      \(interfacePackage)    .package(path: "\(sdkPath)"),
+          .package(path: "\(sdkPath)/Hosting"),
+          .package(path: "\(sdkPath)/TestKit"),
+        ],
+        targets: [
+        \(moduleTarget)
+          .target(
+            name: "\(name)EntryPoint",
+            dependencies: ["\(name)", .product(name: "ViperKit", package: "SDK")],
+            // Export only the plugin entry (vivarium check: descriptor.exports).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\\(Context.packageDirectory)/exports.map"])],
+            plugins: ["Manifest"]
+          ),
+          .executableTarget(
+            name: "\(name)Manifest",
+            dependencies: [
+              "\(name)", .product(name: "ViperKit", package: "SDK"),
+              .product(name: "ViperKitHosting", package: "Hosting"),
+            ]
+          ),
+          .plugin(name: "Manifest", capability: .buildTool(), dependencies: ["\(name)Manifest"]),
+          .testTarget(
+            name: "\(name)Tests",
+            dependencies: \(testDependencies)
+          ),
+        ]
+      )
+
+      """
   }
 
-  var entryFile: String {
+  var entryFile: String { PluginScaffold.entryFile(name) }
+
+  static func entryFile(_ name: String) -> String {
     """
     import \(name)
     import ViperKit
@@ -64,7 +106,9 @@ extension PluginScaffold {
     """
   }
 
-  var manifestTool: String {
+  var manifestTool: String { PluginScaffold.manifestTool(name) }
+
+  static func manifestTool(_ name: String) -> String {
     """
     // Writes the Swift file that makes lib\(name).so carry its manifest, from the
     // contracts the code declares. Run by the build (Plugins/Manifest).
@@ -77,7 +121,9 @@ extension PluginScaffold {
     """
   }
 
-  var manifestPlugin: String {
+  var manifestPlugin: String { PluginScaffold.manifestPlugin(name) }
+
+  static func manifestPlugin(_ name: String) -> String {
     """
     import PackagePlugin
 
@@ -99,7 +145,9 @@ extension PluginScaffold {
     """
   }
 
-  var exportsMap: String {
+  var exportsMap: String { PluginScaffold.exportsMap }
+
+  static var exportsMap: String {
     """
     /* Export only the plugin entry; Swift finds everything else through the
        library's own sections. */

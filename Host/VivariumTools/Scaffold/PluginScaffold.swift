@@ -44,15 +44,7 @@ public struct PluginScaffold: Sendable {
 
   /// Validates `name` and `urn`.
   public init(name: String, urn: String, sdkPath: String) throws(ScaffoldError) {
-    guard name.range(of: "^[A-Z][A-Za-z0-9]{0,39}$", options: .regularExpression) != nil else {
-      throw ScaffoldError(
-        message:
-          "'\(name)' is not a plugin name: use 1 to 40 letters and digits starting with a capital letter, such as Weather or OrderHistory"
-      )
-    }
-    guard !PluginScaffold.reserved.contains(name) else {
-      throw ScaffoldError(message: "'\(name)' is taken by the SDK or the toolchain; choose another name")
-    }
+    try PluginScaffold.validate(name: name)
     do {
       pattern = try URNPattern(parsing: urn)
     } catch {
@@ -68,9 +60,29 @@ public struct PluginScaffold: Sendable {
     self.sdkPath = sdkPath
   }
 
+  /// Refuses a name that is not UpperCamelCase or that the SDK, the
+  /// toolchain or Swift takes.
+  static func validate(name: String) throws(ScaffoldError) {
+    guard name.range(of: "^[A-Z][A-Za-z0-9]{0,39}$", options: .regularExpression) != nil else {
+      throw ScaffoldError(
+        message:
+          "'\(name)' is not a plugin name: use 1 to 40 letters and digits starting with a capital letter, such as Weather or OrderHistory"
+      )
+    }
+    guard !PluginScaffold.reserved.contains(name) else {
+      throw ScaffoldError(message: "'\(name)' is taken by the SDK or the toolchain; choose another name")
+    }
+  }
+
   /// Writes the package into `directory`, which must not exist or be empty.
   /// Nothing is written when it refuses.
   public func write(to directory: String) throws(ScaffoldError) {
+    try PluginScaffold.write(files(), to: directory)
+  }
+
+  /// Writes `files` (paths relative to `directory`) into `directory`, which
+  /// must not exist or be empty; nothing is written when it refuses.
+  static func write(_ files: [(path: String, contents: String)], to directory: String) throws(ScaffoldError) {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
     if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -81,7 +93,7 @@ public struct PluginScaffold: Sendable {
       }
     }
     do {
-      for (path, contents) in files() {
+      for (path, contents) in files {
         let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
         try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: url, options: .withoutOverwriting)
