@@ -98,7 +98,13 @@ extension PluginScaffold {
         case .tap(\(name)Contract.refreshID): presenter.didTapRefresh()
         case .tap(\(name)Contract.backID): presenter.didTapBack()
         case .select(\(name)Contract.listID, let row): presenter.didSelect(row: row)
-        default: break
+        case .tap, .select, .type:
+          // The host sends events only for elements this view drew: one that
+          // reaches here was drawn and is not handled above (a new element,
+          // an id spelt two ways). Debug builds stop here, so that
+          // `vivarium check` reports it rather than a tap doing nothing.
+          assertionFailure("\(name)View does not handle \\(event)")
+        @unknown default: break
         }
       }
 
