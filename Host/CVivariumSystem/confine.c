@@ -364,6 +364,11 @@ static int write_whole(const char *path, const char *text) {
   return -1;
 }
 
+/* unshare_mapped's answer when the namespaces were made but could not be
+   mapped (a kernel or an AppArmor profile that lets a user namespace be
+   made and not mapped): the process cannot go back, and is no use. */
+#define UNSHARED_UNMAPPED (-2)
+
 /* unshare(flags), CLONE_NEWUSER among them, then the same user and group
    mapped inside as outside, so that the process's files and its own
    account look as they did; setgroups must be denied before an
@@ -373,22 +378,27 @@ static int unshare_mapped(int flags) {
   gid_t gid = getegid();
   if (unshare(flags) != 0) return -1;
   char line[64];
-  if (write_whole("/proc/self/setgroups", "deny") != 0) return -1;
+  if (write_whole("/proc/self/setgroups", "deny") != 0) return UNSHARED_UNMAPPED;
   snprintf(line, sizeof line, "%u %u 1", (unsigned)uid, (unsigned)uid);
-  if (write_whole("/proc/self/uid_map", line) != 0) return -1;
+  if (write_whole("/proc/self/uid_map", line) != 0) return UNSHARED_UNMAPPED;
   snprintf(line, sizeof line, "%u %u 1", (unsigned)gid, (unsigned)gid);
-  if (write_whole("/proc/self/gid_map", line) != 0) return -1;
+  if (write_whole("/proc/self/gid_map", line) != 0) return UNSHARED_UNMAPPED;
   return 0;
 }
 
-int vivarium_isolate_network(void) { return unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET); }
+int vivarium_isolate_network(void) { return unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET) == 0 ? 0 : -1; }
 
-int vivarium_enter_user_namespace(void) { return unshare_mapped(CLONE_NEWUSER); }
+int vivarium_enter_user_namespace(void) { return unshare_mapped(CLONE_NEWUSER) == 0 ? 0 : -1; }
 
 int vivarium_isolate_zygote(int keep) {
-  if (unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID) != 0) {
-    return vivarium_isolate_network() == 0 ? 0 : -1;
-  }
+  int mapped = unshare_mapped(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS);
+  /* Made and not mapped: this process cannot leave them; the host starts
+     each plugin process directly instead. */
+  if (mapped == UNSHARED_UNMAPPED) _exit(73);
+  if (mapped != 0) return vivarium_isolate_network() == 0 ? 0 : -1;
+  /* The PID namespace only once the others are mapped: where it cannot be
+     made, the network and the user namespaces still hold. */
+  if (unshare(CLONE_NEWPID) != 0) return 0;
   /* The first child is process 1 of the new PID namespace, and every
      process it forks is in it: this process only waits for it. The pipe
      tells the child whether this process was already gone when it asked

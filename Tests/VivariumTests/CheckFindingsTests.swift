@@ -2,6 +2,7 @@ import Testing
 import ViperKit
 import ViperKitHosting
 import ViperKitTestKit
+import VivariumTools
 
 /// A module that, on attach, emits `emits`, and calls the echo service
 /// from its work (whether its contract requires it or not).
@@ -164,5 +165,27 @@ struct BuildFindingsTests {
     #expect(
       found.message.contains("presenter") && found.message.contains("interactor")
         && found.message.contains("MessageReceiver"), "\(found.message)")
+  }
+}
+
+/// What `vivarium check` says of the sandbox from its check processes'
+/// replies: never a pass on the word of a process that crashed.
+@Suite("The sandbox's findings")
+struct SandboxFindingsTests {
+  @Test func aCheckProcessThatCrashedMakesNoPassAndEachRefusalIsOnce() {
+    let refusal = CheckReply.Refusal(module: "a:b", message: "tried to open /etc/passwd")
+    let answered = CheckReply(
+      results: [CheckResult(check: "build.minimal", status: .passed, module: "a:b", message: "built")],
+      refusals: [refusal], unrecorded: 0)
+    let twice = CheckReply.sandboxResults([answered, answered])
+    #expect(twice.map(\.status) == [.failed] && twice.map(\.message) == [refusal.message])
+    let quiet = CheckReply(results: answered.results, refusals: [], unrecorded: 0)
+    #expect(CheckReply.sandboxResults([quiet]).map(\.status) == [.passed])
+    let crashed = CheckReply(
+      results: [CheckResult(check: "presentation.interaction", status: .crashed, module: "a:b", message: "SIGILL")],
+      refusals: [], unrecorded: 0)
+    let found = CheckReply.sandboxResults([quiet, crashed])
+    #expect(found.map(\.status) == [.failed], "\(found)")
+    #expect(found.first?.message.contains("presentation.interaction") == true)
   }
 }

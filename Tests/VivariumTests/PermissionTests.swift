@@ -56,6 +56,16 @@ struct PermissionTests {
     let refused = uses.filter { $0.outcome == .notGranted }
     #expect(refused.count <= refusals / PermissionGate.refusalsPerLine + 1, "\(refused.count) lines")
     #expect(refused.map { $0.count ?? 1 }.reduce(0, +) == refusals, "every refusal counted")
+    // Hosts made up one after another are one kind: no line, and no count
+    // kept, per name.
+    for index in 0..<5_000 {
+      gate.record(
+        .undeclared, PluginPermission(.http, "r\(index).example"), by: weather, for: "GET https://r\(index).example/")
+    }
+    gate.flushRefusals()
+    let undeclared = gate.log.uses().uses.filter { $0.outcome == .undeclared }
+    #expect(undeclared.count <= 5_000 / PermissionGate.refusalsPerLine + 1, "\(undeclared.count) lines")
+    #expect(undeclared.map { $0.count ?? 1 }.reduce(0, +) == 5_000)
   }
 
   @Test func aPermissionNeverGrantedIsRefusedWhereNobodyIsAskedAndTheUseIsLogged() async throws {
@@ -260,6 +270,24 @@ struct PermissionReloadTests {
     // Granted for the session, the same build is taken.
     runtime.services.permissions.allowances = [try PermissionAllowance.parse("Weather").get()]
     #expect(await runtime.reload(.loaded(weather)).accepted)
+  }
+
+  /// A new file that claims the name of a plugin loaded is refused as at
+  /// load, and the plugin whose name it claims keeps running.
+  @Test func aReloadClaimingAnotherPluginsNameIsRefusedAndTheOtherStays() async throws {
+    let data = try TemporaryDirectory()
+    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+    defer { runtime.shutdown() }
+    let recorder = ProbeRecorder()
+    let impostor = LoadedPlugin(
+      path: "/elsewhere/libImpostor.so", name: "WeatherPlugin", sdkVersion: .current,
+      factories: [ProbeFactory(contract: Contract(urn: "impostor:home", summary: "Claims a name."), recorder: recorder)]
+    )
+    let reload = await runtime.reload(.loaded(impostor))
+    #expect(!reload.accepted)
+    #expect(reload.problems.joined().contains("'WeatherPlugin'"), "\(reload.problems)")
+    #expect(runtime.catalog.loaded.contains { $0.name == "WeatherPlugin" && $0.path != impostor.path })
+    #expect(runtime.catalog.routes.contains { $0.pattern.text == "weather:{city}" })
   }
 }
 

@@ -147,7 +147,9 @@ int vivarium_enter_user_namespace(void);
    `keep` (the zygote's socket), waits for it and exits as it did; it never
    returns. Where a PID namespace cannot be made, only the user and network
    namespaces are (vivarium_isolate_network), and this returns 0 in this
-   process; -1 when neither can. Must run while the process has one thread. */
+   process; -1 when neither can. Where a user namespace is made and cannot
+   be mapped, the process exits with status 73: it cannot leave it. Must
+   run while the process has one thread. */
 int vivarium_isolate_zygote(int keep);
 
 /* Names this process `name` (its comm, at most 15 bytes, what `ps -o comm`

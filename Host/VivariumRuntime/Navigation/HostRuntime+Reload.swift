@@ -50,14 +50,21 @@ extension HostRuntime {
     let path = outcome.path
     // A build asking for permissions never decided stays off, as at load.
     let checked = PermissionStore(dataDirectory: services.dataDirectory).keepingOffWidened(
-      [outcome], allowances: services.permissions.allowances)[0]
+      [outcome], allowances: services.permissions.allowances, invocation: services.invocation.with(.commandLine))[0]
     let plugin: LoadedPlugin
     switch checked {
     case .loaded(let loaded): plugin = loaded
     case .rejected(let rejection): return Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons)
     }
+    // A build that claims the name of another plugin loaded is refused, as
+    // at load; the running build stays.
+    let replaced = catalog.replacing(.loaded(plugin))
+    if let claimed = replaced.rejected.first(where: { $0.path == path && $0.kind == .nameConflict }) {
+      plugin.process?.terminate()
+      return Reload(path: path, accepted: false, rebuilt: 0, problems: claimed.reasons)
+    }
     let previous = catalog.loaded.first { $0.path == path }
-    catalog = catalog.replacing(.loaded(plugin))
+    catalog = replaced
     let stale = nodes.filter { $0.pluginPath == path }
     let outermost = stale.filter { node in !stale.contains { $0 !== node && node.isInside($0) } }
     let before = problems.count

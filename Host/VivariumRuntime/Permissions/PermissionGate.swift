@@ -179,8 +179,13 @@ public final class PermissionGate {
     }
     // Refusals of one kind are counted: the first is a line, then one for
     // each ``refusalsPerLine`` more, and one for the rest when the gate goes.
-    let kind = [use.file, use.permission, outcome.rawValue].joined(separator: "\n")
+    // Hosts a plugin does not declare are one kind: a plugin cannot make a
+    // line, or a count kept here, per name it makes up.
+    let scope = outcome == .undeclared ? "any host it does not declare" : use.permission
+    let kind = [use.file, scope, outcome.rawValue].joined(separator: "\n")
     guard let counted = refused[kind] else {
+      // Kept for a bounded number of kinds: past it, what is counted is written.
+      if refused.count >= Self.refusalKinds { flushRefusals() }
       refused[kind] = (use, 0)
       if let problem = log.append(use) { report(problem) }
       return
@@ -191,18 +196,22 @@ public final class PermissionGate {
 
   /// How many refusals of one kind one line of the log stands for, at most.
   static let refusalsPerLine = 1_000
+  /// How many kinds of refusal are counted at once.
+  static let refusalKinds = 256
 
   /// Writes the refusals of `kind` counted and not yet written as one line.
   private func flushRefusals(of kind: String) {
     guard var counted = refused[kind], counted.more > 0 else { return }
-    counted.last.count = counted.more
+    counted.last.count = counted.more > 1 ? counted.more : nil
     if let problem = log.append(counted.last) { report(problem) }
     refused[kind] = (counted.last, 0)
   }
 
-  /// Writes every count of refusals not yet written (the host is quitting).
+  /// Writes every count of refusals not yet written (the host is quitting,
+  /// or too many kinds are counted), and starts counting afresh.
   public func flushRefusals() {
     for kind in refused.keys { flushRefusals(of: kind) }
+    refused.removeAll()
   }
 
   /// Keeps the person's answer: in the store, or for the session when it

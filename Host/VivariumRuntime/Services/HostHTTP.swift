@@ -137,6 +137,13 @@ final class PluginHTTP: HTTPClient {
     return nil
   }
 
+  /// The origin of `url`: scheme, host and port (the scheme's own when none is given).
+  nonisolated static func origin(_ url: URL) -> String {
+    let scheme = url.scheme?.lowercased() ?? ""
+    let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : 0)
+    return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+  }
+
   private nonisolated static func isToken(_ text: String) -> Bool {
     !text.isEmpty
       && text.utf8.allSatisfy { byte in
@@ -282,9 +289,10 @@ final class PluginHTTP: HTTPClient {
           body = []
           headers = headers.filter { !["content-type", "content-encoding"].contains($0.key.lowercased()) }
         }
-        let (next, host) = try await authorize(location, method: method, asked: request.url, from: url)
-        // Credentials meant for one host are not handed to another.
-        if host != url.host?.lowercased() {
+        let (next, _) = try await authorize(location, method: method, asked: request.url, from: url)
+        // Credentials meant for one origin (scheme, host and port) are not
+        // handed to another, nor sent on in the clear.
+        if Self.origin(next) != Self.origin(url) {
           headers = headers.filter {
             !["authorization", "cookie", "proxy-authorization"].contains($0.key.lowercased())
           }

@@ -93,7 +93,9 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     do {
       try withLockedJournal {}
     } catch {
-      // Saves will try again, and say why they fail.
+      // What was saved is read all the same; saves will try again, and say
+      // why they fail.
+      if journalIdentity == nil { loadSnapshot() }
       onProblem("\(journalPath) could not be opened (\(error)); saves will try again")
     }
     untold = []

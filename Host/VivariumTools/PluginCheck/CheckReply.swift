@@ -52,6 +52,18 @@ public struct CheckReply: Codable, Sendable {
           check: name, status: .failed, module: nil,
           message: "\(unrecorded) more refused calls were not recorded; fix the ones above and check again"))
     }
+    // A check process that crashed or timed out said nothing of what was
+    // refused: nothing can be passed on its word.
+    let ended = replies.flatMap(\.results).filter { $0.status == .crashed || $0.status == .timedOut }
+    if !ended.isEmpty {
+      let checks = Set(ended.map(\.check)).sorted().joined(separator: ", ")
+      results.append(
+        CheckResult(
+          check: name, status: .failed, module: nil,
+          message:
+            "\(ended.count) check process\(ended.count == 1 ? "" : "es") (\(checks)) ended before saying what the sandbox refused; make \(ended.count == 1 ? "it" : "them") pass (--only CHECK --in-process), then check again"
+        ))
+    }
     if results.isEmpty {
       results.append(
         CheckResult(check: name, status: .passed, module: nil, message: "the sandbox refused nothing the plugin did"))

@@ -98,8 +98,8 @@ public struct PluginChecker: Sendable {
       return results + replies.flatMap(\.results) + planned.skipped + CheckReply.sandboxResults(replies)
     }
     // Only the sandbox's findings are asked for: every check of the
-    // strictness exercises the plugin, their own results left out.
-    let exercise = plan(only: [], skip: [], plugin: plugin).jobs
+    // strictness not skipped exercises the plugin, their own results left out.
+    let exercise = plan(only: [], skip: skip, plugin: plugin).jobs
     let replies = run(exercise, path: path, file: plugin.fileDescriptor)
     return results + planned.skipped + CheckReply.sandboxResults(replies)
   }
