@@ -128,11 +128,16 @@ struct RebuildWatchingTests {
     #expect(starts == [["Sources/Notes/NotesPresenter.swift"]])
 
     try package.save("NotesView.swift", "let width = 2\n")
+    let view = package.directory.path + "/Sources/Notes/NotesView.swift"
+    let saved = try #require(FileSignature(view))
     try await settle()
     #expect(package.started == 1, "one build at a time")
     package.release()
     try await wait { package.started == 2 }
     #expect(starts == [["Sources/Notes/NotesPresenter.swift"], ["Sources/Notes/NotesView.swift"]])
+    // Saved while the build finished: its time is moved past the build's,
+    // so that an incremental build cannot take it as built.
+    #expect(try #require(FileSignature(view)).modified > saved.modified)
 
     package.release()
     try await wait { ends == 2 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import VivariumSupport
 
 /// Builds a plugin's Swift package when its sources change
@@ -147,7 +148,16 @@ public final class PackageBuilder {
   private func finished(_ outcome: Outcome) {
     building = false
     var outcome = outcome
-    outcome.overtaken = signatures() != known
+    let now = signatures()
+    outcome.overtaken = now != known
+    // A source saved while `swift build` finished (after its compile, while
+    // it linked or wrote its records) can be recorded as built: the next
+    // incremental build would find nothing to do, and the save would never
+    // show. Its modification time is moved past the build's, so that it is
+    // compiled again.
+    for path in Set(now.keys).union(known.keys) where now[path] != known[path] && now[path] != nil {
+      _ = utimensat(AT_FDCWD, path, nil, 0)
+    }
     onEnd(outcome)
     let closed = closedWhileBuilding
     closedWhileBuilding = []
