@@ -172,29 +172,3 @@ struct RebuildWatchingTests {
         == ["link command failed with exit code 1"])
   }
 }
-
-/// The first build of `run --watch --build`: a source saved after the
-/// library was made is compiled, whatever `swift build` recorded.
-@Suite("Sources saved after the last build")
-struct SourcesAfterTheLastBuildTests {
-  @Test func aSourceSavedAfterTheLibraryIsTouchedAndOneBeforeIsNot() throws {
-    let package = try TemporaryDirectory()
-    try FileManager.default.createDirectory(
-      atPath: package.path + "/Sources/Notes", withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(atPath: package.path + "/.build/debug", withIntermediateDirectories: true)
-    let old = try package.write("Sources/Notes/Old.swift", Data("let a = 1\n".utf8))
-    let library = try package.write(".build/debug/libNotes.so", Data("x".utf8))
-    let saved = try package.write("Sources/Notes/Saved.swift", Data("let b = 2\n".utf8))
-    // The old source well before the library, the saved one just after it.
-    var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
-    #expect(utimensat(AT_FDCWD, old, &times, 0) == 0)
-    times = [timespec(tv_sec: 2_000_000, tv_nsec: 0), timespec(tv_sec: 2_000_000, tv_nsec: 0)]
-    #expect(utimensat(AT_FDCWD, library, &times, 0) == 0)
-    times = [timespec(tv_sec: 2_000_000, tv_nsec: 1), timespec(tv_sec: 2_000_000, tv_nsec: 1)]
-    #expect(utimensat(AT_FDCWD, saved, &times, 0) == 0)
-    let touched = PackageBuilder.touchSourcesNewerThanProducts(in: package.path)
-    #expect(touched == [saved])
-    #expect(try #require(FileSignature(saved)).modified > 2_000_000 * 1_000_000_000 + 1)
-    #expect(try #require(FileSignature(old)).modified == 1_000_000 * 1_000_000_000)
-  }
-}

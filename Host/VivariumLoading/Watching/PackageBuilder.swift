@@ -226,31 +226,7 @@ public final class PackageBuilder {
   }
 
   /// `Package.swift` and every file under `Sources/`, with their signatures.
-  private func signatures() -> [String: FileSignature] { Self.signatures(in: directory) }
-
-  /// Before a first build: each source of the package in `directory` saved
-  /// after its newest library was made has its modification time moved to
-  /// now, so that `swift build` compiles it, whatever it recorded of an
-  /// earlier build that this save came just after. Returns those sources.
-  @discardableResult
-  public nonisolated static func touchSourcesNewerThanProducts(in directory: String) -> [String] {
-    let products = Self.products(in: directory)
-    let libraries = ((try? FileManager.default.contentsOfDirectory(atPath: products)) ?? []).filter {
-      $0.hasSuffix(".so")
-    }
-    guard let built = libraries.compactMap({ FileSignature(products + "/" + $0)?.modified }).max() else { return [] }
-    let newer = signatures(in: directory).filter { path, signature in
-      var isDirectory: ObjCBool = false
-      return signature.modified >= built && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        && !isDirectory.boolValue
-    }.keys.sorted()
-    for path in newer { _ = utimensat(AT_FDCWD, path, nil, 0) }
-    return newer
-  }
-
-  /// `Package.swift` and every file under `Sources/` of the package in
-  /// `directory`, with their signatures.
-  private nonisolated static func signatures(in directory: String) -> [String: FileSignature] {
+  private func signatures() -> [String: FileSignature] {
     var found: [String: FileSignature] = [:]
     let manifest = directory + "/Package.swift"
     found[manifest] = FileSignature(manifest)

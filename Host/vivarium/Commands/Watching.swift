@@ -35,7 +35,6 @@ final class Watching {
         "--build '\(package)' is not a Swift package (it has no Package.swift); give your plugin's package folder")
     }
     console.progress(RunCommand.name, "building \(package) (swift build)…")
-    PackageBuilder.touchSourcesNewerThanProducts(in: package)
     let outcome = PackageBuilder.swiftBuild(in: package)
     guard outcome.succeeded else {
       throw CommandFailure(
