@@ -40,7 +40,7 @@ def mode(extra):
     process = subprocess.Popen(
         [vivarium, "run", "--watch", "--build", package, "--start", urn, "--data", data] + extra,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        env=dict(os.environ, COLUMNS="80"))
+        env=dict(os.environ, COLUMNS="80"), start_new_session=True)
     try:
         read_until(process, ["Notes"])
         times = []
@@ -54,11 +54,23 @@ def mode(extra):
             read_until(process, ["Reloaded", new])
             times.append(time.monotonic() - start)
             current = new
-        open(presenter, "w").write(source)
         return times
     finally:
-        process.kill()
-        process.wait()
+        end(process)
+        # Put back once the host and its builds are gone, so that no build
+        # of this mode takes the next one's edits.
+        open(presenter, "w").write(source)
+
+
+def end(process):
+    """Kills the host and every process of its session: a `swift build` it
+    started has a process group of its own, and would outlive it."""
+    for _ in range(100):
+        subprocess.run(["pkill", "-KILL", "-s", str(process.pid)], capture_output=True)
+        if subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True).returncode != 0:
+            break
+        time.sleep(0.05)
+    process.wait()
 
 
 def bare():

@@ -88,7 +88,23 @@ struct RebuildWatchingTests {
         atPath: directory.path + "/Sources/Notes", withIntermediateDirectories: true)
       try directory.write("Sources/Notes/NotesPresenter.swift", Data("let title = \"Notes\"\n".utf8))
       try directory.write("Sources/Notes/NotesView.swift", Data("let width = 1\n".utf8))
+      // What SwiftPM leaves after a build: the module's map from each
+      // source (by its real path) to its outputs, and the objects.
+      let real = try #require(realpath(directory.path, nil))
+      defer { free(real) }
+      let module = ".build/debug/Notes.build"
+      try FileManager.default.createDirectory(
+        atPath: directory.path + "/" + module, withIntermediateDirectories: true)
+      var map: [String: [String: String]] = ["": ["swift-dependencies": "primary.swiftdeps"]]
+      for name in ["NotesPresenter", "NotesView"] {
+        try directory.write(module + "/\(name).swift.o", Data("object".utf8))
+        map[String(cString: real) + "/Sources/Notes/\(name).swift"] = ["object": object(name)]
+      }
+      try directory.write(module + "/output-file-map.json", try JSONEncoder().encode(map))
     }
+
+    /// Where the build left the object file of `name`.swift.
+    func object(_ name: String) -> String { directory.path + "/.build/debug/Notes.build/\(name).swift.o" }
 
     /// A build: counted, ended when the test releases it.
     func run(_ directory: String) -> PackageBuilder.Outcome {
@@ -136,13 +152,40 @@ struct RebuildWatchingTests {
     try await wait { package.started == 2 }
     #expect(starts == [["Sources/Notes/NotesPresenter.swift"], ["Sources/Notes/NotesView.swift"]])
     // Saved while the build finished: its time is moved past the build's,
-    // so that an incremental build cannot take it as built.
+    // and its object file is removed, so that an incremental build cannot
+    // take it as built; the object of a file not saved then stays.
     #expect(try #require(FileSignature(view)).modified > saved.modified)
+    #expect(!FileManager.default.fileExists(atPath: package.object("NotesView")))
+    #expect(FileManager.default.fileExists(atPath: package.object("NotesPresenter")))
 
     package.release()
     try await wait { ends == 2 }
     try await settle()
     #expect(package.started == 2, "nothing changed during the second build")
+  }
+
+  /// A save during the first build, made before the builder starts
+  /// looking, is built once it starts: the first build cannot have taken
+  /// it, and no event will tell of it again.
+  @Test func aSaveDuringTheFirstBuildIsBuiltOnceTheBuilderStarts() async throws {
+    let package = try Package()
+    defer { for _ in 0..<3 { package.release() } }
+    let builder = PackageBuilder(directory: package.directory.path, interval: .milliseconds(50), run: package.run)
+    var starts: [[String]] = []
+    builder.onStart = { starts.append($0) }
+    let first = Task.detached {
+      while package.started < 1 { usleep(1000) }
+      try package.save("NotesPresenter.swift", "let title = \"Edit 0\"\n")
+      package.release()
+    }
+    let outcome = builder.buildNow()
+    try await first.value
+    #expect(outcome.overtaken)
+    #expect(!FileManager.default.fileExists(atPath: package.object("NotesPresenter")))
+    builder.start()
+    defer { builder.stop() }
+    try await wait { package.started == 2 }
+    #expect(starts == [["Sources/Notes/NotesPresenter.swift"]])
   }
 
   /// `swift build`'s output for one error: the compiler tells it, quoting

@@ -81,7 +81,7 @@ enum RunCommand: Command {
 
   static func run(_ given: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard given.positionals.isEmpty else { throw UsageError("unexpected argument '\(given.positionals[0])'") }
-    let arguments = try Watching.prepare(given, console)
+    let (arguments, builder) = try Watching.prepare(given, console)
     let input: FileHandle
     if let script = arguments.all("script").last {
       guard let handle = FileHandle(forReadingAtPath: script) else {
@@ -112,7 +112,7 @@ enum RunCommand: Command {
     let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
     let watching =
       arguments.has("watch")
-      ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, arguments) : nil
+      ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, builder: builder) : nil
     defer { watching?.stop() }
     if fullScreen {
       return try await FullScreen.run(

@@ -21,9 +21,10 @@ final class Watching {
   private let builder: PackageBuilder?
 
   /// With `--build`: builds the package once, before anything is loaded,
-  /// and adds the plugins it built to `--plugins`. Fails when it does not build.
-  static func prepare(_ arguments: ParsedArguments, _ console: Console) throws -> ParsedArguments {
-    guard let package = arguments.all("build").last else { return arguments }
+  /// and adds the plugins it built to `--plugins`; the builder goes on to
+  /// ``init(runtime:directories:hosting:builder:)``. Fails when it does not build.
+  static func prepare(_ arguments: ParsedArguments, _ console: Console) throws -> (ParsedArguments, PackageBuilder?) {
+    guard let package = arguments.all("build").last else { return (arguments, nil) }
     guard arguments.has("watch") else {
       throw UsageError("--build works with --watch: vivarium run --watch --build \(package)")
     }
@@ -35,7 +36,8 @@ final class Watching {
         "--build '\(package)' is not a Swift package (it has no Package.swift); give your plugin's package folder")
     }
     console.progress(RunCommand.name, "building \(package) (swift build)…")
-    let outcome = PackageBuilder.swiftBuild(in: package)
+    let builder = PackageBuilder(directory: package)
+    let outcome = builder.buildNow()
     guard outcome.succeeded else {
       throw CommandFailure(
         "the plugin package \(package) does not build; fix it and run again:\n" + outcome.errors.joined(separator: "\n")
@@ -52,15 +54,13 @@ final class Watching {
     }
     var arguments = arguments
     arguments.values["plugins", default: []] += plugins
-    return arguments
+    return (arguments, builder)
   }
 
   /// Starts watching the plugin files of `directories` (and, with
-  /// `--build`, the package's sources); keep the result while the app runs.
-  init(
-    runtime: HostRuntime, directories: [String], hosting: PluginProcessOptions?, _ arguments: ParsedArguments
-  ) {
-    let builder = arguments.all("build").last.map { PackageBuilder(directory: $0) }
+  /// `--build`, the package's sources, with the `builder` that built them
+  /// first); keep the result while the app runs.
+  init(runtime: HostRuntime, directories: [String], hosting: PluginProcessOptions?, builder: PackageBuilder?) {
     let reloader = PluginReloader(hosting: hosting)
     let notices = runtime.services.notifications
     // Loads by path, numbered in the order the builds were seen, and the
