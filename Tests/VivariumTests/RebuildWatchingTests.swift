@@ -113,8 +113,11 @@ struct RebuildWatchingTests {
         return builds.started
       }
       while builds.withLock({ $0.released < number }) { usleep(1000) }
-      return PackageBuilder.Outcome(succeeded: true, errors: [], output: "")
+      return PackageBuilder.Outcome(succeeded: true, errors: [], output: output.withLock { $0 })
     }
+
+    /// What each build says: by default that it compiled both sources.
+    let output = Mutex("[6/13] Compiling Notes NotesPresenter.swift, NotesView.swift\nBuild complete!")
 
     var started: Int { builds.withLock { $0.started } }
     func release() { builds.withLock { $0.released += 1 } }
@@ -162,6 +165,33 @@ struct RebuildWatchingTests {
     try await wait { ends == 2 }
     try await settle()
     #expect(package.started == 2, "nothing changed during the second build")
+  }
+
+  /// A build that succeeds without compiling the source saved for it (as
+  /// SwiftPM did when it took its record of the file as true) is run once
+  /// more, with the source's object removed; a second such build is not
+  /// run again and again.
+  @Test func aBuildThatCompiledNothingOfTheSaveBuildsOnceMore() async throws {
+    let package = try Package()
+    defer { for _ in 0..<4 { package.release() } }
+    package.output.withLock { $0 = "[5/11] Emitting module Notes\nBuild complete! (0.24s)" }
+    let builder = PackageBuilder(directory: package.directory.path, interval: .seconds(3600), run: package.run)
+    var ends: [Bool] = []
+    builder.onEnd = { ends.append($0.overtaken) }
+    builder.start()
+    defer { builder.stop() }
+
+    try package.save("NotesPresenter.swift", "let title = \"Edit 0\"\n")
+    try await wait { package.started == 1 }
+    package.release()
+    try await wait { package.started == 2 }
+    #expect(!FileManager.default.fileExists(atPath: package.object("NotesPresenter")))
+    #expect(FileManager.default.fileExists(atPath: package.object("NotesView")))
+    package.release()
+    try await wait { ends.count == 2 }
+    try await settle()
+    #expect(package.started == 2)
+    #expect(ends == [true, false])
   }
 
   /// A save during the first build, made before the builder starts

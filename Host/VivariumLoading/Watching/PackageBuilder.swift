@@ -136,8 +136,9 @@ public final class PackageBuilder {
     build(changed)
   }
 
-  private func build(_ changed: [String]) {
+  private func build(_ changed: [String], again: Bool = false) {
     building = true
+    underway = (changed, again)
     let directory = self.directory
     onStart(changed.map { $0.hasPrefix(directory + "/") ? String($0.dropFirst(directory.count + 1)) : $0 })
     let run = self.run
@@ -147,14 +148,44 @@ public final class PackageBuilder {
     }
   }
 
+  /// The sources that changed for the build under way, and whether it is
+  /// already the second build for them.
+  private var underway: (changed: [String], again: Bool) = ([], false)
+
   private func finished(_ outcome: Outcome) {
     building = false
     var outcome = outcome
     outcome.overtaken = forgetSavedDuringBuild()
+    // A build that succeeded without compiling a source saved for it took
+    // it as built (SwiftPM's record of it was taken as true): it is built
+    // once more, made to compile it.
+    let missed = outcome.succeeded && !outcome.overtaken && !underway.again ? uncompiled(in: outcome.output) : []
+    if !missed.isEmpty {
+      Self.forgetBuilt(missed, products: products)
+      // The sources as the build again starts from them, moved times and all.
+      known = signatures()
+      outcome.overtaken = true
+    }
     onEnd(outcome)
+    guard missed.isEmpty else {
+      build(underway.changed, again: true)
+      return
+    }
     let closed = closedWhileBuilding
     closedWhileBuilding = []
     look(closed: closed)
+  }
+
+  /// The Swift sources under `Sources/` that changed for the build under
+  /// way and that `output`, what `swift build` said, does not say it compiled.
+  private func uncompiled(in output: String) -> [String] {
+    let compiled = output.split(separator: "\n").filter { $0.contains(" Compiling ") || $0.hasPrefix("Compiling ") }
+    return underway.changed.filter { path in
+      path.hasPrefix(directory + "/Sources/") && path.hasSuffix(".swift") && FileManager.default.fileExists(atPath: path)
+        && !compiled.contains { line in
+          line.split(whereSeparator: { $0 == " " || $0 == "," }).contains { $0 == PathName.lastComponent(path) }
+        }
+    }
   }
 
   /// Builds now, on the calling thread, before ``start()``: the first
