@@ -181,10 +181,12 @@ public final class PackageBuilder {
   private func uncompiled(in output: String) -> [String] {
     let compiled = output.split(separator: "\n").filter { $0.contains(" Compiling ") || $0.hasPrefix("Compiling ") }
     return underway.changed.filter { path in
-      path.hasPrefix(directory + "/Sources/") && path.hasSuffix(".swift") && FileManager.default.fileExists(atPath: path)
-        && !compiled.contains { line in
-          line.split(whereSeparator: { $0 == " " || $0 == "," }).contains { $0 == PathName.lastComponent(path) }
-        }
+      guard path.hasPrefix(directory + "/Sources/"), path.hasSuffix(".swift"),
+        FileManager.default.fileExists(atPath: path)
+      else { return false }
+      let name = PathName.lastComponent(path)
+      return !compiled.contains { line in line.split(whereSeparator: { $0 == " " || $0 == "," }).contains { $0 == name }
+      }
     }
   }
 
