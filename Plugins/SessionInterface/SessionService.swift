@@ -1,7 +1,7 @@
 import ViperKit
 
 /// The session business service: who is signed in, provided by the Login
-/// plugin, which owns the setting that says so (ViperKit 2.8 settings
+/// plugin, which owns the setting that says so (ViperKit 3.0 settings
 /// ownership) and alone may change it. The dashboard signs out through it.
 /// Declared once here, in the small package both depend on.
 public enum SessionService: ServiceInterface {

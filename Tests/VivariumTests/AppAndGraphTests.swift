@@ -128,7 +128,8 @@ struct GraphTests {
         let next = plugin * 5 + module + 1
         let opens: [NavigationTarget] = next < 39 ? [.push("app:m\(next)")] : [.present("app:missing")]
         return ProbeFactory(
-          contract: Contract(urn: "app:m\(plugin * 5 + module)", summary: "One.", opens: opens), recorder: recorder)
+          contract: Contract(urn: "app:m\(plugin * 5 + module)", summary: "One.", opens: opens), recorder: recorder
+        ).factory
       }
       return PluginOutcome.loaded(
         LoadedPlugin(path: "/p/libP\(plugin).so", name: "P\(plugin)", sdkVersion: .current, factories: factories))

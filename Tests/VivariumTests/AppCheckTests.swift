@@ -41,7 +41,7 @@ struct AppCheckTests {
         LoadedPlugin(
           path: "plugins/lib\(name).so", name: name,
           sdkVersion: oldSDK.contains(contract.urn) ? ViperKitVersion(major: 2, minor: 3, patch: 0) : .current,
-          factories: [ProbeFactory(contract: contract, recorder: recorder)]))
+          factories: [ProbeFactory(contract: contract, recorder: recorder).factory]))
     }
     let manifest = start.map { AppManifest(name: "Probe app", start: $0, scheme: scheme, path: "plugins/app.json") }
     return AppCheck.findings(AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: manifest))
@@ -61,12 +61,15 @@ struct AppCheckTests {
       let name = "\(contract.urn.prefix { $0 != ":" })\(index)"
       return PluginOutcome.loaded(
         LoadedPlugin(
-          path: "plugins/lib\(name).so", name: name, factories: [ProbeFactory(contract: contract, recorder: recorder)]))
+          path: "plugins/lib\(name).so", name: name,
+          factories: [ProbeFactory(contract: contract, recorder: recorder).factory]))
     }
     for name in providers {
       var plugin = LoadedPlugin(
         path: "plugins/lib\(name).so", name: name,
-        factories: [ProbeFactory(contract: Contract(urn: "\(name.lowercased()):x", summary: "X."), recorder: recorder)])
+        factories: [
+          ProbeFactory(contract: Contract(urn: "\(name.lowercased()):x", summary: "X."), recorder: recorder).factory
+        ])
       plugin.provides = [ServiceProvision(service: "weather", version: version, requires: [])]
       outcomes.append(.loaded(plugin))
     }

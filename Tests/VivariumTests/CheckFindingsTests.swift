@@ -6,8 +6,7 @@ import VivariumTools
 
 /// A module that, on attach, emits `emits`, and calls the echo service
 /// from its work (whether its contract requires it or not).
-struct FindingsFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+struct FindingsFactory: RuntimeModule {
   let contract: Contract
   var emits: [Message] = []
   var callsEcho = false
@@ -64,7 +63,7 @@ final class UnlistedHTTPProvider: ServiceProvider {
 @Suite("What the checks find")
 @MainActor
 struct CheckFindingsTests {
-  private func result(_ check: String, _ factory: FindingsFactory) async -> CheckResult {
+  private func result(_ check: String, _ factory: any ModuleFactory) async -> CheckResult {
     await Conformance.runWithWork(check, on: factory, strictness: 10, plugin: [factory])
   }
 
@@ -73,7 +72,8 @@ struct CheckFindingsTests {
       urn: "test:outputs", summary: "Emits two bad outputs.",
       outputs: [MessageSpec(name: "refreshed", fields: ["count": .int], description: "Reloaded.")])
     let factory = FindingsFactory(
-      contract: contract, emits: [Message("finished"), Message("refreshed", ["count": .string("3")])])
+      contract: contract, emits: [Message("finished"), Message("refreshed", ["count": .string("3")])]
+    ).factory
     let found = await result("composition.outputs", factory)
     #expect(found.status == .failed)
     #expect(found.message.contains("'finished'"), "the undeclared output: \(found.message)")
@@ -84,23 +84,25 @@ struct CheckFindingsTests {
     let contract = Contract(
       urn: "test:silent", summary: "Declares an output it never sends.",
       outputs: [MessageSpec(name: "picked", description: "Never sent.")])
-    let found = await result("composition.outputs", FindingsFactory(contract: contract))
+    let found = await result("composition.outputs", FindingsFactory(contract: contract).factory)
     #expect(found.status == .warning)
     #expect(found.message.contains("'picked'"), "\(found.message)")
-    let sent = FindingsFactory(contract: contract, emits: [Message("picked")])
+    let sent = FindingsFactory(contract: contract, emits: [Message("picked")]).factory
     #expect(await result("composition.outputs", sent).status == .passed)
   }
 
   @Test func aBusinessServiceCalledWithoutBeingRequiredFailsServicesDeclared() async {
     let unrequired = FindingsFactory(
-      contract: Contract(urn: "test:caller", summary: "Calls echo, requires nothing."), callsEcho: true)
+      contract: Contract(urn: "test:caller", summary: "Calls echo, requires nothing."), callsEcho: true
+    ).factory
     let found = await result("services.declared", unrequired)
     #expect(found.status == .failed)
     #expect(found.message.contains("'echo'"), "the service: \(found.message)")
     let required = FindingsFactory(
       contract: Contract(
         urn: "test:caller", summary: "Calls echo, requires it.", requires: [.required(EchoService.self, "1.0"..<"2")]),
-      callsEcho: true)
+      callsEcho: true
+    ).factory
     #expect(await result("services.declared", required).status == .passed)
   }
 
@@ -119,8 +121,7 @@ struct CheckFindingsTests {
 
 /// A module whose factory reads the argument `read` and whose presenter and
 /// interactor both take messages, when `bothReceive`.
-struct MisreadingFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+struct MisreadingFactory: RuntimeModule {
   let contract: Contract
   let read: String
   var bothReceive = false
@@ -151,15 +152,16 @@ struct BuildFindingsTests {
 
   @Test func aMisspeltArgumentNameIsAFindingNamingIt() {
     let misspelt = Conformance.run(
-      "build.minimal", on: MisreadingFactory(contract: weather, read: "cty"), strictness: 1)
+      "build.minimal", on: MisreadingFactory(contract: weather, read: "cty").factory, strictness: 1)
     #expect(misspelt.status == .failed)
     #expect(misspelt.message.contains("'cty'") && misspelt.message.contains("city"), "\(misspelt.message)")
-    let right = Conformance.run("build.minimal", on: MisreadingFactory(contract: weather, read: "city"), strictness: 1)
+    let right = Conformance.run(
+      "build.minimal", on: MisreadingFactory(contract: weather, read: "city").factory, strictness: 1)
     #expect(right.status == .passed, "\(right.message)")
   }
 
   @Test func twoRolesTakingMessagesAreAFindingNamingThem() {
-    let both = MisreadingFactory(contract: weather, read: "city", bothReceive: true)
+    let both = MisreadingFactory(contract: weather, read: "city", bothReceive: true).factory
     let found = Conformance.run("build.minimal", on: both, strictness: 1)
     #expect(found.status == .failed)
     #expect(

@@ -23,7 +23,8 @@ struct InterceptorTests {
       contract: Contract(
         urn: "plain:{n}", summary: "Plain.", arguments: [.required("n", .int, "Which.")],
         opens: [.push("gate:closed")]),
-      recorder: recorder)
+      recorder: recorder
+    ).factory
     let plugin = LoadedPlugin(path: "guards.so", name: "Guards", factories: [guarding, gate, plain])
     runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())
   }

@@ -143,14 +143,13 @@ enum WorkerModule {
     var description: String { "the server said no" }
   }
 
-  struct Factory: ModuleFactory {
-    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
-    let urn: String
-    var contract: Contract {
-      Contract(urn: urn, summary: "Starts work.", services: [Services.Name.clock], opens: [.push("probe:other")])
+  struct Factory<Kind: NamedURN>: ModuleFactory {
+    static var contract: Contract {
+      Contract(urn: Kind.urn, summary: "Starts work.", services: [Services.Name.clock], opens: [.push("probe:other")])
     }
 
     func build(_ context: ModuleContext) throws -> Module {
+      let urn = Kind.urn
       switch urn {
       case "probe:other": return Module(view: StaticView(canvas: context.canvas, text: urn), presenter: Presenter())
       case "probe:lazy", "probe:blank": return Module(view: LazyView(context: context), presenter: Presenter())
@@ -250,10 +249,13 @@ enum WorkerModule {
     }
   }
 
+  enum Worker: NamedURN { static let urn = "probe:worker" }
+  enum Other: NamedURN { static let urn = "probe:other" }
+  enum Lazy: NamedURN { static let urn = "probe:lazy" }
+  enum Blank: NamedURN { static let urn = "probe:blank" }
+
   static func catalog() -> PluginCatalog {
-    let factories: [any ModuleFactory] = ["probe:worker", "probe:other", "probe:lazy", "probe:blank"].map {
-      Factory(urn: $0)
-    }
+    let factories: [any ModuleFactory] = [Factory<Worker>(), Factory<Other>(), Factory<Lazy>(), Factory<Blank>()]
     return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "worker.so", name: "Worker", factories: factories))])
   }
 }

@@ -18,7 +18,9 @@ struct NavigationConformanceTests {
   /// A plugin whose `weather:home` has a button asking its router for `request`.
   func plugin(_ request: TapFactory.Request, opens: [NavigationTarget]) -> [any ModuleFactory] {
     let home = Contract(urn: "weather:home", summary: "Home.", opens: opens)
-    return [TapFactory(contract: home, request: request), TapFactory(contract: Self.weather, request: .none)]
+    return [
+      TapFactory(contract: home, request: request).factory, TapFactory(contract: Self.weather, request: .none).factory,
+    ]
   }
 
   func result(_ check: String, _ factories: [any ModuleFactory], sdk: ViperKitVersion = .current) -> CheckResult {
@@ -66,9 +68,8 @@ struct NavigationConformanceTests {
 }
 
 /// A module drawing one button, `go`, that asks its router for `request`.
-struct TapFactory: ModuleFactory {
+struct TapFactory: RuntimeModule {
   enum Request: Sendable { case push(String), present(String), pop, none }
-  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
   let contract: Contract
   let request: Request
 

@@ -60,7 +60,9 @@ struct NavigationDeclarationTests {
   private func host(sdk: ViperKitVersion) async throws -> (HostRuntime, ProbeRecorder) {
     let recorder = ProbeRecorder()
     let child = Contract(urn: "probe:child:{n}", summary: "Child.", arguments: [.required("n", .int, "Which.")])
-    let factories: [any ModuleFactory] = [Self.list, child].map { ProbeFactory(contract: $0, recorder: recorder) }
+    let factories: [any ModuleFactory] = [Self.list, child].map {
+      ProbeFactory(contract: $0, recorder: recorder).factory
+    }
     let plugin = LoadedPlugin(path: "probe.so", name: "Probe", sdkVersion: sdk, factories: factories)
     let runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())
     try await runtime.open("probe:list")

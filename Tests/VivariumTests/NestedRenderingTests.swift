@@ -7,8 +7,7 @@ import ViperKit
 
 /// Draws `tree(urn)` when attached, then asks to embed what `embeds(urn)`
 /// names: modules that compose themselves, as plugins do.
-struct SelfEmbeddingFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+struct SelfEmbeddingFactory: RuntimeModule {
   let contract: Contract
   let tree: @MainActor @Sendable (String) -> ViewNode
   let embeds: @MainActor @Sendable (ModuleContext) -> [(urn: String, slot: String)]
@@ -63,7 +62,8 @@ private func nestedRuntime() throws -> HostRuntime {
       embeds: { context in
         let left = context.arguments.int("left") ?? 1
         return left > 1 ? [("chain:link:\(left - 1)", "next")] : []
-      }),
+      }
+    ).factory,
     SelfEmbeddingFactory(
       contract: root,
       tree: { _ in
@@ -76,7 +76,8 @@ private func nestedRuntime() throws -> HostRuntime {
       },
       embeds: { _ in
         [("chain:link:1", "side"), ("chain:link:2", "side"), ("chain:link:3", "tabs"), ("chain:link:1", "tabs")]
-      }),
+      }
+    ).factory,
   ]
   let catalog = PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "nested.so", name: "Nested", factories: factories))]
   )

@@ -21,11 +21,12 @@ struct NestingTests {
         slots: [SlotSpec(name: "inner", accepts: [accepted], kind: .single, description: "Inside.")])
     }
     func factory(_ contract: Contract, embedding next: @escaping @MainActor @Sendable (ModuleContext) -> String?)
-      -> SelfEmbeddingFactory
+      -> any ModuleFactory
     {
       SelfEmbeddingFactory(
         contract: contract, tree: { .stack(.vertical, [.text($0), .slot("inner")]) },
-        embeds: { context in next(context).map { [($0, "inner")] } ?? [] })
+        embeds: { context in next(context).map { [($0, "inner")] } ?? [] }
+      ).factory
     }
     let factories: [any ModuleFactory] = [
       factory(contract("loop:self", accepting: "loop:self")) { _ in "loop:self" },

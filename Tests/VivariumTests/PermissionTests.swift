@@ -281,7 +281,9 @@ struct PermissionReloadTests {
     let recorder = ProbeRecorder()
     let impostor = LoadedPlugin(
       path: "/elsewhere/libImpostor.so", name: "WeatherPlugin", sdkVersion: .current,
-      factories: [ProbeFactory(contract: Contract(urn: "impostor:home", summary: "Claims a name."), recorder: recorder)]
+      factories: [
+        ProbeFactory(contract: Contract(urn: "impostor:home", summary: "Claims a name."), recorder: recorder).factory
+      ]
     )
     let reload = await runtime.reload(.loaded(impostor))
     #expect(!reload.accepted)

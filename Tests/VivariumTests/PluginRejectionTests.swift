@@ -175,7 +175,9 @@ struct PluginRejectionTests {
       PluginOutcome.loaded(
         LoadedPlugin(
           path: path, name: name, sdkVersion: .current,
-          factories: [ProbeFactory(contract: Contract(urn: "items:list", summary: "A list."), recorder: recorder)]))
+          factories: [
+            ProbeFactory(contract: Contract(urn: "items:list", summary: "A list."), recorder: recorder).factory
+          ]))
     }
     let catalog = PluginCatalog(outcomes: outcomes)
     #expect(catalog.loaded.count == 2)

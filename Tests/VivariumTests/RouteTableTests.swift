@@ -74,7 +74,7 @@ struct RouteTableTests {
   @Test func vivariumPluginsReportsAnOverlapAsAWarning() throws {
     let recorder = ProbeRecorder()
     let factories: [any ModuleFactory] = ["items:{kind}:7", "items:detail:{itemID}"].map {
-      ProbeFactory(contract: Contract(urn: $0, summary: "Items."), recorder: recorder)
+      ProbeFactory(contract: Contract(urn: $0, summary: "Items."), recorder: recorder).factory
     }
     let catalog = PluginCatalog(
       outcomes: [.loaded(LoadedPlugin(path: "/p/items.so", name: "Items", factories: factories))])

@@ -59,7 +59,7 @@ struct ServiceCallTests {
   init() throws {
     var provider = LoadedPlugin(
       path: "echo.so", name: "Echo",
-      factories: [ProbeFactory(contract: Contract(urn: "echo:home", summary: "Home."), recorder: recorder)])
+      factories: [ProbeFactory(contract: Contract(urn: "echo:home", summary: "Home."), recorder: recorder).factory])
     provider.version = "1.2.0"
     provider.provides = [EchoProvider.provision]
     provider.providerTypes = [EchoProvider.self]
@@ -69,7 +69,8 @@ struct ServiceCallTests {
         ProbeFactory(
           contract: Contract(
             urn: "user:home", summary: "Uses echo.", requires: [.required(EchoService.self, "1.0"..<"2")]),
-          recorder: recorder)
+          recorder: recorder
+        ).factory
       ])
     runtime = HostRuntime(
       catalog: PluginCatalog(outcomes: [.loaded(provider), .loaded(consumer)]), services: try TestServices.make())

@@ -166,13 +166,16 @@ struct ServiceRequirementBuildTests {
       path: "dash.so", name: "Dash",
       factories: [
         ProbeFactory(
-          contract: Contract(urn: "dash:home", summary: "Home.", requires: [requirement]), recorder: recorder)
+          contract: Contract(urn: "dash:home", summary: "Home.", requires: [requirement]), recorder: recorder
+        ).factory
       ])
     var outcomes = [PluginOutcome.loaded(consumer)]
     for (index, version) in providers.enumerated() {
       var provider = LoadedPlugin(
         path: "weather\(index).so", name: "Weather\(index)",
-        factories: [ProbeFactory(contract: Contract(urn: "weather\(index):x", summary: "X."), recorder: recorder)])
+        factories: [
+          ProbeFactory(contract: Contract(urn: "weather\(index):x", summary: "X."), recorder: recorder).factory
+        ])
       provider.provides = [ServiceProvision(service: "weather", version: version, requires: [])]
       outcomes.append(.loaded(provider))
     }

@@ -85,7 +85,8 @@ struct SettingOwnershipTests {
           ProbeFactory(
             contract: Contract(
               urn: "\(name.lowercased()):home", summary: "X.", settings: [SettingDeclaration("theme")]),
-            recorder: recorder)
+            recorder: recorder
+          ).factory
         ])
     }
     let ownership = SettingOwnership([declaring("One"), declaring("Two")])

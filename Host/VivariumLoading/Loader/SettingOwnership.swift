@@ -1,6 +1,6 @@
 import ViperKit
 
-/// Who owns each app-wide setting (ViperKit 2.8, ``ViperKit/SettingDeclaration``):
+/// Who owns each app-wide setting (ViperKit 3.0, ``ViperKit/SettingDeclaration``):
 /// the plugins whose modules' contracts declare it, from the catalog. The
 /// host asks it before each read and write a module makes (issue 30: a
 /// plugin must not set `session.user` and walk past the sign-in guard).

@@ -1,7 +1,7 @@
 import ViperKit
 import VivariumLoading
 
-/// One plugin's view of the app-wide settings (ViperKit 2.8): the keys it
+/// One plugin's view of the app-wide settings (ViperKit 3.0): the keys it
 /// may read (``SettingOwnership/mayRead(_:pluginAt:)``), and changes only
 /// to keys it owns or no plugin declares; a refused change throws, naming
 /// the owner, and is logged. A key it may not read reads as unset, and is

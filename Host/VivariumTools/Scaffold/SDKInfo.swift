@@ -39,8 +39,8 @@ public struct SDKInfo: Encodable, Sendable {
       && !isDirectory.boolValue
     compiler = swiftCompilerIdentity()
     abiVersion = Int(VK_PLUGIN_ABI_VERSION)
-    compatibility =
-      "loads plugins built against ViperKit \(current.major).0 to \(current.major).\(current.minor) with the same Swift compiler"
+    let minors = current.minor == 0 ? "" : " to \(current.major).\(current.minor)"
+    compatibility = "loads plugins built against ViperKit \(current.major).0\(minors) with the same Swift compiler"
   }
 
   /// `Host/SDK` of the source tree this file was compiled in.

@@ -32,8 +32,7 @@ final class ProbeRecorder {
 
 /// A module with any contract: it draws its URN and its slots, records its
 /// lifecycle and the messages it receives, and does nothing else.
-struct ProbeFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
+struct ProbeFactory: RuntimeModule {
   let contract: Contract
   let recorder: ProbeRecorder
 
@@ -99,7 +98,7 @@ enum ProbeApp {
       urn: "probe:child:{n}", summary: "Child.", arguments: [.required("n", .int, "Which.")],
       inputs: [MessageSpec(name: "ping", description: "Ping.")],
       outputs: [MessageSpec(name: "done", fields: ["code": .int], description: "Done.")])
-    let factories: [any ModuleFactory] = [parent, child].map { ProbeFactory(contract: $0, recorder: recorder) }
+    let factories: [any ModuleFactory] = [parent, child].map { ProbeFactory(contract: $0, recorder: recorder).factory }
     // Built, as far as the host knows, before contracts declared their
     // navigation: the tests using it make requests of every kind, checked
     // against declarations in NavigationDeclarationTests instead.

@@ -7,8 +7,7 @@ import VivariumSupport
 enum ProbeRoutes {
   /// `probe:args` takes a required string, and an optional int, double and bool.
   struct ArgumentsFactory: ModuleFactory {
-    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
-    var contract: Contract {
+    static var contract: Contract {
       Contract(
         urn: "probe:args", summary: "Takes one argument of each type.",
         arguments: [
@@ -26,13 +25,11 @@ enum ProbeRoutes {
 
   /// `probe:leaky`: its view and presenter hold each other strongly, the
   /// classic VIPER leak. `probe:blank` never draws. `probe:broken` fails to build.
-  struct MisbehavingFactory: ModuleFactory {
-    static var contract: Contract { Contract(urn: "test:unused", summary: "Each instance has its own contract.") }
-    let urn: String
-    var contract: Contract { Contract(urn: urn, summary: "Misbehaves on purpose.") }
+  struct MisbehavingFactory<Kind: NamedURN>: ModuleFactory {
+    static var contract: Contract { Contract(urn: Kind.urn, summary: "Misbehaves on purpose.") }
 
     func build(_ context: ModuleContext) throws -> Module {
-      switch urn {
+      switch Kind.urn {
       case "probe:broken": throw ModuleBuildError("the probe refuses to build")
       case "probe:blank": return Module(view: CyclicView(canvas: nil), presenter: CyclicPresenter())
       default:
@@ -59,9 +56,13 @@ enum ProbeRoutes {
     var view: CyclicView?
   }
 
+  enum Leaky: NamedURN { static let urn = "probe:leaky" }
+  enum Blank: NamedURN { static let urn = "probe:blank" }
+  enum Broken: NamedURN { static let urn = "probe:broken" }
+
   static func catalog() -> PluginCatalog {
     let factories: [any ModuleFactory] =
-      [ArgumentsFactory()] + ["probe:leaky", "probe:blank", "probe:broken"].map(MisbehavingFactory.init)
+      [ArgumentsFactory(), MisbehavingFactory<Leaky>(), MisbehavingFactory<Blank>(), MisbehavingFactory<Broken>()]
     return PluginCatalog(outcomes: [.loaded(LoadedPlugin(path: "probe.so", name: "Probe", factories: factories))])
   }
 }
@@ -81,3 +82,9 @@ extension PluginCatalog {
 }
 
 struct ResolvedUnexpectedly: Error { let urn: String }
+
+/// A URN as a type: test factories that differ only in their URN are one
+/// generic type, and each URN makes its own type, with its own contract.
+protocol NamedURN: Sendable {
+  static var urn: String { get }
+}

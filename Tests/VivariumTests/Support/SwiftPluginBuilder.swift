@@ -20,12 +20,15 @@ enum SwiftPluginBuilder {
     return try build(name, into: output.path)
   }
 
-  /// Compiles the fixture `name`, with the extra source files `extra`, into
-  /// `directory`/lib`name`.so.
+  /// Compiles the fixture `name`, with the extra source files `extra` and
+  /// the tests' ``FactoryTable``, into `directory`/lib`name`.so.
   static func build(_ name: String, adding extra: [String] = [], into directory: String) throws -> String {
     let fixtures = BuildProducts.repository + "/Tests/VivariumTests/Fixtures/" + name
-    let sources = try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".swift") }
-      .sorted().map { fixtures + "/" + $0 }
+    let sources =
+      try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".swift") }
+      .sorted().map { fixtures + "/" + $0 } + [
+        BuildProducts.repository + "/Tests/VivariumTests/Support/FactoryTable.swift"
+      ]
     let bin = BuildProducts.directory
     return try plugin(
       name, sources: sources + extra, into: directory, modules: bin + "/Modules", library: bin,

@@ -165,7 +165,7 @@ public struct Arguments: Hashable, Sendable {
 
   /// Wraps already-validated values of a contract declaring the arguments
   /// `declared`; `undeclared` is called with each name read that is not
-  /// among them (ViperKit 2.8). Hosts and the test kit make these.
+  /// among them (ViperKit 3.0). Hosts and the test kit make these.
   public init(
     _ values: [String: ArgumentValue], declared: Set<String>, undeclared: @escaping @Sendable (String) -> Void
   ) {

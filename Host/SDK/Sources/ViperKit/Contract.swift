@@ -35,7 +35,7 @@ public struct Contract: Codable, Hashable, Sendable {
   /// accepts (ViperKit 2.7): `.required(WeatherService.self, "1.0"..<"2")`.
   /// Empty in contracts of plugins built against earlier versions.
   public var requires: [ServiceRequirement]
-  /// The app-wide settings the module's plugin owns (ViperKit 2.8): only
+  /// The app-wide settings the module's plugin owns (ViperKit 3.0): only
   /// it may change them, and other plugins read only those declared
   /// readable by others. Empty in contracts of plugins built against
   /// earlier versions.
@@ -103,7 +103,7 @@ public struct Contract: Codable, Hashable, Sendable {
   }
 
   /// Decodes a contract; ``opens`` (ViperKit 2.4), ``requires`` (2.7) and
-  /// ``settings`` (2.8), which earlier contracts lack, are empty when they
+  /// ``settings`` (3.0), which earlier contracts lack, are empty when they
   /// are missing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -48,7 +48,7 @@ public struct HTTPError: Error, Codable, Hashable, Sendable, CustomStringConvert
     /// The URL's host is not one the plugin declares in ``ViperPlugin/hosts``.
     case undeclaredHost
     /// The plugin declares the host, but the person has not granted it
-    /// (ViperKit 2.8): it was denied, or never decided where nobody could
+    /// (ViperKit 3.0): it was denied, or never decided where nobody could
     /// be asked. Tell the person what the request was for; they grant it
     /// with `vivarium permissions grant`.
     case notGranted
@@ -57,7 +57,7 @@ public struct HTTPError: Error, Codable, Hashable, Sendable, CustomStringConvert
     /// The URL is not an absolute `http` or `https` URL.
     case invalidURL
     /// The request's method or a header is not one the host sends
-    /// (ViperKit 2.8): a method or header name that is not an HTTP token,
+    /// (ViperKit 3.0): a method or header name that is not an HTTP token,
     /// a header value with a line break or NUL, or a header the host sets
     /// itself (`Host`, `Content-Length`, `Transfer-Encoding`, `Connection`,
     /// …). The reason names it; nothing of the request was sent.

@@ -25,7 +25,7 @@ public struct Module {
   /// Where more than one role conforms to ``MessageReceiver`` or to
   /// ``StateRestoring``: only the first is ever called, so the others'
   /// code never runs. One sentence each, naming the roles; empty when each
-  /// is played by one role (ViperKit 2.8). `vivarium check` fails such a module.
+  /// is played by one role (ViperKit 3.0). `vivarium check` fails such a module.
   public let ambiguities: [String]
 
   /// Wraps the role objects a factory built and records the module in

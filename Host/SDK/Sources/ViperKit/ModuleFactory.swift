@@ -22,17 +22,15 @@
 public protocol ModuleFactory: Sendable {
   /// The module's contract. Declare it as a `static let`.
   static var contract: Contract { get }
-  /// The contract the host reads. The default is ``contract-swift.type.property``;
-  /// do not implement it, unless the factory describes modules made at run
-  /// time (a host's own tests).
-  var contract: Contract { get }
   /// Builds a new module from validated arguments and the host's context, on
   /// the main actor where its role objects live.
   @MainActor func build(_ context: ModuleContext) throws -> Module
 }
 
 extension ModuleFactory {
-  /// The type's static contract.
+  /// The type's static ``contract-swift.type.property``, read from a
+  /// factory value (`any ModuleFactory`). Not a requirement (ViperKit 3.0):
+  /// a factory has one contract, its type's.
   public var contract: Contract { Self.contract }
 }
 

@@ -33,11 +33,6 @@ public protocol ViperPlugin {
   /// Defaults to `0.0.0`, a plugin not versioned yet.
   static var version: SemanticVersion { get }
 
-  /// The business services the plugin provides to other plugins, each
-  /// with the services it requires (ViperKit 2.7). Defaults to what
-  /// ``providers`` provide: leave it alone.
-  static var provides: [ServiceProvision] { get }
-
   /// The implementations of the business services the plugin provides,
   /// one per service (ViperKit 2.7). Defaults to none.
   static var providers: [any ServiceProvider.Type] { get }
@@ -56,7 +51,9 @@ extension ViperPlugin {
   /// `0.0.0`: a plugin not versioned yet.
   public static var version: SemanticVersion { SemanticVersion(0) }
 
-  /// What each of ``providers`` provides.
+  /// The business services the plugin provides to other plugins, each
+  /// with the services it requires: what each of ``providers`` provides.
+  /// Not a requirement (ViperKit 3.0): it always follows ``providers``.
   public static var provides: [ServiceProvision] { providers.map { $0.provision } }
 
   /// None: the plugin provides screens only.

@@ -1,11 +1,11 @@
-/// An app-wide setting a module's plugin owns (ViperKit 2.8), declared in
+/// An app-wide setting a module's plugin owns (ViperKit 3.0), declared in
 /// the module's ``Contract/settings``.
 ///
 /// Settings are app-wide, but each belongs to the plugin that declares it:
 /// only that plugin may change it, and another plugin may read it only
 /// when it is declared ``readableByOthers`` (as the sign-in plugin shares
 /// who is signed in, for the guards and the dashboard). A setting no
-/// plugin declares may be read and changed by any, as before 2.8. The host
+/// plugin declares may be read and changed by any. The host
 /// checks each read and write against the declarations of every loaded
 /// plugin; declare every key your modules write.
 public struct SettingDeclaration: Codable, Hashable, Sendable {

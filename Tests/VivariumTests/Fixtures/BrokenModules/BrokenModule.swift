@@ -4,8 +4,7 @@ import Foundation
 import ViperKit
 
 /// A minimal module whose behaviour is switched by `flaw`.
-struct BrokenFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "broken:unused", summary: "Each instance has its own contract.") }
+struct BrokenFactory: RuntimeModule {
   let contract: Contract
   let flaw: Flaw
 

@@ -6,11 +6,11 @@ public enum BrokenModulesPlugin: ViperPlugin {
   public static func factories() -> [any ModuleFactory] {
     let n = ArgumentSpec.required("n", .int, "A number.")
     func module(_ check: String, _ flaw: BrokenFactory.Flaw, _ configure: (inout Contract) -> Void = { _ in })
-      -> BrokenFactory
+      -> any ModuleFactory
     {
       var contract = Contract(urn: "broken:\(check)", summary: "Breaks \(check).")
       configure(&contract)
-      return BrokenFactory(contract: contract, flaw: flaw)
+      return BrokenFactory(contract: contract, flaw: flaw).factory
     }
     return [
       module("contract.wellformed", .none) { $0.urn = "broken:contract.wellformed:{id}" },
@@ -54,7 +54,8 @@ public enum BrokenModulesPlugin: ViperPlugin {
           arguments: [
             .required("city", .string, "Where."),
             .optional("units", .string, default: .string("metric"), "Which units."),
-          ]), flaw: .none),
+          ]), flaw: .none
+      ).factory,
       module("none", .none),
     ]
   }

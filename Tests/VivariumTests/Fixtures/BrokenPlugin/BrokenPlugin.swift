@@ -4,8 +4,7 @@
 import Foundation
 import ViperKit
 
-struct TwinFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "twin:unused", summary: "Each instance has its own contract.") }
+struct TwinFactory: RuntimeModule {
   let contract: Contract
 
   func build(_ context: ModuleContext) throws -> Module {
@@ -33,8 +32,10 @@ public enum BrokenPlugin: ViperPlugin {
   public static func factories() -> [any ModuleFactory] {
     usleep(150_000)
     return [
-      TwinFactory(contract: Contract(urn: "twin:{a}", summary: "One.", arguments: [.required("a", .int, "A.")])),
-      TwinFactory(contract: Contract(urn: "twin:{b}", summary: "Two.", arguments: [.required("b", .int, "B.")])),
+      TwinFactory(contract: Contract(urn: "twin:{a}", summary: "One.", arguments: [.required("a", .int, "A.")]))
+        .factory,
+      TwinFactory(contract: Contract(urn: "twin:{b}", summary: "Two.", arguments: [.required("b", .int, "B.")]))
+        .factory,
     ]
   }
 }

@@ -3,8 +3,7 @@
 import ViperKit
 
 /// One of the modules: it draws its URN.
-struct ManyFactory: ModuleFactory {
-  static var contract: Contract { Contract(urn: "many:unused", summary: "Each instance has its own contract.") }
+struct ManyFactory: RuntimeModule {
   let contract: Contract
 
   func build(_ context: ModuleContext) throws -> Module {
@@ -44,7 +43,8 @@ public enum ManyModulesPlugin: ViperPlugin {
           ],
           outputs: [
             MessageSpec(name: "added", fields: ["itemID": .int, "count": .int], description: "Added to the cart.")
-          ]))
+          ])
+      ).factory
     }
   }
 }

@@ -23,8 +23,8 @@
 #define VK_PLUGIN_ABI_VERSION 1u
 
 /* The SDK version a plugin is compiled against (see docs/writing-a-plugin.md, "Compatibility"). */
-#define VIPERKIT_VERSION_MAJOR 2
-#define VIPERKIT_VERSION_MINOR 8
+#define VIPERKIT_VERSION_MAJOR 3
+#define VIPERKIT_VERSION_MINOR 0
 #define VIPERKIT_VERSION_PATCH 0
 
 /* The name of the symbol every plugin exports. */
