@@ -33,6 +33,13 @@
 
 #include "CVivariumSystem.h"
 
+/* mseal(2), Linux 6.10, which older headers do not name. */
+#ifdef SYS_mseal
+#define VIVARIUM_SYS_MSEAL SYS_mseal
+#else
+#define VIVARIUM_SYS_MSEAL 462
+#endif
+
 /* Linux 6.1's headers may lack these. */
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT 47
@@ -444,15 +451,23 @@ int vivarium_name_process(const char *name, const char *const *arguments, int co
   if (count <= 0) return 0;
   size_t length = 0;
   for (int i = 0; i < count; i++) length += strlen(arguments[i]) + 1;
-  /* Never freed: /proc/PID/cmdline reads it for as long as the process lives. */
-  char *area = malloc(length);
-  if (area == NULL) return -1;
+  /* Pages of their own, never freed (/proc/PID/cmdline reads them for as
+     long as the process lives), made read-only and sealed: the plugin
+     cannot write its command line, nor make them writable, unmap, replace,
+     move or discard them (mseal, Linux 6.10; EPERM). On an older kernel
+     they are only read-only. */
+  long page = sysconf(_SC_PAGESIZE);
+  size_t span = (length + (size_t)page - 1) / (size_t)page * (size_t)page;
+  char *area = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (area == MAP_FAILED) return -1;
   size_t at = 0;
   for (int i = 0; i < count; i++) {
     size_t size = strlen(arguments[i]) + 1;
     memcpy(area + at, arguments[i], size);
     at += size;
   }
+  if (mprotect(area, span, PROT_READ) != 0) return -1;
+  if (syscall(VIVARIUM_SYS_MSEAL, area, span, 0) != 0 && errno != ENOSYS) return -1;
   /* PR_SET_MM_MAP replaces every field at once: each as it is (from
      /proc/self/stat), but for where the arguments are. */
   char stat[2048];

@@ -111,7 +111,7 @@ struct EscapeAttempt: ViperEntity, Equatable {
 
   private static let errnoNames: [Int32: String] = [
     EPERM: "EPERM", EACCES: "EACCES", ENOSYS: "ENOSYS", EINVAL: "EINVAL", EAGAIN: "EAGAIN", ENOENT: "ENOENT",
-    ENOMEM: "ENOMEM",
+    ENOMEM: "ENOMEM", EFAULT: "EFAULT",
   ]
 
   /// How it ended, as a line says it: `refused (EPERM)`, `ALLOWED`, or, for

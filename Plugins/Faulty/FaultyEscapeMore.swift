@@ -176,6 +176,46 @@ extension EscapeAttempt {
         return withUnsafeMutablePointer(to: &size) { errnoOf(rawSyscall(157, 35, 15, Int(bitPattern: $0), 0, 0)) }
       },
       attempt("pdeathsig") { errnoOf(rawSyscall(157, 1, 0, 0, 0, 0)) },  // prctl(PR_SET_PDEATHSIG, 0)
+    ] + commandLineAttempts()
+  }
+
+  /// Writing over the command line `ps -f` shows, where the kernel reads
+  /// it (`/proc/self/stat`'s arg_start and arg_end): the bytes themselves,
+  /// and the page under them made writable, unmapped, replaced or
+  /// discarded. None of these traps if it is refused.
+  static func commandLineAttempts() -> [EscapeAttempt] {
+    let fields = ((try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? "")
+      .split(separator: ")").last?.split(separator: " ") ?? []
+    // Field 48 of the whole line is the 46th after the name's ')'.
+    guard fields.count > 46, let start = Int(fields[45]), let end = Int(fields[46]), end > start else {
+      return [attempt("name.argv") { ENOENT }]
+    }
+    let page = start & ~(Int(sysconf(Int32(_SC_PAGESIZE))) - 1)
+    let fake = Array("vivarium run --plugins /home/you/plugins\0".utf8.prefix(end - start))
+    return [
+      attempt("name.argv") {
+        // The kernel writing there for it: a read from a pipe into those
+        // bytes, which honours the page's protection (EFAULT) and traps not.
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return errno }
+        defer { ends.forEach { close($0) } }
+        _ = fake.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        return errnoOf(read(ends[0], UnsafeMutableRawPointer(bitPattern: start), fake.count))
+      },
+      attempt("name.argv.mem") { closing(Int(open("/proc/self/mem", O_RDWR | O_CLOEXEC))) },
+      attempt("name.argv.mprotect") {
+        errnoOf(Int(mprotect(UnsafeMutableRawPointer(bitPattern: page), 1, PROT_READ | PROT_WRITE)))
+      },
+      attempt("name.argv.discard") {
+        errnoOf(Int(madvise(UnsafeMutableRawPointer(bitPattern: page), 1, MADV_DONTNEED)))
+      },
+      attempt("name.argv.replace") {
+        let made = mmap(
+          UnsafeMutableRawPointer(bitPattern: page), 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+          -1, 0)
+        return made == MAP_FAILED ? errno : 0
+      },
+      attempt("name.argv.unmap") { errnoOf(Int(munmap(UnsafeMutableRawPointer(bitPattern: page), 1))) },
     ]
   }
 

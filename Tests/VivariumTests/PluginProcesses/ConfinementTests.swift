@@ -23,7 +23,8 @@ struct ConfinementTests {
     "keyring", "kernel.module", "userfaultfd", "ipc.shared-memory", "ipc.message-queue", "seccomp.off",
     "dlopen.elsewhere", "exec.direct", "fork.bomb", "socket.path", "data.settings", "data.storage",
     "data.registry", "name.prctl", "name.comm", "name.mm", "pdeathsig", "memory.shared", "memory.shared-validate",
-    "memory.memfd",
+    "memory.memfd", "name.argv", "name.argv.mem", "name.argv.mprotect", "name.argv.discard", "name.argv.replace",
+    "name.argv.unmap",
   ]
   /// The attempts on other processes' entries in `/proc`: in the zygote's
   /// PID namespace, whose `/proc` shows a plugin process only itself, they
