@@ -184,7 +184,8 @@ extension EscapeAttempt {
   /// and the page under them made writable, unmapped, replaced or
   /// discarded. None of these traps if it is refused.
   static func commandLineAttempts() -> [EscapeAttempt] {
-    let fields = ((try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? "")
+    let fields =
+      ((try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? "")
       .split(separator: ")").last?.split(separator: " ") ?? []
     // Field 48 of the whole line is the 46th after the name's ')'.
     guard fields.count > 46, let start = Int(fields[45]), let end = Int(fields[46]), end > start else {
