@@ -49,6 +49,38 @@ struct LogBoundsTests {
     #expect(logText.contains("still heard"))
   }
 
+  /// What the host logs about a plugin's requests counts against that
+  /// plugin's rate: a module asking, as fast as it can, for a push its
+  /// contract does not declare fills no more of the log than its own lines
+  /// would, and the refusals past its rate are counted in one line.
+  @Test func theHostsLinesAboutAPluginsRequestsCountAgainstItsRate() async throws {
+    let services = TestServices.make(in: data)
+    // A rate no machine's speed can reach with these attempts.
+    services.pluginLogRate = (rate: 1, burst: 20)
+    let recorder = ProbeRecorder()
+    let contract = Contract(urn: "pushy:main", summary: "Pushes what it does not declare.")
+    let plugin = LoadedPlugin(
+      path: data.path + "/libPushy.so", name: "PushyPlugin",
+      factories: [ProbeFactory(contract: contract, recorder: recorder).factory])
+    let runtime = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: services)
+    try await runtime.open("pushy:main")
+    let router = try #require(recorder.context("pushy:main")).router
+    let attempts = 300
+    let start = ContinuousClock.now
+    for _ in 0..<attempts {
+      router.push("pushy:main")
+      runtime.drain()
+    }
+    #expect(runtime.top?.urn == "pushy:main" && runtime.layers.count == 1, "no undeclared push was carried out")
+    for _ in 0..<500 where !logText.contains("lines dropped") { try await Task.sleep(for: .milliseconds(10)) }
+    let lines = logText.split(separator: "\n")
+    let refusals = lines.filter { $0.contains(" pushy:main: ") }.count
+    let (rate, burst) = services.pluginLogRate
+    let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
+    #expect(refusals <= Int(burst + rate * seconds) && refusals >= Int(burst), "\(refusals) of \(attempts) logged")
+    #expect(lines.contains { $0.contains("PushyPlugin: ") && $0.contains(" lines dropped") }, "\(lines.suffix(3))")
+  }
+
   @Test func theLogIsRenamedPastItsSizeSoItsDiskUseIsBounded() throws {
     let services = TestServices.make(in: data)
     let line = String(repeating: "y", count: 1024)

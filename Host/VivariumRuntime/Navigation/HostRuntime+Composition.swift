@@ -105,7 +105,8 @@ extension HostRuntime {
       node.answeredOpener = true
       deliver(message, to: opener, from: .opened(urn: node.urn), sender: node)
     } else {
-      services.logLine(.debug, module: node.urn, "output \(message) has no owner to receive it")
+      services.logLine(
+        .debug, module: node.urn, "output \(message) has no owner to receive it", by: node.pluginName)
     }
   }
 

@@ -16,7 +16,7 @@ extension HostRuntime {
       case .leave: continue
       case .stay(let reason):
         services.notifications.notice(reason, tone: .warning)
-        services.logLine(.info, module: node.urn, "stays: \(reason)")
+        services.logLine(.info, module: node.urn, "stays: \(reason)", by: node.pluginName)
         return false
       case .ask(let question, let confirm, let cancel):
         let answered = leavingConfirmed.union([ObjectIdentifier(node)])

@@ -125,10 +125,17 @@ public final class HostRuntime {
     switch report.outcome {
     case .failed:
       problems.append(HostProblem(module: report.module, message: report.description))
-      services.logLine(.error, module: report.module, report.description)
+      services.logLine(.error, module: report.module, report.description, by: pluginName(ofModule: report.module))
     case .cancelled:
-      services.logLine(.info, module: report.module, report.description)
+      services.logLine(.info, module: report.module, report.description, by: pluginName(ofModule: report.module))
     }
+  }
+
+  /// The name of the plugin whose module `urn` names, when one answers it:
+  /// lines logged about its work count against that plugin's rate.
+  func pluginName(ofModule urn: String) -> String? {
+    guard case .matched(let routed)? = try? catalog.table.resolve(text: urn) else { return nil }
+    return catalog.table.entries[routed.entry].value.identity.name
   }
 
   /// After a turn of module work: carry out what it asked, and say the
@@ -549,7 +556,7 @@ public final class HostRuntime {
 
   func report(_ node: ModuleNode, _ message: String, cause: ResolveError.Kind? = nil) {
     problems.append(HostProblem(module: node.urn, message: message, cause: cause))
-    services.logLine(.warning, module: node.urn, message)
+    services.logLine(.warning, module: node.urn, message, by: node.pluginName)
   }
 
   private func perform(_ request: Request) async {

@@ -67,6 +67,9 @@ public final class ModuleNode {
   public var contract: Contract { resolved.route.contract }
   /// The plugin file it comes from.
   public var pluginPath: String { resolved.route.pluginPath }
+  /// The name of the plugin it comes from: lines logged about what it
+  /// asked for count against that plugin's rate.
+  var pluginName: String { resolved.route.identity.name }
   /// The last tree its view drew.
   public var tree: ViewNode? { canvas.tree }
   /// Whether it has been detached and released.

@@ -106,7 +106,7 @@ public final class HostServices {
       listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) {
       [weak self] undeclared in
-      self?.logLine(.error, module: urn, undeclared.problem)
+      self?.logLine(.error, module: urn, undeclared.problem, by: plugin.name)
       self?.notifications.notice(undeclared.problem, tone: .warning)
     }
   }
