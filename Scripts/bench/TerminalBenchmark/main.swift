@@ -74,6 +74,45 @@ func run() async throws {
     "Tab: share of a full repaint (every cell / after a clear)  \(String(format: "%.1f%% / %.1f%%", 100 * median / Double(everyCell), 100 * median / Double(full)))"
   )
   print("Tab: key to frame bytes (2,001 presses)              \(summary(times, "µs"))")
+  input()
+}
+
+/// Reading input of growing size and of each shape that once stalled the
+/// app (random bytes, escape sequences that never end, a paste without
+/// its markers), as the app reads it: in pieces of 4 KiB. Each time is the
+/// median of 5, with ns per byte beside it: the same at every size when
+/// the reading is linear.
+func input() {
+  var generator = SystemRandomNumberGenerator()
+  let shapes: [(String, (Int) -> [UInt8])] = [
+    ("random bytes", { size in (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) } }),
+    ("ESC [ with no end", { size in Array(repeating: Array("\u{1B}[1;2;3;4;5;6;7;8".utf8), count: size / 18).flatMap { $0 } }),
+    ("a paste without its markers", { size in (0..<size).map { UInt8(ascii: $0 % 64 == 63 ? "\n" : "a") } }),
+  ]
+  for (name, make) in shapes {
+    for size in [100_000, 1_000_000, 10_000_000] {
+      let bytes = make(size)
+      var times: [Double] = []
+      var events = 0
+      for _ in 0..<5 {
+        var parser = KeyParser()
+        events = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        var offset = 0
+        while offset < bytes.count {
+          events += parser.feed(bytes[offset..<min(offset + 4096, bytes.count)]).count
+          offset += 4096
+        }
+        events += parser.flush().count
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+      }
+      let perByte = times.sorted()[2] * 1e6 / Double(bytes.count)
+      let label = "input: \(name), \(bytes.count / 1000) KB"
+      print(
+        "\(label.padding(toLength: 52, withPad: " ", startingAt: 0))\(summary(times, "ms", "%.2f")), "
+          + String(format: "%.1f ns per byte, %d events", perByte, events))
+    }
+  }
 }
 
 try await run()
