@@ -14,7 +14,7 @@ import VivariumWire
 /// socket closes. The host keeps navigation, the screen and the services;
 /// everything a module does reaches the host as a ``WireMessage``.
 @MainActor
-public final class PluginServer {
+package final class PluginServer {
 
   private let connection: HostConnection
   var channel: WireChannel { connection.channel }
@@ -44,14 +44,14 @@ public final class PluginServer {
   }
 
   /// Whether `arguments` (without the executable) start a plugin process.
-  public nonisolated static func isPluginProcess(_ arguments: [String]) -> Bool {
+  package nonisolated static func isPluginProcess(_ arguments: [String]) -> Bool {
     arguments.first == PluginProcessLaunch.pluginCommand
   }
 
   /// The process's main, on the main thread before anything else has run
   /// (`arguments` without the executable): never returns; the process
   /// exits when the host closes the socket.
-  public nonisolated static func childMain(_ arguments: [String]) -> Never {
+  package nonisolated static func childMain(_ arguments: [String]) -> Never {
     let parent = ProcessInfo.processInfo.environment[ChildChannel.parentVariable].flatMap { pid_t($0) } ?? getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
     if arguments.count > 1 { ProcessConfinement.name(plugin: arguments[1]) }

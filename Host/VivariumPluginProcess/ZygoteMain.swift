@@ -7,14 +7,14 @@ import VivariumLoading
 /// socket to the host as descriptor 3. It must start no thread and touch no
 /// dispatch queue before it forks, so that each fork is a clean copy: it
 /// runs before anything else in `main` and uses only the C library.
-public enum ZygoteMain {
+package enum ZygoteMain {
   /// Whether `arguments` (without the executable) start the zygote.
-  public static func isZygote(_ arguments: [String]) -> Bool { arguments.first == PluginProcessLaunch.zygoteCommand }
+  package static func isZygote(_ arguments: [String]) -> Bool { arguments.first == PluginProcessLaunch.zygoteCommand }
 
   /// Serves fork requests until the host closes the socket, in an empty
   /// network namespace of its own when `arguments` (without the
   /// executable) ask for one, which every fork inherits. Never returns.
-  public static func run(_ arguments: [String]) -> Never {
+  package static func run(_ arguments: [String]) -> Never {
     let parent = getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
     let socket: Int32 = 3

@@ -1,5 +1,5 @@
 /// The version of the Vivarium host.
-public enum VivariumVersion {
+package enum VivariumVersion {
   /// `major.minor.patch` of this build of the host.
-  public static let current = "0.1.0"
+  package static let current = "0.1.0"
 }

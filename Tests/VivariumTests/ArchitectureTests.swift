@@ -107,6 +107,33 @@ struct ArchitectureTests {
     #expect(manifest.ranges(of: "\"VivariumPluginProcess\"").count == 2, "its declaration and vivarium's dependency")
   }
 
+  /// The SDK is the one public API: the host's libraries share what they
+  /// share with `package` access, so that nothing of theirs reads as a
+  /// promise to anyone outside this repository. (The sources `vivarium
+  /// new` writes, in multi-line strings, are plugins' code, and public.)
+  @Test func nothingInTheHostsLibrariesIsPublic() throws {
+    let declaration =
+      #/^[^/"]*\b(?:public|open)\s+(?:(?:static|final|nonisolated|override|mutating|convenience|required|indirect|private\(set\)|internal\(set\)|@\w+)\s+)*(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor|extension|case|associatedtype)\b/#
+    let targets = try Self.declaredTargets()
+    #expect(targets.count > 5)
+    var found: [String] = []
+    for target in targets {
+      let root = BuildProducts.repository + "/" + target.path
+      let files = try #require(FileManager.default.enumerator(atPath: root)).compactMap { $0 as? String }
+      for file in files.sorted() where file.hasSuffix(".swift") {
+        let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+        var inString = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+          let quotes = line.ranges(of: "\"\"\"").count
+          defer { if quotes % 2 == 1 { inString.toggle() } }
+          guard !inString, line.firstMatch(of: declaration) != nil else { continue }
+          found.append("\(target.path)/\(file): \(line.trimmingCharacters(in: .whitespaces))")
+        }
+      }
+    }
+    #expect(found.isEmpty, "\(found.prefix(10))")
+  }
+
   /// The runtime reaches plugin processes only through the loading layer.
   @Test func theRuntimeKnowsNothingOfTheWire() throws {
     let runtime = try #require(try Self.declaredTargets().first { $0.name == "VivariumRuntime" })

@@ -1,23 +1,23 @@
 import VivariumTerminal
 
 /// What focus rests on: an element's address, and for a list the row's id.
-public struct FocusKey: Hashable, Sendable {
+package struct FocusKey: Hashable, Sendable {
   /// The element's address (`slot/id` for embedded modules).
-  public let address: String
+  package let address: String
   /// The row's id, for a list row.
-  public let row: String?
+  package let row: String?
 
   /// Focus on the element at `address`, or on row `row` of that list.
-  public init(_ address: String, row: String? = nil) {
+  package init(_ address: String, row: String? = nil) {
     self.address = address
     self.row = row
   }
 }
 
 /// A place on a page a person can focus and act on.
-public struct Hotspot: Equatable, Sendable {
+package struct Hotspot: Equatable, Sendable {
   /// What kind of element it is, with what acting on it needs.
-  public enum Kind: Equatable, Sendable {
+  package enum Kind: Equatable, Sendable {
     /// A button: Enter taps it.
     case button(title: String)
     /// Row `index` (0-based) of `count` in a list: Enter selects it.
@@ -27,15 +27,15 @@ public struct Hotspot: Equatable, Sendable {
   }
 
   /// Its focus key.
-  public let key: FocusKey
+  package let key: FocusKey
   /// What it is.
-  public let kind: Kind
+  package let kind: Kind
   /// The page row it is drawn on.
-  public let row: Int
+  package let row: Int
   /// Its first column.
-  public let x: Int
+  package let x: Int
   /// Its width in columns.
-  public let width: Int
+  package let width: Int
 }
 
 /// A view laid out at a width, as tall as it needs: rows of cells and the

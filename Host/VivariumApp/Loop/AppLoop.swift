@@ -7,7 +7,7 @@ import VivariumTerminal
 /// redraws when modules' work draws, and writes each frame as the
 /// difference from the one before.
 @MainActor
-public final class AppLoop {
+package final class AppLoop {
   enum Event {
     /// Bytes are waiting in ``Input``.
     case input
@@ -36,7 +36,7 @@ public final class AppLoop {
   nonisolated static let terminateGrace = 2.0
 
   /// A loop drawing `app` on `terminal`, in colour or not.
-  public init(app: TerminalApp, terminal: TerminalMode, colour: Bool) {
+  package init(app: TerminalApp, terminal: TerminalMode, colour: Bool) {
     self.app = app
     self.terminal = terminal
     writer = FrameWriter(colour: colour)
@@ -45,7 +45,7 @@ public final class AppLoop {
 
   /// Runs until the person quits, the input ends or a terminating signal
   /// comes; returns the exit status (0, or 128 + the signal).
-  public func run(input: Int32) async -> Int32 {
+  package func run(input: Int32) async -> Int32 {
     let continuation = self.continuation
     let quitting = Quitting()
     _ = SignalPipe.start([SIGWINCH, SIGTERM, SIGINT, SIGHUP, SIGTSTP, SIGCONT]) { signal in

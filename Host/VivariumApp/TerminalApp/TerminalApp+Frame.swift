@@ -9,7 +9,7 @@ extension TerminalApp {
 
   /// The frame to show now. Takes the notices and problems modules raised
   /// since the last frame onto the message line.
-  public func frame() -> Grid {
+  package func frame() -> Grid {
     stale = false
     collectNews()
     var grid = Grid(width: width, height: height)
@@ -191,7 +191,7 @@ extension TerminalApp {
 
   /// The columns of text in a box over a window `windowWidth` wide: all
   /// but its two edges and a column of margin.
-  public static func reportWidth(windowWidth: Int) -> Int { max(windowWidth - 3, 1) }
+  package static func reportWidth(windowWidth: Int) -> Int { max(windowWidth - 3, 1) }
 
   private func overlay(_ overlay: Overlay, in body: Box.Rect, into grid: inout Grid) {
     let (title, lines) =

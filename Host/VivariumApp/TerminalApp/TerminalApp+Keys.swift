@@ -14,7 +14,7 @@ extension TerminalApp {
   /// - a run of text typed or pasted into the field being edited, or onto
   ///   the command line, goes in as one edit (and to the module as one
   ///   `type`), not a character and a frame at a time.
-  public func handle(_ keys: [KeyEvent], perform: (Action) -> Int32?) async -> Int32? {
+  package func handle(_ keys: [KeyEvent], perform: (Action) -> Int32?) async -> Int32? {
     if keys.contains(.control("c")) { return perform(.quit) ?? 0 }
     var index = 0
     while index < keys.count {
@@ -66,7 +66,7 @@ extension TerminalApp {
   }
 
   /// Handles one key (or paste, or mouse event); returns what the loop does next.
-  public func handle(_ key: KeyEvent) async -> Action {
+  package func handle(_ key: KeyEvent) async -> Action {
     // Keys read together come before the next frame is drawn: each acts on
     // the screen as the one before it left it.
     if stale { _ = frame() }

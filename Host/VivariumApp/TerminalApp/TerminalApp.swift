@@ -9,9 +9,9 @@ import VivariumRuntime
 /// with key events and read the grid (the loop in ``AppLoop`` connects it
 /// to a real terminal).
 @MainActor
-public final class TerminalApp {
+package final class TerminalApp {
   /// What the loop does after a key.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     /// Draw the next frame.
     case redraw
     /// Repaint the whole terminal (Ctrl-L).
@@ -37,7 +37,7 @@ public final class TerminalApp {
   }
 
   /// The session the app drives.
-  public let session: Session
+  package let session: Session
   var runtime: HostRuntime { session.runtime }
   /// The app's name for the header.
   let name: String
@@ -46,9 +46,9 @@ public final class TerminalApp {
   /// Seconds on a monotonic clock; a test may set its own.
   let now: () -> Double
   /// The terminal's width in columns.
-  public private(set) var width: Int
+  package private(set) var width: Int
   /// The terminal's height in rows.
-  public private(set) var height: Int
+  package private(set) var height: Int
 
   var focus: FocusKey?
   /// The node focus belongs to, and focus remembered per screen left.
@@ -101,7 +101,7 @@ public final class TerminalApp {
 
   /// An app over `session`, `width` × `height` cells; `name` heads the
   /// screen; `now` is a monotonic clock in seconds.
-  public init(
+  package init(
     session: Session, name: String, width: Int, height: Int,
     now: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
   ) {
@@ -116,23 +116,23 @@ public final class TerminalApp {
   }
 
   /// The terminal's new size.
-  public func resize(width: Int, height: Int) {
+  package func resize(width: Int, height: Int) {
     self.width = width
     self.height = height
     focusMoved = true
   }
 
   /// Says the modules' screen changed without a key (their work drew).
-  public func screenChanged() { stale = true }
+  package func screenChanged() { stale = true }
 
   /// Shows `text` on the message line, in place of what was there.
-  public func say(_ text: String, tone: Tone) {
+  package func say(_ text: String, tone: Tone) {
     message = Message(tone: tone, text: text, shown: now())
   }
 
   /// When the app next needs a frame without input: a spinner turning, a
   /// message to clear. Nil if nothing changes by itself.
-  public func nextFrameDue() -> Double? {
+  package func nextFrameDue() -> Double? {
     var due: [Double] = []
     if isWorking { due.append(now() + 0.1) }
     if let message { due.append(message.shown + seconds(showing: message)) }

@@ -5,26 +5,26 @@ import VivariumSupport
 /// `vivarium-app.json` in a plugin directory: the application its plugins
 /// make up. `{"name": "…", "start": "URN or deep link", "scheme": "…"}`;
 /// `scheme` is optional and lets deep links be written `scheme://a:b/c:d`.
-public struct AppManifest: Codable, Sendable, Equatable {
+package struct AppManifest: Codable, Sendable, Equatable {
   /// The file name the host looks for.
-  public static let fileName = "vivarium-app.json"
+  package static let fileName = "vivarium-app.json"
 
   /// The application's name, shown when a session starts.
-  public let name: String
+  package let name: String
   /// The URN or deep link of the first screen.
-  public let start: String
+  package let start: String
   /// The URL scheme of the app's deep links, if it has one.
-  public let scheme: String?
+  package let scheme: String?
   /// The plugin to use for each business service several plugins provide:
   /// `"providers": {"weather": "WeatherPlugin"}` (optional).
-  public let providers: [String: String]?
+  package let providers: [String: String]?
   /// Where the manifest was read from.
-  public var path: String = ""
+  package var path: String = ""
 
   private enum CodingKeys: String, CodingKey { case name, start, scheme, providers }
 
   /// A manifest with these parts, as if read from `path`.
-  public init(name: String, start: String, scheme: String?, providers: [String: String]? = nil, path: String = "") {
+  package init(name: String, start: String, scheme: String?, providers: [String: String]? = nil, path: String = "") {
     self.name = name
     self.start = start
     self.scheme = scheme
@@ -36,7 +36,7 @@ public struct AppManifest: Codable, Sendable, Equatable {
   /// read as the host reads its own files (``FileContents``): a FIFO cannot
   /// hang it, and it must be a regular file, through links, that only you or
   /// root can write, as the plugins beside it.
-  public static func read(_ path: String) -> Result<AppManifest, ManifestError> {
+  package static func read(_ path: String) -> Result<AppManifest, ManifestError> {
     let data: Data
     switch FileContents.read(
       DirectoryChecks.realPath(path) ?? path, limit: FileContents.Limit.appManifest, holds: .code)
@@ -72,7 +72,7 @@ public struct AppManifest: Codable, Sendable, Equatable {
 
   /// The manifest in the first of `directories` that holds one; an error if
   /// it is malformed or several directories hold one.
-  public static func find(in directories: [String]) -> Result<AppManifest, ManifestError>? {
+  package static func find(in directories: [String]) -> Result<AppManifest, ManifestError>? {
     let paths = directories.map { ($0 as NSString).appendingPathComponent(fileName) }
       .filter { FileManager.default.fileExists(atPath: $0) }
     guard let first = paths.first else { return nil }
@@ -87,9 +87,9 @@ public struct AppManifest: Codable, Sendable, Equatable {
 }
 
 /// A manifest the host cannot use, and why.
-public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Stable names of the problems, for tests.
-  public enum Kind: String, Sendable {
+  package enum Kind: String, Sendable {
     /// No file, or a link to nothing.
     case missing
     /// The file could not be read.
@@ -107,11 +107,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
   }
 
   /// Which problem it is.
-  public let kind: Kind
+  package let kind: Kind
   /// The manifest file.
-  public let path: String
+  package let path: String
   /// What is wrong with it.
-  public let reason: String
+  package let reason: String
 
   init(_ kind: Kind, path: String, reason: String) {
     self.kind = kind
@@ -120,5 +120,5 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
   }
 
   /// `PATH REASON`.
-  public var description: String { "\(path) \(reason)" }
+  package var description: String { "\(path) \(reason)" }
 }

@@ -4,7 +4,7 @@ import ViperKit
 /// builds to: a factory in this process, a plugin's own process, or a plugin
 /// known from a scan and loaded when the module is first built. Host
 /// machinery: a plugin only ever writes ``ModuleFactory``s.
-public enum ModuleSource: Sendable {
+package enum ModuleSource: Sendable {
   /// A factory of a plugin loaded into this process.
   case factory(any ModuleFactory)
   /// The module at `index` of the plugin hosted by `process`, with the
@@ -15,7 +15,7 @@ public enum ModuleSource: Sendable {
   case activation(PluginActivation, index: Int, Contract)
 
   /// The contract of the module it builds.
-  public var contract: Contract {
+  package var contract: Contract {
     switch self {
     case .factory(let factory): factory.contract
     case .process(_, _, let contract), .activation(_, _, let contract): contract
@@ -23,7 +23,7 @@ public enum ModuleSource: Sendable {
   }
 
   /// The factory, when the module is built in this process.
-  public var factory: (any ModuleFactory)? {
+  package var factory: (any ModuleFactory)? {
     if case .factory(let factory) = self { factory } else { nil }
   }
 }

@@ -5,17 +5,17 @@ import ViperKitHosting
 ///
 /// A class, immutable: a lookup hands out the route it found, and copying a
 /// reference is one retain where copying its fields was a dozen.
-public final class Route: Sendable {
+package final class Route: Sendable {
   /// The parsed URN pattern.
-  public let pattern: URNPattern
+  package let pattern: URNPattern
   /// Where the module comes from.
-  public let source: ModuleSource
+  package let source: ModuleSource
   /// The plugin file that provides it.
-  public let pluginPath: String
+  package let pluginPath: String
   /// The plugin's declared identity, which keys its storage.
-  public let identity: PluginIdentity
+  package let identity: PluginIdentity
   /// The SDK version the plugin was built against.
-  public let sdkVersion: ViperKitVersion
+  package let sdkVersion: ViperKitVersion
 
   init(
     pattern: URNPattern, source: ModuleSource, pluginPath: String, identity: PluginIdentity,
@@ -30,23 +30,23 @@ public final class Route: Sendable {
 
   /// Whether the module's contract declares where it navigates
   /// (``Contract/opens``), so that its requests are checked against it.
-  public var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }
+  package var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }
 
   /// The module's contract.
-  public var contract: Contract { source.contract }
+  package var contract: Contract { source.contract }
 }
 
 /// Two or more plugins' patterns that match exactly the same URNs. Neither is
 /// routed until all but one are removed.
-public struct RouteConflict: Sendable {
+package struct RouteConflict: Sendable {
   /// The competing routes, in load order.
-  public let routes: [Route]
+  package let routes: [Route]
 
   /// A conflict between `routes`.
   package init(routes: [Route]) { self.routes = routes }
 
   /// What is wrong and what to do.
-  public var message: String {
+  package var message: String {
     let claims = routes.map { "\($0.pattern) (\($0.pluginPath))" }.joined(separator: " and ")
     return "\(claims) match the same URNs, so neither is routed; remove or rename all but one of them"
   }
@@ -55,16 +55,16 @@ public struct RouteConflict: Sendable {
 /// Two routes whose patterns overlap partly (`items:{kind}:7` and
 /// `items:detail:{itemID}`): a URN both answer goes to ``winner``, a literal
 /// segment being tried before a placeholder. A warning: both are routed.
-public struct RouteOverlap: Sendable {
+package struct RouteOverlap: Sendable {
   /// The route ``example`` goes to.
-  public let winner: Route
+  package let winner: Route
   /// The route that never gets ``example``.
-  public let loser: Route
+  package let loser: Route
   /// A URN both patterns answer.
-  public let example: String
+  package let example: String
 
   /// What happens and what to do.
-  public var message: String {
+  package var message: String {
     "\(winner.pattern) (\(winner.pluginPath)) and \(loser.pattern) (\(loser.pluginPath)) both answer URNs such as \(example), which go to \(winner.pattern), a literal segment winning over a placeholder; if \(loser.pattern) should have them, make the patterns differ, e.g. by a literal segment"
   }
 }
@@ -72,14 +72,14 @@ public struct RouteOverlap: Sendable {
 /// Two or more plugin files declaring the same name. A name is a claim any
 /// plugin can make, and it keys what is granted, stored and set for a
 /// plugin: none of them runs until all but one are removed.
-public struct IdentityConflict: Sendable {
+package struct IdentityConflict: Sendable {
   /// The name they all declare.
-  public let name: String
+  package let name: String
   /// Their files, in load order.
-  public let paths: [String]
+  package let paths: [String]
 
   /// What is wrong and what to do.
-  public var message: String {
+  package var message: String {
     let (all, none) = paths.count == 2 ? ("both", "neither") : ("all", "none")
     return
       "\(paths.joined(separator: " and ")) \(all) declare the plugin name '\(name)', which keys the permissions granted, the storage and the settings of a plugin, so \(none) of them runs; remove all but one of them"
@@ -87,21 +87,21 @@ public struct IdentityConflict: Sendable {
 }
 
 /// Everything the host loaded: the outcome per file and the route table.
-public struct PluginCatalog: Sendable {
+package struct PluginCatalog: Sendable {
   /// One outcome per file or directory looked at, in scan order.
-  public let outcomes: [PluginOutcome]
+  package let outcomes: [PluginOutcome]
   /// The URN route table built from the loaded plugins.
-  public let table: RouteTable<Route>
+  package let table: RouteTable<Route>
 
   /// Names declared by more than one loaded plugin.
-  public let identityConflicts: [IdentityConflict]
+  package let identityConflicts: [IdentityConflict]
   /// Who owns each app-wide setting the loaded plugins declare.
-  public let settingOwnership: SettingOwnership
+  package let settingOwnership: SettingOwnership
 
   /// Builds the route table from `outcomes`; files declaring a plugin name
   /// another loaded file declares are refused, each naming the others
   /// (``Rejection/Kind/nameConflict``).
-  public init(outcomes: [PluginOutcome]) {
+  package init(outcomes: [PluginOutcome]) {
     var pathsByName: [String: [String]] = [:]
     for plugin in Self.loaded(in: outcomes) { pathsByName[plugin.name, default: []].append(plugin.path) }
     var conflicts: [IdentityConflict] = []
@@ -133,7 +133,7 @@ public struct PluginCatalog: Sendable {
 
   /// The catalog with `outcome` in place of the outcome for its file (a
   /// rebuilt plugin), or added after the others for a new file.
-  public func replacing(_ outcome: PluginOutcome) -> PluginCatalog {
+  package func replacing(_ outcome: PluginOutcome) -> PluginCatalog {
     var outcomes = outcomes
     if let index = outcomes.firstIndex(where: { $0.path == outcome.path }) {
       outcomes[index] = outcome
@@ -144,25 +144,25 @@ public struct PluginCatalog: Sendable {
   }
 
   /// Every route, in load order.
-  public var routes: [Route] { table.entries.map(\.value) }
+  package var routes: [Route] { table.entries.map(\.value) }
 
   /// Patterns claimed more than once.
-  public var conflicts: [RouteConflict] { table.conflicts.map { RouteConflict(routes: $0.map(\.value)) } }
+  package var conflicts: [RouteConflict] { table.conflicts.map { RouteConflict(routes: $0.map(\.value)) } }
 
   /// Pairs of patterns that overlap partly, the router choosing one.
-  public var overlaps: [RouteOverlap] {
+  package var overlaps: [RouteOverlap] {
     table.overlaps.map { RouteOverlap(winner: $0.winner.value, loser: $0.loser.value, example: $0.example) }
   }
 
   /// The plugins that loaded.
-  public var loaded: [LoadedPlugin] { Self.loaded(in: outcomes) }
+  package var loaded: [LoadedPlugin] { Self.loaded(in: outcomes) }
 
   private static func loaded(in outcomes: [PluginOutcome]) -> [LoadedPlugin] {
     outcomes.compactMap { if case .loaded(let plugin) = $0 { plugin } else { nil } }
   }
 
   /// The files and directories refused.
-  public var rejected: [Rejection] {
+  package var rejected: [Rejection] {
     outcomes.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
   }
 }

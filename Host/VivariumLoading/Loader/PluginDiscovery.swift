@@ -3,9 +3,9 @@ import Glibc
 import VivariumSupport
 
 /// Where the host looks for plugins, and the files it finds there.
-public struct PluginDiscovery: Sendable {
+package struct PluginDiscovery: Sendable {
   /// Where the directories came from, in order of precedence.
-  public enum Source: String, Sendable, Codable {
+  package enum Source: String, Sendable, Codable {
     /// `--plugins DIR`, repeatable.
     case commandLine = "command line"
     /// `VIVARIUM_PLUGIN_PATH`, colon-separated.
@@ -17,13 +17,13 @@ public struct PluginDiscovery: Sendable {
   }
 
   /// The directories to scan, in order.
-  public let directories: [String]
+  package let directories: [String]
   /// Where they came from.
-  public let source: Source
+  package let source: Source
 
   /// Chooses directories: the command line's if any, else the environment's,
   /// else the bundled plugins next to `executable`.
-  public init(commandLine: [String], environment: [String: String], executable: String) {
+  package init(commandLine: [String], environment: [String: String], executable: String) {
     if !commandLine.isEmpty {
       directories = commandLine
       source = .commandLine
@@ -41,7 +41,7 @@ public struct PluginDiscovery: Sendable {
   /// Scans every directory and loads each plugin file with `loader`, in
   /// directory order then file-name order. Every `.so` file gets an outcome;
   /// so does every directory that cannot be scanned.
-  public func load(with loader: PluginLoader) -> [PluginOutcome] {
+  package func load(with loader: PluginLoader) -> [PluginOutcome] {
     load { paths, _ in loader.loadAll(paths) }
   }
 
@@ -49,14 +49,14 @@ public struct PluginDiscovery: Sendable {
   /// file in a process of its own (``PluginProcess``): nothing of the
   /// plugins is loaded into this process.
   @MainActor
-  public func load(hosting options: PluginProcessOptions) -> [PluginOutcome] {
+  package func load(hosting options: PluginProcessOptions) -> [PluginOutcome] {
     load { paths, _ in PluginProcess.startAll(paths, options: options) }
   }
 
   /// Scans every directory as ``load(with:)`` does, with `scanner`: a
   /// plugin that `registry` knows, or that a probe scanned, is not loaded
   /// until one of its modules is built (``PluginScanner``).
-  public func scan(with scanner: PluginScanner, registry: inout PluginRegistry) -> [PluginOutcome] {
+  package func scan(with scanner: PluginScanner, registry: inout PluginRegistry) -> [PluginOutcome] {
     load { scanner.scanAll($0, registry: &registry, directories: $1) }
   }
 

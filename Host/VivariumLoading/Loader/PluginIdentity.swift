@@ -6,20 +6,20 @@ import VivariumSupport
 /// that copying or renaming a `.so` file does not hand it another plugin's
 /// data. The name is declared by the plugin itself: this keeps plugins apart
 /// by mistake, not by force (see docs/using-the-app.md, "The data directory").
-public struct PluginIdentity: Hashable, Sendable {
+package struct PluginIdentity: Hashable, Sendable {
   /// The declared name, which names the storage file `storage/NAME.json`.
-  public let name: String
+  package let name: String
   /// The plugin file.
-  public let path: String
+  package let path: String
   /// Why the plugin gets no storage, when it gets none: its name cannot be a
   /// file name.
-  public let storageRefusal: String?
+  package let storageRefusal: String?
   /// The hosts it may reach through the host's http service.
-  public let hosts: [String]
+  package let hosts: [String]
 
   /// The identity of the plugin at `path` declaring `name`. No two loaded
   /// plugins share a name (``PluginCatalog`` refuses them).
-  public init(name: String, path: String, hosts: [String] = []) {
+  package init(name: String, path: String, hosts: [String] = []) {
     self.name = name
     self.path = path
     self.hosts = hosts

@@ -13,7 +13,7 @@ extension PluginLoader {
   /// and that is loaded; the libraries it needs come from beside `path`.
   /// The earlier build stays mapped: it is never closed (see the type's
   /// notes), so each reload costs the memory of one more copy.
-  public func loadCopy(_ path: String) -> PluginOutcome {
+  package func loadCopy(_ path: String) -> PluginOutcome {
     do {
       return loadCopy(of: try Self.openChecked(path))
     } catch {

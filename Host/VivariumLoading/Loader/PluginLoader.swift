@@ -10,18 +10,18 @@ import ViperKitHosting
 /// checked before any of its Swift types is touched, and a loaded plugin is
 /// never closed: `dlclose` really unmaps a Swift library, and the Swift runtime
 /// keeps pointers into it, so the next dynamic cast would crash.
-public struct PluginLoader: Sendable {
+package struct PluginLoader: Sendable {
   /// Names of the services this host provides to modules.
-  public let knownServices: Set<String>
+  package let knownServices: Set<String>
   /// When set, each file is first loaded in a child process.
-  public let probe: PluginProbe?
+  package let probe: PluginProbe?
   /// Whether contracts are checked at load; `vivarium check` turns this off
   /// to report contract problems per module instead.
-  public let validatesContracts: Bool
+  package let validatesContracts: Bool
   /// Whether each file is loaded from a private copy (``loadCopy(_:)``),
   /// so that a build written over it in place cannot change the pages this
   /// process runs (`vivarium run --watch --in-process`).
-  public var loadsCopies = false
+  package var loadsCopies = false
   /// Called with a file's path after its checks (and probe), just before it
   /// is loaded here: for tests that replace the file at that moment.
   let beforeLoading: (@Sendable (String) -> Void)?
@@ -38,7 +38,7 @@ public struct PluginLoader: Sendable {
 
   /// A loader for a host that provides `knownServices`; with `probe`, a file
   /// is loaded here only after it loaded cleanly in a child process.
-  public init(
+  package init(
     knownServices: Set<String> = Services.Name.all, probe: PluginProbe? = nil, validatesContracts: Bool = true
   ) {
     self.init(knownServices: knownServices, probe: probe, validatesContracts: validatesContracts, beforeLoading: nil)
@@ -55,7 +55,7 @@ public struct PluginLoader: Sendable {
   }
 
   /// Checks `path` and loads it, or says why not.
-  public func load(_ path: String) -> PluginOutcome {
+  package func load(_ path: String) -> PluginOutcome {
     loadAll([path])[0]
   }
 
@@ -64,7 +64,7 @@ public struct PluginLoader: Sendable {
   /// probe, the files are first probed in batches, one child per core
   /// (``PluginProbe/scan(_:validatingContracts:)``), before anything is
   /// loaded here.
-  public func loadAll(_ paths: [String]) -> [PluginOutcome] {
+  package func loadAll(_ paths: [String]) -> [PluginOutcome] {
     let files = paths.map { path in Result { () throws(Rejection) in try Self.openChecked(path) } }
     var probed = [Rejection?](repeating: nil, count: paths.count)
     if let probe {
@@ -89,7 +89,7 @@ public struct PluginLoader: Sendable {
 
   /// Loads the plugin file a parent process handed this one, open as
   /// `descriptor` (``ChildChannel/fileDescriptor``), named `path` in reports.
-  public func loadInherited(_ descriptor: Int32, path: String) -> PluginOutcome {
+  package func loadInherited(_ descriptor: Int32, path: String) -> PluginOutcome {
     do {
       return load(try PluginFile.inherited(descriptor, path: path))
     } catch {
@@ -113,7 +113,7 @@ public struct PluginLoader: Sendable {
 
   /// Whether `path` looks like a plugin (an ELF shared object exporting the
   /// entry symbol), decided from its headers without loading it.
-  public static func exportsEntry(_ path: String) -> Bool {
+  package static func exportsEntry(_ path: String) -> Bool {
     exportedSymbols(path)?.contains(VK_PLUGIN_ENTRY_SYMBOL) ?? false
   }
 
@@ -126,7 +126,7 @@ public struct PluginLoader: Sendable {
 
   /// The dynamic symbols `path` defines and exports, read from its ELF
   /// headers; nil when it is not a readable ELF file with section headers.
-  public static func exportedSymbols(_ path: String) -> Set<String>? {
+  package static func exportedSymbols(_ path: String) -> Set<String>? {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -208,7 +208,7 @@ public struct PluginLoader: Sendable {
   }
 
   private static var noEntryReason: String {
-    "it exports no '\(VK_PLUGIN_ENTRY_SYMBOL)' symbol, so it is a shared library but not a Vivarium plugin; if it is your plugin, declare @_cdecl(\"\(VK_PLUGIN_ENTRY_SYMBOL)\") public func returning PluginEntry.descriptor(for:)"
+    "it exports no '\(VK_PLUGIN_ENTRY_SYMBOL)' symbol, so it is a shared library but not a Vivarium plugin; if it is your plugin, declare @_cdecl(\"\(VK_PLUGIN_ENTRY_SYMBOL)\") package func returning PluginEntry.descriptor(for:)"
   }
 
   /// What the ELF headers say, read from the open file without loading it.

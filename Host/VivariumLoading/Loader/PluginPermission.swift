@@ -7,27 +7,27 @@
 /// Written `KIND:SCOPE` (`http:api.open-meteo.com`): on the command line
 /// (`--allow`, `vivarium permissions grant`), in the data directory's
 /// permission store and in the log of uses.
-public struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// What kind of capability it is.
-  public enum Kind: String, Sendable, CaseIterable {
+  package enum Kind: String, Sendable, CaseIterable {
     /// Requests through the host's `http` service to one host (or, for
     /// `*.example.com`, to the hosts under it).
     case http
   }
 
   /// What kind of capability it is.
-  public let kind: Kind
+  package let kind: Kind
   /// What it reaches: for ``Kind/http``, the host as declared.
-  public let scope: String
+  package let scope: String
 
   /// A permission of `kind` for `scope`.
-  public init(_ kind: Kind, _ scope: String) {
+  package init(_ kind: Kind, _ scope: String) {
     self.kind = kind
     self.scope = scope.lowercased()
   }
 
   /// The permission `text` names (`http:HOST`), or nil when it names none.
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else { return nil }
     let scope = String(text[text.index(after: colon)...])
     guard !scope.isEmpty, !scope.contains(where: { $0 == " " || $0 == "/" || $0.isNewline }) else { return nil }
@@ -35,44 +35,44 @@ public struct PluginPermission: Hashable, Comparable, Sendable, CustomStringConv
   }
 
   /// `KIND:SCOPE`.
-  public var description: String { "\(kind.rawValue):\(scope)" }
+  package var description: String { "\(kind.rawValue):\(scope)" }
 
   /// What it lets the plugin do, for the person asked to grant it.
-  public var explanation: String {
+  package var explanation: String {
     switch kind {
     case .http: "send requests to \(scope) through the host's http service"
     }
   }
 
   /// The permissions a plugin declaring `hosts` asks for, in order.
-  public static func declared(hosts: [String]) -> [PluginPermission] {
+  package static func declared(hosts: [String]) -> [PluginPermission] {
     Array(Set(hosts.map { PluginPermission(.http, $0) })).sorted()
   }
 
   /// How to write one on the command line, for messages: `KIND:SCOPE,
   /// such as EXAMPLE (kinds: …)`.
-  public static func syntax(example: String = "http:api.open-meteo.com") -> String {
+  package static func syntax(example: String = "http:api.open-meteo.com") -> String {
     "KIND:SCOPE, such as \(example) (kinds: \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
   }
 
   /// By kind, then scope: the order lists show.
-  public static func < (left: PluginPermission, right: PluginPermission) -> Bool {
+  package static func < (left: PluginPermission, right: PluginPermission) -> Bool {
     (left.kind.rawValue, left.scope) < (right.kind.rawValue, right.scope)
   }
 }
 
 extension PluginIdentity {
   /// The permissions the plugin declares.
-  public var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
+  package var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
 
   /// Who `plugin` is, for its permissions and services: its declared name,
   /// its file and the hosts it declares.
-  public init(_ plugin: LoadedPlugin) {
+  package init(_ plugin: LoadedPlugin) {
     self.init(name: plugin.name, path: plugin.path, hosts: plugin.hosts)
   }
 }
 
 extension LoadedPlugin {
   /// The permissions the plugin declares.
-  public var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
+  package var permissions: [PluginPermission] { PluginPermission.declared(hosts: hosts) }
 }

@@ -2,41 +2,41 @@ import ViperKit
 import VivariumSupport
 
 /// A plugin that passed every check and whose modules the host can build.
-public struct LoadedPlugin: Sendable {
+package struct LoadedPlugin: Sendable {
   /// The file it was loaded from.
-  public let path: String
+  package let path: String
   /// The name from its descriptor.
-  public let name: String
+  package let name: String
   /// The SDK version it was built against.
-  public let sdkVersion: ViperKitVersion
+  package let sdkVersion: ViperKitVersion
   /// Its own version (``ViperKit/ViperPlugin/version``): `0.0.0` when it declares none.
-  public internal(set) var version = SemanticVersion(0)
+  package internal(set) var version = SemanticVersion(0)
   /// The business services it provides (``ViperKit/ViperPlugin/provides``).
-  public internal(set) var provides: [ServiceProvision] = []
+  package internal(set) var provides: [ServiceProvision] = []
   /// The implementations of those services, when the plugin is loaded in this process.
   package internal(set) var providerTypes: [any ServiceProvider.Type] = []
   /// The hosts it may reach through the host's http service (``ViperKit/ViperPlugin/hosts``).
-  public internal(set) var hosts: [String] = []
+  package internal(set) var hosts: [String] = []
   /// Where each of its modules comes from, at least one, in the order of
   /// its factories.
-  public let modules: [ModuleSource]
+  package let modules: [ModuleSource]
   /// How long loading it into this process took: dlopen, entry, factories.
-  public private(set) var loadTime: Duration
+  package private(set) var loadTime: Duration
   /// The descriptor it was loaded from (``PluginFile``), kept open for good;
   /// nil for factories that were already in this process.
   package var fileDescriptor: Int32?
   /// The process hosting it, when it runs in a process of its own.
-  public internal(set) var process: PluginProcess?
+  package internal(set) var process: PluginProcess?
   /// For a plugin known from a scan: what loads it when one of its modules
   /// is first built. Its ``modules`` build through it.
-  public internal(set) var activation: PluginActivation?
+  package internal(set) var activation: PluginActivation?
   /// Where the host learned what the plugin offers; nil for factories that
   /// were already in this process.
-  public internal(set) var source: ScanSource?
+  package internal(set) var source: ScanSource?
 
   /// Describes factories that are already in this process, for hosts and
   /// harnesses that build modules without a plugin file.
-  public init(
+  package init(
     path: String, name: String, sdkVersion: ViperKitVersion = .current, factories: [any ModuleFactory],
     loadTime: Duration = .zero
   ) {
@@ -54,20 +54,20 @@ public struct LoadedPlugin: Sendable {
   }
 
   /// Its modules' contracts, in order.
-  public var contracts: [Contract] { modules.map(\.contract) }
+  package var contracts: [Contract] { modules.map(\.contract) }
 
   /// Its factories, when every module of it is built in this process (it
   /// was loaded here); nil otherwise.
-  public var factoriesInThisProcess: [any ModuleFactory]? {
+  package var factoriesInThisProcess: [any ModuleFactory]? {
     let factories = modules.compactMap(\.factory)
     return factories.count == modules.count ? factories : nil
   }
 }
 
 /// A file or directory the host refused, and why.
-public struct Rejection: Error, Sendable, Equatable, Codable {
+package struct Rejection: Error, Sendable, Equatable, Codable {
   /// Stable names of the reasons, for scripts (`--json`) and tests.
-  public enum Kind: String, Sendable, Codable, CaseIterable {
+  package enum Kind: String, Sendable, Codable, CaseIterable {
     case missingDirectory = "missing-directory"
     case unsafePermissions = "unsafe-permissions"
     case notRegularFile = "not-a-regular-file"
@@ -106,13 +106,13 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
   }
 
   /// The file or directory refused.
-  public let path: String
+  package let path: String
   /// Which check refused it.
-  public let kind: Kind
+  package let kind: Kind
   /// One sentence per problem: what is wrong and what to do about it.
-  public let reasons: [String]
+  package let reasons: [String]
   /// For each reason, the conformance check it fails (CHECKS.md).
-  public let checks: [String]
+  package let checks: [String]
 
   /// The plugin at `path` kept off because its build asks for the
   /// permissions `asked`, never decided (``Kind/permissionsWidened``).
@@ -146,7 +146,7 @@ public struct Rejection: Error, Sendable, Equatable, Codable {
 extension Rejection {
   /// Whether the file is one of the SDK's own libraries, found in a build
   /// folder: not a plugin, and nothing to fix. Reports list it as skipped.
-  public var isSDKLibrary: Bool { kind == .sdkLibrary }
+  package var isSDKLibrary: Bool { kind == .sdkLibrary }
 }
 
 extension Rejection.Kind {
@@ -169,14 +169,14 @@ extension Rejection.Kind {
 }
 
 /// The outcome for one file the host looked at.
-public enum PluginOutcome: Sendable {
+package enum PluginOutcome: Sendable {
   /// The plugin loaded.
   case loaded(LoadedPlugin)
   /// The file or directory was refused.
   case rejected(Rejection)
 
   /// The file or directory this outcome is about.
-  public var path: String {
+  package var path: String {
     switch self {
     case .loaded(let plugin): plugin.path
     case .rejected(let rejection): rejection.path

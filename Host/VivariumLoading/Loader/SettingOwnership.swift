@@ -4,7 +4,7 @@ import ViperKit
 /// the plugins whose modules' contracts declare it, from the catalog. The
 /// host asks it before each read and write a module makes (issue 30: a
 /// plugin must not set `session.user` and walk past the sign-in guard).
-public struct SettingOwnership: Sendable {
+package struct SettingOwnership: Sendable {
   /// One plugin's claim on a key.
   struct Claim: Sendable {
     let plugin: String
@@ -15,10 +15,10 @@ public struct SettingOwnership: Sendable {
   private let claims: [String: [Claim]]
 
   /// No setting owned: every plugin may read and change every key.
-  public init() { claims = [:] }
+  package init() { claims = [:] }
 
   /// The claims of the plugins in `plugins`.
-  public init(_ plugins: [LoadedPlugin]) {
+  package init(_ plugins: [LoadedPlugin]) {
     var claims: [String: [Claim]] = [:]
     for plugin in plugins {
       for declaration in plugin.contracts.flatMap(\.settings) {
@@ -38,14 +38,14 @@ public struct SettingOwnership: Sendable {
 
   /// Whether the plugin at `path` may read `key`: a key no plugin
   /// declares, its own, or another's declared readable by others.
-  public func mayRead(_ key: String, pluginAt path: String) -> Bool {
+  package func mayRead(_ key: String, pluginAt path: String) -> Bool {
     guard let owners = claims[key] else { return true }
     return owners.contains { $0.path == path } || owners.allSatisfy(\.readableByOthers)
   }
 
   /// Why `plugin` at `path` may not change `key`, or nil when it may: a
   /// key no plugin declares, or its own that no other plugin declares too.
-  public func writeRefusal(_ key: String, plugin: String, pluginAt path: String) -> String? {
+  package func writeRefusal(_ key: String, plugin: String, pluginAt path: String) -> String? {
     guard let owners = claims[key] else { return nil }
     if owners.count > 1 {
       let names = owners.map { "\($0.plugin) (\($0.path))" }.joined(separator: " and ")
@@ -58,7 +58,7 @@ public struct SettingOwnership: Sendable {
   }
 
   /// The keys the plugin at `path` may not read, of those declared.
-  public func unreadable(byPluginAt path: String) -> Set<String> {
+  package func unreadable(byPluginAt path: String) -> Set<String> {
     Set(claims.keys.filter { !mayRead($0, pluginAt: path) })
   }
 }

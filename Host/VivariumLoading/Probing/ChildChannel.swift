@@ -14,11 +14,11 @@ import VivariumSupport
 /// descriptors (docs/checking.md, "Loading checks").
 ///
 /// Frame: `VIVARIUM-REPLY NONCE LENGTH\n` then exactly LENGTH bytes.
-public enum ChildChannel {
+package enum ChildChannel {
   /// The child's descriptor for its reply.
-  public static let replyDescriptor: Int32 = 3
+  package static let replyDescriptor: Int32 = 3
   /// The child's descriptor for the plugin file its parent opened and checked.
-  public static let fileDescriptor: Int32 = 4
+  package static let fileDescriptor: Int32 = 4
 
   private static let tag = "VIVARIUM-REPLY"
   /// The environment variable carrying the parent's pid.
@@ -28,7 +28,7 @@ public enum ChildChannel {
   /// runs in a process group of its own, so Ctrl-C or a kill of the host
   /// would otherwise leave it running), then returns the nonce the parent
   /// sent on stdin. Call it first, before any plugin code is loaded.
-  public static func begin() -> String {
+  package static func begin() -> String {
     let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap { pid_t($0) } ?? getppid()
     if vivarium_die_with_parent(parent) != 0 { exit(1) }
     var bytes: [UInt8] = []
@@ -42,7 +42,7 @@ public enum ChildChannel {
   }
 
   /// Sends `payload` to the parent as the next reply of this run.
-  public static func reply(_ payload: Data, nonce: String) {
+  package static func reply(_ payload: Data, nonce: String) {
     var frame = Data("\(tag) \(nonce) \(payload.count)\n".utf8)
     frame.append(payload)
     // A failed write leaves the parent without a reply, which it reports.

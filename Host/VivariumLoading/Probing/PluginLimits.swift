@@ -3,14 +3,14 @@
 /// section (``ELFFile/manifestLimit``) and the wire frame a plugin process
 /// sends its contracts in (``WireProtocol/messageLimit``). A plugin past them
 /// is refused with its count and the limit, never reported as crashed.
-public enum PluginLimits {
+package enum PluginLimits {
   /// The most modules one plugin may offer.
-  public static let modules = 100_000
+  package static let modules = 100_000
   /// The most bytes a plugin's contracts may take as the host receives them
   /// (JSON from a probe or a manifest, the wire's own encoding from a plugin
   /// process): 100,000 contracts as rich as the richest sample module's
   /// take about 73 MiB as JSON and 34 MiB on the wire (PluginLimitsTests).
-  public static let contractBytes = 128 << 20
+  package static let contractBytes = 128 << 20
 
   /// Why a plugin offering `count` modules, whose contracts take `bytes`
   /// bytes as `what` (e.g. "the probe's report"), is refused; nil when it

@@ -14,20 +14,20 @@ import Foundation
 /// What this does not guarantee: plugin code that behaves in the probe and
 /// misbehaves in the host (it can tell them apart) still runs in the host.
 /// Running plugins in processes of their own is the answer to that.
-public struct PluginProbe: Sendable {
+package struct PluginProbe: Sendable {
   /// The host executable to re-run.
-  public let executable: String
+  package let executable: String
   /// How long one file may take to load in the child.
-  public let timeout: Duration
+  package let timeout: Duration
 
   /// The hidden command name the child is run with.
-  public static let command = "__probe"
+  package static let command = "__probe"
 
   /// What the kernel offers of what the probe's sandbox needs.
   let support: SandboxSupport
 
   /// A probe that re-runs `executable`.
-  public init(executable: String, timeout: Duration = .seconds(10)) {
+  package init(executable: String, timeout: Duration = .seconds(10)) {
     self.init(executable: executable, timeout: timeout, support: .current)
   }
 
@@ -179,7 +179,7 @@ public struct PluginProbe: Sendable {
   /// then loads each file its parent handed it (descriptors 4, 5 and on) and
   /// replies with its outcome before going on to the next. Returns the exit
   /// status.
-  public static func childMain(_ arguments: [String]) -> Int32 {
+  package static func childMain(_ arguments: [String]) -> Int32 {
     ProcessConfinement.isolateNetwork()
     let nonce = ChildChannel.begin()
     guard let separator = arguments.firstIndex(of: "--") else { return 2 }

@@ -4,15 +4,15 @@ import ViperKit
 /// Why a plugin process ended, as the modules it hosted show it in their
 /// place: the plugin, the signal or exit status, the last lines it wrote to
 /// stderr (where Swift puts a fatal error with its file and line).
-public struct PluginFailure: Equatable, Sendable {
+package struct PluginFailure: Equatable, Sendable {
   /// The plugin file's name.
-  public let plugin: String
+  package let plugin: String
   /// What happened: `it crashed (signal 4, …)`, `it exited with status 3`, …
-  public let cause: String
+  package let cause: String
   /// The last lines of its stderr, at most ``linesKept``.
-  public let lastLines: [String]
+  package let lastLines: [String]
   /// The line where Swift said why it stopped, if it did.
-  public let fatalError: String?
+  package let fatalError: String?
 
   /// How many stderr lines are kept.
   static let linesKept = 6
@@ -41,7 +41,7 @@ public struct PluginFailure: Equatable, Sendable {
   var saying: String { fatalError.map { ", saying \"\($0)\"" } ?? "" }
 
   /// One line for logs, problems and a parent: `libX.so: it crashed (…), saying "…"`.
-  public var summary: String { "\(plugin): \(cause)\(saying)" }
+  package var summary: String { "\(plugin): \(cause)\(saying)" }
 
   /// What the module's place on screen shows.
   var tree: ViewNode {

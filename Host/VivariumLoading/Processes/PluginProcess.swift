@@ -15,14 +15,14 @@ import VivariumWire
 /// show what happened in their place (``PluginFailure``), and ``restart()``
 /// starts a new process for the same file.
 @MainActor
-public final class PluginProcess {
+package final class PluginProcess {
   /// Where the plugin is and how its processes run.
-  public let path: String
+  package let path: String
   let options: PluginProcessOptions
   /// The plugin file, opened and checked once, handed to each process.
   private let file: PluginFile
   /// The plugin's declared name and contracts, from the first start.
-  public private(set) var name = ""
+  package private(set) var name = ""
   private(set) var contracts: [Contract] = []
   private(set) var sdkVersion = ViperKitVersion.current
   /// The plugin's own version and the business services it provides, from its start.
@@ -31,13 +31,13 @@ public final class PluginProcess {
   private(set) var hosts: [String] = []
 
   /// How the current process is doing.
-  public private(set) var state: State = .running
+  package private(set) var state: State = .running
   /// Counts starts: modules of an earlier process are failed for good.
   private(set) var generation = 0
   private var channel: WireChannel?
   private var inbox: PluginInbox?
   /// The current process's id (0 before the first start), to watch it from outside.
-  public private(set) var pid: pid_t = 0
+  package private(set) var pid: pid_t = 0
 
   private(set) var modules: [UInt32: RemoteModule] = [:]
   private var works: [UInt32: RemoteWork] = [:]
@@ -61,7 +61,7 @@ public final class PluginProcess {
   private(set) var callsAnswered = 0
 
   /// How a plugin process is doing.
-  public enum State: Equatable, Sendable {
+  package enum State: Equatable, Sendable {
     /// It answers.
     case running
     /// It did not answer `what` within the time limit; `waiting` once the
@@ -83,7 +83,7 @@ public final class PluginProcess {
   func closeFile() { file.close() }
 
   /// The plugin file's name, for messages.
-  public var fileName: String { PathName.lastComponent(path) }
+  package var fileName: String { PathName.lastComponent(path) }
 
   // MARK: Starting
 
@@ -299,7 +299,7 @@ public final class PluginProcess {
   }
 
   /// Ends the process for good when the host lets the plugin go.
-  public func terminate() { stop(because: "the host let it go") }
+  package func terminate() { stop(because: "the host let it go") }
 
   /// Kills the process; its modules show `reason` once it has ended.
   func stop(because reason: String) {
@@ -709,21 +709,21 @@ public final class PluginProcess {
 }
 
 /// How plugin processes run: set by `vivarium run` and `render`.
-public struct PluginProcessOptions: Sendable {
+package struct PluginProcessOptions: Sendable {
   /// The host executable, re-run as `EXECUTABLE __plugin FILE`.
-  public var executable: String
+  package var executable: String
   /// How long a module may take to answer before it is shown as not responding.
-  public var responseLimit: Duration
+  package var responseLimit: Duration
   /// How long a plugin may take to load in its process.
-  public var loadLimit: Duration
+  package var loadLimit: Duration
   /// The most memory (bytes of data) a plugin process may allocate.
-  public var memoryLimit: Int
+  package var memoryLimit: Int
   /// Whether plugin processes are forked from a zygote (``PluginZygote``)
   /// rather than each started from the executable.
-  public var forks = true
+  package var forks = true
   /// Whether each plugin process confines itself before it loads its
   /// plugin (docs/what-a-plugin-can-do.md); false only with `--no-sandbox`.
-  public var confined = true
+  package var confined = true
   /// Whether a confined plugin process gets an empty network namespace of
   /// its own, where the kernel offers user namespaces; false only in the
   /// benchmark, which times the namespace on its own.
@@ -734,12 +734,12 @@ public struct PluginProcessOptions: Sendable {
 
   /// Starts the zygote plugin processes are forked from now, so that its
   /// own start overlaps the host's instead of delaying the first plugin.
-  public func prepare() {
+  package func prepare() {
     if forks { _ = PluginZygote.shared(executable, ownNetwork: ownsNetwork) }
   }
 
   /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
-  public init(
+  package init(
     executable: String, responseLimit: Duration = .seconds(3), loadLimit: Duration = .seconds(10),
     memoryLimit: Int = 1 << 30
   ) {

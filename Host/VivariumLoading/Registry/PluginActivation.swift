@@ -9,19 +9,19 @@ import ViperKit
 /// contracts than its registry entry is refused, naming both, and so is
 /// every later build of its modules.
 @MainActor
-public final class PluginActivation {
+package final class PluginActivation {
   /// The plugin file.
-  public let path: String
+  package let path: String
   /// What the scan recorded.
-  public let record: PluginRecord
+  package let record: PluginRecord
   /// Where the record came from.
-  public let source: ScanSource
+  package let source: ScanSource
   private let hosting: PluginProcessOptions?
   private let loader: PluginLoader
   /// The loaded plugin, once it is.
-  public private(set) var plugin: LoadedPlugin?
+  package private(set) var plugin: LoadedPlugin?
   /// Why it could not be loaded, once it was tried.
-  public private(set) var failure: Rejection?
+  package private(set) var failure: Rejection?
 
   /// A plugin to load with `loader`, or with `hosting` in a process of its own.
   nonisolated init(
@@ -35,7 +35,7 @@ public final class PluginActivation {
   }
 
   /// The process hosting the plugin, once it runs in one.
-  public var process: PluginProcess? { plugin?.process }
+  package var process: PluginProcess? { plugin?.process }
 
   /// Where the module at `index` of the loaded plugin comes from (its
   /// factory in this process, or the plugin's process), loading the plugin

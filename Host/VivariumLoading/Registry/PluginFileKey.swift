@@ -5,17 +5,17 @@ import Glibc
 /// is taken to be unchanged (GStreamer's registry keys on path, size and
 /// modification time; the inode catches a file replaced by `mv` with the
 /// same size and time).
-public struct PluginFileKey: Codable, Hashable, Sendable {
+package struct PluginFileKey: Codable, Hashable, Sendable {
   /// The path the file was found at.
-  public var path: String
+  package var path: String
   /// Its size in bytes.
-  public var size: Int64
+  package var size: Int64
   /// Its modification time, in nanoseconds since 1970.
-  public var modified: Int64
+  package var modified: Int64
   /// Its inode number.
-  public var inode: UInt64
+  package var inode: UInt64
   /// The device holding it.
-  public var device: UInt64
+  package var device: UInt64
 
   /// The key of the file at `path`, described by `info` (from `fstat`).
   init(path: String, _ info: stat) {

@@ -60,7 +60,7 @@ extension PluginManifest {
   /// The manifest the plugin at `path` should carry, from what its code
   /// declares (loaded by `probe` in a child process), and the one it
   /// carries, nil when it carries none.
-  public static func inspect(_ path: String, probe: PluginProbe) -> (
+  package static func inspect(_ path: String, probe: PluginProbe) -> (
     declared: Result<PluginManifest, Rejection>, carried: Result<PluginRecord, Rejection>?
   ) {
     let file: PluginFile
@@ -84,7 +84,7 @@ extension PluginManifest {
   /// Why the manifest `carried` does not describe the plugin at `path`
   /// whose code declares `contracts`, the http `hosts` and the business
   /// services it `provides`, one sentence per difference; empty when it does.
-  public static func differences(
+  package static func differences(
     _ carried: PluginRecord, from contracts: [Contract], hosts: [String], provides: [ServiceProvision], path: String
   ) -> [String] {
     var found =
@@ -110,9 +110,9 @@ extension PluginManifest {
 }
 
 /// What to tell the author of a plugin whose manifest is missing or stale.
-public enum ManifestAdvice {
+package enum ManifestAdvice {
   /// How to make the manifest of the plugin at `path` again.
-  public static func remake(_ path: String) -> String {
+  package static func remake(_ path: String) -> String {
     "rebuild the plugin: a package made by 'vivarium new' writes its manifest on every build (docs/writing-a-plugin.md, \"The package\"); one built some other way needs the output of 'vivarium manifest \(path) --swift' among its sources, once"
   }
 }

@@ -3,22 +3,22 @@ import ViperKit
 /// What scanning a plugin file found out, without keeping any of its code
 /// loaded: enough to route to its modules and list them. The plugin is
 /// loaded (``PluginActivation``) only when one of its modules is built.
-public struct PluginRecord: Codable, Hashable, Sendable {
+package struct PluginRecord: Codable, Hashable, Sendable {
   /// The name from its descriptor.
-  public var name: String
+  package var name: String
   /// The SDK version it was built against.
-  public var sdkVersion: ViperKitVersion
+  package var sdkVersion: ViperKitVersion
   /// Its factories' contracts, in the order of its factories.
-  public var contracts: [Contract]
+  package var contracts: [Contract]
   /// Its own version.
-  public var version: SemanticVersion
+  package var version: SemanticVersion
   /// The business services it provides.
-  public var provides: [ServiceProvision]
+  package var provides: [ServiceProvision]
   /// The hosts it may reach through the host's http service.
-  public var hosts: [String]
+  package var hosts: [String]
 
   /// A record of a plugin offering `contracts`, and `provides`.
-  public init(
+  package init(
     name: String, sdkVersion: ViperKitVersion, contracts: [Contract], version: SemanticVersion = SemanticVersion(0),
     provides: [ServiceProvision] = [], hosts: [String] = []
   ) {
@@ -39,7 +39,7 @@ public struct PluginRecord: Codable, Hashable, Sendable {
 }
 
 /// Where the host learned what a plugin offers.
-public enum ScanSource: String, Codable, Sendable {
+package enum ScanSource: String, Codable, Sendable {
   /// The registry cache: the file is unchanged since it was last scanned.
   case cache
   /// A probe process loaded it (with others) and reported its contracts.

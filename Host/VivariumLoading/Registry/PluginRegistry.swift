@@ -17,44 +17,44 @@ import VivariumSupport
 /// One that cannot be read, is not a registry, or is damaged is discarded
 /// with a warning, never trusted; a registry written by another host, SDK
 /// or compiler is ignored without one.
-public struct PluginRegistry: Sendable {
+package struct PluginRegistry: Sendable {
   /// What the cache knows of one file.
-  public struct Entry: Equatable, Sendable {
+  package struct Entry: Equatable, Sendable {
     /// The version of the file the entry is about.
-    public var key: PluginFileKey
+    package var key: PluginFileKey
     /// What the plugin offers, or why it was refused.
-    public var outcome: Result<PluginRecord, Rejection>
+    package var outcome: Result<PluginRecord, Rejection>
 
     /// What the plugin offers, when it was accepted.
-    public var record: PluginRecord? { try? outcome.get() }
+    package var record: PluginRecord? { try? outcome.get() }
     /// Why it was refused, when it was.
-    public var rejection: Rejection? {
+    package var rejection: Rejection? {
       guard case .failure(let rejection) = outcome else { return nil }
       return rejection
     }
   }
 
   /// The registry's file name in the data directory.
-  public static let fileName = "plugin-registry.cache"
+  package static let fileName = "plugin-registry.cache"
   /// The version of the file's layout, its byte after ``magic``.
   static let formatVersion: UInt8 = 6
 
   /// The cache file; nil when there is no cache (`--no-cache`).
-  public let path: String?
+  package let path: String?
   /// Entries by path.
   private(set) var entries: [String: Entry] = [:]
   /// Whether an entry was added or dropped since the file was read.
   private(set) var changed = false
 
   /// No cache: every file is scanned, and nothing is saved.
-  public static let none = PluginRegistry(path: nil)
+  package static let none = PluginRegistry(path: nil)
 
   private init(path: String?) { self.path = path }
 
   /// The registry kept in `dataDirectory`, and a warning when the file there
   /// was damaged or foreign and was discarded. With `rescan`, what it holds is
   /// forgotten, and replaced at the next save.
-  public static func open(dataDirectory: String, rescan: Bool = false) -> (PluginRegistry, warning: String?) {
+  package static func open(dataDirectory: String, rescan: Bool = false) -> (PluginRegistry, warning: String?) {
     var registry = PluginRegistry(path: dataDirectory + "/" + fileName)
     // Unless every entry is read back, the file is written anew at the next save.
     registry.changed = true
@@ -103,7 +103,7 @@ public struct PluginRegistry: Sendable {
   }
 
   /// What the cache knows of exactly this version of the file, if anything.
-  public func entry(for key: PluginFileKey) -> Entry? {
+  package func entry(for key: PluginFileKey) -> Entry? {
     guard path != nil, let entry = entries[key.path], entry.key == key else { return nil }
     return entry
   }
@@ -118,7 +118,7 @@ public struct PluginRegistry: Sendable {
 
   /// Writes the registry if it changed, atomically, leaving out files that
   /// are gone. Throws a message saying what could not be written.
-  public mutating func save() throws(RegistryError) {
+  package mutating func save() throws(RegistryError) {
     guard let path, changed else { return }
     for (file, _) in entries where !FileContents.exists(file) { entries[file] = nil }
     do throws(AtomicFile.WriteError) {
@@ -132,9 +132,9 @@ public struct PluginRegistry: Sendable {
 }
 
 /// Why the registry cache could not be read or saved.
-public struct RegistryError: Error, CustomStringConvertible {
+package struct RegistryError: Error, CustomStringConvertible {
   /// Stable names of the problems, for tests.
-  public enum Kind: String, Sendable {
+  package enum Kind: String, Sendable {
     /// The file could not be read.
     case unreadable
     /// A file the host does not trust (``FileContents/refused(_:)``): it is set aside.
@@ -148,9 +148,9 @@ public struct RegistryError: Error, CustomStringConvertible {
   }
 
   /// Which problem it is.
-  public let kind: Kind
+  package let kind: Kind
   /// What went wrong and what it means.
-  public let description: String
+  package let description: String
 
   init(_ kind: Kind, description: String) {
     self.kind = kind

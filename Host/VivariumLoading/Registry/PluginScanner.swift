@@ -17,25 +17,25 @@ import ViperKit
 /// factories load it when one of its modules is first built
 /// (``PluginActivation``), into this process or, with ``hosting``, into a
 /// process of its own.
-public struct PluginScanner: Sendable {
+package struct PluginScanner: Sendable {
   /// Probes the files the cache does not know; nil loads them into this
   /// process instead.
-  public var probe: PluginProbe?
+  package var probe: PluginProbe?
   /// Where plugins are activated: nil for this process, else in processes
   /// of their own with these options.
-  public var hosting: PluginProcessOptions?
+  package var hosting: PluginProcessOptions?
   /// Loads plugins into this process (without a probe of its own).
-  public var loader: PluginLoader
+  package var loader: PluginLoader
 
   /// A scanner probing with `probe`, activating with `hosting` or `loader`.
-  public init(probe: PluginProbe?, hosting: PluginProcessOptions?, loader: PluginLoader = PluginLoader()) {
+  package init(probe: PluginProbe?, hosting: PluginProcessOptions?, loader: PluginLoader = PluginLoader()) {
     self.probe = probe
     self.hosting = hosting
     self.loader = loader
   }
 
   /// The outcome for each of `paths`, in order, using and updating `registry`.
-  public func scanAll(_ paths: [String], registry: inout PluginRegistry) -> [PluginOutcome] {
+  package func scanAll(_ paths: [String], registry: inout PluginRegistry) -> [PluginOutcome] {
     scanAll(paths, registry: &registry, directories: DirectoryChecks())
   }
 

@@ -9,13 +9,13 @@ import ViperKitHosting
 /// Patterns of the same shape (`a:{x}` and `a:{y}`) match exactly the same
 /// URNs: they share one leaf, and ``resolve(_:)`` reports them as a conflict
 /// instead of choosing.
-public struct RouteTable<Value: Sendable>: Sendable {
+package struct RouteTable<Value: Sendable>: Sendable {
   /// One registered pattern and what it leads to.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The pattern as registered.
-    public let pattern: URNPattern
+    package let pattern: URNPattern
     /// The value registered with it.
-    public let value: Value
+    package let value: Value
     /// The next entry of the same shape, in the order added, or -1.
     @usableFromInline var nextOfShape: Int32 = -1
 
@@ -26,7 +26,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   }
 
   /// The outcome of resolving a URN.
-  public enum Resolution: Sendable {
+  package enum Resolution: Sendable {
     /// Exactly one pattern matched; `bindings` maps placeholders to segments.
     case matched(Entry, bindings: [String: String])
     /// Several patterns of the same shape claim the URN.
@@ -38,14 +38,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// The patterns' segments, each pattern numbered by its place in ``entries``.
   @usableFromInline private(set) var trie = RouteTrie()
   /// Every entry in registration order.
-  public private(set) var entries: [Entry] = []
+  package private(set) var entries: [Entry] = []
 
   /// An empty table.
-  public init() {}
+  package init() {}
 
   /// Adds `pattern`. A pattern of the same shape as an existing one is kept
   /// beside it, and both are reported by ``conflicts``.
-  public mutating func insert(_ pattern: URNPattern, _ value: Value) {
+  package mutating func insert(_ pattern: URNPattern, _ value: Value) {
     if var last = trie.insert(pattern.segments, as: entries.count) {
       while let next = next(ofShape: last) { last = next }
       entries[last].nextOfShape = Int32(entries.count)
@@ -60,7 +60,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   }
 
   /// Groups of two or more entries whose patterns match the same URNs.
-  public var conflicts: [[Entry]] {
+  package var conflicts: [[Entry]] {
     // The entries chain the patterns of one shape, first added first.
     var grouped = Set<Int>()
     var groups: [[Entry]] = []
@@ -81,14 +81,14 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// Two entries whose patterns overlap partly: both match ``example``, and
   /// each matches URNs the other does not (`items:{kind}:7` and
   /// `items:detail:{itemID}` both match `items:detail:7`).
-  public struct Overlap: Sendable {
+  package struct Overlap: Sendable {
     /// The one the router sends ``example`` to: the one with a literal at
     /// the first segment where they differ.
-    public let winner: Entry
+    package let winner: Entry
     /// The other, which never gets ``example``.
-    public let loser: Entry
+    package let loser: Entry
     /// A URN both patterns match.
-    public let example: String
+    package let example: String
   }
 
   /// Pairs of entries whose patterns overlap partly, where the router
@@ -96,7 +96,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// only URNs another matches too (`items:detail:new` beside
   /// `items:detail:{itemID}`) is a deliberate exception and no overlap; a
   /// pair whose common URN a third pattern takes is none either.
-  public var overlaps: [Overlap] {
+  package var overlaps: [Overlap] {
     trie.crossings().compactMap { crossing in
       guard let found = trie.find(crossing.example), !found.shared,
         found.pattern == crossing.first || found.pattern == crossing.second
@@ -112,7 +112,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// caller in another module (a test, a benchmark, another host) gets it
   /// compiled for its `Value` rather than through generic witnesses.
   @inlinable
-  public func resolve(_ urn: ParsedURN) -> Resolution {
+  package func resolve(_ urn: ParsedURN) -> Resolution {
     switch match(urn) {
     case .notFound: .notFound
     case .conflict(let numbers): .conflict(numbers.map { entries[$0] })
@@ -122,11 +122,11 @@ public struct RouteTable<Value: Sendable>: Sendable {
 
   /// A URN routed from its text: the entry it matched, its arguments not
   /// yet read (``RouteTable/arguments(of:)`` reads them).
-  public struct RoutedURN: Sendable {
+  package struct RoutedURN: Sendable {
     /// The entry's place in ``RouteTable/entries``.
-    public let entry: Int
+    package let entry: Int
     /// The URN as given.
-    public let text: String
+    package let text: String
     /// The length in bytes of the text's path if it is plain, else -1
     /// (percent-encoded): ``RouteTable/arguments(of:)`` then parses it.
     @usableFromInline let plainPathLength: Int
@@ -140,7 +140,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   }
 
   /// The outcome of resolving a URN from its text.
-  public enum Routing: Sendable {
+  package enum Routing: Sendable {
     /// Exactly one pattern matched.
     case matched(RoutedURN)
     /// Several patterns of the same shape claim the URN.
@@ -155,7 +155,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// values, until ``arguments(of:)`` asks for them. Throws the
   /// ``URNError`` parsing gives for text that is no URN.
   @inlinable
-  public func resolve(text: String) throws(URNError) -> Routing {
+  package func resolve(text: String) throws(URNError) -> Routing {
     let (found, plainPathLength) = try trie.find(text: text)
     switch match(found) {
     case .notFound: return .notFound
@@ -167,7 +167,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
   /// The arguments `routed` gives as written: each placeholder of its
   /// entry's pattern with its segment, in the pattern's order, then its
   /// `?query` parameters in the order given; all decoded.
-  public func arguments(of routed: RoutedURN) -> (
+  package func arguments(of routed: RoutedURN) -> (
     placeholders: [(name: String, value: String)], query: [(name: String, value: String)]
   ) {
     let pattern = entries[routed.entry].pattern
@@ -203,7 +203,7 @@ public struct RouteTable<Value: Sendable>: Sendable {
 
   /// The placeholders of `routed`'s pattern, each bound to its segment of
   /// the URN, decoded.
-  public func bindings(of routed: RoutedURN) -> [String: String] {
+  package func bindings(of routed: RoutedURN) -> [String: String] {
     Dictionary(arguments(of: routed).placeholders, uniquingKeysWith: { first, _ in first })
   }
 

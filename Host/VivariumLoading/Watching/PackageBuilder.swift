@@ -14,37 +14,37 @@ import VivariumSupport
 /// held still for an interval. The plugin watcher then reloads the rebuilt
 /// library, told when the build ends (``onEnd``).
 @MainActor
-public final class PackageBuilder {
+package final class PackageBuilder {
   /// How a build ended.
-  public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// Whether `swift build` succeeded.
-    public let succeeded: Bool
+    package let succeeded: Bool
     /// Its errors, when it failed: each once, as `File.swift:3:9: message`
     /// (``errors(in:)``).
-    public let errors: [String]
+    package let errors: [String]
     /// Its whole output, for the log.
-    public let output: String
+    package let output: String
     /// Whether sources changed while it ran: another build starts at once.
-    public internal(set) var overtaken = false
+    package internal(set) var overtaken = false
   }
 
   /// The package folder.
-  public let directory: String
+  package let directory: String
   /// Where SwiftPM puts the debug build's products.
-  public var products: String { Self.products(in: directory) }
+  package var products: String { Self.products(in: directory) }
 
   /// Where SwiftPM puts the debug build's products of the package in `directory`.
-  public nonisolated static func products(in directory: String) -> String { directory + "/.build/debug" }
+  package nonisolated static func products(in directory: String) -> String { directory + "/.build/debug" }
   /// How often the sources are looked at, without inotify.
-  public let interval: Duration
+  package let interval: Duration
   /// When the newest source of the build under way (or last done) was
   /// saved: the start of the time from save to redraw.
-  public private(set) var savedAt: Date?
+  package private(set) var savedAt: Date?
   /// Called when a build starts, with the files that changed since the
   /// sources the last one started from.
-  public var onStart: ([String]) -> Void = { _ in }
+  package var onStart: ([String]) -> Void = { _ in }
   /// Called when a build ends.
-  public var onEnd: (Outcome) -> Void = { _ in }
+  package var onEnd: (Outcome) -> Void = { _ in }
 
   /// The sources as the last build (or the start) took them.
   private var known: [String: FileSignature] = [:]
@@ -61,7 +61,7 @@ public final class PackageBuilder {
   private let run: @Sendable (String) -> Outcome
 
   /// A builder for the package in `directory`, taking its sources as they are now.
-  public convenience init(directory: String, interval: Duration = .milliseconds(200)) {
+  package convenience init(directory: String, interval: Duration = .milliseconds(200)) {
     self.init(directory: directory, interval: interval, run: PackageBuilder.swiftBuild(in:))
   }
 
@@ -75,7 +75,7 @@ public final class PackageBuilder {
 
   /// Starts looking at the sources, and builds at once when they changed
   /// since the last build (a save during ``buildNow()``).
-  public func start() {
+  package func start() {
     events = FileEvents(directories: [directory], trees: [directory + "/Sources"]) { [weak self] whole in
       self?.look(closed: whole)
     }
@@ -87,7 +87,7 @@ public final class PackageBuilder {
   }
 
   /// Stops looking.
-  public func stop() {
+  package func stop() {
     events?.stop()
     events = nil
     poller?.stop()
@@ -193,7 +193,7 @@ public final class PackageBuilder {
   /// Builds now, on the calling thread, before ``start()``: the first
   /// build, before anything is loaded. A source saved while it ran is built
   /// again once the builder has started.
-  public func buildNow() -> Outcome {
+  package func buildNow() -> Outcome {
     known = signatures()
     var outcome = run(directory)
     outcome.overtaken = forgetSavedDuringBuild()
@@ -244,7 +244,7 @@ public final class PackageBuilder {
   }
 
   /// Runs `swift build` in `directory` and waits for it.
-  public nonisolated static func swiftBuild(in directory: String) -> Outcome {
+  package nonisolated static func swiftBuild(in directory: String) -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swift", "build"]
@@ -276,7 +276,7 @@ public final class PackageBuilder {
   /// quotes under an error, and the same error told again by another of
   /// its jobs, are left out; lines of SwiftPM's own (`error: link command
   /// failed`) are taken only when no compiler error was told.
-  public nonisolated static func errors(in output: String, limit: Int = 3) -> [String] {
+  package nonisolated static func errors(in output: String, limit: Int = 3) -> [String] {
     var located: [String] = []
     var other: [String] = []
     for line in output.split(separator: "\n", omittingEmptySubsequences: true) {

@@ -14,9 +14,9 @@ import VivariumSupport
 /// It compares signatures rather than trusting events: a file replaced by
 /// a rename, written in place or reached through a link is seen the same way.
 @MainActor
-public final class PluginWatcher {
+package final class PluginWatcher {
   /// How often the files are looked at, without inotify.
-  public let interval: Duration
+  package let interval: Duration
   private let directories: [String]
   private let changed: (String) -> Void
   /// Each file's signature as last taken (or as at start).
@@ -33,7 +33,7 @@ public final class PluginWatcher {
 
   /// Watches the `.so` files of `directories`, as they are now; `changed`
   /// is called on the main actor with the path of each new or rebuilt file.
-  public init(directories: [String], interval: Duration = .milliseconds(200), changed: @escaping (String) -> Void) {
+  package init(directories: [String], interval: Duration = .milliseconds(200), changed: @escaping (String) -> Void) {
     self.directories = directories
     self.interval = interval
     self.changed = changed
@@ -41,7 +41,7 @@ public final class PluginWatcher {
   }
 
   /// Starts looking.
-  public func start() {
+  package func start() {
     events = FileEvents(directories: watchedFolders) { [weak self] whole in self?.look(closed: whole) }
     guard events == nil else { return }
     let poller = Poller(interval: interval) { [weak self] in self?.look() }
@@ -61,7 +61,7 @@ public final class PluginWatcher {
   }
 
   /// Stops looking.
-  public func stop() {
+  package func stop() {
     events?.stop()
     events = nil
     poller?.stop()
@@ -72,7 +72,7 @@ public final class PluginWatcher {
 
   /// Looks now, taking the files as whole: when a build that wrote them has
   /// ended, its products are reloaded without waiting for an event.
-  public func lookNow() { look(whole: true) }
+  package func lookNow() { look(whole: true) }
 
   /// One look: reports each file that changed and, unless the files are
   /// known to be `whole`, then held still until the next look.

@@ -4,13 +4,13 @@ import VivariumLoading
 import VivariumSupport
 
 /// A URN matched to a route, with arguments validated against its contract.
-public struct ResolvedModule: Sendable {
+package struct ResolvedModule: Sendable {
   /// The URN as given.
-  public let urn: String
+  package let urn: String
   /// The route that answers it.
-  public let route: Route
+  package let route: Route
   /// The validated arguments, defaults filled in.
-  public let arguments: Arguments
+  package let arguments: Arguments
 }
 
 extension PluginCatalog {

@@ -4,9 +4,9 @@ import VivariumLoading
 
 /// Why a URN could not be turned into a module, naming the URN, the argument
 /// or the plugin concerned, and what to do.
-public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Stable names of the reasons, for scripts and tests.
-  public enum Kind: String, Sendable, Codable {
+  package enum Kind: String, Sendable, Codable {
     case invalidURN = "invalid-urn"
     case notFound = "not-found"
     case conflict
@@ -28,20 +28,20 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
   }
 
   /// Which problem it is.
-  public let kind: Kind
+  package let kind: Kind
   /// The sentence for the person.
-  public let message: String
+  package let message: String
   /// For ``Kind/guarded``: the guard that refused the module.
-  public let refusedBy: RouteGuard?
+  package let refusedBy: RouteGuard?
   /// For ``Kind/refused``: where the plugin sends a person opening it, and why.
-  public let redirect: Redirect?
+  package let redirect: Redirect?
 
   /// Where an ``OpenGuard`` sends a person instead, and why.
-  public struct Redirect: Sendable, Equatable {
+  package struct Redirect: Sendable, Equatable {
     /// The URN opened instead.
-    public let urn: String
+    package let urn: String
     /// Why, for the person.
-    public let reason: String
+    package let reason: String
   }
 
   init(_ kind: Kind, _ message: String, refusedBy: RouteGuard? = nil, redirect: Redirect? = nil) {
@@ -62,5 +62,5 @@ public struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible 
   }
 
   /// The message.
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -6,11 +6,11 @@ import VivariumSupport
 /// in their slots, recursively. Element identifiers of children are qualified
 /// by their slot path, `slot/id` (or `slot.N/id` where a slot shows several
 /// children), which is how the person addresses them.
-public struct ComposedScreen: Encodable, Sendable {
+package struct ComposedScreen: Encodable, Sendable {
   /// The module's URN.
-  public let urn: String
+  package let urn: String
   /// The plugin file it comes from.
-  public let plugin: String
+  package let plugin: String
   /// The slots from the top module down to this one, each a link to the
   /// one above: a path shared, not copied, so that composing a chain of
   /// modules costs as much as the chain is long.
@@ -18,17 +18,17 @@ public struct ComposedScreen: Encodable, Sendable {
   /// Its own tree as it drew it, identifiers unqualified; nil if it has not drawn.
   let ownTree: ViewNode?
   /// Whether it has work under way (it may not have drawn yet).
-  public let isLoading: Bool
+  package let isLoading: Bool
   /// Whether work of its is running rather than waiting for time: where a
   /// spinner turns.
-  public let isWorking: Bool
+  package let isWorking: Bool
   /// Its slots with the children shown in them.
-  public let slots: [Slot]
+  package let slots: [Slot]
 
   /// The prefix of its element addresses: empty for the top module.
-  public var path: String { slotPath?.text ?? "" }
+  package var path: String { slotPath?.text ?? "" }
   /// Its own tree, identifiers qualified; nil if it has not drawn.
-  public var tree: ViewNode? { ownTree?.qualified(path) }
+  package var tree: ViewNode? { ownTree?.qualified(path) }
 
   private enum CodingKeys: String, CodingKey {
     case urn, plugin, path, tree, isLoading, isWorking, slots
@@ -36,7 +36,7 @@ public struct ComposedScreen: Encodable, Sendable {
 
   /// The fields as before, the path and qualified tree in full (which is
   /// as long as the nesting is deep: the JSON names every address whole).
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(urn, forKey: .urn)
     try container.encode(plugin, forKey: .plugin)
@@ -48,24 +48,24 @@ public struct ComposedScreen: Encodable, Sendable {
   }
 
   /// A slot and the children shown in it.
-  public struct Slot: Encodable, Sendable {
+  package struct Slot: Encodable, Sendable {
     /// The slot name.
-    public let name: String
+    package let name: String
     /// How it holds children.
-    public let kind: SlotKind
+    package let kind: SlotKind
     /// The children shown: all, or for tabs the selected one.
-    public let children: [ComposedScreen]
+    package let children: [ComposedScreen]
     /// How many children it holds, shown or not.
-    public let count: Int
+    package let count: Int
     /// For tabs, the index of the child shown.
-    public let selected: Int?
+    package let selected: Int?
     /// For tabs, every child's title (its first heading, else its URN), in order.
-    public let tabs: [String]?
+    package let tabs: [String]?
   }
 
   /// Composes `node` and its visible children.
   @MainActor
-  public init(_ node: ModuleNode) { self.init(node, slotPath: nil) }
+  package init(_ node: ModuleNode) { self.init(node, slotPath: nil) }
 
   @MainActor
   private init(_ node: ModuleNode, slotPath: SlotPath?) {
@@ -99,7 +99,7 @@ public struct ComposedScreen: Encodable, Sendable {
   /// level indented by two columns while at least
   /// ``TextRenderer/minimumWidth`` columns are left inside; deeper levels are
   /// drawn at that width without further indenting, which a line says once.
-  public func lines(_ renderer: TextRenderer) -> [String] {
+  package func lines(_ renderer: TextRenderer) -> [String] {
     var output: [String] = []
     draw(renderer, prefix: "", indented: true, into: &output)
     return output
@@ -222,15 +222,15 @@ extension ViewNode {
 
 extension ModuleNode {
   /// What a person calls this module: its first heading, else its URN.
-  public var title: String { tree?.firstHeading ?? urn }
+  package var title: String { tree?.firstHeading ?? urn }
 
   /// Whether work of its is in flight rather than waiting (see ``WorkScope/isActive``).
-  public var isWorking: Bool { work?.isActive == true }
+  package var isWorking: Bool { work?.isActive == true }
 }
 
 extension ViewNode {
   /// The text of the first heading in this tree, depth first.
-  public var firstHeading: String? {
+  package var firstHeading: String? {
     switch self {
     case .heading(let text): text
     case .stack(_, let children): children.lazy.compactMap(\.firstHeading).first
@@ -241,7 +241,7 @@ extension ViewNode {
 
 extension HostRuntime {
   /// What the person sees now, or nil when nothing is open.
-  public func screen() -> ComposedScreen? { top.map { ComposedScreen($0) } }
+  package func screen() -> ComposedScreen? { top.map { ComposedScreen($0) } }
 }
 
 /// Two compositions are equal when they would be drawn the same: the same
@@ -249,7 +249,7 @@ extension HostRuntime {
 /// shares its strings, so comparing it costs its nodes, not its text.
 extension ComposedScreen: Equatable {
   /// Whether `lhs` and `rhs` would be drawn the same.
-  public static func == (lhs: ComposedScreen, rhs: ComposedScreen) -> Bool {
+  package static func == (lhs: ComposedScreen, rhs: ComposedScreen) -> Bool {
     lhs.urn == rhs.urn && lhs.plugin == rhs.plugin && lhs.isLoading == rhs.isLoading
       && lhs.isWorking == rhs.isWorking && (lhs.slotPath === rhs.slotPath || lhs.path == rhs.path)
       && lhs.ownTree == rhs.ownTree && lhs.slots == rhs.slots

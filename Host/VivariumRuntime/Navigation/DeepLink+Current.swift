@@ -22,7 +22,7 @@ extension HostRuntime {
   /// itself, and tabs off that path. A deep link reads a segment as a child
   /// before it presents or pushes it, so a screen opened over one that has,
   /// or accepts, a child of the same URN comes back as that child.
-  public func link(scheme: String?) -> String? {
+  package func link(scheme: String?) -> String? {
     guard let parts = linkParts() else { return nil }
     return (scheme.map { "\($0)://" } ?? "") + parts.segments.joined(separator: "/")
   }
@@ -30,7 +30,7 @@ extension HostRuntime {
   /// The modal screens ``link(scheme:)`` leaves out, bottom first: those of
   /// the first modal layer that no module under it declares it presents,
   /// and of every layer above.
-  public var linkLeavesOut: [ModuleNode] { linkParts()?.leftOut ?? [] }
+  package var linkLeavesOut: [ModuleNode] { linkParts()?.leftOut ?? [] }
 
   private func linkParts() -> (segments: [String], leftOut: [ModuleNode])? {
     guard let stack = layers.first, !stack.isEmpty else { return nil }

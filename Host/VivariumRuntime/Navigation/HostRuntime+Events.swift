@@ -8,7 +8,7 @@ import VivariumSupport
 extension HostRuntime {
   /// The module and local element id an address such as `tabs/items`
   /// names on the current screen.
-  public func locate(_ address: String) throws(ViewEventError) -> (node: ModuleNode, id: String) {
+  package func locate(_ address: String) throws(ViewEventError) -> (node: ModuleNode, id: String) {
     let found = try element(at: address)
     return (found.node, found.id)
   }
@@ -16,7 +16,7 @@ extension HostRuntime {
   /// Delivers a person's action. The event's element id is an address on the
   /// current screen (`deleteAll`, `tabs/items`); the module that drew the
   /// element receives the event with its own id.
-  public func send(_ event: ViewEvent) throws(ViewEventError) {
+  package func send(_ event: ViewEvent) throws(ViewEventError) {
     guard let address = event.element else { throw ViewEventError("this host cannot deliver the event \(event)") }
     let (node, id, path) = try element(at: address)
     if let problem = ViewElements(node.tree?.qualified(path)).problem(with: event.on(path + id)) {
@@ -31,7 +31,7 @@ extension HostRuntime {
   /// Whether `address` names a secret field on the current screen, whose
   /// text must never be shown or recorded; false for any other address, or
   /// one that names nothing.
-  public func isSecretField(_ address: String) -> Bool {
+  package func isSecretField(_ address: String) -> Bool {
     guard let (node, id, path) = try? element(at: address) else { return false }
     return ViewElements(node.tree?.qualified(path)).secretFields.contains(path + id)
   }

@@ -4,11 +4,11 @@ import ViperKitHosting
 /// Navigation: the person's own moves and the requests modules make.
 extension HostRuntime {
   /// Why the person's navigation command could not be done.
-  public struct NavigationError: Error, Sendable, Equatable, CustomStringConvertible {
+  package struct NavigationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and what to do instead.
-    public let message: String
+    package let message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
   }
 
   /// Opens `link` for the person. A deep link (`a:b/c:d`, or with the app's
@@ -22,7 +22,7 @@ extension HostRuntime {
   ///
   /// It runs in its turn, after the changes asked before it; it returns
   /// when the screen it opens is shown (or the reason it is not).
-  public func open(_ link: String, arguments: [(name: String, value: String)] = [], scheme: String? = nil)
+  package func open(_ link: String, arguments: [(name: String, value: String)] = [], scheme: String? = nil)
     async throws(ResolveError)
   {
     try await inTurn { () async throws(ResolveError) in
@@ -95,7 +95,7 @@ extension HostRuntime {
 
   /// Goes back: pops the top screen, or closes the top modal presentation;
   /// in its turn, after the changes asked before it.
-  public func back() async throws(NavigationError) {
+  package func back() async throws(NavigationError) {
     try await inTurn { () async throws(NavigationError) in try await backInTurn() }
   }
 
@@ -123,7 +123,7 @@ extension HostRuntime {
   /// decided in its turn, on what is shown then: an Esc pressed while an
   /// earlier change is under way acts on its outcome. False when only the
   /// first screen is shown, so there is nothing to go back to.
-  public func backOrDismiss() async throws(NavigationError) -> Bool {
+  package func backOrDismiss() async throws(NavigationError) -> Bool {
     try await inTurn { () async throws(NavigationError) -> Bool in
       if layers.count > 1 {
         try await dismissModalInTurn()
@@ -138,7 +138,7 @@ extension HostRuntime {
 
   /// Closes the top modal presentation; in its turn, after the changes
   /// asked before it.
-  public func dismissModal() async throws(NavigationError) {
+  package func dismissModal() async throws(NavigationError) {
     try await inTurn { () async throws(NavigationError) in try await dismissModalInTurn() }
   }
 

@@ -8,7 +8,7 @@ extension HostRuntime {
   /// The name of the message a parent receives when a child embedded in
   /// one of its slots stopped working (its plugin process ended), with the
   /// field `reason`. A parent that does not expect it ignores it.
-  public static let childFailedMessage = "childFailed"
+  package static let childFailedMessage = "childFailed"
 
   /// `node`'s plugin process ended: the problem is reported, and a parent
   /// is told its child failed.
@@ -103,7 +103,7 @@ extension HostRuntime {
 
   /// Waits (up to `limit` of real time) until every detached module has been
   /// checked for leaks, here and in plugin processes.
-  public func awaitLeakChecks(limit: Duration = .seconds(5)) async {
+  package func awaitLeakChecks(limit: Duration = .seconds(5)) async {
     let deadline = ContinuousClock.now + limit
     let processes = catalog.loaded.compactMap(\.runningProcess)
     while ContinuousClock.now < deadline,

@@ -6,24 +6,24 @@ import VivariumSupport
 /// Reloading a rebuilt plugin while the app runs (`vivarium run --watch`).
 extension HostRuntime {
   /// What a reload did, for the person.
-  public struct Reload: Sendable, Equatable {
+  package struct Reload: Sendable, Equatable {
     /// The plugin file.
-    public let path: String
+    package let path: String
     /// Whether the new build was taken; when not, the running one stays.
-    public let accepted: Bool
+    package let accepted: Bool
     /// The modules of the plugin rebuilt in their places.
-    public let rebuilt: Int
+    package let rebuilt: Int
     /// What went wrong: why the build was refused, or what the rebuilding
     /// reported (a module that could not be rebuilt keeps running the
     /// earlier build; a saved tab or state that no longer fits).
-    public let problems: [String]
+    package let problems: [String]
 
     /// One sentence for a notice.
-    public var summary: String { summary(after: nil) }
+    package var summary: String { summary(after: nil) }
 
     /// One sentence for a notice, saying it came `seconds` after the source
     /// was saved.
-    public func summary(after seconds: Double?) -> String {
+    package func summary(after seconds: Double?) -> String {
       let file = PathName.lastComponent(path)
       guard accepted else {
         return "\(file) was rebuilt but refused: \(problems.joined(separator: "; ")); the running version stays"
@@ -42,7 +42,7 @@ extension HostRuntime {
   /// process, if it had one, is let go once none of its modules is left
   /// and its providers have answered the calls they were running.
   /// It runs in its turn, after the changes asked before it.
-  public func reload(_ outcome: PluginOutcome) async -> Reload {
+  package func reload(_ outcome: PluginOutcome) async -> Reload {
     await inTurn { await reloadInTurn(outcome) }
   }
 

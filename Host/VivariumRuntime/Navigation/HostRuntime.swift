@@ -5,17 +5,17 @@ import VivariumLoading
 import VivariumSupport
 
 /// Something a module asked for that could not be done, for the person.
-public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
+package struct HostProblem: Sendable, Equatable, CustomStringConvertible {
   /// The URN of the module that asked.
-  public let module: String
+  package let module: String
   /// What went wrong and what to do.
-  public let message: String
+  package let message: String
   /// When a URN the module asked for could not be built or embedded: why
   /// (a stable name, for tests and scripts); nil for other problems.
-  public var cause: ResolveError.Kind?
+  package var cause: ResolveError.Kind?
 
   /// `module: message`.
-  public var description: String { "\(module): \(message)" }
+  package var description: String { "\(module): \(message)" }
 }
 
 /// The application runtime: navigation layers of live modules, each module a
@@ -25,9 +25,9 @@ public struct HostProblem: Sendable, Equatable, CustomStringConvertible {
 /// one it covers disappears, then it appears. Appear goes parent first, then
 /// visible children; disappear and detach go children first, then parent.
 @MainActor
-public final class HostRuntime {
+package final class HostRuntime {
   /// Where modules come from.
-  public internal(set) var catalog: PluginCatalog {
+  package internal(set) var catalog: PluginCatalog {
     didSet {
       resolvedServices = nil
       serviceRouter.catalogChanged()
@@ -38,7 +38,7 @@ public final class HostRuntime {
   lazy var serviceRouter = ServiceRouter(runtime: self)
   /// The plugin to use for each business service several plugins provide
   /// (the app manifest's `providers`).
-  public var serviceProviders: [String: String] = [:] {
+  package var serviceProviders: [String: String] = [:] {
     didSet {
       resolvedServices = nil
       serviceRouter.catalogChanged()
@@ -54,20 +54,20 @@ public final class HostRuntime {
     return graph
   }
   /// The services handed to modules.
-  public let services: HostServices
+  package let services: HostServices
   /// Navigation layers: the main stack first, then one per modal presentation.
-  public internal(set) var layers: [[ModuleNode]] = []
+  package internal(set) var layers: [[ModuleNode]] = []
   /// Requests that failed since the last ``takeProblems()``, oldest first.
-  public internal(set) var problems: [HostProblem] = []
+  package internal(set) var problems: [HostProblem] = []
 
   /// Runs the work modules start; the session waits on it.
-  public let work: WorkScheduler
+  package let work: WorkScheduler
   /// Called after every change the host carried out (and more often):
   /// where `vivarium run` saves what changed (``NavigationChangeTracker``).
-  public var onNavigationChanged: (() -> Void)?
+  package var onNavigationChanged: (() -> Void)?
   /// Called when something changed on screen outside a call the host made
   /// (work that drew after an `await`, a timer): where a live session redraws.
-  public var onScreenChanged: () -> Void = {}
+  package var onScreenChanged: () -> Void = {}
 
   private var queue: [Request] = []
   /// Whose turn it is to change the layers: one at a time, in order.
@@ -102,7 +102,7 @@ public final class HostRuntime {
   /// Detached modules whose roles are checked once their work has ended.
   var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
   /// Every leak found: the module and its roles still alive.
-  public internal(set) var leaks: [(module: String, roles: [String])] = []
+  package internal(set) var leaks: [(module: String, roles: [String])] = []
   /// How many modules built and not yet detached have each URN: an embed
   /// looks for its URN among the modules it would sit in only when one has it.
   var liveURNs: [String: Int] = [:]
@@ -110,7 +110,7 @@ public final class HostRuntime {
   static let requestLimit = 10_000
 
   /// A runtime over `catalog` with `services`.
-  public init(catalog: PluginCatalog, services: HostServices) {
+  package init(catalog: PluginCatalog, services: HostServices) {
     self.catalog = catalog
     self.services = services
     services.settingOwnership = catalog.settingOwnership
@@ -174,7 +174,7 @@ public final class HostRuntime {
   /// Lets `seconds` pass: a virtual clock moves, and the work each step
   /// wakes settles (within `settleLimit` real seconds) before time moves on;
   /// on a real clock, this really waits.
-  public func letTimePass(_ seconds: Double, settleLimit: Double = 10) async {
+  package func letTimePass(_ seconds: Double, settleLimit: Double = 10) async {
     let clock = services.clock
     if case .real = clock.mode {
       try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -186,27 +186,27 @@ public final class HostRuntime {
   /// Waits until what the host asked of modules in plugin processes has
   /// been answered and carried out, or they stopped answering, within
   /// `limit` real seconds; their work may still run.
-  public func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
+  package func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
 
   /// Waits until the modules' work has ended or sleeps on the clock, and
   /// what the host asked of plugin processes has been carried out, within
   /// `limit` real seconds. Returns the work still in flight then
   /// (`URN: 'work'`), empty when all of it settled.
-  public func settleWork(limit: Double = 10) async -> [String] {
+  package func settleWork(limit: Double = 10) async -> [String] {
     await work.settle(limit: limit) ? [] : work.inFlight
   }
 
   /// The module on top: what the person sees and acts on.
-  public var top: ModuleNode? { layers.last?.last }
+  package var top: ModuleNode? { layers.last?.last }
 
   /// Every live module, screens in layer order, each followed by its children.
-  public var nodes: [ModuleNode] {
+  package var nodes: [ModuleNode] {
     func walk(_ node: ModuleNode) -> [ModuleNode] { [node] + node.allChildren.flatMap(walk) }
     return layers.flatMap { $0.flatMap(walk) }
   }
 
   /// Returns and forgets the problems recorded so far.
-  public func takeProblems() -> [HostProblem] {
+  package func takeProblems() -> [HostProblem] {
     defer { problems.removeAll() }
     return problems
   }
@@ -405,7 +405,7 @@ public final class HostRuntime {
   }
 
   /// Detaches every module, top layer first.
-  public func shutdown() {
+  package func shutdown() {
     isShutDown = true
     // Quitting is no change of where the person is.
     onNavigationChanged = nil

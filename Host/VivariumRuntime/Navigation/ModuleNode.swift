@@ -7,32 +7,32 @@ import VivariumSupport
 /// A live module in the host: built from a resolved URN, placed in a
 /// navigation stack or in a parent's slot, and driven through its lifecycle.
 @MainActor
-public final class ModuleNode {
+package final class ModuleNode {
   /// Unique within one runtime, in build order.
-  public let id: Int
+  package let id: Int
   /// What it was built from.
-  public let resolved: ResolvedModule
+  package let resolved: ResolvedModule
   /// The embedding parent, for a child module.
-  public internal(set) weak var parent: ModuleNode?
+  package internal(set) weak var parent: ModuleNode?
   /// The module that pushed or presented it, which receives its outputs.
-  public internal(set) weak var opener: ModuleNode?
+  package internal(set) weak var opener: ModuleNode?
   /// Whether it has sent its opener an output: a modal that has closes
   /// without the opener being sent ``Dismissed``.
   var answeredOpener = false
   /// The slot it sits in, for a child module.
-  public internal(set) var slotName: String?
+  package internal(set) var slotName: String?
   /// The URNs of the modules it sits in, and its own: what a child is
   /// checked against (``HostRuntime/checkNesting(_:in:)``).
   var lineage: Lineage
   /// The slots its contract declares, with their children.
-  public internal(set) var slots: [SlotState]
+  package internal(set) var slots: [SlotState]
   /// The module it was rebuilt from, in its place, when its plugin was
   /// restarted or reloaded: a view keeps that module's focus and scroll.
-  public internal(set) var rebuiltFrom: ObjectIdentifier?
+  package internal(set) var rebuiltFrom: ObjectIdentifier?
   /// Lifecycle events sent to it so far, in order.
-  public internal(set) var lifecycle: [LifecycleEvent] = []
+  package internal(set) var lifecycle: [LifecycleEvent] = []
   /// Its weak role references, which outlive the module for leak checks.
-  public let roles: [RoleReference]
+  package let roles: [RoleReference]
 
   var module: Module?
   let canvas: NodeCanvas
@@ -62,20 +62,20 @@ public final class ModuleNode {
   }
 
   /// The URN it was opened with.
-  public var urn: String { resolved.urn }
+  package var urn: String { resolved.urn }
   /// Its contract.
-  public var contract: Contract { resolved.route.contract }
+  package var contract: Contract { resolved.route.contract }
   /// The plugin file it comes from.
-  public var pluginPath: String { resolved.route.pluginPath }
+  package var pluginPath: String { resolved.route.pluginPath }
   /// The name of the plugin it comes from: lines logged about what it
   /// asked for count against that plugin's rate.
   var pluginName: String { resolved.route.identity.name }
   /// The last tree its view drew.
-  public var tree: ViewNode? { canvas.tree }
+  package var tree: ViewNode? { canvas.tree }
   /// Whether it has been detached and released.
-  public var isDetached: Bool { module == nil }
+  package var isDetached: Bool { module == nil }
   /// Whether it received appear more recently than disappear.
-  public var isAppeared: Bool { lifecycle.last == .appear }
+  package var isAppeared: Bool { lifecycle.last == .appear }
 
   /// The outermost ancestor: the module on a navigation stack.
   var root: ModuleNode { parent?.root ?? self }
@@ -121,13 +121,13 @@ final class Lineage: Sendable {
 
 /// A declared slot and the child modules in it.
 @MainActor
-public struct SlotState {
+package struct SlotState {
   /// The slot's declaration.
-  public let spec: SlotSpec
+  package let spec: SlotSpec
   /// Children in embedding order.
-  public internal(set) var children: [ModuleNode] = []
+  package internal(set) var children: [ModuleNode] = []
   /// The child shown, for a tabs slot.
-  public internal(set) var selected = 0
+  package internal(set) var selected = 0
   /// The patterns of `spec.accepts` that parse, parsed once for every
   /// child embedded (a fan of a thousand embeds a thousand times).
   let accepts: [URNPattern]
@@ -138,7 +138,7 @@ public struct SlotState {
   }
 
   /// The children drawn: all, or for tabs the selected one.
-  public var visibleChildren: [ModuleNode] {
+  package var visibleChildren: [ModuleNode] {
     guard spec.kind == .tabs else { return children }
     return children.indices.contains(selected) ? [children[selected]] : []
   }

@@ -4,7 +4,7 @@ extension NavigationState {
   /// One change to a saved state, as the journal of the saved screens
   /// records it (``NavigationStore``): what a step changed, never the whole
   /// stack, so that recording a step costs the same however deep the stack is.
-  public enum Change: Codable, Equatable, Sendable {
+  package enum Change: Codable, Equatable, Sendable {
     /// Keeps the layers under `layer` and the first `keep` screens of
     /// layer `layer`; every screen above is gone (a layer left empty too).
     case cut(layer: Int, keep: Int)
@@ -16,7 +16,7 @@ extension NavigationState {
 
   /// Applies `change`; false, with nothing changed, when it does not fit
   /// this state (a journal that does not belong to it).
-  public mutating func apply(_ change: Change) -> Bool {
+  package mutating func apply(_ change: Change) -> Bool {
     switch change {
     case .cut(let layer, let keep):
       guard layer >= 0, keep >= 0, layer < layers.count || (layer == layers.count && keep == 0) else { return false }
@@ -44,7 +44,7 @@ extension NavigationState {
 /// is what changed, never the whole stack: the screens on top down to the
 /// first one still where it was, and the screens the runtime marked.
 @MainActor
-public final class NavigationChangeTracker {
+package final class NavigationChangeTracker {
   private let runtime: HostRuntime
   /// The id of each module on each layer when changes were last taken.
   private var saved: [[Int]] = []
@@ -55,14 +55,14 @@ public final class NavigationChangeTracker {
 
   /// Tracks `runtime` from now on. The first ``takeChanges()`` gives every
   /// screen shown, after a cut of everything.
-  public init(_ runtime: HostRuntime) {
+  package init(_ runtime: HostRuntime) {
     self.runtime = runtime
     runtime.touchedScreens = [:]
   }
 
   /// The changes since the last call, in the order to apply them: at most
   /// one cut, then the screens put back or on top.
-  public func takeChanges() -> [NavigationState.Change] {
+  package func takeChanges() -> [NavigationState.Change] {
     let layers = runtime.layers
     let touched = runtime.touchedScreens ?? [:]
     runtime.touchedScreens = [:]

@@ -7,27 +7,27 @@ import VivariumSupport
 /// shown in each of its tabs slots and each module's restoration state, down
 /// through its children. Saved in the data directory so that the next
 /// `vivarium run` resumes there.
-public struct NavigationState: Codable, Equatable, Sendable {
+package struct NavigationState: Codable, Equatable, Sendable {
   /// Bumped when the format changes; another version is not read.
-  public static let version = 1
+  package static let version = 1
 
   /// One module: how it was opened, what it keeps, and its slots.
-  public struct Screen: Codable, Equatable, Sendable {
+  package struct Screen: Codable, Equatable, Sendable {
     /// The URN it was opened with.
-    public var urn: String
+    package var urn: String
     /// Arguments given apart from the URN (`--arg`), as name and value.
-    public var arguments: [[String]]
+    package var arguments: [[String]]
     /// Its slots that hold children.
-    public var slots: [Slot]
+    package var slots: [Slot]
     /// Its restoration state (``ViperKit/StateRestoring``), as JSON.
-    public var state: String?
+    package var state: String?
     /// For a screen on a stack: the module that opened it (and receives its
     /// result), as the path from the screen under it through slots and
     /// children; empty for that screen itself, nil for none.
-    public var openedBy: [Place]?
+    package var openedBy: [Place]?
 
     /// A screen opened from `urn`.
-    public init(
+    package init(
       urn: String, arguments: [[String]] = [], slots: [Slot] = [], state: String? = nil, openedBy: [Place]? = nil
     ) {
       self.urn = urn
@@ -39,35 +39,35 @@ public struct NavigationState: Codable, Equatable, Sendable {
   }
 
   /// A slot of a screen: its children, and which one is shown.
-  public struct Slot: Codable, Equatable, Sendable {
+  package struct Slot: Codable, Equatable, Sendable {
     /// The slot's name.
-    public var name: String
+    package var name: String
     /// The child shown, for a tabs slot.
-    public var selected: Int
+    package var selected: Int
     /// Its children, in order.
-    public var children: [Screen]
+    package var children: [Screen]
   }
 
   /// One step down a module's tree: the child at `index` of slot `slot`.
-  public struct Place: Codable, Equatable, Sendable {
+  package struct Place: Codable, Equatable, Sendable {
     /// The slot's name.
-    public var slot: String
+    package var slot: String
     /// The child's position in it.
-    public var index: Int
+    package var index: Int
   }
 
   /// The format's version.
-  public var version = NavigationState.version
+  package var version = NavigationState.version
   /// The layers, main stack first.
-  public var layers: [[Screen]]
+  package var layers: [[Screen]]
 
   /// Whether nothing is shown.
-  public var isEmpty: Bool { layers.allSatisfy(\.isEmpty) }
+  package var isEmpty: Bool { layers.allSatisfy(\.isEmpty) }
 }
 
 extension HostRuntime {
   /// What is shown now, as it would be saved.
-  public var navigationState: NavigationState {
+  package var navigationState: NavigationState {
     var below: ModuleNode?
     return NavigationState(
       layers: layers.map { layer in
@@ -96,7 +96,7 @@ extension HostRuntime {
   /// the restoring there: what was built before it stays. Returns what could
   /// not be restored, one sentence each; nothing is shown when not even the
   /// first screen could be built.
-  public func restore(_ state: NavigationState) async -> [String] {
+  package func restore(_ state: NavigationState) async -> [String] {
     await inTurn { await restoreInTurn(state) }
   }
 

@@ -7,14 +7,14 @@ import VivariumSupport
 /// declares. PLUGIN is the plugin's file (`libWeather.so`, or its path),
 /// its file's name without `lib` and extension (`Weather`), or its
 /// declared name (`WeatherPlugin`).
-public struct PermissionAllowance: Sendable, Equatable {
+package struct PermissionAllowance: Sendable, Equatable {
   /// Which plugin, as the person wrote it.
-  public let plugin: String
+  package let plugin: String
   /// Which permission; nil for every one it declares.
-  public let permission: PluginPermission?
+  package let permission: PluginPermission?
 
   /// The allowance `text` writes, or why it writes none.
-  public static func parse(_ text: String) -> Result<PermissionAllowance, PermissionAllowanceError> {
+  package static func parse(_ text: String) -> Result<PermissionAllowance, PermissionAllowanceError> {
     let plugin = String(text.prefix { $0 != ":" })
     guard !plugin.isEmpty else { return .failure(PermissionAllowanceError(text: text, namesNoPlugin: true)) }
     guard let colon = text.firstIndex(of: ":") else {
@@ -27,12 +27,12 @@ public struct PermissionAllowance: Sendable, Equatable {
   }
 
   /// Whether it grants `permission` to `identity`.
-  public func grants(_ permission: PluginPermission, to identity: PluginIdentity) -> Bool {
+  package func grants(_ permission: PluginPermission, to identity: PluginIdentity) -> Bool {
     (self.permission == nil || self.permission == permission) && Self.names(plugin, identity)
   }
 
   /// Whether `selector`, as a person writes it, names `identity`.
-  public static func names(_ selector: String, _ identity: PluginIdentity) -> Bool {
+  package static func names(_ selector: String, _ identity: PluginIdentity) -> Bool {
     selector == identity.name || selector == identity.legacyStorageName
       || selector == PathName.lastComponent(identity.path)
       || (selector.contains("/") && PermissionStore.key(selector) == PermissionStore.key(identity.path))
@@ -42,7 +42,7 @@ public struct PermissionAllowance: Sendable, Equatable {
 extension PermissionAllowance {
   /// The plugins among `plugins` that `selector` names (``names(_:_:)``);
   /// a failure naming those loaded when it names none.
-  public static func plugins(named selector: String, among plugins: [PluginIdentity]) throws(PermissionNamingError)
+  package static func plugins(named selector: String, among plugins: [PluginIdentity]) throws(PermissionNamingError)
     -> [PluginIdentity]
   {
     let named = plugins.filter { names(selector, $0) }
@@ -56,7 +56,7 @@ extension PermissionAllowance {
   }
 
   /// Fails, naming what they do declare, unless one of `plugins` declares `permission`.
-  public static func check(_ permission: PluginPermission, isDeclaredBy plugins: [PluginIdentity])
+  package static func check(_ permission: PluginPermission, isDeclaredBy plugins: [PluginIdentity])
     throws(PermissionNamingError)
   {
     guard !plugins.contains(where: { $0.permissions.contains(permission) }) else { return }
@@ -69,17 +69,17 @@ extension PermissionAllowance {
 }
 
 /// A plugin or a permission a person named that is not there.
-public struct PermissionNamingError: Error, CustomStringConvertible {
+package struct PermissionNamingError: Error, CustomStringConvertible {
   /// What was named, what is there instead, and what to do.
-  public let description: String
+  package let description: String
 }
 
 /// `--allow` given something that names no plugin or no permission.
-public struct PermissionAllowanceError: Error, CustomStringConvertible {
+package struct PermissionAllowanceError: Error, CustomStringConvertible {
   let text: String
   let namesNoPlugin: Bool
   /// What is wrong, and how to write one.
-  public var description: String {
+  package var description: String {
     "--allow '\(text)' names no \(namesNoPlugin ? "plugin" : "permission"); write PLUGIN:\(PluginPermission.syntax(example: "Weather:http:api.open-meteo.com")), or PLUGIN alone for all it declares"
   }
 }
@@ -90,16 +90,16 @@ public struct PermissionAllowanceError: Error, CustomStringConvertible {
 /// full-screen app, the person is asked (``ask``) while the use waits, and
 /// the answer is kept. Every use is logged (``PermissionLog``).
 @MainActor
-public final class PermissionGate {
+package final class PermissionGate {
   /// The person's decisions.
-  public private(set) var store: PermissionStore
+  package private(set) var store: PermissionStore
   /// The log of uses.
-  public let log: PermissionLog
+  package let log: PermissionLog
   /// What the person granted for this session on the command line.
-  public var allowances: [PermissionAllowance] = []
+  package var allowances: [PermissionAllowance] = []
   /// Asks the person about a permission never decided, in the full-screen
   /// app; nil when there is nobody to ask. Its answer is kept in the store.
-  public var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
+  package var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
   /// The host's clock, for the log.
   let now: () -> Double
   /// Why decisions cannot be kept (a read-only session); they then last the session.
@@ -119,7 +119,7 @@ public final class PermissionGate {
   private var asking: [String: Task<PermissionDecision, Never>] = [:]
 
   /// A gate over the decisions and the log in `dataDirectory`.
-  public init(dataDirectory: String, saveRefusal: String?, now: @escaping () -> Double) {
+  package init(dataDirectory: String, saveRefusal: String?, now: @escaping () -> Double) {
     store = PermissionStore(dataDirectory: dataDirectory)
     log = PermissionLog(dataDirectory: dataDirectory)
     self.saveRefusal = saveRefusal
@@ -127,7 +127,7 @@ public final class PermissionGate {
   }
 
   /// What holds for `permission` of `plugin` now, without asking.
-  public func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
+  package func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
     if allowances.contains(where: { $0.grants(permission, to: plugin) }) { return .granted }
     if let answer = answered[Self.key(permission, plugin)] { return answer }
     return store.decision(permission, for: plugin)
@@ -136,7 +136,7 @@ public final class PermissionGate {
   /// Decides one use of `permission` by `plugin` (`what` says what for,
   /// for the log), asking the person when it was never decided and there
   /// is someone to ask; how it ended, logged.
-  public func use(_ permission: PluginPermission, by plugin: PluginIdentity, for what: String) async
+  package func use(_ permission: PluginPermission, by plugin: PluginIdentity, for what: String) async
     -> PermissionOutcome
   {
     // Read again: `vivarium permissions` may have changed it meanwhile.
@@ -166,7 +166,7 @@ public final class PermissionGate {
   }
 
   /// Logs a use that needs no decision (``PermissionOutcome/undeclared``).
-  public func record(
+  package func record(
     _ outcome: PermissionOutcome, _ permission: PluginPermission, by plugin: PluginIdentity, for what: String
   ) {
     guard saveRefusal == nil else { return }
@@ -209,7 +209,7 @@ public final class PermissionGate {
 
   /// Writes every count of refusals not yet written (the host is quitting,
   /// or too many kinds are counted), and starts counting afresh.
-  public func flushRefusals() {
+  package func flushRefusals() {
     for kind in refused.keys { flushRefusals(of: kind) }
     refused.removeAll()
   }

@@ -3,7 +3,7 @@ import VivariumLoading
 import VivariumSupport
 
 /// How one use of a permission ended.
-public enum PermissionOutcome: String, Sendable, Codable, CaseIterable {
+package enum PermissionOutcome: String, Sendable, Codable, CaseIterable {
   /// Granted (kept in the store, or `--allow`): it went ahead.
   case allowed
   /// The person denied it.
@@ -15,23 +15,23 @@ public enum PermissionOutcome: String, Sendable, Codable, CaseIterable {
 }
 
 /// One use of a permission, as a line of the log.
-public struct PermissionUse: Codable, Equatable, Sendable {
+package struct PermissionUse: Codable, Equatable, Sendable {
   /// When, in seconds since 1970 (the host's clock: virtual under `VIVARIUM_NOW`).
-  public var time: Double
+  package var time: Double
   /// The plugin's declared name.
-  public var plugin: String
+  package var plugin: String
   /// Its file.
-  public var file: String
+  package var file: String
   /// `KIND:SCOPE`.
-  public var permission: String
+  package var permission: String
   /// What it was used for: `GET https://…`.
-  public var what: String
+  package var what: String
   /// How it ended.
-  public var outcome: PermissionOutcome
+  package var outcome: PermissionOutcome
   /// How many uses of the same kind (plugin file, permission, outcome) the
   /// line stands for, up to `time`, when more than one: refusals are
   /// counted, not each logged. Nil: one.
-  public var count: Int? = nil
+  package var count: Int? = nil
 }
 
 /// Every use of a permission, one JSON line each (Deno's audit log): the
@@ -39,17 +39,17 @@ public struct PermissionUse: Codable, Equatable, Sendable {
 /// those refused in `permission-refusals.jsonl`, so that no number of
 /// refusals pushes an allowed use out. When a file passes ``sizeLimit`` it
 /// becomes `NAME.1.jsonl` (the one before is dropped) and a new one starts.
-public struct PermissionLog: Sendable {
+package struct PermissionLog: Sendable {
   /// The log's size past which a new one is started: a line under the most
   /// the host reads back of it.
   static let sizeLimit = FileContents.Limit.permissionUses - (1 << 20)
   /// The file of the uses that went ahead.
-  public let path: String
+  package let path: String
   /// The file of the uses refused.
-  public let refusalsPath: String
+  package let refusalsPath: String
 
   /// The log in `dataDirectory`.
-  public init(dataDirectory: String) {
+  package init(dataDirectory: String) {
     path = dataDirectory + "/permission-uses.jsonl"
     refusalsPath = dataDirectory + "/permission-refusals.jsonl"
   }
@@ -76,7 +76,7 @@ public struct PermissionLog: Sendable {
   /// Every use recorded, oldest first (of both files and the ones before
   /// them), and how many lines could not be read; a file that cannot be
   /// used (``FileContents/read(_:limit:holds:)``) counts as one, with why.
-  public func uses() -> (uses: [PermissionUse], unreadable: Int, problems: [String]) {
+  package func uses() -> (uses: [PermissionUse], unreadable: Int, problems: [String]) {
     var uses: [PermissionUse] = []
     var unreadable = 0
     var problems: [String] = []

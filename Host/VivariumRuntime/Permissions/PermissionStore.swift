@@ -3,7 +3,7 @@ import VivariumLoading
 import VivariumSupport
 
 /// What the person decided about a permission of one plugin.
-public enum PermissionDecision: String, Sendable, Codable {
+package enum PermissionDecision: String, Sendable, Codable {
   /// Granted: its uses go ahead.
   case granted
   /// Denied: its uses are refused, and the person is not asked again.
@@ -27,7 +27,7 @@ public enum PermissionDecision: String, Sendable, Codable {
 /// permissions grant` beside a running app loses neither's decisions; a
 /// file that cannot be read is never overwritten (nothing a person saved
 /// is lost): its decisions count as none, and changes fail, naming it.
-public struct PermissionStore: Sendable {
+package struct PermissionStore: Sendable {
   /// One plugin file's decisions.
   struct Entry: Codable, Equatable, Sendable {
     /// The plugin file's absolute path.
@@ -52,22 +52,22 @@ public struct PermissionStore: Sendable {
   }
 
   /// The file: `permissions.json` in the data directory.
-  public let path: String
+  package let path: String
   private var entries: [Entry] = []
   /// Why the file could not be read, when it could not.
-  public private(set) var damage: String?
+  package private(set) var damage: String?
   /// The file as it was when last read; nil when there was none.
   private var readAs: FileSignature?
 
   /// The decisions kept in `dataDirectory`.
-  public init(dataDirectory: String) {
+  package init(dataDirectory: String) {
     path = dataDirectory + "/permissions.json"
     read()
   }
 
   /// Reads the file again if it changed since it was read (another
   /// process's `vivarium permissions`): a look at its signature, not a read.
-  public mutating func reload() {
+  package mutating func reload() {
     if FileSignature(path) != readAs || damage != nil { read() }
   }
 
@@ -94,7 +94,7 @@ public struct PermissionStore: Sendable {
   }
 
   /// What was decided about `permission` for `plugin`.
-  public func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
+  package func decision(_ permission: PluginPermission, for plugin: PluginIdentity) -> PermissionDecision {
     guard let entry = entry(for: plugin) else { return .undecided }
     if entry.granted.contains(permission.description) { return .granted }
     if entry.denied.contains(permission.description) { return .denied }
@@ -103,7 +103,7 @@ public struct PermissionStore: Sendable {
 
   /// Every permission decided for `plugin`'s file and name, declared by it
   /// or not (a build before it may have declared more).
-  public func decided(for plugin: PluginIdentity) -> [(permission: String, decision: PermissionDecision)] {
+  package func decided(for plugin: PluginIdentity) -> [(permission: String, decision: PermissionDecision)] {
     guard let entry = entry(for: plugin) else { return [] }
     return (entry.granted.map { ($0, .granted) } + entry.denied.map { ($0, .denied) }).sorted { $0.0 < $1.0 }
   }
@@ -111,7 +111,7 @@ public struct PermissionStore: Sendable {
   /// The permissions `plugin` asks for that were never decided, none of
   /// `allowances` granting them, when the person decided about this plugin
   /// file before: a new build that asks for more. Empty otherwise.
-  public func widening(_ plugin: PluginIdentity, allowances: [PermissionAllowance] = []) -> [PluginPermission] {
+  package func widening(_ plugin: PluginIdentity, allowances: [PermissionAllowance] = []) -> [PluginPermission] {
     guard let entry = entry(for: plugin) else { return [] }
     let known = entry.known
     return plugin.permissions.filter { permission in
@@ -137,7 +137,7 @@ public struct PermissionStore: Sendable {
 
   /// Records `decision` for each of `permissions` of `plugin`, after
   /// reading the file again, and saves it.
-  public mutating func decide(
+  package mutating func decide(
     _ decision: PermissionDecision, _ permissions: [PluginPermission], for plugin: PluginIdentity
   )
     throws
@@ -182,13 +182,13 @@ public struct PermissionStore: Sendable {
   }
 
   /// The file's absolute path, links resolved: how a decision names it.
-  public static func key(_ path: String) -> String {
+  package static func key(_ path: String) -> String {
     URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
   }
 }
 
 /// The permission store could not be saved.
-public struct PermissionStoreError: Error, CustomStringConvertible {
+package struct PermissionStoreError: Error, CustomStringConvertible {
   /// What failed, naming the file.
-  public let description: String
+  package let description: String
 }

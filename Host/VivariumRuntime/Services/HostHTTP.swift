@@ -12,7 +12,7 @@ import VivariumSupport
 /// live, live with each response saved, or answered from saved responses
 /// only, so that tests, recorded sessions and the demo run offline and
 /// repeat byte for byte.
-public enum HTTPMode: Sendable, Equatable {
+package enum HTTPMode: Sendable, Equatable {
   /// Requests go to the network.
   case live
   /// Requests go to the network, and each response is saved in the folder.
@@ -23,7 +23,7 @@ public enum HTTPMode: Sendable, Equatable {
 
   /// The mode `VIVARIUM_HTTP` names: `record:DIR`, `replay:DIR`, or live
   /// when unset or empty; nil for anything else.
-  public init?(environment value: String?) {
+  package init?(environment value: String?) {
     guard let value, !value.isEmpty else {
       self = .live
       return

@@ -14,25 +14,25 @@ import VivariumSupport
 /// a second container over the same directory, in this process or another,
 /// is read-only, and its saves fail with ``saveRefusal``.
 @MainActor
-public final class HostServices {
+package final class HostServices {
   /// The names of the services this host provides.
-  public static let provided = Services.Name.all
+  package static let provided = Services.Name.all
 
   /// Where storage, settings and the log live.
-  public let dataDirectory: String
+  package let dataDirectory: String
   /// How the hints the host gives name a command a person can run: with
   /// the directories this host runs on, as the session names it.
   package var invocation = Invocation.plain {
     didSet { permissions.invocation = invocation }
   }
   /// Notices and alerts modules raised, for the person.
-  public let notifications = HostNotifications()
+  package let notifications = HostNotifications()
   /// Log entries written during this run, newest last: one per message, its
   /// line breaks kept (each line after the first indented by four spaces).
-  public private(set) var recentLog: [String] = []
+  package private(set) var recentLog: [String] = []
 
   /// The clock every module gets: real, or virtual from `now`.
-  public let clock: ModuleClock
+  package let clock: ModuleClock
   private let lock: DataDirectoryLock
   private lazy var settings = FileSettingsStore(
     PersistentDictionary(
@@ -43,7 +43,7 @@ public final class HostServices {
   /// starting at `now` (seconds since 1970) when given, else real time. Locks the
   /// data directory and, when it gets the lock, removes the temporary files
   /// interrupted saves left there.
-  public init(dataDirectory: String, now: Double? = nil) {
+  package init(dataDirectory: String, now: Double? = nil) {
     self.dataDirectory = dataDirectory
     clock = ModuleClock(now.map { .virtual(start: $0) } ?? .real)
     lock = DataDirectoryLock(directory: dataDirectory)
@@ -56,11 +56,11 @@ public final class HostServices {
   }
 
   /// Whether this session may save in ``dataDirectory``.
-  public var dataAccess: DataAccess { lock.access }
+  package var dataAccess: DataAccess { lock.access }
 
   /// Why every save fails in this session, for the person; nil when this
   /// session holds the data directory.
-  public var saveRefusal: String? {
+  package var saveRefusal: String? {
     switch lock.access {
     case .exclusive:
       return nil
@@ -76,7 +76,7 @@ public final class HostServices {
 
   /// The data directory the environment asks for: `VIVARIUM_DATA_DIR`, else
   /// `$XDG_DATA_HOME/vivarium`, else `~/.local/share/vivarium`.
-  public static func defaultDataDirectory(_ environment: [String: String]) -> String {
+  package static func defaultDataDirectory(_ environment: [String: String]) -> String {
     if let directory = environment["VIVARIUM_DATA_DIR"], !directory.isEmpty { return directory }
     if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/vivarium" }
     return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/vivarium"
@@ -112,7 +112,7 @@ public final class HostServices {
   }
 
   /// Who owns each app-wide setting: the runtime's catalog's.
-  public var settingOwnership = SettingOwnership()
+  package var settingOwnership = SettingOwnership()
   private var pluginSettings: [String: PluginSettings] = [:]
 
   /// `plugin`'s view of the settings: what it may read and change.
@@ -126,14 +126,14 @@ public final class HostServices {
   }
 
   /// Where every use of a permission is decided and logged.
-  public private(set) lazy var permissions: PermissionGate = {
+  package private(set) lazy var permissions: PermissionGate = {
     let gate = PermissionGate(dataDirectory: dataDirectory, saveRefusal: saveRefusal) { [clock] in clock.now() }
     gate.report = { [weak self] problem in self?.logLine(.error, module: "host", problem) }
     return gate
   }()
 
   /// How the `http` service reaches the network (`VIVARIUM_HTTP`).
-  public var httpMode = HTTPMode.live
+  package var httpMode = HTTPMode.live
   private var httpClients: [String: PluginHTTP] = [:]
 
   /// The `http` service of `plugin`: one per plugin file (two that declare
@@ -240,7 +240,7 @@ public final class HostServices {
   /// in `message` escaped, and at most ``longestMessage`` of it) and an
   /// entry to ``recentLog`` (line breaks kept). A line `by` a plugin counts
   /// against its rate (``pluginLogRate``), and past it is dropped.
-  public func logLine(_ level: LogLevel, module: String, _ message: String, by plugin: String? = nil) {
+  package func logLine(_ level: LogLevel, module: String, _ message: String, by plugin: String? = nil) {
     if let plugin, !admitsLine(by: plugin) { return }
     var message = message
     if message.utf8.count > Self.longestMessage {
@@ -331,7 +331,7 @@ public final class HostServices {
   /// Has a crash of this process (a fatal signal: a trap in the host, or in
   /// a plugin loaded into it) noted in `vivarium.log` as one line, after the
   /// terminal is put back and before the crash report goes to stderr.
-  public func logCrashes() {
+  package func logCrashes() {
     logsCrashes = true
     if case .success(let fd) = logFile { vivarium_crash_log_set(fd) }
   }
@@ -358,59 +358,59 @@ public final class HostServices {
 
 /// Notices and alerts raised by modules, waiting to be drawn.
 @MainActor
-public final class HostNotifications: Notifier {
+package final class HostNotifications: Notifier {
   /// A notice: a line of text with its tone.
-  public struct Notice: Encodable, Equatable, Sendable {
+  package struct Notice: Encodable, Equatable, Sendable {
     /// How it should look.
-    public let tone: Tone
+    package let tone: Tone
     /// The text.
-    public let text: String
+    package let text: String
   }
 
   /// An alert box the person must acknowledge, or a question they must
   /// answer.
-  public struct Alert: Encodable, Equatable, Sendable {
+  package struct Alert: Encodable, Equatable, Sendable {
     /// Its title.
-    public let title: String
+    package let title: String
     /// Its message.
-    public let message: String
+    package let message: String
     /// For a question: its two answers; nil for an alert.
-    public var choice: Choice? = nil
+    package var choice: Choice? = nil
   }
 
   /// The two answers to a question: `confirm` goes ahead (`Discard`),
   /// `cancel` does not (`Keep editing`).
-  public struct Choice: Encodable, Equatable, Sendable {
+  package struct Choice: Encodable, Equatable, Sendable {
     /// The answer that goes ahead.
-    public let confirm: String
+    package let confirm: String
     /// The answer that does not.
-    public let cancel: String
+    package let cancel: String
 
     /// A question answered `confirm` or `cancel`.
-    public init(confirm: String, cancel: String) {
+    package init(confirm: String, cancel: String) {
       self.confirm = confirm
       self.cancel = cancel
     }
   }
 
   /// Notices raised since the last ``takeNotices()``.
-  public private(set) var notices: [Notice] = []
+  package private(set) var notices: [Notice] = []
   /// Alerts waiting to be acknowledged, oldest first.
-  public private(set) var alerts: [Alert] = []
+  package private(set) var alerts: [Alert] = []
   /// What each question in ``alerts`` does with its answer, by position;
   /// nil for an alert.
   private var answers: [(@MainActor (Bool) -> Void)?] = []
 
   /// Records a notice.
-  public func notice(_ text: String, tone: Tone) { notices.append(Notice(tone: tone, text: text)) }
+  package func notice(_ text: String, tone: Tone) { notices.append(Notice(tone: tone, text: text)) }
   /// Records an alert.
-  public func alert(title: String, message: String) {
+  package func alert(title: String, message: String) {
     alerts.append(Alert(title: title, message: message))
     answers.append(nil)
   }
 
   /// Asks the person `question`; `then` gets true when they confirm.
-  public func ask(
+  package func ask(
     title: String, question: String, _ choice: Choice, then: @escaping @MainActor (Bool) -> Void
   ) {
     alerts.append(Alert(title: title, message: question, choice: choice))
@@ -418,7 +418,7 @@ public final class HostNotifications: Notifier {
   }
 
   /// Returns and clears the notices.
-  public func takeNotices() -> [Notice] {
+  package func takeNotices() -> [Notice] {
     defer { notices.removeAll() }
     return notices
   }
@@ -427,7 +427,7 @@ public final class HostNotifications: Notifier {
   /// `confirm` answer (`cancel` when `confirmed` is false); false if there
   /// was none.
   @discardableResult
-  public func acknowledgeAlert(confirmed: Bool = true) -> Bool {
+  package func acknowledgeAlert(confirmed: Bool = true) -> Bool {
     guard !alerts.isEmpty else { return false }
     alerts.removeFirst()
     answers.removeFirst()?(confirmed)

@@ -14,13 +14,13 @@ import VivariumSupport
 /// 64 KiB), when a step replaces everything (a deep link; the first step
 /// after the start), and by ``save(_:)``; each such rewrite is paid for by
 /// the records before it.
-public final class NavigationStore {
+package final class NavigationStore {
   /// The folder of the data directory the states are saved in.
   static let folder = "state"
   /// The snapshot's file.
-  public let path: String
+  package let path: String
   /// The journal's file.
-  public let journalPath: String
+  package let journalPath: String
   /// The state as saved, snapshot and journal together.
   private var saved = NavigationState(layers: [])
   /// Whether the files may hold something other than ``saved`` (before the
@@ -34,25 +34,25 @@ public final class NavigationStore {
   private var journal: Int32 = -1
 
   /// What was written so far: a seam for tests and benchmarks.
-  public struct Writes: Equatable, Sendable {
+  package struct Writes: Equatable, Sendable {
     /// Snapshots written (each a whole state).
-    public var snapshots = 0
+    package var snapshots = 0
     /// Records appended to the journal.
-    public var records = 0
+    package var records = 0
     /// Bytes written to either file.
-    public var bytes = 0
+    package var bytes = 0
   }
   /// What was written so far.
-  public private(set) var writes = Writes()
+  package private(set) var writes = Writes()
 
   /// Why the journal could not be replayed whole, after ``load()``.
-  public private(set) var damage: String?
+  package private(set) var damage: String?
 
   /// The least the journal grows to before it is folded into a snapshot.
   static let smallestJournal = 64 * 1024
 
   /// The store for the plugins loaded from `directories`, in `dataDirectory`.
-  public init(dataDirectory: String, directories: [String]) {
+  package init(dataDirectory: String, directories: [String]) {
     // The same directories however they were given: relative, through links.
     let key = directories.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
       .joined(separator: "\n")
@@ -77,7 +77,7 @@ public final class NavigationStore {
   /// left alone, and replaced at the next save. A journal record cut short
   /// by a crash is left out; one damaged before the end stops the replay
   /// there, and ``damage`` says so.
-  public func load() -> Result<NavigationState?, NavigationStoreError> {
+  package func load() -> Result<NavigationState?, NavigationStoreError> {
     damage = nil
     var state = NavigationState(layers: [])
     generation = 0
@@ -146,7 +146,7 @@ public final class NavigationStore {
   /// Saves `state` whole, as a snapshot, if it differs from what was saved;
   /// an empty state is not saved (quitting detaches every screen). Throws
   /// when it cannot be written.
-  public func save(_ state: NavigationState) throws {
+  package func save(_ state: NavigationState) throws {
     guard !state.isEmpty, state != saved || stale else { return }
     saved = state
     try writeSnapshot()
@@ -157,7 +157,7 @@ public final class NavigationStore {
   /// due. A step that leaves nothing shown is not saved (the screens saved
   /// before stay), nor one that changes nothing. Should the changes not fit
   /// what was saved, `whole` is saved instead. Throws when it cannot be written.
-  public func record(_ changes: [NavigationState.Change], orWhole whole: () -> NavigationState) throws {
+  package func record(_ changes: [NavigationState.Change], orWhole whole: () -> NavigationState) throws {
     // Applied one by one; a screen put back as it was saved (its module
     // ran, and keeps the same) is no change.
     var made: [NavigationState.Change] = []
@@ -247,7 +247,7 @@ public final class NavigationStore {
   }
 
   /// Forgets the saved state (`--fresh`).
-  public func remove() {
+  package func remove() {
     if journal >= 0 {
       close(journal)
       journal = -1
@@ -260,8 +260,8 @@ public final class NavigationStore {
 }
 
 /// Why the saved screens cannot be used or saved.
-public struct NavigationStoreError: Error, CustomStringConvertible {
+package struct NavigationStoreError: Error, CustomStringConvertible {
   /// What is wrong and what happens instead.
-  public let description: String
+  package let description: String
   init(_ description: String) { self.description = description }
 }

@@ -348,7 +348,7 @@ extension HostRuntime {
   /// Runs `question`, which waits for the person (a permission asked), with
   /// every business service call's deadline stopped meanwhile: the time the
   /// person takes to answer is not held against a provider.
-  public func waitingForThePerson<Answer: Sendable>(_ question: () async -> Answer) async -> Answer {
+  package func waitingForThePerson<Answer: Sendable>(_ question: () async -> Answer) async -> Answer {
     serviceRouter.deadlines.hold()
     defer { serviceRouter.deadlines.release() }
     return await question()

@@ -7,33 +7,33 @@ import VivariumSupport
 /// and draws the screen after each one. The same object serves a terminal,
 /// a script file and a pipe; only the caller's echo and prompt differ.
 @MainActor
-public final class Session {
+package final class Session {
   /// What one command produced.
-  public struct Step: Encodable, Sendable {
+  package struct Step: Encodable, Sendable {
     /// The command line as given, except that the text of a `type` into a
     /// secret field is replaced by a dot per character: safe to show and to
     /// record (``SessionCommand/secretType(_:length:)``).
-    public let command: String
+    package let command: String
     /// Text for stdout: the screen or the report asked for.
-    public let output: [String]
+    package let output: [String]
     /// The screen after the command, when it is one that draws it.
-    public let screen: ComposedScreen?
+    package let screen: ComposedScreen?
     /// Notices modules raised.
-    public let notices: [HostNotifications.Notice]
+    package let notices: [HostNotifications.Notice]
     /// The alert waiting to be acknowledged, if any.
-    public let alert: HostNotifications.Alert?
+    package let alert: HostNotifications.Alert?
     /// Failures, for stderr: the command's own, and requests modules made.
-    public let errors: [String]
+    package let errors: [String]
     /// Whether the session should end.
-    public let quit: Bool
+    package let quit: Bool
     /// For `tree --link` only: the deep link of what is shown
     /// (``HostRuntime/link(scheme:)``), nil when nothing is. Other steps do
     /// not carry it, so that a step's size does not grow with the stack.
-    public let link: String?
+    package let link: String?
     /// The screens on the main stack after the command.
-    public let depth: Int
+    package let depth: Int
     /// The modal presentations over the main stack after the command.
-    public let modals: Int
+    package let modals: Int
 
     private enum CodingKeys: String, CodingKey {
       case command, output, screen, notices, alert, errors, quit, link, depth, modals
@@ -41,7 +41,7 @@ public final class Session {
 
     /// Every field; ``link`` only in the step of `tree --link` (null there
     /// when nothing is shown).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(command, forKey: .command)
       try container.encode(output, forKey: .output)
@@ -78,22 +78,22 @@ public final class Session {
   }
 
   /// The runtime the session drives.
-  public let runtime: HostRuntime
+  package let runtime: HostRuntime
   private let renderer: TextRenderer
   private let reports: (plugins: String, routes: String)
   private let scheme: String?
   /// How long, in real seconds, a command waits for modules' work to settle
   /// before the screen is drawn anyway, with an error naming the work.
-  public let settleLimit: Double
+  package let settleLimit: Double
   /// Whether each command waits for work to settle before the screen is
   /// drawn: scripts and pipes do, so their transcripts repeat exactly; a
   /// person at a terminal does not, and sees the screen redrawn when the work
   /// draws.
-  public let settles: Bool
+  package let settles: Bool
 
   /// A session over `runtime`; `plugins` and `routes` are the texts those
   /// commands print; `scheme` is the app's URL scheme for deep links.
-  public init(
+  package init(
     runtime: HostRuntime, renderer: TextRenderer, plugins: String, routes: String, scheme: String?,
     settleLimit: Double = 10, settles: Bool = true
   ) {
@@ -107,7 +107,7 @@ public final class Session {
 
   /// Runs one line, waits (when ``settles``) until no module has work in flight (or
   /// ``settleLimit``), and returns what to show.
-  public func execute(_ given: String) async -> Step {
+  package func execute(_ given: String) async -> Step {
     let command: SessionCommand
     do {
       guard let parsed = try SessionCommand.parse(given) else {
@@ -174,7 +174,7 @@ public final class Session {
 
   /// Waits for modules' work to settle: nothing, or the error naming what
   /// is still running at the limit.
-  public func settle() async -> [String] {
+  package func settle() async -> [String] {
     let busy = await runtime.settleWork(limit: settleLimit)
     // A module this command closed is checked for leaks now, so that what
     // it left alive is told under this command, not the next.
@@ -187,7 +187,7 @@ public final class Session {
 
   /// The step for a line the reader skipped as longer than `limit` bytes
   /// (``SessionLineReader``): nothing is run, and the error says why.
-  public func skippedLine(bytes: Int, limit: Int) -> Step {
+  package func skippedLine(bytes: Int, limit: Int) -> Step {
     Step(
       command: "(a line of \(SessionHeader.grouped(bytes)) bytes)", output: [], screen: nil, notices: [], alert: nil,
       errors: [

@@ -3,7 +3,7 @@ import ViperKitHosting
 import VivariumSupport
 
 /// One line a person types in `vivarium run`, or a script holds.
-public enum SessionCommand: Equatable, Sendable {
+package enum SessionCommand: Equatable, Sendable {
   /// `tap ADDRESS`: tap a button.
   case tap(String)
   /// `select ADDRESS ROW`: select a list row.
@@ -39,9 +39,9 @@ public enum SessionCommand: Equatable, Sendable {
   case quit
 
   /// Why a line is not a command, with what to type instead.
-  public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable names of the problems, for tests.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
       /// A known command with the wrong words after it: the message is its usage.
       case usage
       case unknownCommand = "unknown-command"
@@ -50,11 +50,11 @@ public enum SessionCommand: Equatable, Sendable {
     }
 
     /// Which problem it is.
-    public let kind: Kind
+    package let kind: Kind
     /// The sentence for the person.
-    public let message: String
+    package let message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 
     init(_ kind: Kind, _ message: String) {
       self.kind = kind
@@ -63,7 +63,7 @@ public enum SessionCommand: Equatable, Sendable {
   }
 
   /// The command list `help` prints.
-  public static let commandList = """
+  package static let commandList = """
     Commands. ADDRESS is an element id, e.g. deleteAll or tabs/items, and ROW a row id
     of that list: the line session draws both in parentheses; full screen names the
     focused element's on its bottom line, and Tab completes addresses.
@@ -88,14 +88,14 @@ public enum SessionCommand: Equatable, Sendable {
     """
 
   /// Every command's name, as a person types it (`exit` aside, which is `quit`).
-  public static let names = [
+  package static let names = [
     "tap", "select", "type", "open", "back", "dismiss", "ok", "cancel", "wait", "screen", "tree", "routes", "plugins",
     "log",
     "help", "quit",
   ]
 
   /// Parses `line`; nil for a blank line or a comment.
-  public static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
+  package static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
     let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -142,7 +142,7 @@ public enum SessionCommand: Equatable, Sendable {
 
   /// The line shown and recorded in place of `type ADDRESS TEXT` into a
   /// secret field: the text as a dot per character, as the field draws it.
-  public static func secretType(_ address: String, length: Int) -> String {
+  package static func secretType(_ address: String, length: Int) -> String {
     (["type", address] + (length > 0 ? [String(repeating: "•", count: length)] : [])).joined(separator: " ")
   }
 

@@ -4,9 +4,9 @@ import Foundation
 /// script file. Each byte is looked at once, and at most `limit` bytes of one
 /// line are kept: a longer line is read to its end without being kept, and
 /// reported as skipped. A line may end in CRLF.
-public final class SessionLineReader {
+package final class SessionLineReader {
   /// One line of input.
-  public enum Line: Equatable, Sendable {
+  package enum Line: Equatable, Sendable {
     /// A line's text, without its line ending.
     case text(String)
     /// A line longer than the limit, skipped; `bytes` is its length.
@@ -14,10 +14,10 @@ public final class SessionLineReader {
   }
 
   /// The longest line kept, in bytes (64 KiB).
-  public static let defaultLimit = 65_536
+  package static let defaultLimit = 65_536
 
   /// The longest line kept, in bytes.
-  public let limit: Int
+  package let limit: Int
   private let read: () -> Data
   private var buffer: [UInt8] = []
   /// The first byte not returned yet.
@@ -28,13 +28,13 @@ public final class SessionLineReader {
 
   /// Lines from `read`, which returns the next bytes available, or no bytes
   /// at the end of the input.
-  public init(limit: Int = SessionLineReader.defaultLimit, read: @escaping () -> Data) {
+  package init(limit: Int = SessionLineReader.defaultLimit, read: @escaping () -> Data) {
     self.limit = limit
     self.read = read
   }
 
   /// Lines from `handle`, read as they arrive.
-  public convenience init(_ handle: FileHandle, limit: Int = SessionLineReader.defaultLimit) {
+  package convenience init(_ handle: FileHandle, limit: Int = SessionLineReader.defaultLimit) {
     self.init(limit: limit) { handle.availableData }
   }
 
@@ -42,7 +42,7 @@ public final class SessionLineReader {
   var bufferedBytes: Int { buffer.count }
 
   /// The next line; nil at the end of the input.
-  public func next() -> Line? {
+  package func next() -> Line? {
     while true {
       if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
         return take(upTo: newline, next: newline + 1)

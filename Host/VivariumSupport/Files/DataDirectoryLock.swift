@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Whether this session may save in its data directory.
-public enum DataAccess: Equatable, Sendable {
+package enum DataAccess: Equatable, Sendable {
   /// This session holds the data directory's lock: it saves, and no other
   /// session does until it ends.
   case exclusive

@@ -4,10 +4,10 @@ import Glibc
 /// and interrupted writes, and saying which `errno` stopped it. Unlike
 /// `FileHandle.write`, a failure (a full disk, a closed pipe) is returned,
 /// not trapped.
-public enum DescriptorOutput {
+package enum DescriptorOutput {
   /// Writes all of `bytes` to `fd`; nil when every byte was written, else
   /// the `errno` of the write that failed.
-  public static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+  package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -19,7 +19,7 @@ public enum DescriptorOutput {
   }
 
   /// Writes all of `text`, as UTF-8, to `fd`; the `errno` that stopped it, if any.
-  public static func write(_ text: String, to fd: Int32) -> Int32? {
+  package static func write(_ text: String, to fd: Int32) -> Int32? {
     Array(text.utf8).withUnsafeBytes { write($0, to: fd) }
   }
 }

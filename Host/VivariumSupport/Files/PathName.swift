@@ -3,11 +3,11 @@
 /// Foundation's `NSString.deletingLastPathComponent` traps on a relative
 /// path with no slash inside it ("plugins", "a/") in the toolchain the host
 /// is built with, so the host takes a path's parent here instead.
-public enum PathName {
+package enum PathName {
   /// The directory part of `path`, as `dirname` gives it: "a/b" → "a",
   /// "/a" → "/", "a" and "a/" → ".", "/" → "/". Trailing and doubled
   /// slashes are dropped.
-  public static func parent(_ path: String) -> String {
+  package static func parent(_ path: String) -> String {
     var rest = Substring(path)
     while rest.count > 1, rest.last == "/" { rest = rest.dropLast() }
     guard let slash = rest.lastIndex(of: "/") else { return "." }
@@ -19,7 +19,7 @@ public enum PathName {
   /// The last component of `path`: "a/b.so" → "b.so", "a/" → "a",
   /// "/" → "/", "" → "". What `NSString.lastPathComponent` gives, without
   /// bridging (a scan takes the name of every plugin file).
-  public static func lastComponent(_ path: String) -> String {
+  package static func lastComponent(_ path: String) -> String {
     var rest = Substring(path)
     while rest.count > 1, rest.last == "/" { rest = rest.dropLast() }
     guard rest != "/", let slash = rest.lastIndex(of: "/") else { return String(rest) }

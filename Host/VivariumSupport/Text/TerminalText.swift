@@ -23,17 +23,17 @@ import ViperKit
 ///   holding one cannot forge a row of a report.
 ///
 /// Applying it twice changes nothing more than applying it once.
-public enum TerminalText {
+package enum TerminalText {
   /// `text` with every control character made visible; newlines kept when
   /// `keepingNewlines`.
-  public static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
+  package static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
     visible(text, keepingNewlines: keepingNewlines, allowing: [])
   }
 
   /// `text` made visible as ``visible(_:keepingNewlines:)`` does, except the
   /// escape sequences in `allowed` (such as ``TextStyle/sequences``, the
   /// host's own colour codes), which pass through unchanged.
-  public static func visible(_ text: String, keepingNewlines: Bool, allowing allowed: Set<String>) -> String {
+  package static func visible(_ text: String, keepingNewlines: Bool, allowing allowed: Set<String>) -> String {
     guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: keepingNewlines) }) else {
       return text
     }
@@ -66,7 +66,7 @@ public enum TerminalText {
   /// `\uNNNN` escapes: JSONEncoder escapes only U+0000–U+001F and leaves
   /// these raw. Outside strings JSON holds none of them, so the result is the
   /// same JSON, harmless on a terminal.
-  public static func json(_ text: String) -> String {
+  package static func json(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: true) }) else { return text }
     var result = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
@@ -115,13 +115,13 @@ extension ViewNode {
   /// ``TerminalText``: newlines stay line breaks in text and notices, and are
   /// escaped everywhere else. Identifiers are escaped too, as drawn; slot
   /// names stay as they are, the keys the renderer draws each slot's content by.
-  public var terminalSafe: ViewNode { madeVisible(identifiers: true) }
+  package var terminalSafe: ViewNode { madeVisible(identifiers: true) }
 
   /// The tree with every string that is drawn as text made visible as
   /// ``terminalSafe`` does, identifiers left as they are: for a host that
   /// never shows them and acts on an element by its identifier (full
   /// screen).
-  public var terminalSafeText: ViewNode { madeVisible(identifiers: false) }
+  package var terminalSafeText: ViewNode { madeVisible(identifiers: false) }
 
   private func madeVisible(identifiers: Bool) -> ViewNode {
     func line(_ text: String) -> String { TerminalText.visible(text) }

@@ -4,24 +4,24 @@ import VivariumTerminal
 /// Lays a view tree out as terminal lines, at most `width` columns wide
 /// (escape codes aside). Interactive elements show their identifiers, which is
 /// what a person types to act on them.
-public struct TextRenderer: Sendable {
+package struct TextRenderer: Sendable {
   /// The widest line, in columns.
-  public let width: Int
+  package let width: Int
   /// Colour or plain.
-  public let style: TextStyle
+  package let style: TextStyle
 
   /// The narrowest a renderer draws, in columns.
   package static let minimumWidth = 20
 
   /// A renderer for `width` columns (at least ``minimumWidth``).
-  public init(width: Int = 80, style: TextStyle = .plain) {
+  package init(width: Int = 80, style: TextStyle = .plain) {
     self.width = max(width, TextRenderer.minimumWidth)
     self.style = style
   }
 
   /// Lines drawn in place of a slot: given the slot name and the width
   /// available, the lines, or nil to draw the slot as empty.
-  public typealias SlotContent = (_ name: String, _ width: Int) -> [String]?
+  package typealias SlotContent = (_ name: String, _ width: Int) -> [String]?
 
   /// Draws in place of a slot: given the slot name, the width available and
   /// the prefix every line starts with, appends its lines to `output`, each
@@ -29,7 +29,7 @@ public struct TextRenderer: Sendable {
   package typealias SlotDrawing = (_ name: String, _ width: Int, _ prefix: String, _ output: inout [String]) -> Bool
 
   /// The lines for `tree`; `slots` draws what is embedded in each slot.
-  public func lines(_ tree: ViewNode, slots: SlotContent? = nil) -> [String] {
+  package func lines(_ tree: ViewNode, slots: SlotContent? = nil) -> [String] {
     var output: [String] = []
     draw(tree, prefix: "", into: &output) { name, width, prefix, output in
       guard let lines = slots?(name, width) else { return false }
@@ -49,7 +49,7 @@ public struct TextRenderer: Sendable {
   }
 
   /// `tree` as text ending in a newline.
-  public func render(_ tree: ViewNode) -> String {
+  package func render(_ tree: ViewNode) -> String {
     lines(tree).joined(separator: "\n") + "\n"
   }
 
@@ -134,7 +134,7 @@ public struct TextRenderer: Sendable {
   }
 
   /// The mark a notice of `tone` starts with: ✓, !, ✗ or i.
-  public static func noticeMark(_ tone: Tone) -> String {
+  package static func noticeMark(_ tone: Tone) -> String {
     switch tone {
     case .positive: "✓"
     case .warning: "!"
@@ -144,13 +144,13 @@ public struct TextRenderer: Sendable {
   }
 
   /// `text`, cut to `width` characters with an ellipsis if longer.
-  public static func truncate(_ text: String, to width: Int) -> String {
+  package static func truncate(_ text: String, to width: Int) -> String {
     text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
   }
 
   /// `text` cut into lines of at most `width` columns at spaces; words
   /// longer than a line are split (``TextWrap``: a wide character counts two).
-  public static func wrap(_ text: String, width: Int) -> [String] {
+  package static func wrap(_ text: String, width: Int) -> [String] {
     TextWrap.lines(text, width: width)
   }
 

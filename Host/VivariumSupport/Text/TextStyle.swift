@@ -3,25 +3,25 @@ import ViperKit
 
 /// Whether output gets ANSI colour: only on a terminal, never when `NO_COLOR`
 /// is set to anything non-empty (no-color.org), never when `TERM=dumb`.
-public struct TextStyle: Sendable {
+package struct TextStyle: Sendable {
   /// Whether escape codes are written.
-  public let colour: Bool
+  package let colour: Bool
 
   /// Plain text.
-  public static let plain = TextStyle(colour: false)
+  package static let plain = TextStyle(colour: false)
 
   /// Every escape sequence a style writes, and nothing else: what
   /// ``TerminalText`` lets through from the host's own renderer.
-  public static let sequences: Set<String> = Set(["0", "1", "2", "31", "32", "33", "36"].map { "\u{1B}[\($0)m" })
+  package static let sequences: Set<String> = Set(["0", "1", "2", "31", "32", "33", "36"].map { "\u{1B}[\($0)m" })
 
   /// A style with colour on or off.
-  public init(colour: Bool) {
+  package init(colour: Bool) {
     self.colour = colour
   }
 
   /// The style for file descriptor `fd` in `environment`; `isTerminal` says
   /// whether a descriptor is a terminal (`isatty` unless a test says otherwise).
-  public static func forOutput(
+  package static func forOutput(
     _ fd: Int32, environment: [String: String], isTerminal: (Int32) -> Bool = { isatty($0) == 1 }
   ) -> TextStyle {
     let noColour = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
@@ -29,13 +29,13 @@ public struct TextStyle: Sendable {
   }
 
   /// `text` in bold.
-  public func bold(_ text: String) -> String { wrap(text, "1") }
+  package func bold(_ text: String) -> String { wrap(text, "1") }
 
   /// `text` dimmed.
-  public func dim(_ text: String) -> String { wrap(text, "2") }
+  package func dim(_ text: String) -> String { wrap(text, "2") }
 
   /// `text` in the colour for `tone`.
-  public func tone(_ tone: Tone, _ text: String) -> String {
+  package func tone(_ tone: Tone, _ text: String) -> String {
     switch tone {
     case .normal: text
     case .muted: dim(text)

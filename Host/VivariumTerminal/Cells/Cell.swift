@@ -1,21 +1,21 @@
 /// One column of a terminal row: a grapheme cluster and its style. A wide
 /// character (CJK, most emoji) takes two cells: its own, then a
 /// continuation cell with empty text that the terminal fills by itself.
-public struct Cell: Hashable, Sendable {
+package struct Cell: Hashable, Sendable {
   /// One grapheme cluster, or empty for the right half of a wide character.
-  public var text: String
+  package var text: String
   /// How it is drawn.
-  public var style: CellStyle
+  package var style: CellStyle
 
   /// A cell holding `text` (one grapheme cluster) in `style`.
-  public init(_ text: String, style: CellStyle = .plain) {
+  package init(_ text: String, style: CellStyle = .plain) {
     self.text = text
     self.style = style
   }
 
   /// A space with no style.
-  public static let blank = Cell(" ")
+  package static let blank = Cell(" ")
 
   /// Whether this is the right half of a wide character.
-  public var isContinuation: Bool { text.isEmpty }
+  package var isContinuation: Bool { text.isEmpty }
 }

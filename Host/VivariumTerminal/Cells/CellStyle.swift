@@ -1,25 +1,25 @@
 /// How a cell is drawn: a foreground colour and attributes. Attributes
 /// (bold, dim, underline, reverse) are not colour and are drawn under
 /// `NO_COLOR` too; the foreground colour is drawn only when colour is on.
-public struct CellStyle: Hashable, Sendable {
+package struct CellStyle: Hashable, Sendable {
   /// The eight basic terminal colours, numbered as in SGR 30–37.
-  public enum Colour: UInt8, Hashable, Sendable {
+  package enum Colour: UInt8, Hashable, Sendable {
     case black, red, green, yellow, blue, magenta, cyan, white
   }
 
   /// The foreground colour, or nil for the terminal's own.
-  public var foreground: Colour?
+  package var foreground: Colour?
   /// Bold text.
-  public var bold: Bool
+  package var bold: Bool
   /// Dimmed text.
-  public var dim: Bool
+  package var dim: Bool
   /// Underlined text.
-  public var underline: Bool
+  package var underline: Bool
   /// Foreground and background swapped: how focus shows at a glance.
-  public var reverse: Bool
+  package var reverse: Bool
 
   /// A style; every attribute off unless given.
-  public init(
+  package init(
     foreground: Colour? = nil, bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false
   ) {
     self.foreground = foreground
@@ -30,5 +30,5 @@ public struct CellStyle: Hashable, Sendable {
   }
 
   /// No colour, no attribute.
-  public static let plain = CellStyle()
+  package static let plain = CellStyle()
 }

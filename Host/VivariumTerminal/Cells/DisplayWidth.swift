@@ -4,9 +4,9 @@
 /// the cluster before them). Written from Unicode's East Asian Width and
 /// emoji presentation properties, the way `wcwidth` does, without the C
 /// library's locale.
-public enum DisplayWidth {
+package enum DisplayWidth {
   /// The columns `character` takes: 1 or 2.
-  public static func of(_ character: Character) -> Int {
+  package static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if first.value < 0x1100 { return 1 }
@@ -17,7 +17,7 @@ public enum DisplayWidth {
   }
 
   /// The columns `text` takes.
-  public static func of(_ text: some StringProtocol) -> Int {
+  package static func of(_ text: some StringProtocol) -> Int {
     var columns = 0
     for character in text { columns += of(character) }
     return columns

@@ -2,40 +2,40 @@
 /// and what ``FrameWriter`` compares with the frame before. Nothing put in
 /// a grid can reach the terminal as a control sequence: control and bidi
 /// override characters become U+FFFD.
-public struct Grid: Equatable, Sendable {
+package struct Grid: Equatable, Sendable {
   /// A cell position, 0-based.
-  public struct Point: Hashable, Sendable {
+  package struct Point: Hashable, Sendable {
     /// The column.
-    public var x: Int
+    package var x: Int
     /// The row.
-    public var y: Int
+    package var y: Int
 
     /// The cell at column `x`, row `y`.
-    public init(x: Int, y: Int) {
+    package init(x: Int, y: Int) {
       self.x = x
       self.y = y
     }
   }
 
   /// Columns.
-  public let width: Int
+  package let width: Int
   /// Rows.
-  public let height: Int
+  package let height: Int
   /// Row by row.
-  public private(set) var cells: [Cell]
+  package private(set) var cells: [Cell]
   /// Where the terminal's cursor shows (a field being edited), or nil to
   /// hide it.
-  public var cursor: Point?
+  package var cursor: Point?
 
   /// A blank grid of `width` × `height` cells (each at least 1).
-  public init(width: Int, height: Int) {
+  package init(width: Int, height: Int) {
     self.width = max(width, 1)
     self.height = max(height, 1)
     cells = Array(repeating: .blank, count: self.width * self.height)
   }
 
   /// The cell at column `x`, row `y`.
-  public subscript(x x: Int, y y: Int) -> Cell {
+  package subscript(x x: Int, y y: Int) -> Cell {
     cells[y * width + x]
   }
 
@@ -44,7 +44,7 @@ public struct Grid: Equatable, Sendable {
   /// does not fit leaves a space. Returns the column after the last one
   /// written. Text outside the grid is dropped.
   @discardableResult
-  public mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil)
+  package mutating func put(_ text: some StringProtocol, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil)
     -> Int
   {
     guard y >= 0, y < height else { return x }
@@ -70,20 +70,20 @@ public struct Grid: Equatable, Sendable {
   }
 
   /// Blanks `width` cells from column `x` of row `y` with spaces in `style`.
-  public mutating func clear(x: Int, y: Int, width count: Int, style: CellStyle = .plain) {
+  package mutating func clear(x: Int, y: Int, width count: Int, style: CellStyle = .plain) {
     guard y >= 0, y < height else { return }
     for column in max(x, 0)..<max(min(x + count, width), max(x, 0)) { set(Cell(" ", style: style), x: column, y: y) }
   }
 
   /// Changes the style of `width` cells from column `x` of row `y`, keeping
   /// their text.
-  public mutating func restyle(x: Int, y: Int, width count: Int, _ change: (inout CellStyle) -> Void) {
+  package mutating func restyle(x: Int, y: Int, width count: Int, _ change: (inout CellStyle) -> Void) {
     guard y >= 0, y < height else { return }
     for column in max(x, 0)..<max(min(x + count, width), max(x, 0)) { change(&cells[y * width + column].style) }
   }
 
   /// Row `y` as text, wide characters once, trailing spaces removed.
-  public func line(_ y: Int) -> String {
+  package func line(_ y: Int) -> String {
     var text = ""
     for x in 0..<width { text += self[x: x, y: y].text }
     while text.last == " " { text.removeLast() }
@@ -91,7 +91,7 @@ public struct Grid: Equatable, Sendable {
   }
 
   /// Every row as text (see ``line(_:)``).
-  public var lines: [String] { (0..<height).map(line) }
+  package var lines: [String] { (0..<height).map(line) }
 
   /// Puts `cell` at `x`, `y`, blanking the other half of any wide character
   /// it overwrites half of. A continuation is put right after its wide

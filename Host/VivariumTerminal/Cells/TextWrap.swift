@@ -1,11 +1,11 @@
 /// Text cut into lines of at most a number of columns, at spaces; a word
 /// wider than a line is split. Columns are display columns: a CJK character
 /// or an emoji counts two.
-public enum TextWrap {
+package enum TextWrap {
   /// `text` in lines of at most `width` columns (at least 1; a wide
   /// character alone on a line of 1 takes its 2); each line break in it
   /// starts a new line.
-  public static func lines(_ text: String, width: Int) -> [String] {
+  package static func lines(_ text: String, width: Int) -> [String] {
     let width = max(width, 1)
     if fitsAsItIs(text, width: width) { return [text] }
     var lines: [String] = []
@@ -60,7 +60,7 @@ public enum TextWrap {
   }
 
   /// The longest start of `text` at most `columns` wide, and its width.
-  public static func prefix(_ text: Substring, columns: Int) -> (Substring, Int) {
+  package static func prefix(_ text: Substring, columns: Int) -> (Substring, Int) {
     var used = 0
     var end = text.startIndex
     while end < text.endIndex {
@@ -73,7 +73,7 @@ public enum TextWrap {
   }
 
   /// `text` cut to `columns` with an ellipsis if wider.
-  public static func truncate(_ text: String, to columns: Int) -> String {
+  package static func truncate(_ text: String, to columns: Int) -> String {
     guard DisplayWidth.of(text) > columns else { return text }
     guard columns > 1 else { return columns == 1 ? "…" : "" }
     return String(prefix(text[...], columns: columns - 1).0) + "…"

@@ -1,6 +1,6 @@
 /// One thing the person at the terminal did, as ``KeyParser`` reads it
 /// from the terminal's bytes.
-public enum KeyEvent: Hashable, Sendable {
+package enum KeyEvent: Hashable, Sendable {
   /// Text typed: one grapheme cluster (U+FFFD for bytes that are not
   /// UTF-8).
   case character(Character)

@@ -14,9 +14,9 @@
 /// one (another ESC, a control key, text beyond ASCII), is `.unknown` for
 /// the bytes read so far, and what follows is read afresh as keys and
 /// text: a `q` or Ctrl-C after it is that key.
-public struct KeyParser: Sendable {
+package struct KeyParser: Sendable {
   /// The most bytes of a paste kept; the rest is dropped.
-  public static let pasteLimit = 64 * 1024
+  package static let pasteLimit = 64 * 1024
   /// The end of a bracketed paste.
   private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]
 
@@ -29,16 +29,16 @@ public struct KeyParser: Sendable {
   private var pasteTruncated = false
 
   /// A parser with nothing read.
-  public init() {}
+  package init() {}
 
   /// Whether bytes read may be the start of something not yet complete (a
   /// lone ESC, half a character, a paste without its end). When true and
   /// nothing more arrives within a short time, call ``flush()``.
-  public var isWaitingForMore: Bool { !pending.isEmpty || paste != nil }
+  package var isWaitingForMore: Bool { !pending.isEmpty || paste != nil }
 
   /// The events `bytes` complete, in order. Bytes that may be the start of
   /// a sequence are kept for the next call (see ``isWaitingForMore``).
-  public mutating func feed(_ bytes: some Sequence<UInt8>) -> [KeyEvent] {
+  package mutating func feed(_ bytes: some Sequence<UInt8>) -> [KeyEvent] {
     pending.append(contentsOf: bytes)
     return read(final: false)
   }
@@ -47,7 +47,7 @@ public struct KeyParser: Sendable {
   /// ESC is `.escape`, an unfinished sequence is its parts (`ESC [` is
   /// `.escape` then `[`), half a character is U+FFFD, and an unfinished
   /// paste is pasted as it is. Nothing is kept after.
-  public mutating func flush() -> [KeyEvent] {
+  package mutating func flush() -> [KeyEvent] {
     read(final: true)
   }
 

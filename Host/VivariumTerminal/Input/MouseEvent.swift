@@ -1,9 +1,9 @@
 /// A mouse report: what happened, where, and the modifier keys held.
-public struct MouseEvent: Hashable, Sendable {
+package struct MouseEvent: Hashable, Sendable {
   /// What the mouse did. Buttons are numbered as xterm reports them:
   /// 0 left, 1 middle, 2 right; 3 in a drag is motion with no button held;
   /// 8 and up are extra buttons.
-  public enum Kind: Hashable, Sendable {
+  package enum Kind: Hashable, Sendable {
     /// A button went down.
     case press(button: Int)
     /// A button came up.
@@ -17,20 +17,20 @@ public struct MouseEvent: Hashable, Sendable {
   }
 
   /// What happened.
-  public var kind: Kind
+  package var kind: Kind
   /// The column, 0-based.
-  public var x: Int
+  package var x: Int
   /// The row, 0-based.
-  public var y: Int
+  package var y: Int
   /// Whether Shift was held.
-  public var shift: Bool
+  package var shift: Bool
   /// Whether Alt (Meta) was held.
-  public var alt: Bool
+  package var alt: Bool
   /// Whether Ctrl was held.
-  public var control: Bool
+  package var control: Bool
 
   /// A mouse event at column `x`, row `y` (0-based).
-  public init(kind: Kind, x: Int, y: Int, shift: Bool = false, alt: Bool = false, control: Bool = false) {
+  package init(kind: Kind, x: Int, y: Int, shift: Bool = false, alt: Bool = false, control: Bool = false) {
     self.kind = kind
     self.x = x
     self.y = y

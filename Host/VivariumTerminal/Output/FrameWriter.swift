@@ -6,14 +6,14 @@
 ///
 /// A frame is drawn on the assumption that the terminal shows `old`
 /// exactly: pass nil after anything else wrote to the terminal.
-public struct FrameWriter: Sendable {
+package struct FrameWriter: Sendable {
   /// Whether foreground colours are written (SGR 30–37). Attributes
   /// (bold, dim, underline, reverse) are written either way: `NO_COLOR`
   /// forbids colour only.
-  public let colour: Bool
+  package let colour: Bool
 
   /// A writer that writes colour only when `colour` is true.
-  public init(colour: Bool) {
+  package init(colour: Bool) {
     self.colour = colour
   }
 
@@ -21,7 +21,7 @@ public struct FrameWriter: Sendable {
   /// `new`. With no `old`, or one of another size, the screen is cleared
   /// and repainted; otherwise only changed cells are written, and two
   /// identical frames give no bytes at all.
-  public func frame(from old: Grid?, to new: Grid) -> [UInt8] {
+  package func frame(from old: Grid?, to new: Grid) -> [UInt8] {
     var output = FrameOutput(width: new.width, colour: colour)
     output.bytes.reserveCapacity(new.width * new.height * 4 + 64)
     let previous = old.flatMap { $0.width == new.width && $0.height == new.height ? $0 : nil }

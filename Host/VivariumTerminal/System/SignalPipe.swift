@@ -4,10 +4,10 @@ import Foundation
 /// Signals as events: each one the process gets is handed to `deliver` on a
 /// thread of its own, instead of its default action. The handler only writes
 /// the signal's number to a pipe (all a signal handler may safely do).
-public enum SignalPipe {
+package enum SignalPipe {
   /// Starts delivering `signals`; false if they already go to a pipe or the
   /// pipe cannot be made.
-  public static func start(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) -> Bool {
+  package static func start(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) -> Bool {
     let descriptor = signals.withUnsafeBufferPointer { vivarium_signal_pipe($0.baseAddress, Int32($0.count)) }
     guard descriptor >= 0 else { return false }
     Thread {

@@ -7,11 +7,11 @@ import Glibc
 /// happens it is put back as it was: ``leave()`` on the way out, and the
 /// terminal guard (in C) when the process dies of a fatal signal or calls
 /// `exit`.
-public final class TerminalMode {
+package final class TerminalMode {
   /// The terminal's descriptor (the app's output; input is the same terminal).
-  public let descriptor: Int32
+  package let descriptor: Int32
   /// Whether mouse reporting is on.
-  public let mouse: Bool
+  package let mouse: Bool
   private let saved: termios
   private var active = false
 
@@ -25,13 +25,13 @@ public final class TerminalMode {
   }
 
   /// Why full-screen mode could not start.
-  public struct Failure: Error, CustomStringConvertible {
+  package struct Failure: Error, CustomStringConvertible {
     /// What went wrong, for a person.
-    public let description: String
+    package let description: String
   }
 
   /// Enters full-screen mode on the terminal at `descriptor`.
-  public init(descriptor: Int32, mouse: Bool) throws(Failure) {
+  package init(descriptor: Int32, mouse: Bool) throws(Failure) {
     var settings = termios()
     guard tcgetattr(descriptor, &settings) == 0 else {
       throw Failure(description: "the terminal's settings cannot be read (\(String(cString: strerror(errno))))")
@@ -51,7 +51,7 @@ public final class TerminalMode {
 
   /// Enters full-screen mode again, after a suspend (SIGCONT) or when the
   /// terminal's settings may have been changed under the app.
-  public func enter() {
+  package func enter() {
     var raw = saved
     // No echo, no line editing, no signals from keys, no output processing;
     // reads return each byte (VMIN 1, VTIME 0).
@@ -62,7 +62,7 @@ public final class TerminalMode {
   }
 
   /// Leaves full-screen mode: the terminal as it was before.
-  public func leave() {
+  package func leave() {
     guard active else { return }
     active = false
     write(TerminalMode.leaveBytes)
@@ -71,28 +71,28 @@ public final class TerminalMode {
   }
 
   /// Leaves full-screen mode for good: the guard no longer touches the terminal.
-  public func close() {
+  package func close() {
     leave()
     vivarium_terminal_guard_clear()
   }
 
   /// Leaves full-screen mode, stops the process as Ctrl-Z does in a shell,
   /// and enters full-screen mode again once the shell continues it (`fg`).
-  public func suspend() {
+  package func suspend() {
     leave()
     vivarium_suspend_self()
     enter()
   }
 
   /// The terminal's size in columns and rows, or nil if it cannot say.
-  public func size() -> (width: Int, height: Int)? {
+  package func size() -> (width: Int, height: Int)? {
     var size = winsize()
     guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
     return (Int(size.ws_col), Int(size.ws_row))
   }
 
   /// Writes `bytes` whole to the terminal.
-  public func write(_ bytes: [UInt8]) {
+  package func write(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -113,7 +113,7 @@ public final class TerminalMode {
   /// Whether mouse reporting suits the terminal named by `TERM`: xterm SGR
   /// reporting is understood by xterm and every terminal that follows it;
   /// not by the Linux console or a dumb terminal, where it stays off.
-  public static func supportsMouse(term: String?) -> Bool {
+  package static func supportsMouse(term: String?) -> Bool {
     guard let term, !term.isEmpty else { return false }
     return !["dumb", "linux", "vt100", "vt102", "vt220", "cons25", "ansi"].contains(term)
   }
@@ -122,7 +122,7 @@ public final class TerminalMode {
 extension TerminalMode {
   /// Puts the terminal back from any thread, even while the main thread is
   /// stuck (a module that hangs): the last resort before `_exit`.
-  public static func restoreNow() {
+  package static func restoreNow() {
     vivarium_terminal_guard_restore()
   }
 }

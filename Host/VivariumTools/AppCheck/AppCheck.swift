@@ -8,9 +8,9 @@ import VivariumSupport
 /// and passes arguments its contract accepts; every output a module expects
 /// back is one its target declares; the start opens; every module is
 /// reachable from the start, or listed as reachable only by deep link.
-public enum AppCheck {
+package enum AppCheck {
   /// Every finding about `flow`, in the order of its modules.
-  public static func findings(_ flow: AppFlow) -> [AppFinding] {
+  package static func findings(_ flow: AppFlow) -> [AppFinding] {
     var findings = startFindings(flow)
     for rejection in flow.refused {
       findings.append(

@@ -2,26 +2,26 @@ import VivariumSupport
 
 /// What `vivarium check --app` prints: the app, its size and every finding,
 /// as text or JSON.
-public struct AppCheckReport: Encodable, Sendable {
+package struct AppCheckReport: Encodable, Sendable {
   /// The plugin directory checked.
-  public let directory: String
+  package let directory: String
   /// The app's name, from its manifest.
-  public let app: String?
+  package let app: String?
   /// The start link, from its manifest.
-  public let start: String?
+  package let start: String?
   /// How many modules the directory holds.
-  public let modules: Int
+  package let modules: Int
   /// How many declared links (push, present, replace, embed) they have.
-  public let links: Int
+  package let links: Int
   /// How many business services the plugins provide.
-  public let services: Int
+  package let services: Int
   /// Every finding, failures and notes.
-  public let findings: [AppFinding]
+  package let findings: [AppFinding]
   /// Whether any finding fails the check.
-  public let failed: Bool
+  package let failed: Bool
 
   /// The report on `flow`, the app in `directory`.
-  public init(directory: String, flow: AppFlow) {
+  package init(directory: String, flow: AppFlow) {
     self.directory = directory
     app = flow.manifest?.name
     start = flow.manifest?.start
@@ -34,7 +34,7 @@ public struct AppCheckReport: Encodable, Sendable {
 
   /// The report as terminal text, `width` columns wide, with what plugins
   /// and manifests wrote made visible.
-  public func text(style: TextStyle, width: Int = 80) -> String {
+  package func text(style: TextStyle, width: Int = 80) -> String {
     var lines = [
       style.bold((app ?? "The app").oneLineVisible) + " in \(directory.oneLineVisible)"
         + (start.map { ", starting at \($0.oneLineVisible)" } ?? ""),

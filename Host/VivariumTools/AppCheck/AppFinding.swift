@@ -2,9 +2,9 @@ import VivariumLoading
 
 /// One thing `vivarium check --app` found: a stable name, the files
 /// involved, what is wrong and what to change.
-public struct AppFinding: Codable, Sendable, Equatable {
+package struct AppFinding: Codable, Sendable, Equatable {
   /// Whether the finding fails the check or is only listed.
-  public enum Severity: String, Codable, Sendable {
+  package enum Severity: String, Codable, Sendable {
     /// The app does not work as declared.
     case failed
     /// Worth knowing; the check still passes.
@@ -12,21 +12,21 @@ public struct AppFinding: Codable, Sendable, Equatable {
   }
 
   /// The stable name, `app.aspect`; docs/checking.md, "Checking a whole app", lists them.
-  public let name: String
+  package let name: String
   /// Failed or note.
-  public let severity: Severity
+  package let severity: Severity
   /// The URN pattern of the module that declares what is wrong, if one does.
-  public let module: String?
+  package let module: String?
   /// The plugin files (and the manifest) involved, the declaring one first.
-  public let files: [String]
+  package let files: [String]
   /// What is wrong, naming both sides.
-  public let message: String
+  package let message: String
   /// What to change.
-  public let fix: String
+  package let fix: String
 
   /// Every name a finding can have, with what it means: `vivarium check
   /// --help` lists them.
-  public static let names: [(name: String, meaning: String)] =
+  package static let names: [(name: String, meaning: String)] =
     [
       ("app.manifest", "the directory has no usable vivarium-app.json"),
       ("app.start", "the manifest's start link does not open"),

@@ -7,11 +7,11 @@ import VivariumRuntime
 /// module pushes, presents, replaces itself with or embeds which, where the
 /// app starts, and what the start reaches. `vivarium check --app` proves it
 /// and `vivarium graph` draws it; nothing is built.
-public struct AppFlow: Sendable {
+package struct AppFlow: Sendable {
   /// One declared way from a module to others.
-  public struct Edge: Sendable {
+  package struct Edge: Sendable {
     /// How the module opens its target: a ``NavigationTarget/Kind`` or an embed.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
       /// ``NavigationTarget/Kind/push``.
       case push
       /// ``NavigationTarget/Kind/present``.
@@ -33,7 +33,7 @@ public struct AppFlow: Sendable {
       }
 
       /// `pushes`, `presents`, `replaces itself with`, `embeds`.
-      public var verb: String {
+      package var verb: String {
         switch self {
         case .push: "pushes"
         case .present: "presents"
@@ -43,42 +43,42 @@ public struct AppFlow: Sendable {
       }
     }
     /// The module that declares it.
-    public let from: Route
+    package let from: Route
     /// How.
-    public let kind: Kind
+    package let kind: Kind
     /// The declared pattern.
-    public let pattern: String
+    package let pattern: String
     /// The slot, for an embed.
-    public let slot: String?
+    package let slot: String?
     /// The declaration, for a push, present or replace.
-    public let target: NavigationTarget?
+    package let target: NavigationTarget?
     /// The modules the declared pattern leads to, as the router would send
     /// its URNs: exactly one when the declaration resolves.
-    public let to: [Route]
+    package let to: [Route]
   }
 
   /// Every module, in catalog order.
-  public let routes: [Route]
+  package let routes: [Route]
   /// Every declaration, in the order of the modules and their contracts.
-  public let edges: [Edge]
+  package let edges: [Edge]
   /// The app manifest, if the directory has one the host can use.
-  public let manifest: AppManifest?
+  package let manifest: AppManifest?
   /// Why the directory's manifest cannot be used, if it cannot.
-  public let manifestProblem: ManifestError?
+  package let manifestProblem: ManifestError?
   /// The plugin files the host refused, which may be why a target resolves
   /// to nothing.
-  public let refused: [Rejection]
+  package let refused: [Rejection]
   /// The modules the manifest's start link opens, in order; empty without a
   /// manifest or when it does not resolve (``startProblem`` says why).
-  public let start: [Route]
+  package let start: [Route]
   /// Why the start link does not open, if it does not.
-  public let startProblem: String?
+  package let startProblem: String?
   /// The modules reachable from the start along the edges.
-  public let reachable: Set<ObjectIdentifier>
+  package let reachable: Set<ObjectIdentifier>
   /// Reachable modules of plugins built against a ViperKit before 2.4,
   /// whose contracts cannot say what they open: a module not reached may
   /// still be opened by one of them.
-  public let undeclared: [Route]
+  package let undeclared: [Route]
   /// The business services of the plugins, resolved, the manifest choosing
   /// among several providers of one.
   package let services: ServiceGraph
@@ -87,7 +87,7 @@ public struct AppFlow: Sendable {
 
   /// The flow of `catalog`, starting where `manifest` says; `manifestProblem`
   /// says why the directory's manifest could not be read, if it could not.
-  public init(catalog: PluginCatalog, manifest: AppManifest?, manifestProblem: ManifestError? = nil) {
+  package init(catalog: PluginCatalog, manifest: AppManifest?, manifestProblem: ManifestError? = nil) {
     let routes = catalog.routes
     self.routes = routes
     self.manifest = manifest
@@ -144,12 +144,12 @@ public struct AppFlow: Sendable {
   }
 
   /// The modules no way from the start reaches.
-  public var unreachable: [Route] { routes.filter { !reachable.contains(ObjectIdentifier($0)) } }
+  package var unreachable: [Route] { routes.filter { !reachable.contains(ObjectIdentifier($0)) } }
 
   /// How a module the start does not lead to is reached, as `vivarium
   /// check --app` names its finding (`app.` and this) and `vivarium graph`
   /// labels it.
-  public enum Reach: String, Sendable {
+  package enum Reach: String, Sendable {
     /// Only by a deep link: the app has a scheme.
     case deepLinkOnly = "deep-link-only"
     /// Not at all: the app has no scheme.
@@ -160,7 +160,7 @@ public struct AppFlow: Sendable {
 
   /// How `route` is reached when nothing from the start leads to it; nil
   /// when something does.
-  public func reach(of route: Route) -> Reach? {
+  package func reach(of route: Route) -> Reach? {
     guard !reachable.contains(ObjectIdentifier(route)) else { return nil }
     if !undeclared.isEmpty { return .unproven }
     return manifest?.scheme != nil ? .deepLinkOnly : .unreachable
@@ -168,7 +168,7 @@ public struct AppFlow: Sendable {
 
   /// Whether ``unreachable`` is proven: the start opens, and every module it
   /// reaches declares what it opens.
-  public var knowsReach: Bool { manifest != nil && startProblem == nil && undeclared.isEmpty }
+  package var knowsReach: Bool { manifest != nil && startProblem == nil && undeclared.isEmpty }
 
   /// The modules the router sends URNs of `pattern` to: of those whose
   /// patterns match some URN it matches (a literal segment meets the same

@@ -4,31 +4,31 @@ import ViperKitHosting
 /// given, in order, and what the plugin tried meanwhile that the sandbox
 /// refused. `vivarium check` merges the refusals of every child into the
 /// one check that reports them (``ConformanceCheck/sandboxRefused``).
-public struct CheckReply: Codable, Sendable {
+package struct CheckReply: Codable, Sendable {
   /// Something the sandbox refused, and the module whose check was running
   /// (nil: while loading, or during a plugin check).
-  public struct Refusal: Codable, Hashable, Sendable {
+  package struct Refusal: Codable, Hashable, Sendable {
     /// The module's URN pattern, or nil.
-    public let module: String?
+    package let module: String?
     /// What the plugin tried, and what to do instead.
-    public let message: String
+    package let message: String
 
     /// A refusal seen while checking `module`.
-    public init(module: String?, message: String) {
+    package init(module: String?, message: String) {
       self.module = module
       self.message = message
     }
   }
 
   /// One result per job, in the order the jobs were given.
-  public let results: [CheckResult]
+  package let results: [CheckResult]
   /// The distinct refusals, oldest first.
-  public let refusals: [Refusal]
+  package let refusals: [Refusal]
   /// How many more refused calls there were than could be recorded.
-  public let unrecorded: Int
+  package let unrecorded: Int
 
   /// A reply of `results`, with `refusals` and `unrecorded` more.
-  public init(results: [CheckResult], refusals: [Refusal], unrecorded: Int) {
+  package init(results: [CheckResult], refusals: [Refusal], unrecorded: Int) {
     self.results = results
     self.refusals = refusals
     self.unrecorded = unrecorded
@@ -38,7 +38,7 @@ public struct CheckReply: Codable, Sendable {
   /// failure per distinct thing refused (on the module it was first seen
   /// on), one for the calls that were not recorded, or one pass when the
   /// sandbox refused nothing.
-  public static func sandboxResults(_ replies: [CheckReply]) -> [CheckResult] {
+  package static func sandboxResults(_ replies: [CheckReply]) -> [CheckResult] {
     let name = ConformanceCheck.sandboxRefused
     var seen: Set<String> = []
     var results: [CheckResult] = []

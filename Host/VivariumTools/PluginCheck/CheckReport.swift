@@ -3,46 +3,46 @@ import ViperKitHosting
 import VivariumSupport
 
 /// What `vivarium check` prints: every plugin's results, as text or JSON.
-public struct CheckReport: Encodable, Sendable {
+package struct CheckReport: Encodable, Sendable {
   /// One plugin file's results.
-  public struct Plugin: Encodable, Sendable {
+  package struct Plugin: Encodable, Sendable {
     /// The file.
-    public let path: String
+    package let path: String
     /// Its results, file checks first.
-    public let results: [CheckResult]
+    package let results: [CheckResult]
 
     /// The results for the file at `path`.
-    public init(path: String, results: [CheckResult]) {
+    package init(path: String, results: [CheckResult]) {
       self.path = path
       self.results = results
     }
   }
 
   /// The strictness used.
-  public let strictness: Int
+  package let strictness: Int
   /// Every file checked, in command-line order.
-  public let plugins: [Plugin]
+  package let plugins: [Plugin]
 
   /// A report of `plugins` at `strictness`.
-  public init(strictness: Int, plugins: [Plugin]) {
+  package init(strictness: Int, plugins: [Plugin]) {
     self.strictness = strictness
     self.plugins = plugins
   }
 
   /// Counts by status over every plugin.
-  public var summary: [String: Int] {
+  package var summary: [String: Int] {
     var counts = Dictionary(uniqueKeysWithValues: CheckStatus.allCases.map { ($0.rawValue, 0) })
     for result in plugins.flatMap(\.results) { counts[result.status.rawValue, default: 0] += 1 }
     return counts
   }
 
   /// Whether anything failed, crashed or timed out.
-  public var failed: Bool { plugins.flatMap(\.results).contains { $0.status.isFailure } }
+  package var failed: Bool { plugins.flatMap(\.results).contains { $0.status.isFailure } }
 
   private enum CodingKeys: String, CodingKey { case strictness, plugins, summary, failed }
 
   /// Encodes the plugins, the summary and whether the run failed.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(strictness, forKey: .strictness)
     try container.encode(plugins, forKey: .plugins)
@@ -53,7 +53,7 @@ public struct CheckReport: Encodable, Sendable {
   /// The report as terminal text, `width` columns wide (nil: each line
   /// whole, for a pipe or a file): skipped checks are only counted; paths,
   /// modules and messages have control characters escaped.
-  public func text(style: TextStyle, width: Int? = 80) -> String {
+  package func text(style: TextStyle, width: Int? = 80) -> String {
     /// `text` wrapped to `columns`, or whole without a width.
     func wrap(_ text: String, _ columns: (Int) -> Int) -> [String] {
       guard let width else { return [text] }

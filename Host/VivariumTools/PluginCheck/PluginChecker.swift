@@ -10,27 +10,27 @@ import VivariumSupport
 /// module check then runs in a child process of its own with a time limit,
 /// so a plugin that traps, segfaults or hangs is reported as crashed or timed
 /// out and the remaining checks still run.
-public struct PluginChecker: Sendable {
+package struct PluginChecker: Sendable {
   /// How deep to go, 1 to 10.
-  public let strictness: Int
+  package let strictness: Int
   /// `--only` patterns.
-  public let only: [String]
+  package let only: [String]
   /// `--skip` patterns.
-  public let skip: [String]
+  package let skip: [String]
   /// The `vivarium-check` executable the checks run in.
-  public let runner: String
+  package let runner: String
   /// The host executable, for the loading probe.
-  public let host: String
+  package let host: String
   /// The time limit of each check, each in a process of its own; nil runs
   /// every check in one `vivarium-check` process without a limit, and loads
   /// the plugin here without a probe (`--in-process`).
-  public let timeout: Duration?
+  package let timeout: Duration?
 
   /// Loading slower than this is a warning.
   static let loadLimit: Duration = .milliseconds(100)
 
   /// A checker with these settings.
-  public init(
+  package init(
     strictness: Int, only: [String] = [], skip: [String] = [], runner: String, host: String, timeout: Duration?
   ) {
     self.strictness = max(1, min(strictness, 10))
@@ -42,28 +42,28 @@ public struct PluginChecker: Sendable {
   }
 
   /// The checks' executable's name.
-  public static let runnerName = "vivarium-check"
+  package static let runnerName = "vivarium-check"
 
   /// `vivarium-check` beside the `vivarium` at `host`, or an error saying
   /// where it was looked for and what to do.
-  public static func runner(besides host: String) throws(RunnerMissing) -> String {
+  package static func runner(besides host: String) throws(RunnerMissing) -> String {
     let path = PathName.parent(host) + "/" + runnerName
     guard access(path, X_OK) == 0 else { throw RunnerMissing(path: path) }
     return path
   }
 
   /// `vivarium-check` is not beside `vivarium`.
-  public struct RunnerMissing: Error, CustomStringConvertible {
+  package struct RunnerMissing: Error, CustomStringConvertible {
     /// Where it was looked for.
-    public let path: String
+    package let path: String
     /// What is wrong and what to do.
-    public var description: String {
+    package var description: String {
       "the check runner '\(path)' is missing or not executable; it is built with vivarium ('swift build' builds both)"
     }
   }
 
   /// Every check's result for the plugin at `path`.
-  public func check(_ path: String) -> [CheckResult] {
+  package func check(_ path: String) -> [CheckResult] {
     let probe = timeout.map { PluginProbe(executable: host, timeout: $0) }
     let outcome = PluginLoader(probe: probe, validatesContracts: false).load(path)
     if case .rejected(let rejection) = outcome, rejection.isSDKLibrary {
@@ -178,17 +178,17 @@ public struct PluginChecker: Sendable {
 }
 
 /// One check to run on one module (or, without a module, on the plugin).
-public struct Job: Sendable {
+package struct Job: Sendable {
   /// The check's name.
-  public let check: String
+  package let check: String
   /// The module's URN pattern; nil for a plugin check.
-  public let module: String?
+  package let module: String?
 
   /// `CHECK` or `CHECK@MODULE`, as `vivarium-check` takes it.
   var argument: String { check + (module.map { "@" + $0 } ?? "") }
 
   /// Reads ``argument``.
-  public init(argument: String) {
+  package init(argument: String) {
     let parts = argument.split(separator: "@", maxSplits: 1).map(String.init)
     check = parts[0]
     module = parts.count > 1 ? parts[1] : nil

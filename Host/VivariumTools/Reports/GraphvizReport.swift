@@ -6,7 +6,7 @@ import VivariumSupport
 
 /// Graphviz DOT for people who would rather look than read: the app's flow
 /// as its contracts declare it, or the live module tree.
-public enum GraphvizReport {
+package enum GraphvizReport {
   /// The app's flow as its contracts declare it: one node per module,
   /// clustered by plugin; push (solid), present (dashed), replace (bold) and
   /// embed (diamond tail, labelled with the slot) edges; the start marked by
@@ -16,7 +16,7 @@ public enum GraphvizReport {
   /// plugin built before ViperKit 2.4, which declares nothing, may reach
   /// them); a declared pattern no module answers as a dashed node. Render
   /// with `dot -Tsvg`.
-  public static func flow(_ flow: AppFlow) -> String {
+  package static func flow(_ flow: AppFlow) -> String {
     var lines = [
       "digraph vivarium {", "  rankdir=LR; nodesep=0.3; ranksep=0.6;",
       "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
@@ -111,7 +111,7 @@ public enum GraphvizReport {
   /// The live modules: each layer's stack left to right (dashed: pushed on
   /// top of), children below their parents (labelled with the slot).
   @MainActor
-  public static func tree(_ runtime: HostRuntime) -> String {
+  package static func tree(_ runtime: HostRuntime) -> String {
     var lines = ["digraph modules {", "  node [shape=box, fontname=\"Helvetica\"];"]
     for node in runtime.nodes {
       let plugin = PathName.lastComponent(node.pluginPath)

@@ -6,77 +6,77 @@ import VivariumSupport
 
 /// What `vivarium plugins` prints: one row per file or directory, then the
 /// URN conflicts and partial overlaps, as text or JSON.
-public struct PluginsReport: Encodable, Sendable {
+package struct PluginsReport: Encodable, Sendable {
   /// One file or directory.
-  public struct Row: Encodable, Sendable {
+  package struct Row: Encodable, Sendable {
     /// `loaded` or `rejected`.
-    public let status: String
+    package let status: String
     /// The file or directory.
-    public let path: String
+    package let path: String
     /// The plugin's name, when loaded.
-    public let name: String?
+    package let name: String?
     /// The SDK version the plugin was built against, when loaded.
-    public let sdkVersion: String?
+    package let sdkVersion: String?
     /// Where what it offers was learned, when loaded: `cache` (the registry
     /// cache), `probe` (a probe process) or `loaded` (this process).
-    public let from: String?
+    package let from: String?
     /// URN patterns it offers, when loaded.
-    public let urns: [String]
+    package let urns: [String]
     /// What it may reach through the host once granted (`KIND:SCOPE`), when loaded.
-    public let permissions: [String]
+    package let permissions: [String]
     /// The rejection kind, a stable name, when rejected.
-    public let reason: String?
+    package let reason: String?
     /// What is wrong and what to do, when rejected.
-    public let messages: [String]
+    package let messages: [String]
   }
 
   /// Patterns from several plugins that match the same URNs.
-  public struct Conflict: Encodable, Sendable {
+  package struct Conflict: Encodable, Sendable {
     /// The competing patterns, in load order.
-    public let patterns: [String]
+    package let patterns: [String]
     /// The files that provide them, in the same order.
-    public let plugins: [String]
+    package let plugins: [String]
     /// What is wrong and what to do.
-    public let message: String
+    package let message: String
   }
 
   /// Two patterns that overlap partly: the URNs both answer go to one.
-  public struct Overlap: Encodable, Sendable {
+  package struct Overlap: Encodable, Sendable {
     /// The pattern that gets ``example``, then the other.
-    public let patterns: [String]
+    package let patterns: [String]
     /// The files that provide them, in the same order.
-    public let plugins: [String]
+    package let plugins: [String]
     /// A URN both patterns answer.
-    public let example: String
+    package let example: String
     /// What happens and what to do.
-    public let message: String
+    package let message: String
   }
 
   /// Plugins declaring one name, which keys storage: none of them gets storage.
-  public struct IdentityConflict: Encodable, Sendable {
+  package struct IdentityConflict: Encodable, Sendable {
     /// The name they declare.
-    public let identity: String
+    package let identity: String
     /// Their files, in load order.
-    public let plugins: [String]
+    package let plugins: [String]
     /// What is wrong and what to do.
-    public let message: String
+    package let message: String
   }
 
   /// Where the directories came from.
-  public let source: String
+  package let source: String
   /// The directories scanned.
-  public let directories: [String]
+  package let directories: [String]
   /// One row per file or directory looked at.
-  public let plugins: [Row]
+  package let plugins: [Row]
   /// URN conflicts between loaded plugins.
-  public let conflicts: [Conflict]
+  package let conflicts: [Conflict]
   /// Identity conflicts between loaded plugins.
-  public let identityConflicts: [IdentityConflict]
+  package let identityConflicts: [IdentityConflict]
   /// Patterns that overlap partly, the first of each winning: warnings.
-  public let overlaps: [Overlap]
+  package let overlaps: [Overlap]
 
   /// The report for a scan.
-  public init(discovery: PluginDiscovery, catalog: PluginCatalog) {
+  package init(discovery: PluginDiscovery, catalog: PluginCatalog) {
     source = discovery.source.rawValue
     directories = discovery.directories
     plugins = catalog.outcomes.map { outcome in
@@ -112,7 +112,7 @@ public struct PluginsReport: Encodable, Sendable {
 
   /// The report as terminal text, `width` columns wide. Paths, names, URNs
   /// and messages are shown on one line each, control characters escaped.
-  public func text(style: TextStyle, width: Int = 80) -> String {
+  package func text(style: TextStyle, width: Int = 80) -> String {
     let shownDirectories = directories.map { $0.isEmpty ? "(empty entry)" : $0.oneLineVisible }.joined(separator: ", ")
     var lines = ["Plugins from \(shownDirectories) (\(source))"]
     let names = plugins.map { row in

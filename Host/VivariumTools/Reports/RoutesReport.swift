@@ -6,26 +6,26 @@ import VivariumSupport
 
 /// What `vivarium routes` prints: the catalog of every module, the list a
 /// newcomer reads first to learn which screen is where.
-public struct RoutesReport: Encodable, Sendable {
+package struct RoutesReport: Encodable, Sendable {
   /// One module.
-  public struct Entry: Encodable, Sendable {
+  package struct Entry: Encodable, Sendable {
     /// The URN pattern.
-    public let urn: String
+    package let urn: String
     /// The plugin file providing it.
-    public let plugin: String
+    package let plugin: String
     /// Whether another plugin claims the same URNs (then neither is routed).
-    public let conflicted: Bool
+    package let conflicted: Bool
     /// The full contract.
-    public let contract: Contract
+    package let contract: Contract
     /// What its plugin may reach through the host once granted (`KIND:SCOPE`).
-    public let permissions: [String]
+    package let permissions: [String]
   }
 
   /// Every module, sorted by URN pattern.
-  public let routes: [Entry]
+  package let routes: [Entry]
 
   /// The catalog of `catalog`.
-  public init(catalog: PluginCatalog) {
+  package init(catalog: PluginCatalog) {
     let conflicted = Set(catalog.conflicts.flatMap { $0.routes.map(\.pattern.text) })
     routes = catalog.routes.map { route in
       Entry(
@@ -36,7 +36,7 @@ public struct RoutesReport: Encodable, Sendable {
 
   /// The catalog as terminal text, `width` columns wide; what plugins wrote
   /// is shown with control characters escaped.
-  public func text(style: TextStyle, width: Int = 80) -> String {
+  package func text(style: TextStyle, width: Int = 80) -> String {
     guard !routes.isEmpty else { return "No modules: no plugin loaded. Run 'vivarium plugins' to see why." }
     var lines: [String] = []
     for entry in routes {

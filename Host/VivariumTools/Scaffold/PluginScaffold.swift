@@ -6,21 +6,21 @@ import ViperKitHosting
 /// test kit, and a README. It builds with `swift build` as written, loads in
 /// this host and passes `vivarium check` (Generamba's templates do the same
 /// for iOS modules).
-public struct PluginScaffold: Sendable {
+package struct PluginScaffold: Sendable {
   /// Why a plugin cannot be created as asked, with what to do instead.
-  public struct ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
+  package struct ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sentence for the person.
-    public let message: String
+    package let message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
   }
 
   /// The plugin and module name, UpperCamelCase.
-  public let name: String
+  package let name: String
   /// The module's URN pattern.
-  public let pattern: URNPattern
+  package let pattern: URNPattern
   /// The SDK package directory the new package depends on.
-  public let sdkPath: String
+  package let sdkPath: String
 
   /// Names that would clash with the SDK, the toolchain or Swift itself.
   static let reserved: Set<String> = [
@@ -43,7 +43,7 @@ public struct PluginScaffold: Sendable {
   static let entryArgument = "entry"
 
   /// Validates `name` and `urn`.
-  public init(name: String, urn: String, sdkPath: String) throws(ScaffoldError) {
+  package init(name: String, urn: String, sdkPath: String) throws(ScaffoldError) {
     try PluginScaffold.validate(name: name)
     do {
       pattern = try URNPattern(parsing: urn)
@@ -76,7 +76,7 @@ public struct PluginScaffold: Sendable {
 
   /// Writes the package into `directory`, which must not exist or be empty.
   /// Nothing is written when it refuses.
-  public func write(to directory: String) throws(ScaffoldError) {
+  package func write(to directory: String) throws(ScaffoldError) {
     try PluginScaffold.write(files(), to: directory)
   }
 
@@ -104,7 +104,7 @@ public struct PluginScaffold: Sendable {
   }
 
   /// Every file of the package, by path relative to its directory.
-  public func files() -> [(path: String, contents: String)] {
+  package func files() -> [(path: String, contents: String)] {
     let source = "Sources/\(name)/\(name)"
     return [
       ("Package.swift", packageManifest),
@@ -125,7 +125,7 @@ public struct PluginScaffold: Sendable {
   }
 
   /// A URN the pattern matches, with `sample` in each placeholder.
-  public var sampleURN: String {
+  package var sampleURN: String {
     pattern.segments.map { if case .literal(let text) = $0 { text } else { "sample" } }.joined(separator: ":")
   }
 }

@@ -6,27 +6,27 @@ import VivariumSupport
 /// Where the SDK a plugin author builds against lives, and what this host
 /// accepts: what `vivarium sdk` prints (PostgreSQL's `pg_config` plays the
 /// same part for its extensions).
-public struct SDKInfo: Encodable, Sendable {
+package struct SDKInfo: Encodable, Sendable {
   /// The ViperKit version of this host.
-  public let version: String
+  package let version: String
   /// The SDK package directory (`.package(path:)` of a plugin).
-  public let packagePath: String
+  package let packagePath: String
   /// The hosting package directory: what a plugin's manifest tool links.
-  public let hostingPath: String
+  package let hostingPath: String
   /// The test kit package directory.
-  public let testKitPath: String
+  package let testKitPath: String
   /// Whether the SDK package is still at `packagePath`.
-  public let packageExists: Bool
+  package let packageExists: Bool
   /// The compiler identity plugins must match.
-  public let compiler: String
+  package let compiler: String
   /// The plugin ABI version.
-  public let abiVersion: Int
+  package let abiVersion: Int
   /// The rule plugins are loaded by.
-  public let compatibility: String
+  package let compatibility: String
 
   /// The SDK of this host: `VIVARIUM_SDK` in `environment` when set, else the
   /// `Host/SDK` of the source tree this host was built from.
-  public init(environment: [String: String]) {
+  package init(environment: [String: String]) {
     let path = environment["VIVARIUM_SDK"].flatMap { $0.isEmpty ? nil : $0 } ?? SDKInfo.builtFrom
     let current = ViperKitVersion.current
     version = current.description
@@ -51,7 +51,7 @@ public struct SDKInfo: Encodable, Sendable {
   }
 
   /// The lines `vivarium sdk` prints.
-  public func text(style: TextStyle) -> String {
+  package func text(style: TextStyle) -> String {
     var lines = [
       style.bold("ViperKit \(version)"),
       "SDK package       \(packagePath)",

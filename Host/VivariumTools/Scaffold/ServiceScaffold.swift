@@ -8,19 +8,19 @@ import ViperKitHosting
 /// plugin depends on the interface by a relative path and on the SDK as
 /// ``PluginScaffold``'s package does; each builds, passes its tests and
 /// `vivarium check` as written, and the two load together in this host.
-public struct ServiceScaffold: Sendable {
+package struct ServiceScaffold: Sendable {
   /// The provider plugin's name, UpperCamelCase; the other two packages
   /// are named after it.
-  public let name: String
+  package let name: String
   /// The service's name on the wire: lowercase words, as `weather`.
-  public let service: String
+  package let service: String
   /// The SDK package directory the new packages depend on.
-  public let sdkPath: String
+  package let sdkPath: String
   /// The consumer module's URN pattern: `SERVICE:ask:{query}`.
-  public let consumerPattern: URNPattern
+  package let consumerPattern: URNPattern
 
   /// Validates `name` and `service`.
-  public init(name: String, service: String, sdkPath: String) throws(PluginScaffold.ScaffoldError) {
+  package init(name: String, service: String, sdkPath: String) throws(PluginScaffold.ScaffoldError) {
     try PluginScaffold.validate(name: name)
     guard service.range(of: "^[a-z][a-z0-9]*(-[a-z0-9]+)*$", options: .regularExpression) != nil, service.count <= 40
     else {
@@ -42,27 +42,27 @@ public struct ServiceScaffold: Sendable {
   /// The consumer module's argument: what it asks the service.
   static let queryArgument = "query"
   /// The query the provider answers as written: the consumer's sample URN asks it.
-  public static let sampleQuery = "hello"
+  package static let sampleQuery = "hello"
 
   /// The interface package's name.
-  public var interfaceName: String { name + "Interface" }
+  package var interfaceName: String { name + "Interface" }
   /// The consumer plugin's name.
-  public var consumerName: String { name + "Consumer" }
+  package var consumerName: String { name + "Consumer" }
   /// The interface's type, the `ServiceInterface` enum.
   var serviceType: String { name + "Service" }
 
   /// A URN the consumer module answers, asking what the provider knows.
-  public var sampleURN: String { "\(service):ask:\(ServiceScaffold.sampleQuery)" }
+  package var sampleURN: String { "\(service):ask:\(ServiceScaffold.sampleQuery)" }
 
   /// Writes the three packages into `directory`, which must not exist or
   /// be empty. Nothing is written when it refuses.
-  public func write(to directory: String) throws(PluginScaffold.ScaffoldError) {
+  package func write(to directory: String) throws(PluginScaffold.ScaffoldError) {
     try PluginScaffold.write(files(), to: directory)
   }
 
   /// Every file of the three packages, by path relative to the directory
   /// holding them.
-  public func files() -> [(path: String, contents: String)] {
+  package func files() -> [(path: String, contents: String)] {
     let ignored = ".build/\n.swiftpm/\nPackage.resolved\n"
     let provider = "\(name)/Sources/\(name)/\(name)"
     let consumer = "\(consumerName)/Sources/\(consumerName)/\(consumerName)"
