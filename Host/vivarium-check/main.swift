@@ -24,14 +24,18 @@ let usage = """
 @MainActor func run(_ job: Job, plugin: LoadedPlugin, strictness: Int) async -> CheckResult {
   // Loaded by this process's own loader: every module is built here.
   let factories = plugin.factoriesInThisProcess ?? []
-  if job.check == Conformance.providerCheck { return await Conformance.runProviderCheck(plugin.providerTypes) }
-  guard let module = job.module else { return Conformance.run(job.check, factories: factories, strictness: strictness) }
+  guard let check = CheckID(rawValue: job.check) else {
+    return CheckResult(
+      check: job.check, status: .failed, module: job.module, message: "no check is named '\(job.check)'")
+  }
+  if check == .serviceAnswers { return await Conformance.runProviderCheck(plugin.providerTypes) }
+  guard let module = job.module else { return Conformance.run(check, factories: factories, strictness: strictness) }
   guard let factory = factories.first(where: { $0.contract.urn == module }) else {
     return CheckResult(
       check: job.check, status: .failed, module: module, message: "the plugin no longer offers \(module)")
   }
   return await Conformance.runWithWork(
-    job.check, on: factory, strictness: strictness, plugin: factories, sdkVersion: plugin.sdkVersion)
+    check, on: factory, strictness: strictness, plugin: factories, sdkVersion: plugin.sdkVersion)
 }
 
 @MainActor func main() async -> Int32 {

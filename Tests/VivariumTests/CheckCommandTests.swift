@@ -210,6 +210,15 @@ struct CheckCommandTests {
     #expect(result.stderr.contains("vivarium check: error:") && result.stderr.contains("/no/such/plugin.so"))
   }
 
+  /// The catalog holds each check of the one declaration once, each with
+  /// its reason; the module checker runs exactly the module-scope ones.
+  @Test func everyCheckIdIsInTheCatalogOnceWithItsReason() {
+    #expect(
+      ConformanceCheck.all.map(\.id).sorted { $0.rawValue < $1.rawValue }
+        == CheckID.allCases.sorted { $0.rawValue < $1.rawValue })
+    #expect(ConformanceCheck.all.allSatisfy { !$0.why.isEmpty && !$0.fix.isEmpty && !$0.verifies.isEmpty })
+  }
+
   @Test func everyCheckIsDocumented() throws {
     let page = try String(contentsOfFile: BuildProducts.repository + "/Host/SDK/TestKit/CHECKS.md", encoding: .utf8)
     for check in ConformanceCheck.all {

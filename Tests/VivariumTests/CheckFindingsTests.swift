@@ -63,7 +63,7 @@ final class UnlistedHTTPProvider: ServiceProvider {
 @Suite("What the checks find")
 @MainActor
 struct CheckFindingsTests {
-  private func result(_ check: String, _ factory: any ModuleFactory) async -> CheckResult {
+  private func result(_ check: CheckID, _ factory: any ModuleFactory) async -> CheckResult {
     await Conformance.runWithWork(check, on: factory, strictness: 10, plugin: [factory])
   }
 
@@ -74,7 +74,7 @@ struct CheckFindingsTests {
     let factory = FindingsFactory(
       contract: contract, emits: [Message("finished"), Message("refreshed", ["count": .string("3")])]
     ).factory
-    let found = await result("composition.outputs", factory)
+    let found = await result(.compositionOutputs, factory)
     #expect(found.status == .failed)
     #expect(found.message.contains("'finished'"), "the undeclared output: \(found.message)")
     #expect(found.message.contains("'count'"), "the declared output's wrongly typed field: \(found.message)")
@@ -84,18 +84,18 @@ struct CheckFindingsTests {
     let contract = Contract(
       urn: "test:silent", summary: "Declares an output it never sends.",
       outputs: [MessageSpec(name: "picked", description: "Never sent.")])
-    let found = await result("composition.outputs", FindingsFactory(contract: contract).factory)
+    let found = await result(.compositionOutputs, FindingsFactory(contract: contract).factory)
     #expect(found.status == .warning)
     #expect(found.message.contains("'picked'"), "\(found.message)")
     let sent = FindingsFactory(contract: contract, emits: [Message("picked")]).factory
-    #expect(await result("composition.outputs", sent).status == .passed)
+    #expect(await result(.compositionOutputs, sent).status == .passed)
   }
 
   @Test func aBusinessServiceCalledWithoutBeingRequiredFailsServicesDeclared() async {
     let unrequired = FindingsFactory(
       contract: Contract(urn: "test:caller", summary: "Calls echo, requires nothing."), callsEcho: true
     ).factory
-    let found = await result("services.declared", unrequired)
+    let found = await result(.servicesDeclared, unrequired)
     #expect(found.status == .failed)
     #expect(found.message.contains("'echo'"), "the service: \(found.message)")
     let required = FindingsFactory(
@@ -103,7 +103,7 @@ struct CheckFindingsTests {
         urn: "test:caller", summary: "Calls echo, requires it.", requires: [.required(EchoService.self, "1.0"..<"2")]),
       callsEcho: true
     ).factory
-    #expect(await result("services.declared", required).status == .passed)
+    #expect(await result(.servicesDeclared, required).status == .passed)
   }
 
   @Test func aProviderUsingAHostServiceItDoesNotListFailsWithAdviceForAProvider() async throws {
@@ -152,17 +152,17 @@ struct BuildFindingsTests {
 
   @Test func aMisspeltArgumentNameIsAFindingNamingIt() {
     let misspelt = Conformance.run(
-      "build.minimal", on: MisreadingFactory(contract: weather, read: "cty").factory, strictness: 1)
+      .buildMinimal, on: MisreadingFactory(contract: weather, read: "cty").factory, strictness: 1)
     #expect(misspelt.status == .failed)
     #expect(misspelt.message.contains("'cty'") && misspelt.message.contains("city"), "\(misspelt.message)")
     let right = Conformance.run(
-      "build.minimal", on: MisreadingFactory(contract: weather, read: "city").factory, strictness: 1)
+      .buildMinimal, on: MisreadingFactory(contract: weather, read: "city").factory, strictness: 1)
     #expect(right.status == .passed, "\(right.message)")
   }
 
   @Test func twoRolesTakingMessagesAreAFindingNamingThem() {
     let both = MisreadingFactory(contract: weather, read: "city", bothReceive: true).factory
-    let found = Conformance.run("build.minimal", on: both, strictness: 1)
+    let found = Conformance.run(.buildMinimal, on: both, strictness: 1)
     #expect(found.status == .failed)
     #expect(
       found.message.contains("presenter") && found.message.contains("interactor")

@@ -23,19 +23,19 @@ struct NavigationConformanceTests {
     ]
   }
 
-  func result(_ check: String, _ factories: [any ModuleFactory], sdk: ViperKitVersion = .current) -> CheckResult {
+  func result(_ check: CheckID, _ factories: [any ModuleFactory], sdk: ViperKitVersion = .current) -> CheckResult {
     Conformance.run(check, on: factories[0], strictness: 5, plugin: factories, sdkVersion: sdk)
   }
 
   @Test func theUnitsTypoFailsAlthoughThePatternIsDeclared() {
     let factories = plugin(.push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}")])
-    let typo = result("navigation.declared", factories)
+    let typo = result(.navigationDeclared, factories)
     #expect(typo.status == .failed)
     #expect(typo.message.contains("'unit'"), "the argument: \(typo.message)")
     // Declared by the opener, the typo is still refused by the module that answers it.
     let declared = plugin(
       .push("weather:today:london?unit=imperial"), opens: [.push("weather:today:{city}", arguments: ["unit": .string])])
-    let refused = result("navigation.declared", declared)
+    let refused = result(.navigationDeclared, declared)
     #expect(refused.status == .failed)
     // The module, what it asked for, the argument refused, and the arguments the target takes.
     #expect(
@@ -44,26 +44,26 @@ struct NavigationConformanceTests {
     let right = plugin(
       .push("weather:today:london?units=imperial"),
       opens: [.push("weather:today:{city}", arguments: ["units": .string])])
-    #expect(result("navigation.declared", right).status == .passed)
+    #expect(result(.navigationDeclared, right).status == .passed)
   }
 
   @Test func anUndeclaredRequestFailsUnlessThePluginPredatesDeclarations() {
     let factories = plugin(.present("weather:today:london"), opens: [.push("weather:today:{city}")])
-    let undeclared = result("navigation.declared", factories)
+    let undeclared = result(.navigationDeclared, factories)
     #expect(undeclared.status == .failed)
     #expect(undeclared.message.contains(".present"), "the kind it does not declare: \(undeclared.message)")
     #expect(
-      result("navigation.declared", factories, sdk: ViperKitVersion(major: 2, minor: 3, patch: 0)).status == .skipped)
-    let noURN = result("navigation.declared", plugin(.push("weather:"), opens: []))
+      result(.navigationDeclared, factories, sdk: ViperKitVersion(major: 2, minor: 3, patch: 0)).status == .skipped)
+    let noURN = result(.navigationDeclared, plugin(.push("weather:"), opens: []))
     #expect(noURN.status == .failed)
     #expect(noURN.message.contains("weather:home") && noURN.message.contains("'weather:'"), "\(noURN.message)")
   }
 
   @Test func backOnTheFirstScreenIsFlagged() {
-    let back = result("navigation.back", plugin(.pop, opens: []))
+    let back = result(.navigationBack, plugin(.pop, opens: []))
     #expect(back.status == .warning)
     #expect(back.message.contains("pop()"), "the request: \(back.message)")
-    #expect(result("navigation.back", plugin(.none, opens: [])).status == .passed)
+    #expect(result(.navigationBack, plugin(.none, opens: [])).status == .passed)
   }
 }
 

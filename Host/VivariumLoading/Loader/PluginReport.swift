@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitHosting
 import VivariumSupport
 
 /// A plugin that passed every check and whose modules the host can build.
@@ -153,17 +154,17 @@ extension Rejection.Kind {
   /// The conformance check a rejection of this kind fails.
   package var check: String {
     switch self {
-    case .badMagic: "descriptor.magic"
-    case .incompatible: "descriptor.sdk"
-    case .invalidContract: "contract.wellformed"
+    case .badMagic: CheckID.descriptorMagic.rawValue
+    case .incompatible: CheckID.descriptorSdk.rawValue
+    case .invalidContract: CheckID.contractWellformed.rawValue
     case .nullDescriptor, .noEntrySymbol, .dlopenFailed, .foreignSDKCopy, .noModules, .crashed, .timedOut,
       .contractsDisagree, .badManifest, .tooManyModules:
-      "load.entry"
+      CheckID.loadEntry.rawValue
     // Not a conformance check: `vivarium check` grants nothing and asks nothing.
-    case .permissionsWidened, .sandboxMissing, .nameConflict: "load.entry"
+    case .permissionsWidened, .sandboxMissing, .nameConflict: CheckID.loadEntry.rawValue
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
-      "load.file"
+      CheckID.loadFile.rawValue
     }
   }
 }

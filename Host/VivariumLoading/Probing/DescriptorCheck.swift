@@ -1,5 +1,6 @@
 import CViperKit
 import ViperKit
+import ViperKitHosting
 
 /// The fixed fields of a plugin descriptor, copied out of the plugin's memory.
 struct DescriptorFields: Equatable {
@@ -50,23 +51,23 @@ enum DescriptorCheck {
     var checks: [String] = []
     let sdk = "ViperKit \(host.sdkVersion)"
     if plugin.abiVersion != host.abiVersion {
-      checks.append("descriptor.abi")
+      checks.append(CheckID.descriptorAbi.rawValue)
       reasons.append(
         "plugin ABI: host has \(host.abiVersion), plugin has \(plugin.abiVersion); rebuild the plugin against \(sdk)")
     }
     if plugin.sdkVersion.major != host.sdkVersion.major {
-      checks.append("descriptor.sdk")
+      checks.append(CheckID.descriptorSdk.rawValue)
       reasons.append(
         "SDK version: host has \(sdk), plugin has ViperKit \(plugin.sdkVersion); the major versions differ, rebuild the plugin against ViperKit \(host.sdkVersion.major).x (at most \(host.sdkVersion.major).\(host.sdkVersion.minor))"
       )
     } else if plugin.sdkVersion.minor > host.sdkVersion.minor {
-      checks.append("descriptor.sdk")
+      checks.append(CheckID.descriptorSdk.rawValue)
       reasons.append(
         "SDK version: host has \(sdk), plugin has ViperKit \(plugin.sdkVersion), which is newer; rebuild the plugin against ViperKit \(host.sdkVersion.major).\(host.sdkVersion.minor) or upgrade the host"
       )
     }
     if plugin.compiler != host.compiler {
-      checks.append("descriptor.compiler")
+      checks.append(CheckID.descriptorCompiler.rawValue)
       reasons.append(
         "Swift compiler: host has \(host.compiler), plugin has \(plugin.compiler); rebuild the plugin with the host's toolchain (Swift has no stable ABI on Linux)"
       )

@@ -14,10 +14,10 @@ extension PluginChecker {
       for (check, reason) in zip(rejection.checks, rejection.reasons) { failing[check, default: []].append(reason) }
       status = rejection.kind == .crashed ? .crashed : rejection.kind == .timedOut ? .timedOut : .failed
     }
-    let stoppedAt = [
-      "load.file", "load.entry", "descriptor.magic", "descriptor.abi", "descriptor.sdk", "descriptor.compiler",
-    ]
-    .first { failing[$0] != nil }
+    let stoppedAt = [CheckID]([
+      .loadFile, .loadEntry, .descriptorMagic, .descriptorAbi, .descriptorSdk, .descriptorCompiler,
+    ])
+    .map(\.rawValue).first { failing[$0] != nil }
     return planned.map { check, reason in
       if let reason { return CheckResult(check: check.name, status: .skipped, module: nil, message: reason) }
       if let reasons = failing[check.name] {
@@ -25,10 +25,10 @@ extension PluginChecker {
       }
       switch outcome {
       case .loaded(let plugin):
-        return loadedResult(check.name, path: path, plugin: plugin)
+        return loadedResult(check.id, path: path, plugin: plugin)
       case .rejected:
         let passedBefore =
-          check.name == "load.file" || (check.name == "load.entry" && stoppedAt?.hasPrefix("descriptor") == true)
+          check.id == .loadFile || (check.id == .loadEntry && stoppedAt?.hasPrefix("descriptor") == true)
         return passedBefore
           ? CheckResult(check: check.name, status: .passed, module: nil, message: "passed")
           : CheckResult(
@@ -38,9 +38,10 @@ extension PluginChecker {
     }
   }
 
-  private func loadedResult(_ check: String, path: String, plugin: LoadedPlugin) -> CheckResult {
-    switch check {
-    case "descriptor.exports":
+  private func loadedResult(_ id: CheckID, path: String, plugin: LoadedPlugin) -> CheckResult {
+    let check = id.rawValue
+    switch id {
+    case .descriptorExports:
       // From the file that was checked and loaded, not whatever is at the path now.
       let symbols = plugin.fileDescriptor.flatMap { PluginLoader.exportedSymbols(descriptor: $0) }
       let exported = (symbols ?? []).subtracting([VK_PLUGIN_ENTRY_SYMBOL])
@@ -54,7 +55,7 @@ extension PluginChecker {
         )
       }
       return CheckResult(check: check, status: .passed, module: nil, message: "exports only \(VK_PLUGIN_ENTRY_SYMBOL)")
-    case "speed.load":
+    case .speedLoad:
       let time = plugin.loadTime
       let milliseconds = Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15
       let shown = String(format: "%.1f ms", milliseconds)
@@ -65,9 +66,9 @@ extension PluginChecker {
         : CheckResult(check: check, status: .passed, module: nil, message: "loaded in \(shown)")
     default:
       let detail =
-        switch check {
-        case "descriptor.sdk": "built against ViperKit \(plugin.sdkVersion)"
-        case "load.entry":
+        switch id {
+        case .descriptorSdk: "built against ViperKit \(plugin.sdkVersion)"
+        case .loadEntry:
           "\(plugin.name) offers \(Plural.count(plugin.modules.count, "module"))"
         default: "passed"
         }

@@ -23,21 +23,22 @@ public enum Conformance {
     for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.plugin]) {
       results.append(
         reason.map { CheckResult(check: check.name, status: .skipped, module: nil, message: $0) }
-          ?? run(check.name, factories: factories, strictness: strictness))
+          ?? run(check.id, factories: factories, strictness: strictness))
     }
     for factory in factories {
       for (check, reason) in ConformanceCheck.plan(strictness: strictness, only: only, skip: skip, scopes: [.module]) {
         results.append(
           reason.map { CheckResult(check: check.name, status: .skipped, module: factory.contract.urn, message: $0) }
-            ?? run(check.name, on: factory, strictness: strictness, plugin: factories, sdkVersion: sdkVersion))
+            ?? run(check.id, on: factory, strictness: strictness, plugin: factories, sdkVersion: sdkVersion))
       }
     }
     return ConformanceReport(results: results)
   }
 
-  /// Runs the plugin check `name` over `factories`.
-  public static func run(_ name: String, factories: [any ModuleFactory], strictness: Int) -> CheckResult {
-    guard name == "contract.unambiguous" else {
+  /// Runs the plugin check `check` over `factories`.
+  public static func run(_ check: CheckID, factories: [any ModuleFactory], strictness: Int) -> CheckResult {
+    let name = check.rawValue
+    guard check == .contractUnambiguous else {
       return CheckResult(check: name, status: .skipped, module: nil, message: "not a plugin check")
     }
     var seen: [[String?]: String] = [:]
@@ -57,16 +58,16 @@ public enum Conformance {
       message: factories.count == 1 ? "1 pattern" : "\(factories.count) patterns, all distinct")
   }
 
-  /// Runs the module check `name` on the module `factory` builds. `plugin`
+  /// Runs the module check `check` on the module `factory` builds. `plugin`
   /// is every factory of its plugin, so that a request to a sibling module
   /// is checked against its contract; `sdkVersion` is the ViperKit the
   /// plugin was built against (navigation is checked from 2.4).
   public static func run(
-    _ name: String, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
+    _ check: CheckID, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
     sdkVersion: ViperKitVersion = .current
   ) -> CheckResult {
     let checker = checker(factory, strictness: strictness, plugin: plugin, sdkVersion: sdkVersion)
-    return result(name, factory, checker.run(name))
+    return result(check.rawValue, factory, checker.run(check))
   }
 
   /// ``run(_:on:strictness:plugin:sdkVersion:)``, letting the work a
@@ -74,12 +75,12 @@ public enum Conformance {
   /// also sees the services used in that work (a fetch started on attach).
   /// `vivarium check` runs this.
   public static func runWithWork(
-    _ name: String, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
+    _ check: CheckID, on factory: any ModuleFactory, strictness: Int, plugin: [any ModuleFactory] = [],
     sdkVersion: ViperKitVersion = .current
   ) async -> CheckResult {
     let checker = checker(factory, strictness: strictness, plugin: plugin, sdkVersion: sdkVersion)
-    guard name == "services.declared" else { return result(name, factory, checker.run(name)) }
-    return result(name, factory, await checker.declaredServicesWithWork())
+    guard check == .servicesDeclared else { return result(check.rawValue, factory, checker.run(check)) }
+    return result(check.rawValue, factory, await checker.declaredServicesWithWork())
   }
 
   private static func checker(

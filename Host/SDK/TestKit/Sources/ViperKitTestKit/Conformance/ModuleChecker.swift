@@ -21,17 +21,33 @@ struct ModuleChecker {
   var declaresNavigation = true
   var contract: Contract { factory.contract }
 
-  func run(_ name: String) -> Outcome? {
-    let checks: [String: () -> Outcome] = [
-      "contract.wellformed": wellFormed, "contract.services": services, "build.minimal": buildMinimal,
-      "build.missing-argument": buildMissing, "build.wrong-type": buildWrongType,
-      "build.unknown-argument": buildUnknown, "presentation.first-cycle": firstCycle,
-      "presentation.interaction": interaction, "composition.slots": slots, "composition.outputs": outputs,
-      "composition.inputs": inputs, "composition.lifecycle": lifecycle, "navigation.declared": declaredNavigation,
-      "navigation.back": back, "services.declared": declaredServices, "leaks.teardown": leaksAfterTeardown,
-      "leaks.repeated": leaksRepeated, "concurrency.build": concurrentBuilds, "speed.first-render": firstRenderSpeed,
-    ]
-    return checks[name].map { $0() }
+  /// The outcome of the module check `id`; nil for a check of another
+  /// scope (the file, the plugin, the sandbox), which is run elsewhere.
+  func run(_ id: CheckID) -> Outcome? {
+    switch id {
+    case .contractWellformed: wellFormed()
+    case .contractServices: services()
+    case .buildMinimal: buildMinimal()
+    case .buildMissingArgument: buildMissing()
+    case .buildWrongType: buildWrongType()
+    case .buildUnknownArgument: buildUnknown()
+    case .presentationFirstCycle: firstCycle()
+    case .presentationInteraction: interaction()
+    case .compositionSlots: slots()
+    case .compositionOutputs: outputs()
+    case .compositionInputs: inputs()
+    case .compositionLifecycle: lifecycle()
+    case .navigationDeclared: declaredNavigation()
+    case .navigationBack: back()
+    case .servicesDeclared: declaredServices()
+    case .leaksTeardown: leaksAfterTeardown()
+    case .leaksRepeated: leaksRepeated()
+    case .concurrencyBuild: concurrentBuilds()
+    case .speedFirstRender: firstRenderSpeed()
+    case .loadFile, .loadEntry, .descriptorMagic, .descriptorAbi, .descriptorSdk, .descriptorCompiler,
+      .descriptorExports, .contractUnambiguous, .serviceAnswers, .speedLoad, .sandboxRefused:
+      nil
+    }
   }
 
   /// A module built from the minimal valid arguments.

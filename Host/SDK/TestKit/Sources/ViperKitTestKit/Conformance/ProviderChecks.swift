@@ -52,7 +52,7 @@ extension Conformance {
   }
 
   /// The id of the provider check.
-  public static let providerCheck = "service.answers"
+  public static let providerCheck = CheckID.serviceAnswers.rawValue
 
   /// ``run(providers:)`` as one result for the plugin: failed when any
   /// operation failed, naming each; passed (or skipped, with no provider
