@@ -102,7 +102,7 @@ func sentence(_ message: String, then next: String) -> String {
   do {
     let parsed = try OptionParser.parse(
       Array(arguments.dropFirst()), options: command.options + [helpOption])
-    if parsed.has("help") {
+    if parsed.has(helpOption) {
       console.out(command.help)
       return ExitCode.success
     }

@@ -6,40 +6,79 @@ struct UsageError: Error {
   init(_ message: String) { self.message = message }
 }
 
-/// One option a command accepts.
-struct OptionSpec {
-  let name: String
-  let valueName: String?
-  let help: String
+/// One option a command accepts: a ``FlagOption`` or a ``ValueOption``.
+/// Declared once, as a static constant; a command lists it in its options,
+/// and its code reads it through that constant, never by its name.
+protocol CommandOption: Sendable {
+  /// The name after `--`.
+  var name: String { get }
+  /// What its value is called in help and errors (`DIR`), nil for a flag.
+  var valueName: String? { get }
+  var help: String { get }
+}
 
-  /// `--name`: a flag.
-  static func flag(_ name: String, _ help: String) -> OptionSpec {
-    OptionSpec(name: name, valueName: nil, help: help)
+extension CommandOption {
+  /// As it is written on the command line: `--name`.
+  var spelling: String { "--" + name }
+}
+
+/// `--name`: a flag, given or not.
+struct FlagOption: CommandOption {
+  let name: String
+  let help: String
+  var valueName: String? { nil }
+
+  init(_ name: String, _ help: String) {
+    self.name = name
+    self.help = help
   }
 
-  /// `--name VALUE`, possibly repeated.
-  static func value(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
-    OptionSpec(name: name, valueName: valueName, help: help)
+  /// The same flag, described for a command where it does something more
+  /// particular: read through either, it is one option.
+  func described(_ help: String) -> FlagOption { FlagOption(name, help) }
+}
+
+/// `--name VALUE`, possibly repeated.
+struct ValueOption: CommandOption {
+  let name: String
+  /// What its value is called: `DIR`.
+  let value: String
+  let help: String
+  var valueName: String? { value }
+
+  init(_ name: String, _ value: String, _ help: String) {
+    self.name = name
+    self.value = value
+    self.help = help
   }
 }
 
-/// Parsed arguments: positionals, flags and option values in order.
+/// Parsed arguments: positionals, flags and option values in order. Options
+/// are read through their declarations: ``has(_:)`` a flag, ``all(_:)`` the
+/// values of a value option.
 struct ParsedArguments {
   var positionals: [String] = []
-  var flags: Set<String> = []
-  var values: [String: [String]] = [:]
+  fileprivate var flags: Set<String> = []
+  fileprivate var values: [String: [String]] = [:]
 
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
-  func all(_ option: String) -> [String] { values[option] ?? [] }
+  /// Whether the flag was given.
+  func has(_ flag: FlagOption) -> Bool { flags.contains(flag.name) }
+  /// Every value given to the option, in order.
+  func all(_ option: ValueOption) -> [String] { values[option.name] ?? [] }
+  /// Whether the option, a flag or a value option, was given at all.
+  func isGiven(_ option: any CommandOption) -> Bool { flags.contains(option.name) || values[option.name] != nil }
+
+  /// Adds `more` after the values given to `option`.
+  mutating func append(_ more: [String], to option: ValueOption) { values[option.name, default: []] += more }
 }
 
 /// Parses `--name`, `--name VALUE`, `--name=VALUE`, `-h`, and `--` (the rest
 /// are positionals). Unknown options (with the closest known one suggested)
 /// and missing values are usage errors.
 enum OptionParser {
-  static func parse(_ arguments: [String], options: [OptionSpec]) throws -> ParsedArguments {
+  static func parse(_ arguments: [String], options: [any CommandOption]) throws -> ParsedArguments {
     var result = ParsedArguments()
-    let names = options.map { "--" + $0.name }
+    let names = options.map(\.spelling)
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -49,7 +88,7 @@ enum OptionParser {
         break
       }
       if argument == "-h" {
-        result.flags.insert("help")
+        result.flags.insert(helpOption.name)
         continue
       }
       guard argument.hasPrefix("--"), argument.count > 2 else {

@@ -5,17 +5,18 @@ import VivariumTools
 /// `vivarium check --app DIR`: the whole app a plugin directory makes up.
 extension CheckCommand {
   static func checkApp(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    let directories = arguments.all("app")
+    let directories = arguments.all(app)
     guard directories.count == 1 else { throw UsageError("give --app once: one plugin directory is one app") }
     let directory = directories[0]
     guard arguments.positionals.isEmpty else {
       throw UsageError(
         "--app checks a whole directory; give plugin files without it ('vivarium check \(arguments.positionals[0])')")
     }
-    let moduleOptions = ["strictness", "only", "skip", "timeout", "list", "in-process"]
-    if let option = moduleOptions.first(where: { arguments.has($0) || !arguments.all($0).isEmpty }) {
+    let moduleOptions: [any CommandOption] = [strictness, only, skip, timeout, list, inProcess]
+    if let option = moduleOptions.first(where: arguments.isGiven) {
       throw UsageError(
-        "--\(option) applies to checks of plugin files, which build modules; --app builds none and takes only --json")
+        "\(option.spelling) applies to checks of plugin files, which build modules; --app builds none and takes only --json"
+      )
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
@@ -34,7 +35,7 @@ extension CheckCommand {
     }
     let flow = AppFlow(catalog: catalog, manifest: manifest, manifestProblem: problem)
     let report = AppCheckReport(directory: directory, flow: flow)
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {
       console.out(report.text(style: console.style, width: console.width))

@@ -30,18 +30,18 @@ enum CheckCommand: Command {
     deep link reaches are listed). Each finding has a stable name, the files involved
     and what to change.
     """ + "\n\nFindings: " + AppFinding.names.map { "\($0.name), \($0.meaning)" }.joined(separator: "; ") + "."
-  static let options = [
-    OptionSpec.value("strictness", "N", "How deep to go, 1 to 10 (default 5)."),
-    OptionSpec.value("only", "PATTERN", "Run only checks matching PATTERN (repeatable)."),
-    OptionSpec.value("skip", "PATTERN", "Skip checks matching PATTERN (repeatable)."),
-    OptionSpec.value("timeout", "SECONDS", "Time limit of each check (default 30)."),
-    OptionSpec.value("app", "DIR", "Check the whole app in the plugin directory DIR instead of plugin files."),
-    OptionSpec.flag("list", "List the checks (those --only and --skip select): name, strictness, what each verifies."),
-    CommonOptions.json,
-    OptionSpec.flag(
-      "in-process",
-      "Load the plugin in this process and run every check in one vivarium-check process without a time limit, for debuggers; a crash then ends the run."
-    ),
+  static let strictness = ValueOption("strictness", "N", "How deep to go, 1 to 10 (default 5).")
+  static let only = ValueOption("only", "PATTERN", "Run only checks matching PATTERN (repeatable).")
+  static let skip = ValueOption("skip", "PATTERN", "Skip checks matching PATTERN (repeatable).")
+  static let timeout = ValueOption("timeout", "SECONDS", "Time limit of each check (default 30).")
+  static let app = ValueOption("app", "DIR", "Check the whole app in the plugin directory DIR instead of plugin files.")
+  static let list = FlagOption(
+    "list", "List the checks (those --only and --skip select): name, strictness, what each verifies.")
+  static let inProcess = CommonOptions.inProcess.described(
+    "Load the plugin in this process and run every check in one vivarium-check process without a time limit, for debuggers; a crash then ends the run."
+  )
+  static let options: [any CommandOption] = [
+    strictness, only, skip, timeout, app, list, CommonOptions.json, inProcess,
   ]
   static let exitCodes =
     "0 nothing failed, crashed or timed out (warnings and notes allowed); 1 something did, a file named does not exist, or --app found a failure; 2 usage error."
@@ -57,12 +57,12 @@ enum CheckCommand: Command {
   }
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    if !arguments.all("app").isEmpty { return try checkApp(arguments, console) }
-    let only = arguments.all("only")
-    let skip = arguments.all("skip")
-    try validate(only, option: "only")
-    try validate(skip, option: "skip")
-    if arguments.has("list") {
+    if !arguments.all(app).isEmpty { return try checkApp(arguments, console) }
+    let only = arguments.all(Self.only)
+    let skip = arguments.all(Self.skip)
+    try validate(only, option: Self.only)
+    try validate(skip, option: Self.skip)
+    if arguments.has(list) {
       let selected = ConformanceCheck.all.filter { check in
         (only.isEmpty || only.contains { ConformanceCheck.matches(check.name, pattern: $0) })
           && !skip.contains { ConformanceCheck.matches(check.name, pattern: $0) }
@@ -71,7 +71,7 @@ enum CheckCommand: Command {
         Listed(
           name: $0.name, level: $0.level, scope: $0.scope.rawValue, verifies: $0.verifies, why: $0.why, fix: $0.fix)
       }
-      if arguments.has("json") {
+      if arguments.has(CommonOptions.json) {
         console.json(checks)
       } else {
         for check in checks {
@@ -86,8 +86,8 @@ enum CheckCommand: Command {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("name at least one plugin file, e.g. 'vivarium check .build/debug/libItemsList.so'")
     }
-    let strictness = try number(arguments, "strictness", default: 5, range: 1...10)
-    let timeout = try number(arguments, "timeout", default: 30, range: 1...3600)
+    let strictness = try number(arguments, Self.strictness, default: 5, range: 1...10)
+    let timeout = try number(arguments, Self.timeout, default: 30, range: 1...3600)
     var files: [String] = []
     for path in arguments.positionals {
       var isDirectory: ObjCBool = false
@@ -110,10 +110,10 @@ enum CheckCommand: Command {
     }
     let checker = PluginChecker(
       strictness: strictness, only: only, skip: skip, runner: runner, host: host,
-      timeout: arguments.has("in-process") ? nil : .seconds(timeout))
+      timeout: arguments.has(inProcess) ? nil : .seconds(timeout))
     let report = CheckReport(
       strictness: strictness, plugins: files.map { CheckReport.Plugin(path: $0, results: checker.check($0)) })
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {
       console.out(report.text(style: console.style, width: console.terminalWidth))
@@ -123,7 +123,7 @@ enum CheckCommand: Command {
 
   /// Throws a usage error for a pattern that matches no check, suggesting
   /// the closest check name or area.
-  private static func validate(_ patterns: [String], option: String) throws {
+  private static func validate(_ patterns: [String], option: ValueOption) throws {
     let names = ConformanceCheck.all.map(\.name)
     for pattern in patterns where !names.contains(where: { ConformanceCheck.matches($0, pattern: pattern) }) {
       var areas: [String] = []
@@ -134,16 +134,17 @@ enum CheckCommand: Command {
       let hint = Suggestion.didYouMean(
         pattern, among: areas + names, otherwise: "; areas: \(areas.joined(separator: ", "))")
       throw UsageError(
-        "--\(option) '\(pattern)' matches no check\(hint). 'vivarium check --list' lists every check")
+        "\(option.spelling) '\(pattern)' matches no check\(hint). 'vivarium check --list' lists every check")
     }
   }
 
-  private static func number(_ arguments: ParsedArguments, _ name: String, default value: Int, range: ClosedRange<Int>)
-    throws -> Int
-  {
-    guard let text = arguments.all(name).last else { return value }
+  private static func number(
+    _ arguments: ParsedArguments, _ option: ValueOption, default value: Int, range: ClosedRange<Int>
+  ) throws -> Int {
+    guard let text = arguments.all(option).last else { return value }
     guard let number = Int(text), range.contains(number) else {
-      throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+      throw UsageError(
+        "\(option.spelling) takes a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
     }
     return number
   }

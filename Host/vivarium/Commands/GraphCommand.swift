@@ -17,9 +17,10 @@ enum GraphCommand: Command {
 
     Render it with Graphviz: vivarium graph | dot -Tsvg > modules.svg
     """
-  static let options = [
-    OptionSpec.value("urn", "LINK", "Build LINK (a URN or deep link) and draw its live module tree."),
-    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.inProcess,
+  static let urn = ValueOption("urn", "LINK", "Build LINK (a URN or deep link) and draw its live module tree.")
+  static let options: [any CommandOption] = [
+    urn,
+    CommonOptions.plugins, CommonOptions.data, CommonOptions.noCache, CommonOptions.inProcess,
   ]
   static let exitCodes =
     "0 printed; 1 the URN could not be opened, or a --plugins path does not exist (reason on stderr); 2 usage error."
@@ -27,7 +28,7 @@ enum GraphCommand: Command {
   static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
-    guard let link = arguments.all("urn").last else {
+    guard let link = arguments.all(urn).last else {
       var manifest: AppManifest?
       switch AppManifest.find(in: discovery.directories) {
       case .success(let found): manifest = found

@@ -19,11 +19,11 @@ enum ManifestCommand: Command {
     package made by 'vivarium new' writes it on every build: do not add it there too).
     --check says whether the manifest the plugin carries agrees with its contracts.
     """
-  static let options = [
-    OptionSpec.flag("swift", "Print the manifest as a Swift source file to add to the plugin's target."),
-    OptionSpec.flag("check", "Check the manifest the plugin carries against its contracts."),
-    OptionSpec.flag("json", "Print the manifest as JSON (the default)."),
-  ]
+  static let swift = FlagOption("swift", "Print the manifest as a Swift source file to add to the plugin's target.")
+  static let check = FlagOption("check", "Check the manifest the plugin carries against its contracts.")
+  /// Accepted for scripts that ask for JSON everywhere: it is the default.
+  static let json = CommonOptions.json.described("Print the manifest as JSON (the default).")
+  static let options: [any CommandOption] = [swift, check, json]
   static let exitCodes = """
     0 printed, or the manifest agrees; 1 the plugin was refused, or (with --check) carries no manifest or one \
     that disagrees with its contracts (each difference on stderr); 2 usage error.
@@ -44,9 +44,9 @@ enum ManifestCommand: Command {
       return ExitCode.failure
     case .success(let value): manifest = value
     }
-    guard arguments.has("check") else {
+    guard arguments.has(check) else {
       console.out(
-        arguments.has("swift") ? manifest.swiftSource : String(decoding: manifest.json, as: UTF8.self))
+        arguments.has(swift) ? manifest.swiftSource : String(decoding: manifest.json, as: UTF8.self))
       return ExitCode.success
     }
     let file = PathName.lastComponent(path)

@@ -31,13 +31,13 @@ enum NewCommand: Command {
     builds, passes them and 'vivarium check' as written; the two load together.
     SERVICE is the service's name: lowercase words joined by '-', such as tides.
     """
-  static let options = [
-    OptionSpec.value("urn", "PATTERN", "The module's URN pattern, e.g. weather:today:{city}."),
-    OptionSpec.value(
-      "service", "SERVICE",
-      "Instead of --urn: a business service named SERVICE, in three packages (interface, provider, consumer)."),
-    OptionSpec.value("dir", "DIR", "Where to write the package, or the three of a service (default ./NAME)."),
-  ]
+  static let urn = ValueOption("urn", "PATTERN", "The module's URN pattern, e.g. weather:today:{city}.")
+  static let service = ValueOption(
+    "service", "SERVICE",
+    "Instead of --urn: a business service named SERVICE, in three packages (interface, provider, consumer).")
+  static let directory = ValueOption(
+    "dir", "DIR", "Where to write the package, or the three of a service (default ./NAME).")
+  static let options: [any CommandOption] = [urn, service, directory]
   static let exitCodes =
     "0 written; 1 it could not be written (nothing was); 2 usage error (a bad name, URN or service name)."
 
@@ -45,8 +45,8 @@ enum NewCommand: Command {
     guard arguments.positionals.count == 1 else {
       throw UsageError("give one plugin name, e.g. 'vivarium new Weather --urn weather:today:{city}'")
     }
-    let urn = arguments.all("urn").last
-    let service = arguments.all("service").last
+    let urn = arguments.all(Self.urn).last
+    let service = arguments.all(Self.service).last
     if urn != nil, service != nil {
       throw UsageError("give --urn (a plugin with one module) or --service (a business service), not both")
     }
@@ -67,7 +67,7 @@ enum NewCommand: Command {
     } catch {
       throw UsageError(error.message)
     }
-    let directory = URL(fileURLWithPath: arguments.all("dir").last ?? name).standardizedFileURL.path
+    let directory = URL(fileURLWithPath: arguments.all(Self.directory).last ?? name).standardizedFileURL.path
     let checkout = URL(fileURLWithPath: sdk.packagePath).deletingLastPathComponent().deletingLastPathComponent().path
     // Compared as real paths, so a link pointing into the checkout is caught.
     let (realDirectory, realCheckout) = (realPath(directory), realPath(checkout))

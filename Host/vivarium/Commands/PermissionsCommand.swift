@@ -23,9 +23,10 @@ enum PermissionsCommand: Command {
     permissions.json, uses in permission-uses.jsonl and refusals (those of one kind counted) in \
     permission-refusals.jsonl, in the data directory.
     """
-  static let options = [
-    OptionSpec.flag("log", "List every use of a permission recorded in the data directory, oldest first."),
-    CommonOptions.plugins, RuntimeSetup.data, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache,
+  static let log = FlagOption("log", "List every use of a permission recorded in the data directory, oldest first.")
+  static let options: [any CommandOption] = [
+    log,
+    CommonOptions.plugins, CommonOptions.data, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache,
   ]
   static let exitCodes =
     "0 listed, or the decisions saved; 1 PLUGIN names no plugin or several, a PERMISSION is not one it declares, the decisions cannot be saved, or a --plugins path does not exist; 2 usage error."
@@ -50,7 +51,7 @@ enum PermissionsCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     let data = RuntimeSetup.dataDirectory(arguments, console)
-    if arguments.has("log") {
+    if arguments.has(Self.log) {
       guard arguments.positionals.isEmpty else { throw UsageError("--log takes no action; give it alone") }
       return showLog(PermissionLog(dataDirectory: data), arguments, console)
     }
@@ -140,7 +141,7 @@ enum PermissionsCommand: Command {
       }
       return declared + earlier
     }
-    if arguments.has("json") { return console.json(rows) }
+    if arguments.has(CommonOptions.json) { return console.json(rows) }
     console.out("Permissions (decisions in \(store.path))")
     if rows.isEmpty { console.out("  no loaded plugin declares a permission") }
     let pluginWidth = rows.map(\.plugin.oneLineVisible.count).max() ?? 0
@@ -164,7 +165,7 @@ enum PermissionsCommand: Command {
       console.warning(
         name, "\(unreadable) lines of \(log.path) or \(log.refusalsPath) could not be read; they are left out")
     }
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(uses)
       return ExitCode.success
     }

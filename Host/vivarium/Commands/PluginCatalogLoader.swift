@@ -19,21 +19,21 @@ enum PluginCatalogLoader {
     _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
     hosting: PluginProcessOptions? = nil, plugins: [String]? = nil, keepsWidenedOff: Bool = true
   ) throws -> (PluginDiscovery, PluginCatalog) {
-    let paths = plugins ?? arguments.all("plugins")
+    let paths = plugins ?? arguments.all(CommonOptions.plugins)
     if !quiet, let missing = missingPaths(paths).first { throw CommandFailure(missingMessage(missing)) }
     let discovery = PluginDiscovery(
       commandLine: paths, environment: console.environment, executable: executablePath)
     var registry = PluginRegistry.none
-    if !arguments.has("no-cache") {
+    if !arguments.has(CommonOptions.noCache) {
       let opened = PluginRegistry.open(
-        dataDirectory: RuntimeSetup.dataDirectory(arguments, console), rescan: arguments.has("rescan"))
+        dataDirectory: RuntimeSetup.dataDirectory(arguments, console), rescan: arguments.has(PluginsCommand.rescan))
       registry = opened.0
       if let warning = opened.warning { console.warning(command, warning) }
     }
     var loader = PluginLoader()
     // A build copied over a plugin file in place must not change the code running here.
-    loader.loadsCopies = hosting == nil && arguments.has("watch")
-    let probe = arguments.has("in-process") ? nil : PluginProbe(executable: executablePath)
+    loader.loadsCopies = hosting == nil && arguments.has(Watching.watch)
+    let probe = arguments.has(CommonOptions.inProcess) ? nil : PluginProbe(executable: executablePath)
     let scanner = PluginScanner(probe: probe, hosting: hosting, loader: loader)
     var outcomes = discovery.scan(with: scanner, registry: &registry)
     // A plugin whose new build asks for permissions never decided stays off.

@@ -21,10 +21,12 @@ enum PluginsCommand: Command {
     probed: loaded, with others, in a child process per core. --rescan scans every file
     again and rewrites the cache; --no-cache neither reads nor writes it.
     """
-  static let options = [
-    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
-    OptionSpec.flag(
-      "rescan", "Forget what the plugin registry cache knows and scan every plugin file again; the cache is rewritten."),
+  /// Read where the cache is opened (PluginCatalogLoader).
+  static let rescan = FlagOption(
+    "rescan", "Forget what the plugin registry cache knows and scan every plugin file again; the cache is rewritten.")
+  static let options: [any CommandOption] = [
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, CommonOptions.data,
+    rescan,
   ]
   static let exitCodes = """
     0 the scan ran, even if files were rejected (see each row); 1 a directory or file given with --plugins does \
@@ -37,12 +39,12 @@ enum PluginsCommand: Command {
     }
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true)
     let report = PluginsReport(discovery: discovery, catalog: catalog)
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {
       console.out(report.text(style: console.style, width: console.width))
     }
-    let missing = PluginCatalogLoader.missingPaths(arguments.all("plugins"))
+    let missing = PluginCatalogLoader.missingPaths(arguments.all(CommonOptions.plugins))
     for path in missing { console.error(name, PluginCatalogLoader.missingMessage(path)) }
     return missing.isEmpty ? ExitCode.success : ExitCode.failure
   }

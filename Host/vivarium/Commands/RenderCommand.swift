@@ -18,11 +18,10 @@ enum RenderCommand: Command {
     a load) to end or sleep on the clock, up to 10 s, prints the screen it drew, then sends
     disappear and detach and releases it. With --json, prints the view tree instead.
     """
-  static let options =
-    [
-      OptionSpec.value("arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract."),
-      CommonOptions.plugins, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.json,
-    ] + HostingOptions.all + []
+  static let arg = ValueOption(
+    "arg", "NAME=VALUE", "Give the argument NAME (repeatable); typed by the module's contract.")
+  static let options: [any CommandOption] =
+    [arg, CommonOptions.plugins, CommonOptions.data, CommonOptions.noCache, CommonOptions.json] + HostingOptions.all
   static let exitCodes = """
     0 rendered; 1 the URN, an argument or the module failed, or a --plugins path does not exist (the reason is on stderr); 2 usage error.
     """
@@ -47,7 +46,7 @@ enum RenderCommand: Command {
           : "expected one URN, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
     }
     var extra: [(name: String, value: String)] = []
-    for pair in arguments.all("arg") {
+    for pair in arguments.all(arg) {
       guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
         throw UsageError("--arg takes NAME=VALUE, got '\(pair)'")
       }
@@ -85,7 +84,7 @@ enum RenderCommand: Command {
         "\(leak.module) left \(leak.roles.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
       )
     }
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(
         Output(
           screen: screen, arguments: resolved.arguments.values, problems: problems.map(\.description), leaks: leaks))

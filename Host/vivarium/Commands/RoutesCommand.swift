@@ -10,8 +10,8 @@ enum RoutesCommand: Command {
     Prints the catalog of every module the loaded plugins offer: which screen is where.
     Files that were rejected are named on stderr; 'vivarium plugins' says why.
     """
-  static let options = [
-    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
+  static let options: [any CommandOption] = [
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, CommonOptions.data,
   ]
   static let exitCodes = "0 the catalog was printed; 1 a --plugins path does not exist; 2 usage error."
 
@@ -21,7 +21,7 @@ enum RoutesCommand: Command {
     }
     let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name)
     let report = RoutesReport(catalog: catalog)
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {
       console.out(report.text(style: console.style, width: console.width))

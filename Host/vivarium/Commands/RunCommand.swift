@@ -30,16 +30,17 @@ enum RunCommand: Command {
     was refused, the running one kept); --build PACKAGE_DIR also runs 'swift build' there
     whenever its sources change, and the notice gives the time from the save.
     """
-  static let options =
+  static let start = ValueOption(
+    "start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start.")
+  static let script = ValueOption("script", "FILE", "Read commands from FILE instead of standard input.")
+  static let line = FlagOption("line", "On a terminal, keep the line-by-line session instead of the full-screen app.")
+  static let fresh = FlagOption(
+    "fresh", "Start from the first screen, forgetting where the last session on these plugins was.")
+  static let options: [any CommandOption] =
     [
-      CommonOptions.plugins,
-      OptionSpec.value("start", "URN", "Open URN (or a deep link) first, instead of the app manifest's start."),
-      OptionSpec.value("script", "FILE", "Read commands from FILE instead of standard input."),
-      OptionSpec.flag("line", "On a terminal, keep the line-by-line session instead of the full-screen app."),
-      OptionSpec.flag(
-        "fresh", "Start from the first screen, forgetting where the last session on these plugins was."),
-      Watching.watch, Watching.build, RuntimeSetup.data, CommonOptions.noCache, CommonOptions.json,
-    ] + HostingOptions.all + []
+      CommonOptions.plugins, start, script, line, fresh, Watching.watch, Watching.build, CommonOptions.data,
+      CommonOptions.noCache, CommonOptions.json,
+    ] + HostingOptions.all
   static let exitCodes = """
     0 the session ended with every command carried out (full screen: the person quit); 1 a command or a module request failed, the first screen could not be opened, a --plugins path does not exist, or the --build package does not build; 2 usage error; full screen only, 128+N ended by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), the terminal put back.
     """
@@ -53,9 +54,9 @@ enum RunCommand: Command {
     _ runtime: HostRuntime, directories: [String], _ arguments: ParsedArguments
   ) async -> (resumed: Bool, lost: [String]) {
     let store = NavigationStore(dataDirectory: runtime.services.dataDirectory, directories: directories)
-    if arguments.has("fresh") { store.remove() }
+    if arguments.has(fresh) { store.remove() }
     var lost: [String] = []
-    if arguments.all("start").isEmpty, !arguments.has("fresh") {
+    if arguments.all(start).isEmpty, !arguments.has(fresh) {
       switch store.load() {
       case .success(let state?): lost = (store.damage.map { [$0] } ?? []) + (await runtime.restore(state))
       case .success(nil): break
@@ -83,7 +84,7 @@ enum RunCommand: Command {
     guard given.positionals.isEmpty else { throw UsageError("unexpected argument '\(given.positionals[0])'") }
     let (arguments, builder) = try Watching.prepare(given, console)
     let input: FileHandle
-    if let script = arguments.all("script").last {
+    if let script = arguments.all(Self.script).last {
       guard let handle = FileHandle(forReadingAtPath: script) else {
         throw UsageError("cannot read the script '\(script)'; check the path")
       }
@@ -91,9 +92,9 @@ enum RunCommand: Command {
     } else {
       input = .standardInput
     }
-    let interactive = arguments.all("script").isEmpty && isatty(STDIN_FILENO) == 1
+    let interactive = arguments.all(Self.script).isEmpty && isatty(STDIN_FILENO) == 1
     let fullScreen =
-      interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has("line") && !arguments.has("json")
+      interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has(Self.line) && !arguments.has(CommonOptions.json)
       && console.environment["TERM"] != "dumb"
     let hosting = try HostingOptions.processes(
       arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
@@ -109,15 +110,17 @@ enum RunCommand: Command {
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     runtime.serviceProviders = manifest?.providers ?? [:]
     let (resumed, lost) = await resume(runtime, directories: discovery.directories, arguments)
-    let first = resumed ? nil : arguments.all("start").last ?? manifest?.start
+    let first = resumed ? nil : arguments.all(start).last ?? manifest?.start
     let watching =
-      arguments.has("watch")
+      arguments.has(Watching.watch)
       ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, builder: builder) : nil
     defer { watching?.stop() }
     if fullScreen {
+      let unconfined =
+        hosting == nil ? HostingOptions.inProcess : hosting?.confined == false ? HostingOptions.noSandbox : nil
       return try await FullScreen.run(
         runtime: runtime, discovery: discovery, manifest: manifest, first: first, lost: lost,
-        unconfined: hosting == nil ? "--in-process" : hosting?.confined == false ? "--no-sandbox" : nil, console)
+        unconfined: unconfined?.spelling, console)
     }
     for warning in lost { console.warning(name, warning) }
     // Hints name the session's own commands ('routes').
@@ -127,10 +130,10 @@ enum RunCommand: Command {
       plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),
       routes: RoutesReport(catalog: catalog).text(style: console.style, width: console.width),
       scheme: manifest?.scheme, settles: !interactive)
-    let transcript = Transcript(console: console, json: arguments.has("json"), echo: !interactive)
+    let transcript = Transcript(console: console, json: arguments.has(CommonOptions.json), echo: !interactive)
     defer { runtime.shutdown() }
 
-    if let name = manifest?.name, !arguments.has("json") { console.out(console.style.bold(name)) }
+    if let name = manifest?.name, !arguments.has(CommonOptions.json) { console.out(console.style.bold(name)) }
     if interactive { console.out(console.style.dim("Type 'help' for the commands, 'quit' to leave.")) }
     if interactive && hosting == nil {
       console.warning(name, "plugins are not confined (--in-process): each may do whatever you may")

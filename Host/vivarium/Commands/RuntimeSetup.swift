@@ -7,21 +7,16 @@ import VivariumSupport
 /// the data directory, with the clock virtual when `VIVARIUM_NOW` is set.
 @MainActor
 enum RuntimeSetup {
-  static let data = OptionSpec.value(
-    "data", "DIR",
-    "Keep storage, settings, the log and the plugin registry cache in DIR. Default: $VIVARIUM_DATA_DIR, else $XDG_DATA_HOME/vivarium, else ~/.local/share/vivarium."
-  )
-
   /// The data directory: `--data`, else the environment's default.
   static func dataDirectory(_ arguments: ParsedArguments, _ console: Console) -> String {
-    arguments.all("data").last ?? HostServices.defaultDataDirectory(console.environment)
+    arguments.all(CommonOptions.data).last ?? HostServices.defaultDataDirectory(console.environment)
   }
 
   /// How a hint names a command that sees what this one does: the plugin
   /// directories given (`plugins`, else each `--plugins`) and the data
   /// directory given.
   static func invocation(_ arguments: ParsedArguments, plugins: [String]? = nil) -> Invocation {
-    Invocation(plugins: plugins ?? arguments.all("plugins"), data: arguments.all("data").last)
+    Invocation(plugins: plugins ?? arguments.all(CommonOptions.plugins), data: arguments.all(CommonOptions.data).last)
   }
 
   /// The runtime over `catalog`. Warns once on stderr when the session is

@@ -12,22 +12,20 @@ enum SDKCommand: Command {
     (the Host/SDK folder of a Vivarium checkout). --path and --version print one value,
     for scripts.
     """
-  static let options = [
-    OptionSpec.flag("path", "Print only the SDK package path."),
-    OptionSpec.flag("version", "Print only the ViperKit version."),
-    CommonOptions.json,
-  ]
+  static let path = FlagOption("path", "Print only the SDK package path.")
+  static let version = FlagOption("version", "Print only the ViperKit version.")
+  static let options: [any CommandOption] = [path, version, CommonOptions.json]
   static let exitCodes =
     "0 printed; 1 the SDK package is missing at the path (the rest is still printed); 2 usage error."
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
     let info = SDKInfo(environment: console.environment)
-    if arguments.has("path") {
+    if arguments.has(path) {
       console.out(info.packagePath)
-    } else if arguments.has("version") {
+    } else if arguments.has(version) {
       console.out(info.version)
-    } else if arguments.has("json") {
+    } else if arguments.has(CommonOptions.json) {
       console.json(info)
     } else {
       console.out(info.text(style: console.style))

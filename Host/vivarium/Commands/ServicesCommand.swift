@@ -14,8 +14,8 @@ enum ServicesCommand: Command {
     plugin provides is a note. When several plugins provide one service, the app manifest beside them \
     (vivarium-app.json) names the one to use: {"providers": {"SERVICE": "PLUGIN"}}.
     """
-  static let options = [
-    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, RuntimeSetup.data,
+  static let options: [any CommandOption] = [
+    CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, CommonOptions.data,
   ]
   static let exitCodes =
     "0 the services resolve; 1 a finding is an error (listed), or a --plugins path does not exist; 2 usage error."
@@ -28,7 +28,7 @@ enum ServicesCommand: Command {
     // The app manifest beside the plugins chooses among several providers of one service.
     let manifest = try? AppManifest.find(in: discovery.directories)?.get()
     let report = ServicesReport(catalog: catalog, chosen: manifest?.providers ?? [:])
-    if arguments.has("json") {
+    if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {
       console.out(report.text(style: console.style, width: console.width))

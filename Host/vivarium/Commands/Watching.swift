@@ -8,11 +8,11 @@ import VivariumSupport
 /// built when they change.
 @MainActor
 final class Watching {
-  static let watch = OptionSpec.flag(
+  static let watch = FlagOption(
     "watch",
     "Reload a plugin file when it is rebuilt: its modules are rebuilt in place, with their state; the rest of the app is untouched."
   )
-  static let build = OptionSpec.value(
+  static let build = ValueOption(
     "build", "PACKAGE_DIR",
     "With --watch: build the plugin package in PACKAGE_DIR first and whenever its sources change (swift build), and load its plugins."
   )
@@ -24,8 +24,8 @@ final class Watching {
   /// and adds the plugins it built to `--plugins`; the builder goes on to
   /// ``init(runtime:directories:hosting:builder:)``. Fails when it does not build.
   static func prepare(_ arguments: ParsedArguments, _ console: Console) throws -> (ParsedArguments, PackageBuilder?) {
-    guard let package = arguments.all("build").last else { return (arguments, nil) }
-    guard arguments.has("watch") else {
+    guard let package = arguments.all(build).last else { return (arguments, nil) }
+    guard arguments.has(watch) else {
       throw UsageError("--build works with --watch: vivarium run --watch --build \(package)")
     }
     var isDirectory: ObjCBool = false
@@ -53,7 +53,7 @@ final class Watching {
       )
     }
     var arguments = arguments
-    arguments.values["plugins", default: []] += plugins
+    arguments.append(plugins, to: CommonOptions.plugins)
     return (arguments, builder)
   }
 
