@@ -45,7 +45,7 @@ extension ModuleChecker {
         }
       }
     }
-    let unique = problems.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    let unique = problems.uniqued()
     return unique.isEmpty ? drawn : .failed(unique.joined(separator: "; "))
   }
 
@@ -59,7 +59,7 @@ extension ModuleChecker {
       }
       if let problem = MessageCheck.problem(message, spec) { problems.append("output \(problem)") }
     }
-    let unique = problems.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    let unique = problems.uniqued()
     guard unique.isEmpty else { return .failed(unique.joined(separator: "; ")) }
     let names = Set(emitted.map(\.name))
     let neverSent = contract.outputs.map(\.name).filter { !names.contains($0) }
@@ -179,5 +179,13 @@ extension String {
   fileprivate func replacingPlaceholders() -> String {
     split(separator: ":", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? "probe" : String($0) }
       .joined(separator: ":")
+  }
+}
+
+extension Array where Element: Hashable {
+  /// The elements in order, each only the first time it comes.
+  func uniqued() -> [Element] {
+    var seen: Set<Element> = []
+    return filter { seen.insert($0).inserted }
   }
 }
