@@ -64,6 +64,44 @@ struct SessionCommandTests {
       (error as? SessionCommand.ParseError)?.message == "usage: select ADDRESS ROW"
     }
   }
+
+  /// Every spelling the command enumeration declares parses, as its name
+  /// does, and is refused with its own usage line when its words are missing
+  /// or one is extra: a command declared but not dispatched, or dispatched to
+  /// another's usage, fails here.
+  @Test(arguments: SessionCommand.Name.allCases)
+  func everyDeclaredCommandParses(name: SessionCommand.Name) throws {
+    let arguments = name.arguments.split(separator: " ").map { _ in "1" }
+    let command = try SessionCommand.parse(([name.rawValue] + arguments).joined(separator: " "))
+    #expect(command != nil)
+    for spelling in [name.rawValue] + name.aliases {
+      #expect(try SessionCommand.parse(([spelling] + arguments).joined(separator: " ")) == command)
+      let wrong = arguments.isEmpty ? "\(spelling) extra" : spelling
+      #expect {
+        try SessionCommand.parse(wrong)
+      } throws: { error in
+        let error = error as? SessionCommand.ParseError
+        return error?.kind == .usage && error?.message.hasPrefix("usage: \(spelling)") == true
+      }
+    }
+  }
+
+  /// The help lists each command once by its usage, and each of its flags
+  /// once, and nothing else; aliases stay out of it and of the names.
+  @Test func theHelpListsEachCommandOnce() {
+    let forms = SessionCommand.commandList.split(separator: "\n").filter { $0.hasPrefix("  ") }.map {
+      $0.dropFirst(2).components(separatedBy: "  ")[0]
+    }
+    let expected = SessionCommand.Name.allCases.flatMap { name in
+      [([name.rawValue] + (name.arguments.isEmpty ? [] : [name.arguments])).joined(separator: " ")]
+        + name.options.map { "\(name.rawValue) \($0.flag)" }
+    }
+    #expect(forms == expected)
+    #expect(SessionCommand.names == SessionCommand.Name.allCases.map(\.rawValue))
+    let aliases = SessionCommand.Name.allCases.flatMap(\.aliases)
+    #expect(Set(aliases).isDisjoint(with: SessionCommand.names))
+    #expect(aliases.allSatisfy { !forms.joined(separator: " ").split(separator: " ").contains(Substring($0)) })
+  }
 }
 
 /// Whole sessions from script files, compared with the expected screens, and

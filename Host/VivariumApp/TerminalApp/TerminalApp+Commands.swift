@@ -63,25 +63,24 @@ extension TerminalApp {
   func completions(_ before: [Substring], _ word: Substring) -> [String] {
     guard let command = before.first else { return SessionCommand.names }
     guard before.count == 1 else { return [] }
-    switch command {
-    case "open":
+    /// The addresses of the hotspots on screen of a kind.
+    func addresses(_ isTarget: (Hotspot.Kind) -> Bool) -> [String] {
+      Array(Set(allHotspots().filter { isTarget($0.kind) }.map(\.key.address)))
+    }
+    switch SessionCommand.Name(spelling: String(command)) {
+    case .open:
       return Array(
         Set(
           patterns.map { pattern in
             pattern.firstIndex(of: "{").map { String(pattern[..<$0]) } ?? pattern
           }))
-    case "tap", "select", "type":
-      let spots = allHotspots()
-      return Array(
-        Set(
-          spots.compactMap { spot -> String? in
-            switch (command, spot.kind) {
-            case ("tap", .button), ("type", .field): spot.key.address
-            case ("select", .row): spot.key.address
-            default: nil
-            }
-          }))
-    default:
+    case .tap:
+      return addresses { if case .button = $0 { true } else { false } }
+    case .select:
+      return addresses { if case .row = $0 { true } else { false } }
+    case .type:
+      return addresses { if case .field = $0 { true } else { false } }
+    case nil, .back, .dismiss, .ok, .cancel, .wait, .screen, .tree, .routes, .plugins, .log, .help, .quit:
       return []
     }
   }

@@ -62,38 +62,6 @@ package enum SessionCommand: Equatable, Sendable {
     }
   }
 
-  /// The command list `help` prints.
-  package static let commandList = """
-    Commands. ADDRESS is an element id, e.g. deleteAll or tabs/items, and ROW a row id
-    of that list: the line session draws both in parentheses; full screen names the
-    focused element's on its bottom line, and Tab completes addresses.
-      tap ADDRESS            tap a button
-      select ADDRESS ROW     select row ROW of a list
-      type ADDRESS TEXT      put TEXT in a field (the rest of the line)
-      open URN               push a module; a deep link a:b/c:d replaces everything shown
-      back                   pop the top screen, or close the top modal
-      dismiss                close the top modal presentation
-      ok                     acknowledge the alert on screen, or confirm its question
-      cancel                 answer the question on screen with its cancel answer
-      wait DURATION          let time pass, e.g. wait 5s, wait 300ms, wait 2m
-      screen                 draw the screen again
-      tree                   the live module tree, with each module's plugin
-      tree --link            where you are, as a deep link to share
-      routes                 every module the plugins offer
-      plugins                every plugin file, loaded or rejected
-      log                    the latest log lines
-      help                   this list
-      quit                   end the session
-    Lines starting with # are comments.
-    """
-
-  /// Every command's name, as a person types it (`exit` aside, which is `quit`).
-  package static let names = [
-    "tap", "select", "type", "open", "back", "dismiss", "ok", "cancel", "wait", "screen", "tree", "routes", "plugins",
-    "log",
-    "help", "quit",
-  ]
-
   /// Parses `line`; nil for a blank line or a comment.
   package static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -101,42 +69,65 @@ package enum SessionCommand: Equatable, Sendable {
     let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let name = words[0]
     let rest = Array(words.dropFirst())
-    func expect(_ count: Int, _ usage: String) throws(ParseError) {
-      guard rest.count == count else { throw ParseError(.usage, "usage: \(usage)") }
+    guard let command = Name(spelling: name) else {
+      throw ParseError(
+        .unknownCommand,
+        "unknown command '\(name)'" + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list")
+      )
     }
-    switch name {
-    case "tap":
-      try expect(1, "tap ADDRESS")
+    func expect(_ count: Int) throws(ParseError) {
+      guard rest.count == count else { throw ParseError(.usage, command.usage(as: name)) }
+    }
+    switch command {
+    case .tap:
+      try expect(1)
       return .tap(rest[0])
-    case "select":
-      try expect(2, "select ADDRESS ROW")
+    case .select:
+      try expect(2)
       return .select(rest[0], row: rest[1])
-    case "type":
-      guard rest.count >= 1 else { throw ParseError(.usage, "usage: type ADDRESS TEXT") }
-      let text = trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
+    case .type:
+      guard rest.count >= 1 else { throw ParseError(.usage, command.usage(as: name)) }
+      let text = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
       return .type(rest[0], text: unquote(text.trimmingCharacters(in: .whitespaces)))
-    case "open":
-      try expect(1, "open URN")
+    case .open:
+      try expect(1)
       return .open(rest[0])
-    case "wait":
-      try expect(1, "wait DURATION")
+    case .wait:
+      try expect(1)
       return .wait(try duration(rest[0]))
-    case "tree":
-      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(.usage, "usage: tree [--link]") }
+    case .tree:
+      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(.usage, command.usage(as: name)) }
       return .tree(link: !rest.isEmpty)
-    default:
-      let simple: [String: SessionCommand] = [
-        "back": .back, "dismiss": .dismiss, "ok": .ok, "cancel": .cancel, "screen": .screen, "routes": .routes,
-        "plugins": .plugins, "log": .log, "help": .help, "quit": .quit, "exit": .quit,
-      ]
-      guard let command = simple[name] else {
-        throw ParseError(
-          .unknownCommand,
-          "unknown command '\(name)'"
-            + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list"))
-      }
-      try expect(0, name)
-      return command
+    case .back:
+      try expect(0)
+      return .back
+    case .dismiss:
+      try expect(0)
+      return .dismiss
+    case .ok:
+      try expect(0)
+      return .ok
+    case .cancel:
+      try expect(0)
+      return .cancel
+    case .screen:
+      try expect(0)
+      return .screen
+    case .routes:
+      try expect(0)
+      return .routes
+    case .plugins:
+      try expect(0)
+      return .plugins
+    case .log:
+      try expect(0)
+      return .log
+    case .help:
+      try expect(0)
+      return .help
+    case .quit:
+      try expect(0)
+      return .quit
     }
   }
 
