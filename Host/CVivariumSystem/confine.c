@@ -454,8 +454,9 @@ int vivarium_name_process(const char *name, const char *const *arguments, int co
   /* Pages of their own, never freed (/proc/PID/cmdline reads them for as
      long as the process lives), made read-only and sealed: the plugin
      cannot write its command line, nor make them writable, unmap, replace,
-     move or discard them (mseal, Linux 6.10; EPERM). On an older kernel
-     they are only read-only. */
+     move or discard them (mseal, Linux 6.10; EPERM). Where mseal fails (an
+     older kernel, or a container's filter refusing it) they are only
+     read-only, and the command line is moved all the same. */
   long page = sysconf(_SC_PAGESIZE);
   size_t span = (length + (size_t)page - 1) / (size_t)page * (size_t)page;
   char *area = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -466,14 +467,23 @@ int vivarium_name_process(const char *name, const char *const *arguments, int co
     memcpy(area + at, arguments[i], size);
     at += size;
   }
-  if (mprotect(area, span, PROT_READ) != 0) return -1;
-  if (syscall(VIVARIUM_SYS_MSEAL, area, span, 0) != 0 && errno != ENOSYS) return -1;
+  if (mprotect(area, span, PROT_READ) != 0) {
+    munmap(area, span);
+    return -1;
+  }
+  (void)syscall(VIVARIUM_SYS_MSEAL, area, span, 0);
   /* PR_SET_MM_MAP replaces every field at once: each as it is (from
      /proc/self/stat), but for where the arguments are. */
   char stat[2048];
-  if (read_text("/proc/self/stat", stat, sizeof stat) <= 0) return -1;
+  if (read_text("/proc/self/stat", stat, sizeof stat) <= 0) {
+    munmap(area, span);
+    return -1;
+  }
   char *cursor = strrchr(stat, ')');
-  if (cursor == NULL) return -1;
+  if (cursor == NULL) {
+    munmap(area, span);
+    return -1;
+  }
   unsigned long long field[53] = {0};
   cursor += 2; /* field 3, the state, starts here */
   for (int number = 3; number < 53 && *cursor; number++) {

@@ -113,7 +113,14 @@ struct ArchitectureTests {
   /// new` writes, in multi-line strings, are plugins' code, and public.)
   @Test func nothingInTheHostsLibrariesIsPublic() throws {
     let declaration =
-      #/^[^/"]*\b(?:public|open)\s+(?:(?:static|final|nonisolated|override|mutating|convenience|required|indirect|private\(set\)|internal\(set\)|@\w+)\s+)*(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor|extension|case|associatedtype)\b/#
+      #/^[^/"]*\b(?:public|open)\s+(?:[@\w]+(?:\([\w ]*\))?\s+)*?(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor|extension|case|associatedtype|macro|operator)\b/#
+    // The pattern finds what it must, modifiers and all.
+    for line in [
+      "public func f()", "  @MainActor public final class A {", "public nonisolated(unsafe) static var x = 1",
+      "public static prefix func - (a: A) -> A", "public private(set) var y: Int", "open class B {}",
+    ] {
+      #expect(line.firstMatch(of: declaration) != nil, "\(line)")
+    }
     let targets = try Self.declaredTargets()
     #expect(targets.count > 5)
     var found: [String] = []

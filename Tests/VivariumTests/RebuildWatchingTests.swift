@@ -194,6 +194,31 @@ struct RebuildWatchingTests {
     #expect(ends == [true, false])
   }
 
+  /// What SwiftPM's map of a module names is removed only when it is an
+  /// object file in the build folder: a map naming a file elsewhere (a
+  /// person's own, say) leaves it alone.
+  @Test func onlyObjectFilesInTheBuildFolderAreRemoved() throws {
+    let package = try Package()
+    let real = try #require(realpath(package.directory.path, nil))
+    let root = String(cString: real)
+    free(real)
+    let outside = try package.directory.write("precious.o", Data("a file of the person's".utf8))
+    let notObject = try package.directory.write(".build/debug/Notes.build/NotesView.swiftdeps", Data("deps".utf8))
+    let map: [String: [String: String]] = [
+      root + "/Sources/Notes/NotesPresenter.swift": ["object": outside],
+      root + "/Sources/Notes/NotesView.swift": ["object": notObject],
+    ]
+    try package.directory.write(".build/debug/Notes.build/output-file-map.json", try JSONEncoder().encode(map))
+    PackageBuilder.forgetBuilt(
+      [
+        package.directory.path + "/Sources/Notes/NotesPresenter.swift",
+        package.directory.path + "/Sources/Notes/NotesView.swift",
+      ],
+      products: PackageBuilder.products(in: package.directory.path))
+    #expect(FileManager.default.fileExists(atPath: outside))
+    #expect(FileManager.default.fileExists(atPath: notObject))
+  }
+
   /// A save during the first build, made before the builder starts
   /// looking, is built once it starts: the first build cannot have taken
   /// it, and no event will tell of it again.

@@ -155,8 +155,8 @@ int vivarium_isolate_zygote(int keep);
 /* Names this process `name` (its comm, at most 15 bytes, what `ps -o comm`
    and top show) and, when `count` > 0, gives it the command line
    `arguments` (what /proc/PID/cmdline and `ps -f` show), in pages of
-   their own, read-only and sealed (PR_SET_MM_MAP, mseal). Before
-   vivarium_confine, whose filter refuses both.
+   their own, read-only and, where the kernel has mseal, sealed
+   (PR_SET_MM_MAP). Before vivarium_confine, whose filter refuses both.
    0, or -1 with errno. */
 int vivarium_name_process(const char *name, const char *const *arguments, int count);
 

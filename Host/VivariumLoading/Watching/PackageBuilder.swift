@@ -73,8 +73,9 @@ package final class PackageBuilder {
     known = signatures()
   }
 
-  /// Starts looking at the sources, and builds at once when they changed
-  /// since the last build (a save during ``buildNow()``).
+  /// Starts looking at the sources, and builds when they changed since the
+  /// last build (a save during ``buildNow()``): once the change has held
+  /// still for an ``interval``, as for any change not told closed.
   package func start() {
     events = FileEvents(directories: [directory], trees: [directory + "/Sources"]) { [weak self] whole in
       self?.look(closed: whole)
@@ -231,6 +232,9 @@ package final class PackageBuilder {
         free(resolved)
       }
     }
+    guard let build = realpath(products, nil) else { return }
+    let buildFolder = String(cString: build)
+    free(build)
     let modules = (try? FileManager.default.contentsOfDirectory(atPath: products))?.filter { $0.hasSuffix(".build") }
     for module in modules ?? [] {
       let map = products + "/" + module + "/output-file-map.json"
@@ -238,7 +242,17 @@ package final class PackageBuilder {
         let entries = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
       else { continue }
       for (source, outputs) in entries where real.contains(source) {
-        if let object = (outputs as? [String: Any])?["object"] as? String { unlink(object) }
+        guard let object = (outputs as? [String: Any])?["object"] as? String else { continue }
+        // Only an object file of this build: whatever else the map names
+        // (a path outside the build folder, through a link) stays.
+        let folder = (object as NSString).deletingLastPathComponent
+        guard object.hasSuffix(".o"), let resolved = realpath(folder, nil) else { continue }
+        let inside = String(cString: resolved)
+        free(resolved)
+        var info = stat()
+        guard inside.hasPrefix(buildFolder + "/"), lstat(object, &info) == 0, info.st_mode & S_IFMT == S_IFREG
+        else { continue }
+        unlink(inside + "/" + (object as NSString).lastPathComponent)
       }
     }
   }
