@@ -51,8 +51,9 @@ struct LogBoundsTests {
 
   /// What the host logs about a plugin's requests counts against that
   /// plugin's rate: a module asking, as fast as it can, for a push its
-  /// contract does not declare fills no more of the log than its own lines
-  /// would, and the refusals past its rate are counted in one line.
+  /// contract does not declare, and starting work that fails, fills no
+  /// more of the log than its own lines would, and the lines past its rate
+  /// are counted in one line.
   @Test func theHostsLinesAboutAPluginsRequestsCountAgainstItsRate() async throws {
     let services = TestServices.make(in: data)
     // A rate no machine's speed can reach with these attempts.
@@ -72,12 +73,19 @@ struct LogBoundsTests {
       runtime.drain()
     }
     #expect(runtime.top?.urn == "pushy:main" && runtime.layers.count == 1, "no undeclared push was carried out")
+    // Work it starts that fails, each failure a line of the host's about it.
+    struct Refused: Error {}
+    let work = try #require(recorder.context("pushy:main")).work
+    for _ in 0..<attempts { work.start("fail") { throw Refused() } }
+    for _ in 0..<500 where !runtime.work.isIdle { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(runtime.work.isIdle)
     for _ in 0..<500 where !logText.contains("lines dropped") { try await Task.sleep(for: .milliseconds(10)) }
     let lines = logText.split(separator: "\n")
     let refusals = lines.filter { $0.contains(" pushy:main: ") }.count
+    #expect(refusals < 2 * attempts)
     let (rate, burst) = services.pluginLogRate
     let seconds = Double((ContinuousClock.now - start).components.seconds) + 1
-    #expect(refusals <= Int(burst + rate * seconds) && refusals >= Int(burst), "\(refusals) of \(attempts) logged")
+    #expect(refusals <= Int(burst + rate * seconds) && refusals >= Int(burst), "\(refusals) of \(2 * attempts) logged")
     #expect(lines.contains { $0.contains("PushyPlugin: ") && $0.contains(" lines dropped") }, "\(lines.suffix(3))")
   }
 

@@ -125,17 +125,10 @@ package final class HostRuntime {
     switch report.outcome {
     case .failed:
       problems.append(HostProblem(module: report.module, message: report.description))
-      services.logLine(.error, module: report.module, report.description, by: pluginName(ofModule: report.module))
+      services.logLine(.error, module: report.module, report.description, by: report.owner)
     case .cancelled:
-      services.logLine(.info, module: report.module, report.description, by: pluginName(ofModule: report.module))
+      services.logLine(.info, module: report.module, report.description, by: report.owner)
     }
-  }
-
-  /// The name of the plugin whose module `urn` names, when one answers it:
-  /// lines logged about its work count against that plugin's rate.
-  func pluginName(ofModule urn: String) -> String? {
-    guard case .matched(let routed)? = try? catalog.table.resolve(text: urn) else { return nil }
-    return catalog.table.entries[routed.entry].value.identity.name
   }
 
   /// After a turn of module work: carry out what it asked, and say the
@@ -255,7 +248,7 @@ package final class HostRuntime {
     }
     let link = NodeLink(runtime: self)
     let canvas = NodeCanvas(runtime: self)
-    let scope = work.scope(for: resolved.urn)
+    let scope = work.scope(for: resolved.urn, owner: resolved.route.identity.name)
     let context = ModuleContext(
       urn: resolved.urn, arguments: resolved.arguments, router: link, canvas: canvas, messages: link, work: scope,
       services: moduleServices(

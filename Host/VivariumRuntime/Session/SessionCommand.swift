@@ -75,59 +75,35 @@ package enum SessionCommand: Equatable, Sendable {
         "unknown command '\(name)'" + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list")
       )
     }
-    func expect(_ count: Int) throws(ParseError) {
-      guard rest.count == count else { throw ParseError(.usage, command.usage(as: name)) }
-    }
+    // What may follow the name, as the command declares it: `type`'s TEXT
+    // is the rest of the line, and a command with flags takes one of them.
+    let arity = command.arguments.split(separator: " ").count
+    let fits =
+      switch command {
+      case .type: rest.count >= 1
+      case .tree: rest.isEmpty || command.options.contains { [$0.flag] == rest }
+      default: rest.count == arity
+      }
+    guard fits else { throw ParseError(.usage, command.usage(as: name)) }
     switch command {
-    case .tap:
-      try expect(1)
-      return .tap(rest[0])
-    case .select:
-      try expect(2)
-      return .select(rest[0], row: rest[1])
+    case .tap: return .tap(rest[0])
+    case .select: return .select(rest[0], row: rest[1])
     case .type:
-      guard rest.count >= 1 else { throw ParseError(.usage, command.usage(as: name)) }
       let text = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces).dropFirst(rest[0].count)
       return .type(rest[0], text: unquote(text.trimmingCharacters(in: .whitespaces)))
-    case .open:
-      try expect(1)
-      return .open(rest[0])
-    case .wait:
-      try expect(1)
-      return .wait(try duration(rest[0]))
-    case .tree:
-      guard rest.isEmpty || rest == ["--link"] else { throw ParseError(.usage, command.usage(as: name)) }
-      return .tree(link: !rest.isEmpty)
-    case .back:
-      try expect(0)
-      return .back
-    case .dismiss:
-      try expect(0)
-      return .dismiss
-    case .ok:
-      try expect(0)
-      return .ok
-    case .cancel:
-      try expect(0)
-      return .cancel
-    case .screen:
-      try expect(0)
-      return .screen
-    case .routes:
-      try expect(0)
-      return .routes
-    case .plugins:
-      try expect(0)
-      return .plugins
-    case .log:
-      try expect(0)
-      return .log
-    case .help:
-      try expect(0)
-      return .help
-    case .quit:
-      try expect(0)
-      return .quit
+    case .open: return .open(rest[0])
+    case .wait: return .wait(try duration(rest[0]))
+    case .tree: return .tree(link: !rest.isEmpty)
+    case .back: return .back
+    case .dismiss: return .dismiss
+    case .ok: return .ok
+    case .cancel: return .cancel
+    case .screen: return .screen
+    case .routes: return .routes
+    case .plugins: return .plugins
+    case .log: return .log
+    case .help: return .help
+    case .quit: return .quit
     }
   }
 

@@ -86,7 +86,10 @@ func input() {
   var generator = SystemRandomNumberGenerator()
   let shapes: [(String, (Int) -> [UInt8])] = [
     ("random bytes", { size in (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) } }),
-    ("ESC [ with no end", { size in Array(repeating: Array("\u{1B}[1;2;3;4;5;6;7;8".utf8), count: size / 18).flatMap { $0 } }),
+    (
+      "ESC [ with no end",
+      { size in Array(repeating: Array("\u{1B}[1;2;3;4;5;6;7;8".utf8), count: size / 18).flatMap { $0 } }
+    ),
     ("a paste without its markers", { size in (0..<size).map { UInt8(ascii: $0 % 64 == 63 ? "\n" : "a") } }),
   ]
   for (name, make) in shapes {

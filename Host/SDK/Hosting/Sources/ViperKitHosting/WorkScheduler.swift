@@ -17,6 +17,9 @@ public final class WorkScheduler {
     }
     /// The URN of the module whose work it was.
     public let module: String
+    /// Who the module belongs to, as its scope was given it
+    /// (``WorkScheduler/scope(for:owner:)``): its plugin, for a host.
+    public var owner: String? = nil
     /// The name the module gave the work.
     public let work: String
     /// How it ended.
@@ -64,8 +67,11 @@ public final class WorkScheduler {
     clock.sleepBegan = { [weak self] in self?.wakeWaitersIfIdle() }
   }
 
-  /// The ``ModuleWork`` to give the module at `urn`.
-  public func scope(for urn: String) -> WorkScope { WorkScope(scheduler: self, module: urn) }
+  /// The ``ModuleWork`` to give the module at `urn`, belonging to `owner`
+  /// (its plugin, for a host), which the reports of its work name.
+  public func scope(for urn: String, owner: String? = nil) -> WorkScope {
+    WorkScope(scheduler: self, module: urn, owner: owner)
+  }
 
   /// Whether nothing is in flight: every piece of work has ended or is
   /// sleeping on the clock, no job is pending and no call is under way.
@@ -171,13 +177,15 @@ public final class WorkScheduler {
     let id = nextID
     nextID += 1
     let module = scope.module
+    let owner = scope.owner
     let key = ObjectIdentifier(scope)
     let task = Task { @MainActor in
       do {
         try await ModuleClock.$scope.withValue(key) { try await operation() }
       } catch {
         let cancelled = error is CancellationError || Task.isCancelled
-        onReport(Report(module: module, work: name, outcome: cancelled ? .cancelled : .failed("\(error)")))
+        onReport(
+          Report(module: module, owner: owner, work: name, outcome: cancelled ? .cancelled : .failed("\(error)")))
       }
       // The task keeps `scope` alive, so its key names no other scope meanwhile.
       withExtendedLifetime(scope) {
@@ -228,10 +236,13 @@ public final class WorkScope: ModuleWork {
   private weak var scheduler: WorkScheduler?
   /// The module's URN.
   public let module: String
+  /// Who the module belongs to (its plugin, for a host), or nil.
+  public let owner: String?
 
-  init(scheduler: WorkScheduler, module: String) {
+  init(scheduler: WorkScheduler, module: String, owner: String?) {
     self.scheduler = scheduler
     self.module = module
+    self.owner = owner
   }
 
   /// Starts `operation` on the scheduler; after ``cancelAll()``, work starts
