@@ -50,8 +50,10 @@ struct DataFileTrustTests {
     let path = data.path + "/settings.json"
     try kind.make(at: path, contents: Data(#"{"theme":"dark"}"#.utf8), limit: FileContents.Limit.store)
     let services = TestServices.make(in: data, signedIn: false)
+    let person = HostNotifications()
+    services.announcements.listen(person)
     #expect(services.setting("theme") == nil)
-    let notice = try #require(services.notifications.takeNotices().first)
+    let notice = try #require(person.takeNotices().first)
     #expect(notice.tone == .warning)
     #expect(notice.text.contains(path) && notice.text.contains(kind.reason), "\(notice.text)")
     #expect(notice.text.contains("\(path).refused-1"), "where it was kept: \(notice.text)")

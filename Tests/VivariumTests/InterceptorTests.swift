@@ -44,19 +44,19 @@ struct InterceptorTests {
     decisions.next = .stay(reason: "Save the form first.")
     try await runtime.back()
     #expect(urns == [["plain:1", "form:main"]])
-    #expect(runtime.services.notifications.takeNotices().map(\.text) == ["Save the form first."])
+    #expect(runtime.notifications.takeNotices().map(\.text) == ["Save the form first."])
   }
 
   @Test func aModuleThatAsksIsLeftOnlyWhenThePersonConfirms() async throws {
     try await runtime.open("plain:1/form:main")
     decisions.next = .ask(question: "Discard your changes?", confirm: "Discard", cancel: "Keep editing")
     try await runtime.back()
-    let question = try #require(runtime.services.notifications.alerts.first)
+    let question = try #require(runtime.notifications.alerts.first)
     #expect(question.choice == HostNotifications.Choice(confirm: "Discard", cancel: "Keep editing"))
-    runtime.services.notifications.acknowledgeAlert(confirmed: false)
+    runtime.notifications.acknowledgeAlert(confirmed: false)
     #expect(urns == [["plain:1", "form:main"]])
     try await runtime.back()
-    runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    runtime.notifications.acknowledgeAlert(confirmed: true)
     await runtime.settleCalls()
     #expect(urns == [["plain:1"]])
     // Confirmed, it was not asked again.
@@ -71,11 +71,11 @@ struct InterceptorTests {
     try #require(recorder.context("plain:1")).router.popToRoot()
     runtime.drain()
     #expect(decisions.asked == 1)
-    runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    runtime.notifications.acknowledgeAlert(confirmed: true)
     await runtime.settleCalls()
     #expect(decisions.asked == 2, "the lower form was not asked")
     #expect(urns == [["plain:1", "form:main", "plain:2", "form:main"]], "nothing goes before both answer")
-    runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    runtime.notifications.acknowledgeAlert(confirmed: true)
     await runtime.settleCalls()
     #expect(urns == [["plain:1"]])
     #expect(decisions.asked == 2, "a module whose question was answered is not asked again")
@@ -126,7 +126,7 @@ struct InterceptorTests {
   @Test func aGateThatRedirectsOpensItsTargetAndSaysWhy() async throws {
     try await runtime.open("gate:elsewhere")
     #expect(urns == [["plain:9"]])
-    #expect(runtime.services.notifications.takeNotices().map(\.text) == ["The gate sends you elsewhere."])
+    #expect(runtime.notifications.takeNotices().map(\.text) == ["The gate sends you elsewhere."])
   }
 
   @Test func aRedirectOverAGuardedScreenAsksFirst() async throws {

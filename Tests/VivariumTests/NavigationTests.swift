@@ -131,7 +131,7 @@ struct DemoCompositionTests {
     #expect(runtime.layers.map { $0.map(\.urn) } == [["feed:home"]])
     let wallet = try #require(runtime.top?.allChildren.first)
     #expect(wallet.tree == .stack(.horizontal, [.text("Wallet: €70"), .button(id: "topUp", title: "Top up")]))
-    #expect(runtime.services.notifications.takeNotices().map(\.text) == ["Wallet balance is now €70."])
+    #expect(runtime.notifications.takeNotices().map(\.text) == ["Wallet balance is now €70."])
     try runtime.send(.tap(button: "mask"))
     #expect(wallet.tree == .stack(.horizontal, [.text("Wallet: € ••"), .button(id: "topUp", title: "Top up")]))
     #expect(runtime.takeProblems().isEmpty)

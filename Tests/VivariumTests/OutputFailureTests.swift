@@ -58,9 +58,11 @@ struct OutputFailureTests {
   @Test func aLogThatCannotBeWrittenIsToldOnceAndTheSessionGoesOn() throws {
     try FileManager.default.createSymbolicLink(atPath: data.path + "/vivarium.log", withDestinationPath: "/dev/full")
     let host = TestServices.make(in: data)
+    let person = HostNotifications()
+    host.announcements.listen(person)
     host.logLine(.info, module: "a", "one")
     host.logLine(.info, module: "a", "two")
-    let notices = host.notifications.takeNotices()
+    let notices = person.takeNotices()
     #expect(notices.count == 1 && notices[0].text.contains("vivarium.log"), "the file: \(notices)")
     #expect(host.recentLog.count == 2)
   }

@@ -264,12 +264,12 @@ struct PermissionReloadTests {
     var store = PermissionStore(dataDirectory: data.path)
     let earlier = PluginIdentity(name: weather.name, path: weather.path, hosts: ["old.example"])
     try store.decide(.granted, [PluginPermission(.http, "old.example")], for: earlier)
-    let reload = await runtime.reload(.loaded(weather))
+    let reload = await runtime.host.reload(.loaded(weather))
     #expect(!reload.accepted)
     #expect(reload.problems.joined().contains("http:api.open-meteo.com"), "\(reload.problems)")
     // Granted for the session, the same build is taken.
     runtime.services.permissions.allowances = [try PermissionAllowance.parse("Weather").get()]
-    #expect(await runtime.reload(.loaded(weather)).accepted)
+    #expect(await runtime.host.reload(.loaded(weather)).accepted)
   }
 
   /// A new file that claims the name of a plugin loaded is refused as at
@@ -285,7 +285,7 @@ struct PermissionReloadTests {
         ProbeFactory(contract: Contract(urn: "impostor:home", summary: "Claims a name."), recorder: recorder).factory
       ]
     )
-    let reload = await runtime.reload(.loaded(impostor))
+    let reload = await runtime.host.reload(.loaded(impostor))
     #expect(!reload.accepted)
     #expect(reload.problems.joined().contains("'WeatherPlugin'"), "\(reload.problems)")
     #expect(runtime.catalog.loaded.contains { $0.name == "WeatherPlugin" && $0.path != impostor.path })

@@ -75,7 +75,7 @@ struct PluginReloadTests {
     let oldProcess = bench.runtime.catalog.loaded.first?.process
 
     try bench.rebuild(heading: "Produkte")
-    let reload = await bench.runtime.reload(await bench.reloader.load(bench.path))
+    let reload = await bench.runtime.host.reload(await bench.reloader.load(bench.path))
     #expect(reload.accepted && reload.rebuilt == 1 && reload.problems.isEmpty, "\(reload)")
     #expect(reload.summary.contains("libProductSearch.so"), "the file: \(reload.summary)")
     #expect(bench.text == before.replacingOccurrences(of: "Products", with: "Produkte"))
@@ -97,10 +97,10 @@ struct PluginReloadTests {
     let bench = try await Bench(outOfProcess: false)
     try await bench.runtime.open("products:search")
     try bench.rebuild(heading: "Produkte", inPlace: true)
-    await #expect(bench.runtime.reload(await bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.host.reload(await bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produkte"))
     try bench.rebuild(heading: "Produits", inPlace: true)
-    await #expect(bench.runtime.reload(await bench.reloader.load(bench.path)).accepted)
+    await #expect(bench.runtime.host.reload(await bench.reloader.load(bench.path)).accepted)
     #expect(bench.text.contains("Produits"))
   }
 
@@ -117,7 +117,7 @@ struct PluginReloadTests {
       return
     }
     #expect(refused.kind == .notELF)
-    let reload = await bench.runtime.reload(rebuilt)
+    let reload = await bench.runtime.host.reload(rebuilt)
     #expect(!reload.accepted)
     #expect(reload.summary.contains("libProductSearch.so"), "the file: \(reload.summary)")
     try await bench.runtime.act(.tap(button: "next"))
@@ -142,7 +142,7 @@ struct PluginReloadTests {
     try await waitUntil { services.clock.sleeping > 0 }
     weak let oldProcess = runtime?.catalog.loaded.first?.process
     #expect(oldProcess != nil)
-    let reload = try await #require(runtime).reload(reloader.load(path))
+    let reload = try await #require(runtime).host.reload(reloader.load(path))
     #expect(reload.accepted, "\(reload)")
     // Everything of the old build is let go, then its sleeps wake.
     try await waitUntil { oldProcess == nil }

@@ -28,7 +28,7 @@ struct RouteGuardTests {
     try await runtime.open("dashboard:home?user=grace/profile:grace")
     #expect(urns == [["login:form"]])
     #expect(
-      runtime.services.notifications.takeNotices().map(\.text) == [
+      runtime.notifications.takeNotices().map(\.text) == [
         "Sign in to open your dashboard. 'dashboard:home?user=grace/profile:grace' opens afterwards."
       ])
     try await signIn()

@@ -212,7 +212,7 @@ struct ServiceRequirementBuildTests {
 
   @Test func theAppManifestsChoiceMakesTwoProvidersUsable() async throws {
     let host = try runtime(requirement: Self.required, providers: ["1.0", "1.1"])
-    host.serviceProviders = ["weather": "Weather1"]
+    host.host.serviceProviders = ["weather": "Weather1"]
     try await host.open("dash:home")
     #expect(host.top?.urn == "dash:home")
   }

@@ -90,8 +90,9 @@ struct ServicesTests {
   @Test func usingAnUndeclaredServiceIsLoggedAndNoticedNamingTheServiceToAdd() async throws {
     let host = TestServices.make(in: data)
     let urn = "weather:home"
+    let person = HostNotifications()
     let services = host.services(
-      for: Contract(urn: urn, summary: "s", services: ["log"]), plugin: Self.shop, urn: urn)
+      for: Contract(urn: urn, summary: "s", services: ["log"]), plugin: Self.shop, urn: urn, telling: person)
     let clock = try #require(services.clock)
     await #expect(throws: UndeclaredService.Refused.self) { try await clock.sleep(for: 30) }
     _ = clock.now()
@@ -103,7 +104,7 @@ struct ServicesTests {
     // The service, named where it is used and in what to add to the contract.
     #expect(logged[0].contains("'clock'") && logged[0].contains(#""clock""#), "\(logged)")
     #expect(logged[1].contains("'storage'") && logged[1].contains(#""storage""#), "\(logged)")
-    let notices = host.notifications.notices
+    let notices = person.notices
     #expect(notices.map(\.tone) == [.warning, .warning])
     #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#""clock""#) == true)
   }

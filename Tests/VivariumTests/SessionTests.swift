@@ -218,7 +218,7 @@ struct SessionBehaviourTests {
   @Test func anAlertMustBeAcknowledgedBeforeAnythingElse() async throws {
     let session = try session()
     _ = await session.execute("open items:list")
-    session.runtime.services.notifications.alert(title: "Save failed", message: "The disk is full.")
+    session.runtime.notifications.alert(title: "Save failed", message: "The disk is full.")
     let blocked = await session.execute("tap deleteAll")
     #expect(blocked.errors.count == 1 && blocked.errors[0].contains("'ok'"), "the command that closes it")
     #expect(blocked.output.contains("║ The disk is full."))

@@ -48,13 +48,15 @@ struct StorageSafetyTests {
       atPath: storeDirectory + "/ShopPlugin.json", withIntermediateDirectories: true)
     let saved = try writeStore("ShopPlugin.json/keep", "mine")
     let services = TestServices.make(in: data)
+    let person = HostNotifications()
+    services.announcements.listen(person)
     let store = try #require(
       services.services(for: ServicesTests.storage, plugin: ServicesTests.shop, urn: "shop:cart").storage)
     try store.set("x", forKey: "k")
     #expect(
       FileManager.default.contents(atPath: storeDirectory + "/ShopPlugin.json.refused-1/keep") == Data("mine".utf8))
     #expect(FileManager.default.contents(atPath: saved) == nil)
-    let notices = services.notifications.takeNotices()
+    let notices = person.takeNotices()
     #expect(notices.count == 1)
     #expect(notices.first?.tone == .warning)
     #expect(notices.first?.text.contains("ShopPlugin.json.refused-1") == true, "where it was kept: \(notices)")
@@ -65,10 +67,12 @@ struct StorageSafetyTests {
   @Test func aCorruptStoreIsToldToThePersonNotOnlyLogged() throws {
     let path = try writeStore("ShopPlugin.json", "not json")
     let services = TestServices.make(in: data)
+    let person = HostNotifications()
+    services.announcements.listen(person)
     let store = try #require(
       services.services(for: ServicesTests.storage, plugin: ServicesTests.shop, urn: "shop:cart").storage)
     #expect(store.keys().isEmpty)
-    let notices = services.notifications.takeNotices()
+    let notices = person.takeNotices()
     #expect(notices.map(\.tone) == [.warning])
     #expect(notices.first?.text.contains("\(path).unreadable-1") == true, "where it was kept: \(notices)")
     #expect(services.recentLog.count == 1)

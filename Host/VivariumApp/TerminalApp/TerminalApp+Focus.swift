@@ -107,7 +107,7 @@ extension TerminalApp {
       grid.put(" " + TextWrap.truncate(text, to: width - 2), x: 0, y: row, style: Palette.bar)
       return
     }
-    let alert = runtime.services.notifications.alerts.first
+    let alert = runtime.notifications.alerts.first
     // A question or an alert over the screen: its keys, not the element behind it.
     let spot = alert == nil ? focusedSpot : nil
     var place = alert.map { TerminalText.visible($0.title) } ?? ""

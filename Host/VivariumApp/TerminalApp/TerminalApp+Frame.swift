@@ -42,7 +42,7 @@ extension TerminalApp {
       drawnHotspots = []
       activePane = nil
     }
-    if let alert = runtime.services.notifications.alerts.first { alertBox(alert, in: body, into: &grid) }
+    if let alert = runtime.notifications.alerts.first { alertBox(alert, in: body, into: &grid) }
     if let overlay { self.overlay(overlay, in: body, into: &grid) }
     messageLine(&grid)
     statusLine(&grid)
@@ -53,7 +53,7 @@ extension TerminalApp {
   /// they do not pile up.
   func collectNews() {
     for problem in runtime.takeProblems() { say(problem.description, tone: .negative) }
-    if let notice = runtime.services.notifications.takeNotices().last { say(notice.text, tone: notice.tone) }
+    if let notice = runtime.notifications.takeNotices().last { say(notice.text, tone: notice.tone) }
     if let message, now() - message.shown >= seconds(showing: message) { self.message = nil }
   }
 

@@ -54,7 +54,7 @@ extension TerminalApp {
       stale = true
       return true
     }
-    guard overlay == nil, runtime.services.notifications.alerts.isEmpty, editing else { return false }
+    guard overlay == nil, runtime.notifications.alerts.isEmpty, editing else { return false }
     let spot = focusedSpot
     guard case .field? = spot?.kind else { return false }
     if editor == nil { syncEditor(spot) }
@@ -90,14 +90,14 @@ extension TerminalApp {
     if commandActive { return await commandKey(key) }
     if case .mouse(let mouse) = key { return mouseEvent(mouse) }
     if overlay != nil { return overlayKey(key) }
-    if let question = runtime.services.notifications.alerts.first?.choice {
+    if let question = runtime.notifications.alerts.first?.choice {
       // Text only says which keys answer.
       changesLayout = !key.isText
       return questionKey(key, question)
     }
-    if runtime.services.notifications.alerts.first != nil {
+    if runtime.notifications.alerts.first != nil {
       if key == .enter || key == .escape || key == .character(" ") {
-        _ = runtime.services.notifications.acknowledgeAlert()
+        _ = runtime.notifications.acknowledgeAlert()
       } else {
         changesLayout = false
         say("Press Enter to close the alert.", tone: .info)
@@ -172,7 +172,7 @@ extension TerminalApp {
     case .enter, .escape:
       let confirmed = key == .enter && questionConfirms
       questionConfirms = false
-      runtime.services.notifications.acknowledgeAlert(confirmed: confirmed)
+      runtime.notifications.acknowledgeAlert(confirmed: confirmed)
     default:
       say(
         "Enter answers '\(question.cancel.oneLineVisible)' or '\(question.confirm.oneLineVisible)', the one marked; the arrows move between them.",
@@ -325,7 +325,7 @@ extension TerminalApp {
     case .wheelUp: overlay != nil ? (overlayOffset = max(0, overlayOffset - 3)) : scroll(by: -3)
     case .wheelDown: overlay != nil ? (overlayOffset += 3) : scroll(by: 3)
     case .press(button: 0):
-      guard overlay == nil, runtime.services.notifications.alerts.isEmpty else { return .redraw }
+      guard overlay == nil, runtime.notifications.alerts.isEmpty else { return .redraw }
       guard
         let index = drawnHotspots.firstIndex(where: {
           $0.row == mouse.y && mouse.x >= $0.x && mouse.x < $0.x + $0.width

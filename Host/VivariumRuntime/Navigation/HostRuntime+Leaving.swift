@@ -15,12 +15,12 @@ extension HostRuntime {
       switch await leaveDecision(of: node) {
       case .leave: continue
       case .stay(let reason):
-        services.notifications.notice(reason, tone: .warning)
+        notifications.notice(reason, tone: .warning)
         services.logLine(.info, module: node.urn, "stays: \(reason)", by: node.pluginName)
         return false
       case .ask(let question, let confirm, let cancel):
         let answered = leavingConfirmed.union([ObjectIdentifier(node)])
-        services.notifications.ask(
+        notifications.ask(
           title: node.urn, question: question, .init(confirm: confirm, cancel: cancel)
         ) { [weak self] confirmed in
           guard confirmed, let self else { return }

@@ -53,7 +53,7 @@ extension HostRuntime {
       if let redirect = error.redirect {
         guard await mayLeaveEverythingShown(again: again) else { return }
         try await openDeepLink([redirect.urn], arguments: [])
-        services.notifications.notice(redirect.reason, tone: .info)
+        notifications.notice(redirect.reason, tone: .info)
         services.logLine(.info, module: "host", "\(error.message); opened \(redirect.urn) instead")
         return
       }
@@ -61,7 +61,7 @@ extension HostRuntime {
       guard await mayLeaveEverythingShown(again: again) else { return }
       try await openDeepLink([refusing.otherwise], arguments: [])
       guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
-      services.notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
+      notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }
   }

@@ -25,12 +25,22 @@ extension HostRuntime {
   }
 
   /// Starts `node`'s plugin again and rebuilds, in their places, the
-  /// modules its ended process hosted.
+  /// modules its ended process hosted: in this session now, and in every
+  /// other session of the host in a turn of its own.
   func restartPlugin(of node: ModuleNode) async {
     guard let process = node.remote?.process else { return }
     if case .ended = process.state, let rejection = await process.restart() {
       return report(node, "\(process.fileName) could not be restarted: \(rejection.reasons.joined(separator: "; "))")
     }
+    for other in host.sessions where other !== self {
+      Task.immediate { await other.inTurn { await other.rebuildFailedModules(of: process) } }
+    }
+    await rebuildFailedModules(of: process)
+  }
+
+  /// Rebuilds in place the modules of this session whose process,
+  /// `process`, ended under them.
+  func rebuildFailedModules(of process: PluginProcess) async {
     let failed = nodes.filter { $0.remote?.process === process && $0.remote?.failure != nil }
     let outermost = failed.filter { node in
       !failed.contains { other in other !== node && node.isInside(other) }

@@ -18,43 +18,27 @@ package struct HostProblem: Sendable, Equatable, CustomStringConvertible {
   package var description: String { "\(module): \(message)" }
 }
 
-/// The application runtime: navigation layers of live modules, each module a
-/// tree of embedded children, and the queue of requests modules make.
+/// One person's session on a ``SharedHost``: navigation layers of live
+/// modules, each module a tree of embedded children, the queue of requests
+/// modules make, the problems and notices for the person, and the work its
+/// modules started. Any number live in one host; `vivarium run` has one.
 ///
 /// Lifecycle order (docs/writing-a-plugin.md, "Navigation and composition"): a new module is attached, then the
 /// one it covers disappears, then it appears. Appear goes parent first, then
 /// visible children; disappear and detach go children first, then parent.
 @MainActor
 package final class HostRuntime {
-  /// Where modules come from.
-  package internal(set) var catalog: PluginCatalog {
-    didSet {
-      resolvedServices = nil
-      serviceRouter.catalogChanged()
-      services.settingOwnership = catalog.settingOwnership
-    }
-  }
-  /// Where business service calls go.
-  lazy var serviceRouter = ServiceRouter(runtime: self)
-  /// The plugin to use for each business service several plugins provide
-  /// (the app manifest's `providers`).
-  package var serviceProviders: [String: String] = [:] {
-    didSet {
-      resolvedServices = nil
-      serviceRouter.catalogChanged()
-    }
-  }
-  /// The catalog's business services, resolved when a module first needs them.
-  private var resolvedServices: ServiceGraph?
-  /// The catalog's business services, resolved (``ServiceGraph``).
-  package var serviceGraph: ServiceGraph {
-    if let resolvedServices { return resolvedServices }
-    let graph = catalog.services(chosen: serviceProviders)
-    resolvedServices = graph
-    return graph
-  }
-  /// The services handed to modules.
-  package let services: HostServices
+  /// The host this session is open on.
+  package let host: SharedHost
+  /// Where modules come from: the host's.
+  package var catalog: PluginCatalog { host.catalog }
+  /// The host's business services, resolved (``ServiceGraph``).
+  package var serviceGraph: ServiceGraph { host.serviceGraph }
+  /// The services handed to modules: the host's.
+  package var services: HostServices { host.services }
+  /// Notices and alerts raised for the person of this session: by its
+  /// modules, and by the host (``HostServices/announcements``).
+  package let notifications = HostNotifications()
   /// Navigation layers: the main stack first, then one per modal presentation.
   package internal(set) var layers: [[ModuleNode]] = []
   /// Requests that failed since the last ``takeProblems()``, oldest first.
@@ -109,14 +93,18 @@ package final class HostRuntime {
   /// Stops a module that keeps asking for more in response to its own requests.
   static let requestLimit = 10_000
 
-  /// A runtime over `catalog` with `services`.
-  package init(catalog: PluginCatalog, services: HostServices) {
-    self.catalog = catalog
-    self.services = services
-    services.settingOwnership = catalog.settingOwnership
-    work = WorkScheduler(clock: services.clock)
+  /// A new session on `host` (``SharedHost/openSession()``).
+  init(host: SharedHost) {
+    self.host = host
+    work = WorkScheduler(clock: host.services.clock)
     work.onReport = { [weak self] report in self?.workEnded(report) }
     work.onTurnEnded = { [weak self] in self?.afterWork() }
+    host.register(self)
+  }
+
+  /// The one session of a new host over `catalog` with `services`.
+  package convenience init(catalog: PluginCatalog, services: HostServices) {
+    self.init(host: SharedHost(catalog: catalog, services: services))
   }
 
   /// A module's work failed (a problem for the person) or was cancelled
@@ -206,21 +194,12 @@ package final class HostRuntime {
 
   // MARK: Building
 
-  /// What carries the business service calls of a consumer `urn` of the
-  /// plugin `plugin` that requires `requires`, as a module's do: for
-  /// benchmarks and tools that call services without a module.
-  package func serviceCalls(as urn: String, in plugin: String, requiring requires: [ServiceRequirement])
-    -> (any ServiceCalling)?
-  {
-    serviceRouter.calls(of: .module(urn), named: urn, in: plugin, requiring: requires)
-  }
-
   /// The services of the module `urn` with `contract`, of `plugin`: the
   /// host services it lists, and calls to the business services it requires.
   private func moduleServices(contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
-    let listed = services.services(for: contract, plugin: plugin, urn: urn)
+    let listed = services.services(for: contract, plugin: plugin, urn: urn, telling: notifications)
     guard
-      let calls = serviceRouter.calls(
+      let calls = host.serviceRouter.calls(
         of: .module(contract.urn), named: urn, in: plugin.name, requiring: contract.requires)
     else { return listed }
     return listed.adding(calls)
@@ -405,6 +384,7 @@ package final class HostRuntime {
     touchedScreens = nil
     detachAll()
     services.permissions.flushRefusals()
+    host.unregister(self)
   }
 
   /// Detaches every module, top layer first.

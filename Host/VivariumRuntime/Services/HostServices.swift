@@ -25,8 +25,10 @@ package final class HostServices {
   package var invocation = Invocation.plain {
     didSet { permissions.invocation = invocation }
   }
-  /// Notices and alerts modules raised, for the person.
-  package let notifications = HostNotifications()
+  /// The host's own notices (a storage problem, the log unwritable), and
+  /// those of business service providers, which no session owns: raised in
+  /// every open session.
+  package let announcements = HostAnnouncements()
   /// Log entries written during this run, newest last: one per message, its
   /// line breaks kept (each line after the first indented by four spaces).
   package private(set) var recentLog: [String] = []
@@ -89,15 +91,18 @@ package final class HostServices {
   /// would (for tests).
   package func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
 
-  /// The services `contract` lists, for the module `urn` of `plugin`; in
-  /// place of each other one, an ``UndeclaredService`` whose first use is
-  /// logged and noticed, naming the service to add to the contract.
-  /// `isProvider`: `urn` names a business service provider, whose list is
-  /// its `static let services`.
-  package func services(for contract: Contract, plugin: PluginIdentity, urn: String, isProvider: Bool = false)
-    -> Services
-  {
-    let reporter = ModuleReporter(services: self, urn: urn, plugin: plugin.name)
+  /// The services `contract` lists, for the module `urn` of `plugin`, whose
+  /// notices and alerts go to `person` (its session's; nil: every session's,
+  /// through ``announcements``, as for a provider); in place of each other one, an
+  /// ``UndeclaredService`` whose first use is logged and noticed, naming the
+  /// service to add to the contract. `isProvider`: `urn` names a business
+  /// service provider, whose list is its `static let services`.
+  package func services(
+    for contract: Contract, plugin: PluginIdentity, urn: String, telling person: (any Notifier)? = nil,
+    isProvider: Bool = false
+  ) -> Services {
+    let person = person ?? announcements
+    let reporter = ModuleReporter(services: self, person: person, urn: urn, plugin: plugin.name)
     let listed = Services(
       named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings(for: plugin) },
       log: { reporter },
@@ -107,7 +112,7 @@ package final class HostServices {
     ) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem, by: plugin.name)
-      self?.notifications.notice(undeclared.problem, tone: .warning)
+      person.notice(undeclared.problem, tone: .warning)
     }
   }
 
@@ -179,7 +184,7 @@ package final class HostServices {
   /// Tells the person about a storage problem, and logs it.
   private func report(_ problem: String) {
     logLine(.error, module: "host", problem)
-    notifications.notice(problem, tone: .warning)
+    announcements.notice(problem, tone: .warning)
   }
 
   /// How many lines each plugin may log (``logLine(_:module:_:by:)``):
@@ -290,7 +295,7 @@ package final class HostServices {
     if let failure {
       // Said once; the lines stay in recentLog for the session's `log`.
       logFailed = true
-      notifications.notice(
+      announcements.notice(
         "\(dataDirectory)/vivarium.log could not be written (\(AtomicFile.errorText(failure))); the session goes on, and 'log' shows this session's lines",
         tone: .warning)
     }
@@ -435,17 +440,52 @@ package final class HostNotifications: Notifier {
   }
 }
 
+/// The host's notices and alerts, raised in every session listening (each
+/// open session of a ``SharedHost``); with none, they are only logged.
+@MainActor
+package final class HostAnnouncements: Notifier {
+  private var listeners: [WeakNotifications] = []
+
+  /// Raises what is announced from now on in `notifications` too.
+  func listen(_ notifications: HostNotifications) {
+    listeners.removeAll { $0.notifications == nil }
+    listeners.append(WeakNotifications(notifications: notifications))
+  }
+
+  /// Stops raising what is announced in `notifications`.
+  func stopListening(_ notifications: HostNotifications) {
+    listeners.removeAll { $0.notifications == nil || $0.notifications === notifications }
+  }
+
+  /// Raises a notice in every session.
+  package func notice(_ text: String, tone: Tone) {
+    for listener in listeners { listener.notifications?.notice(text, tone: tone) }
+  }
+
+  /// Raises an alert in every session.
+  package func alert(title: String, message: String) {
+    for listener in listeners { listener.notifications?.alert(title: title, message: message) }
+  }
+
+  private struct WeakNotifications {
+    weak var notifications: HostNotifications?
+  }
+}
+
 /// One module's view of the host log and of the person's notices and
 /// alerts: every line it logs tagged with its URN, and every notice and
 /// alert it raises logged too, where it can be read again whole.
 private final class ModuleReporter: ModuleLogger, Notifier {
   private weak var services: HostServices?
+  /// Where its notices and alerts go: its session's.
+  private let person: any Notifier
   private let urn: String
   /// The plugin whose rate its lines count against.
   private let plugin: String
 
-  init(services: HostServices, urn: String, plugin: String) {
+  init(services: HostServices, person: any Notifier, urn: String, plugin: String) {
     self.services = services
+    self.person = person
     self.urn = urn
     self.plugin = plugin
   }
@@ -456,11 +496,11 @@ private final class ModuleReporter: ModuleLogger, Notifier {
 
   func notice(_ text: String, tone: Tone) {
     log([.warning, .negative].contains(tone) ? .warning : .info, "notice: \(text)")
-    services?.notifications.notice(text, tone: tone)
+    person.notice(text, tone: tone)
   }
 
   func alert(title: String, message: String) {
     log(.warning, "alert: \(title): \(message)")
-    services?.notifications.alert(title: title, message: message)
+    person.alert(title: title, message: message)
   }
 }

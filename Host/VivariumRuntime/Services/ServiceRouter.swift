@@ -12,17 +12,17 @@ import VivariumSupport
 /// provider: each call suspends only its caller.
 @MainActor
 final class ServiceRouter {
-  /// Weak: a module's work may still be calling when its runtime is gone
-  /// (a test, a quit); each call holds the runtime while it is under way.
-  private weak var runtime: HostRuntime?
+  /// Weak: a module's work may still be calling when its host is gone
+  /// (a test, a quit); each call holds the host while it is under way.
+  private weak var host: SharedHost?
   /// The providers made in this process, by plugin and service.
   private var local: [String: ProvidedService] = [:]
   /// The deadlines of the calls under way.
   let deadlines: ServiceDeadlines
 
-  init(runtime: HostRuntime) {
-    self.runtime = runtime
-    deadlines = ServiceDeadlines(clock: runtime.services.clock)
+  init(host: SharedHost) {
+    self.host = host
+    deadlines = ServiceDeadlines(clock: host.services.clock)
   }
 
   /// Each service's provider, as resolved: looked up once per catalog, not per call.
@@ -36,12 +36,12 @@ final class ServiceRouter {
   }
 
   /// The service `name` as resolved, and its provider's plugin if it is loaded.
-  private func provider(of name: String, in runtime: HostRuntime) -> (
+  private func provider(of name: String, in host: SharedHost) -> (
     service: ServiceGraph.Service, plugin: LoadedPlugin?
   )? {
     if let found = providers[name] { return found }
-    guard let service = runtime.serviceGraph.services.first(where: { $0.name == name }) else { return nil }
-    let found = (service, runtime.catalog.loaded.first { $0.name == service.provider })
+    guard let service = host.serviceGraph.services.first(where: { $0.name == name }) else { return nil }
+    let found = (service, host.catalog.loaded.first { $0.name == service.provider })
     providers[name] = found
     return found
   }
@@ -58,14 +58,14 @@ final class ServiceRouter {
 
   /// Carries out `request` for `caller` and returns how it ended, by its deadline.
   func call(_ request: ServiceRequest, from caller: ConsumerCalls) async -> ServiceOutcome {
-    guard let runtime else { return ConsumerCalls.hostStopped(request) }
+    guard let host else { return ConsumerCalls.hostStopped(request) }
     let start = ContinuousClock.now
-    let (outcome, provider) = await route(request, from: caller, in: runtime)
-    log(request, from: caller, provider: provider, outcome, took: ContinuousClock.now - start, in: runtime)
+    let (outcome, provider) = await route(request, from: caller, in: host)
+    log(request, from: caller, provider: provider, outcome, took: ContinuousClock.now - start, in: host)
     return outcome
   }
 
-  private func route(_ request: ServiceRequest, from caller: ConsumerCalls, in runtime: HostRuntime) async -> (
+  private func route(_ request: ServiceRequest, from caller: ConsumerCalls, in host: SharedHost) async -> (
     ServiceOutcome, String?
   ) {
     func error(_ kind: ServiceCallError.Kind, _ reason: String) -> ServiceOutcome {
@@ -76,10 +76,10 @@ final class ServiceRouter {
     case .success(let allowed): requirement = allowed
     case .failure(let refusal): return (.error(refusal), nil)
     }
-    guard let (service, loaded) = provider(of: request.service, in: runtime),
+    guard let (service, loaded) = provider(of: request.service, in: host),
       requirement.versions.contains(service.version)
     else {
-      let finding = runtime.serviceGraph.findings.first { $0.service == request.service && $0.isError }
+      let finding = host.serviceGraph.findings.first { $0.service == request.service && $0.isError }
       return (error(.unavailable, finding?.message ?? "no plugin provides '\(request.service)'"), nil)
     }
     guard let plugin = loaded else {
@@ -97,7 +97,7 @@ final class ServiceRouter {
     }
     defer { deadlines.remove(expiry) }
     let outcome = await withTaskCancellationHandler {
-      await call.outcome { start(call, with: plugin, in: runtime) }
+      await call.outcome { start(call, with: plugin, in: host) }
     } onCancel: {
       Task { @MainActor in call.fail(.cancelled, "the call was cancelled") }
     }
@@ -117,20 +117,20 @@ final class ServiceRouter {
 
   /// Sets `call` going with `plugin`'s provider: in the plugin's process, or
   /// made in this process on first use.
-  private func start(_ call: PendingServiceCall, with plugin: LoadedPlugin, in runtime: HostRuntime) {
+  private func start(_ call: PendingServiceCall, with plugin: LoadedPlugin, in host: SharedHost) {
     // A plugin known from a scan is its activation's once loaded.
     let ready = plugin.activation.map(\.plugin) ?? plugin
     guard let plugin = ready, plugin.process?.isRunning != false else {
       // Loaded, or started again, first: the caller waits, nobody else.
       let task = Task { @MainActor in
         guard let plugin = await self.loaded(plugin, for: call) else { return }
-        self.start(call, with: plugin, in: runtime)
+        self.start(call, with: plugin, in: host)
       }
       call.onFinish = { task.cancel() }
       return
     }
     if let process = plugin.process {
-      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: runtime)) }
+      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: host)) }
       return process.provide(call)
     }
     let request = call.request
@@ -143,7 +143,7 @@ final class ServiceRouter {
         return call.fail(
           .unavailable, "its provider, the plugin \(plugin.name), has no implementation of it in its providers")
       }
-      provided = ProvidedService(type, services: providerServices(of: plugin, in: runtime))
+      provided = ProvidedService(type, services: providerServices(of: plugin, in: host))
       local[key] = provided
     }
     // Its own task, so that a provider that ignores cancellation holds up
@@ -173,7 +173,7 @@ final class ServiceRouter {
   /// The services of `plugin`'s providers, granted per plugin as the
   /// plugin's process holds them, in one process as in its own: the host
   /// services they declared and calls to the business services they require.
-  private func providerServices(of plugin: LoadedPlugin, in runtime: HostRuntime) -> Services {
+  private func providerServices(of plugin: LoadedPlugin, in host: SharedHost) -> Services {
     let provisions = plugin.provides
     let requires = provisions.flatMap(\.requires)
     let name = provisions.map(\.service).joined(separator: ", ")
@@ -182,9 +182,9 @@ final class ServiceRouter {
       services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
     // The catalog's identity: a plugin whose name another shares gets no storage here either.
     let identity =
-      runtime.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
+      host.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
       ?? PluginIdentity(plugin)
-    let services = runtime.services.services(
+    let services = host.services.services(
       for: contract, plugin: identity, urn: "\(plugin.name) (\(name))", isProvider: true)
     guard let calls = calls(of: .service(name), named: "\(plugin.name) (\(name))", in: plugin.name, requiring: requires)
     else { return services }
@@ -193,7 +193,7 @@ final class ServiceRouter {
 
   private func log(
     _ request: ServiceRequest, from caller: ConsumerCalls, provider: String?, _ outcome: ServiceOutcome, took: Duration,
-    in runtime: HostRuntime
+    in host: SharedHost
   ) {
     let ended: String
     let level: LogLevel
@@ -209,7 +209,7 @@ final class ServiceRouter {
       (ended, level) = ("ended in a way this host does not know", .warning)
     }
     let by = provider.map { " by \($0)" } ?? ""
-    runtime.services.logLine(
+    host.services.logLine(
       level, module: caller.name,
       "service call \(request.service).\(request.operation)\(by) \(ended) in \(took.shownInMilliseconds)",
       by: caller.plugin)
@@ -251,7 +251,7 @@ final class ConsumerCalls: ServiceCalling {
 
   /// How a call ends that comes after its host runtime is gone.
   static func hostStopped(_ request: ServiceRequest) -> ServiceOutcome {
-    .error(.unavailable, request, "the host runtime that carried this caller's calls has stopped")
+    .error(.unavailable, request, "the host that carried this caller's calls has stopped")
   }
 }
 
@@ -341,16 +341,5 @@ final class ServiceDeadlines {
       entry.expire()
     }
     if let next = entries.values.map(\.due).min() { arm(for: next) }
-  }
-}
-
-extension HostRuntime {
-  /// Runs `question`, which waits for the person (a permission asked), with
-  /// every business service call's deadline stopped meanwhile: the time the
-  /// person takes to answer is not held against a provider.
-  package func waitingForThePerson<Answer: Sendable>(_ question: () async -> Answer) async -> Answer {
-    serviceRouter.deadlines.hold()
-    defer { serviceRouter.deadlines.release() }
-    return await question()
   }
 }

@@ -122,11 +122,11 @@ package final class Session {
     if case .type(let address, let text) = command, runtime.isSecretField(address) {
       line = SessionCommand.secretType(address, length: text.count)
     }
-    if runtime.services.notifications.alerts.first != nil,
+    if runtime.notifications.alerts.first != nil,
       ![.ok, .cancel, .quit, .help, .screen].contains(command), !command.isWait
     {
       let what =
-        runtime.services.notifications.alerts.first?.choice == nil
+        runtime.notifications.alerts.first?.choice == nil
         ? "an alert is open; type 'ok' to close it" : "a question is open; type 'ok' or 'cancel' to answer it"
       return finish(line, errors: [what], draws: true)
     }
@@ -144,13 +144,13 @@ package final class Session {
       case .back: try await runtime.back()
       case .dismiss: try await runtime.dismissModal()
       case .ok:
-        if !runtime.services.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
+        if !runtime.notifications.acknowledgeAlert() { errors.append("there is no alert to acknowledge") }
       case .cancel:
-        guard runtime.services.notifications.alerts.first?.choice != nil else {
+        guard runtime.notifications.alerts.first?.choice != nil else {
           errors.append("there is no question to answer; 'cancel' answers one a module asks")
           break
         }
-        runtime.services.notifications.acknowledgeAlert(confirmed: false)
+        runtime.notifications.acknowledgeAlert(confirmed: false)
       case .screen: break
       case .tree(let link): (output, draws, asksForLink) = (link ? linkLines() : treeLines(), false, link)
       case .routes: (output, draws) = ([reports.routes], false)
@@ -211,8 +211,8 @@ package final class Session {
     let screen = draws ? runtime.screen() : nil
     var lines = output
     if draws { lines += screen.map(screenLines) ?? ["Nothing is open. Type 'open URN' ('routes' lists them)."] }
-    let notices = runtime.services.notifications.takeNotices()
-    let alert = runtime.services.notifications.alerts.first
+    let notices = runtime.notifications.takeNotices()
+    let alert = runtime.notifications.alerts.first
     if draws {
       lines += notices.map { renderer.lines(.notice($0.tone, $0.text)) }.joined()
       if let alert { lines += alertBox(alert) }

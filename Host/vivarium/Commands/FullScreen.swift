@@ -68,9 +68,9 @@ enum FullScreen {
     runtime.services.permissions.ask = { [weak runtime] plugin, permission in
       guard let runtime else { return .undecided }
       // The calls waiting on this answer wait for the person, not for their provider.
-      return await runtime.waitingForThePerson {
+      return await runtime.host.waitingForThePerson {
         await withCheckedContinuation { answered in
-          runtime.services.notifications.ask(
+          runtime.notifications.ask(
             title: "Allow \(plugin.name)?",
             question:
               "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; \(runtime.services.invocation.command("permissions")) changes it.",

@@ -108,7 +108,7 @@ enum RunCommand: Command {
     case nil: break
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
-    runtime.serviceProviders = manifest?.providers ?? [:]
+    runtime.host.serviceProviders = manifest?.providers ?? [:]
     let (resumed, lost) = await resume(runtime, directories: discovery.directories, arguments)
     let first = resumed ? nil : arguments.all(start).last ?? manifest?.start
     let watching =

@@ -62,7 +62,7 @@ final class Watching {
   /// first); keep the result while the app runs.
   init(runtime: HostRuntime, directories: [String], hosting: PluginProcessOptions?, builder: PackageBuilder?) {
     let reloader = PluginReloader(hosting: hosting)
-    let notices = runtime.services.notifications
+    let notices = runtime.notifications
     // Loads by path, numbered in the order the builds were seen, and the
     // number of the last one taken: a load that finishes after a newer one
     // was taken is dropped, so two quick saves never end on the older build,
@@ -84,7 +84,7 @@ final class Watching {
         // The SDK's own libraries sit beside plugins in a build folder.
         if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
         if case .loaded = outcome { taken[path] = load }
-        let reload = await runtime.reload(outcome)
+        let reload = await runtime.host.reload(outcome)
         let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
         runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
         notices.notice(text, tone: reload.accepted ? .positive : .negative)
@@ -95,7 +95,7 @@ final class Watching {
       builder.onStart = { [weak runtime] files in
         let names = files.prefix(3).map(PathName.lastComponent) + (files.count > 3 ? ["…"] : [])
         let package = PathName.lastComponent(builder.directory)
-        runtime?.services.notifications.notice(
+        runtime?.notifications.notice(
           names.isEmpty ? "Building \(package)…" : "Building \(package) (\(names.joined(separator: ", ")))…",
           tone: .info)
         runtime?.onScreenChanged()
@@ -111,7 +111,7 @@ final class Watching {
         // Sources changed while it ran (a save mid-build can fail it):
         // the next build, starting now, says how that one goes.
         guard !outcome.overtaken else { return }
-        runtime.services.notifications.notice(
+        runtime.notifications.notice(
           "Build failed, the running version stays: \(outcome.errors.joined(separator: "; ")) ('log' has the rest)",
           tone: .negative)
         runtime.onScreenChanged()

@@ -83,7 +83,7 @@ func directCallTimes(vivarium: String, plugins: String, data: String, count: Int
   let runtime = makeRuntime(.inProcess, vivarium: vivarium, plugins: plugins, data: data)
   defer { runtime.shutdown() }
   guard
-    let calls = runtime.serviceCalls(
+    let calls = runtime.host.serviceCalls(
       as: "benchmark:caller", in: "Benchmark", requiring: [.required(FaultyService.self, "1.0"..<"2")])
   else { fail("no calls for a consumer of the faulty service") }
   let faulty = ServiceHandle<FaultyService>(calls: calls)

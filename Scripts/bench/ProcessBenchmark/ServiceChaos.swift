@@ -39,7 +39,7 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
   // FaultyFrame's ask:echo, tapped once per batch.
   let consumers = (1...2).map { number in
     ServiceHandle<FaultyService>(
-      calls: runtime.serviceCalls(
+      calls: runtime.host.serviceCalls(
         as: "chaos:consumer\(number)", in: "Consumer\(number)", requiring: [.required(FaultyService.self, "1.0"..<"2")])
     )
   }

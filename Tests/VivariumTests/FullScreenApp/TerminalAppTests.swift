@@ -280,14 +280,14 @@ extension TerminalAppTests {
 
   @Test func anAlertWaitsForEnter() async throws {
     let pilot = try await signedIn()
-    pilot.runtime.services.notifications.alert(title: "Item not changed", message: "The disk is full.")
+    pilot.runtime.notifications.alert(title: "Item not changed", message: "The disk is full.")
     #expect(pilot.text.contains("Item not changed"))
     await pilot.press(.tab, .character("x"))
     #expect(pilot.text.contains("The disk is full."))
     #expect(pilot.screen[pilot.screen.count - 2].contains("Press Enter"))
     await pilot.press(.enter)
     #expect(!pilot.text.contains("The disk is full."))
-    #expect(pilot.runtime.services.notifications.alerts.isEmpty)
+    #expect(pilot.runtime.notifications.alerts.isEmpty)
   }
 
   /// A module's question: the answer that does not go ahead is focused
@@ -295,7 +295,7 @@ extension TerminalAppTests {
   @Test func aQuestionAnswersWhatIsFocusedAndEscCancels() async throws {
     let pilot = try await signedIn()
     var answers: [Bool] = []
-    let notifications = pilot.runtime.services.notifications
+    let notifications = pilot.runtime.notifications
     let choice = HostNotifications.Choice(confirm: "Discard", cancel: "Keep editing")
     notifications.ask(title: "notes:edit", question: "Discard your changes?", choice) { answers.append($0) }
     #expect(pilot.text.contains("▶[ Keep editing ]"))

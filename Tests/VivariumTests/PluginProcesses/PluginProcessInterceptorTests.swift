@@ -20,15 +20,15 @@ struct PluginProcessInterceptorTests {
     // Saved or untouched, it is left without a question.
     try await host.runtime.back()
     #expect(urns(host) == [["items:list"]])
-    #expect(host.runtime.services.notifications.alerts.isEmpty)
+    #expect(host.runtime.notifications.alerts.isEmpty)
     try await host.runtime.open("faulty:demo")
     try host.runtime.send(.type(field: "note", text: "not saved"))
     await host.runtime.settleCalls()
     try await host.runtime.back()
-    let question = try #require(host.runtime.services.notifications.alerts.first)
+    let question = try #require(host.runtime.notifications.alerts.first)
     #expect(question.choice == HostNotifications.Choice(confirm: "Discard", cancel: "Keep editing"))
     #expect(urns(host) == [["items:list", "faulty:demo"]])
-    host.runtime.services.notifications.acknowledgeAlert(confirmed: true)
+    host.runtime.notifications.acknowledgeAlert(confirmed: true)
     await host.runtime.settleCalls()
     #expect(urns(host) == [["items:list"]])
   }

@@ -88,7 +88,7 @@ struct ServiceProcessTests {
     let outcome = try #require(
       PluginDiscovery(commandLine: [path], environment: [:], executable: BuildProducts.vivarium)
         .load(hosting: options).first)
-    let reload = await host.runtime.reload(outcome)
+    let reload = await host.runtime.host.reload(outcome)
     #expect(reload.accepted)
     #expect(old.provisions.count == 1, "the old build still runs the call it took")
     #expect(old.retiring)

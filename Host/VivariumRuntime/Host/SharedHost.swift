@@ -1,0 +1,102 @@
+import ViperKit
+import ViperKitHosting
+import VivariumLoading
+
+/// What every session in one host process shares: the catalog of plugins
+/// (and through it their processes), the business services' graph and
+/// router, and the host services (storage and settings with their single
+/// writer, permissions, http, the log and the clock) over one data
+/// directory. Each session (``HostRuntime``) owns its navigation: layers,
+/// modals, focus, problems, notices and the work its modules started.
+///
+/// Modules of every session of a plugin live in that plugin's one process;
+/// a reload or a restart of a plugin is recovered in place in every session
+/// that shows its modules (``reload(_:)``, ``HostRuntime/restartPlugin(of:)``).
+@MainActor
+package final class SharedHost {
+  /// Where modules come from.
+  package internal(set) var catalog: PluginCatalog {
+    didSet {
+      resolvedServices = nil
+      serviceRouter.catalogChanged()
+      services.settingOwnership = catalog.settingOwnership
+    }
+  }
+  /// The plugin to use for each business service several plugins provide
+  /// (the app manifest's `providers`).
+  package var serviceProviders: [String: String] = [:] {
+    didSet {
+      resolvedServices = nil
+      serviceRouter.catalogChanged()
+    }
+  }
+  /// The catalog's business services, resolved when a module first needs them.
+  private var resolvedServices: ServiceGraph?
+  /// The catalog's business services, resolved (``ServiceGraph``).
+  package var serviceGraph: ServiceGraph {
+    if let resolvedServices { return resolvedServices }
+    let graph = catalog.services(chosen: serviceProviders)
+    resolvedServices = graph
+    return graph
+  }
+  /// The services handed to modules.
+  package let services: HostServices
+  /// Where business service calls go.
+  private(set) lazy var serviceRouter = ServiceRouter(host: self)
+  /// The sessions open on this host, in the order they were opened; a
+  /// session leaves the list when it shuts down or is released.
+  private var openSessions: [WeakSession] = []
+
+  /// A host over `catalog` with `services`.
+  package init(catalog: PluginCatalog, services: HostServices) {
+    self.catalog = catalog
+    self.services = services
+    services.settingOwnership = catalog.settingOwnership
+  }
+
+  /// The sessions open on this host, oldest first.
+  package var sessions: [HostRuntime] { openSessions.compactMap(\.session) }
+
+  /// Opens a new session on this host, with nothing on screen yet.
+  package func openSession() -> HostRuntime { HostRuntime(host: self) }
+
+  /// Adds `session` to ``sessions`` (its initializer calls this).
+  func register(_ session: HostRuntime) {
+    openSessions.removeAll { $0.session == nil }
+    openSessions.append(WeakSession(session: session))
+    services.announcements.listen(session.notifications)
+  }
+
+  /// Removes `session` from ``sessions`` (its ``HostRuntime/shutdown()`` calls this).
+  func unregister(_ session: HostRuntime) {
+    openSessions.removeAll { $0.session == nil || $0.session === session }
+    services.announcements.stopListening(session.notifications)
+  }
+
+  /// What carries the business service calls of a consumer `urn` of the
+  /// plugin `plugin` that requires `requires`, as a module's do: for
+  /// benchmarks and tools that call services without a module.
+  package func serviceCalls(as urn: String, in plugin: String, requiring requires: [ServiceRequirement])
+    -> (any ServiceCalling)?
+  {
+    serviceRouter.calls(of: .module(urn), named: urn, in: plugin, requiring: requires)
+  }
+
+  /// Runs `question`, which waits for the person (a permission asked), with
+  /// every business service call's deadline stopped meanwhile: the time the
+  /// person takes to answer is not held against a provider.
+  package func waitingForThePerson<Answer: Sendable>(_ question: () async -> Answer) async -> Answer {
+    serviceRouter.deadlines.hold()
+    defer { serviceRouter.deadlines.release() }
+    return await question()
+  }
+
+  /// Replaces the catalog with `replaced`, the running build of a plugin
+  /// file swapped for a new one (``reload(_:)``).
+  func replaceCatalog(_ replaced: PluginCatalog) { catalog = replaced }
+}
+
+/// A session as the host lists it: the host does not keep a session alive.
+private struct WeakSession {
+  weak var session: HostRuntime?
+}
