@@ -93,6 +93,38 @@ struct PluginReloadTests {
     }
   }
 
+  /// One reload rebuilds the plugin's modules in every session of the host,
+  /// each where it was; the old process goes once no session uses it.
+  @Test func aReloadRebuildsTheModulesOfEverySession() async throws {
+    let bench = try await Bench(outOfProcess: true)
+    let second = bench.runtime.host.openSession()
+    defer { second.shutdown() }
+    try await bench.runtime.open("products:search")
+    try await second.open("products:search")
+    try await second.act(.type(field: "query", text: "e"))
+    try await second.act(.tap(button: "search"))
+    try await second.act(.tap(button: "next"))
+    func text(_ session: HostRuntime) -> String {
+      session.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? ""
+    }
+    let before = [text(bench.runtime), text(second)]
+    #expect(before[1].contains("page 2 of") && !before[0].contains("page 2 of"))
+    let old = try #require(bench.runtime.catalog.loaded.first?.process)
+
+    try bench.rebuild(heading: "Produkte")
+    let reload = await bench.runtime.host.reload(await bench.reloader.load(bench.path))
+    #expect(reload.accepted && reload.rebuilt == 2 && reload.problems.isEmpty, "\(reload)")
+    #expect(
+      [text(bench.runtime), text(second)] == before.map { $0.replacingOccurrences(of: "Products", with: "Produkte") })
+    #expect(bench.runtime.top?.remote?.process === second.top?.remote?.process)
+    #expect(second.top?.remote?.process !== old)
+    for _ in 0..<1000 {
+      if case .ended = old.state { break }
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect({ if case .ended = old.state { true } else { false } }())
+  }
+
   @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() async throws {
     let bench = try await Bench(outOfProcess: false)
     try await bench.runtime.open("products:search")

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import ViperKit
+import VivariumLoading
+import VivariumSupport
+
+@testable import VivariumRuntime
+
+/// Several people's sessions in one host: each has its own navigation,
+/// problems and notices; they share the plugins, their processes and what
+/// the plugins saved.
+@Suite("Many sessions in one host")
+@MainActor
+struct ManySessionsTests {
+  @Test func sessionsNavigateApartAndSeeWhatAnotherSaved() async throws {
+    let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    let second = first.host.openSession()
+    #expect(first.host.sessions.map(ObjectIdentifier.init) == [first, second].map(ObjectIdentifier.init))
+    try await first.open("items:list")
+    try await second.open("items:detail:1")
+    await first.settleAll()
+    await second.settleAll()
+    try await first.actUntilIdle(.select(list: "items", row: "1"))
+    #expect(first.layers[0].map(\.urn) == ["items:list", "items:detail:1"])
+    #expect(second.layers[0].map(\.urn) == ["items:detail:1"])
+    // The first session disables item 1; the second reads it on opening it again.
+    try await first.actUntilIdle(.tap(button: "toggle"))
+    try await second.open("items:detail:1")
+    await second.settleAll()
+    #expect(second.top?.tree?.contains(.button(id: "toggle", title: "Enable")) == true)
+    #expect(first.takeProblems().isEmpty && second.takeProblems().isEmpty)
+  }
+
+  @Test func aSessionsEndDetachesOnlyItsOwnModules() async throws {
+    let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    let second = first.host.openSession()
+    try await first.open("items:list")
+    try await second.open("items:list")
+    let (mine, theirs) = (try #require(first.top), try #require(second.top))
+    first.shutdown()
+    #expect(mine.isDetached && mine.lifecycle.last == .detach)
+    #expect(!theirs.isDetached && theirs.lifecycle.last == .appear)
+    #expect(first.host.sessions.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
+    await second.settleAll()
+    try await second.actUntilIdle(.select(list: "items", row: "2"))
+    #expect(second.top?.urn == "items:detail:2")
+  }
+
+  @Test func aModulesNoticeReachesItsOwnSessionAndTheHostsReachEverySession() throws {
+    let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
+    let second = first.host.openSession()
+    let contract = Contract(urn: "shop:cart", summary: "s", services: ["notifications"])
+    let services = first.services.services(
+      for: contract, plugin: ServicesTests.shop, urn: contract.urn, telling: first.notifications)
+    services.notifications?.notice("added to the cart", tone: .positive)
+    #expect(first.notifications.takeNotices().map(\.text) == ["added to the cart"])
+    #expect(second.notifications.takeNotices().isEmpty)
+    first.services.announcements.notice("the disk is full", tone: .warning)
+    #expect(first.notifications.takeNotices().map(\.text) == ["the disk is full"])
+    #expect(second.notifications.takeNotices().map(\.text) == ["the disk is full"])
+  }
+
+  /// One plugin process hosts the modules of both sessions; when it crashes,
+  /// both show it, and a restart from one rebuilds them in both.
+  @Test func aCrashShowsInEverySessionAndARestartRecoversThemAll() async throws {
+    let faulty = try FaultyHost(plugins: ["Faulty"])
+    let first = faulty.runtime
+    let second = first.host.openSession()
+    try await first.open("faulty:demo")
+    try await second.open("faulty:demo")
+    #expect(first.top?.remote?.process === second.top?.remote?.process)
+    try await second.act(.type(field: "note", text: "milk"))
+    try await second.act(.tap(button: "save"))
+    try await first.act(.tap(button: "crash"))
+    let failed = await faulty.waitFor { [first, second].allSatisfy { $0.top?.remote?.failure != nil } }
+    #expect(failed, "both sessions show the crash")
+    try await first.act(.tap(button: "restart"))
+    await second.settleAll()
+    for session in [first, second] {
+      #expect(session.top?.remote?.failure == nil)
+      let text = session.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? ""
+      #expect(text.contains("Saved note: milk"), "\(text)")
+    }
+  }
+}
