@@ -242,7 +242,7 @@ int vivarium_spawn_set_session(posix_spawnattr_t *attributes) {
 
 void vivarium_closefrom(int from) { closefrom(from); }
 
-int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count) {
+int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count, int wait) {
   if (count < 0 || count > VIVARIUM_MAX_FDS) { errno = EINVAL; return -1; }
   char control[CMSG_SPACE(sizeof(int) * VIVARIUM_MAX_FDS)];
   memset(control, 0, sizeof control);
@@ -258,7 +258,8 @@ int vivarium_send_fds(int socket, const void *data, size_t length, const int *fd
     memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
   }
   ssize_t sent;
-  do { sent = sendmsg(socket, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+  int flags = MSG_NOSIGNAL | (wait ? 0 : MSG_DONTWAIT);
+  do { sent = sendmsg(socket, &message, flags); } while (sent < 0 && errno == EINTR);
   return sent == (ssize_t)length ? 0 : -1;
 }
 

@@ -88,7 +88,7 @@ package enum ZygoteMain {
     let descriptors = descriptor >= 0 ? [descriptor] : []
     _ = message.withUnsafeBytes { bytes in
       descriptors.withUnsafeBufferPointer {
-        vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+        vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count), 1)
       }
     }
   }

@@ -63,7 +63,7 @@ struct ManySessionsTests {
   /// One plugin process hosts the modules of both sessions; when it crashes,
   /// both show it, and a restart from one rebuilds them in both.
   @Test func aCrashShowsInEverySessionAndARestartRecoversThemAll() async throws {
-    let faulty = try FaultyHost(plugins: ["Faulty"])
+    let faulty = try await FaultyHost(plugins: ["Faulty"])
     let first = faulty.runtime
     let second = first.host.openSession()
     try await first.open("faulty:demo")

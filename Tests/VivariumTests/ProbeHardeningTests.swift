@@ -129,7 +129,7 @@ struct ProbeHardeningTests {
   /// runs its constructors, in .text) before its entry point is called: the
   /// reason says it may be damaged and to rebuild it. A crash in the entry
   /// point is still blamed on the entry point.
-  @Test func aCrashInsideTheDynamicLoaderSaysTheFileMayBeDamaged() throws {
+  @Test @MainActor func aCrashInsideTheDynamicLoaderSaysTheFileMayBeDamaged() async throws {
     let dir = try TemporaryDirectory()
     let whole = try CPluginBuilder.plugin(.init(), named: "whole.so", in: dir)
     var bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
@@ -151,7 +151,7 @@ struct ProbeHardeningTests {
     #expect(!trapped.reasons.joined().contains("dynamic loader"))
     // The same in a plugin process of its own, where `render` loads a
     // plugin the host knows from its manifest.
-    let started = PluginProcess.startAll(
+    let started = await PluginProcess.startAll(
       [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
     let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
     try #require(failed.count == 2, "both fail: \(started)")

@@ -50,7 +50,7 @@ struct RestorationStateTests {
   }
 
   @Test func aSearchKeepsItsPageOutOfProcessAndAcrossACrashOfItsPlugin() async throws {
-    let host = try FaultyHost(plugins: ["ProductSearch"])
+    let host = try await FaultyHost(plugins: ["ProductSearch"])
     try await host.runtime.open("products:search")
     try await host.runtime.act(.tap(button: "next"))
     let shown = host.text

@@ -64,8 +64,9 @@ void vivarium_closefrom(int from);
 /* The most descriptors one message carries. */
 #define VIVARIUM_MAX_FDS 4
 /* Sends `length` bytes of `data` on a Unix socket with `count` descriptors
-   (SCM_RIGHTS). Returns 0, or -1 with errno. */
-int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count);
+   (SCM_RIGHTS); unless `wait`, fails with EAGAIN instead of waiting for
+   room. Returns 0, or -1 with errno. */
+int vivarium_send_fds(int socket, const void *data, size_t length, const int *fds, int count, int wait);
 /* Receives one message of at most `length` bytes, and up to VIVARIUM_MAX_FDS
    descriptors (close-on-exec) into `fds`, their number in `count`. Returns
    the bytes received (0 at the end), or -1 with errno. */

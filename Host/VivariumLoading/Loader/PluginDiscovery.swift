@@ -46,11 +46,14 @@ package struct PluginDiscovery: Sendable {
   }
 
   /// Scans every directory as ``load(with:)`` does, but hosts each plugin
-  /// file in a process of its own (``PluginProcess``): nothing of the
-  /// plugins is loaded into this process.
+  /// file in a process of its own (``PluginProcess``), all started at
+  /// once: nothing of the plugins is loaded into this process, and the host
+  /// goes on while they load.
   @MainActor
-  package func load(hosting options: PluginProcessOptions) -> [PluginOutcome] {
-    load { paths, _ in PluginProcess.startAll(paths, options: options) }
+  package func load(hosting options: PluginProcessOptions) async -> [PluginOutcome] {
+    let plan = plan()
+    let started = await PluginProcess.startAll(plan.batches.flatMap { $0 }, options: options)
+    return plan.outcomes(loaded: started)
   }
 
   /// Scans every directory as ``load(with:)`` does, with `scanner`: a
@@ -61,39 +64,62 @@ package struct PluginDiscovery: Sendable {
   }
 
   private func load(_ loadAll: ([String], DirectoryChecks) -> [PluginOutcome]) -> [PluginOutcome] {
-    var outcomes: [PluginOutcome] = []
+    let plan = plan()
+    return plan.outcomes(loaded: plan.batches.flatMap { loadAll($0, plan.checks) })
+  }
+
+  /// What scanning the directories found: each file's place in the
+  /// outcomes, in directory order then file-name order, refused (a
+  /// directory that cannot be scanned, a file seen before) or to load; and
+  /// the files to load, a batch per directory.
+  private struct Plan {
+    enum Entry {
+      case refused(Rejection)
+      case load
+    }
+    var entries: [Entry] = []
+    var batches: [[String]] = []
     let checks = DirectoryChecks()
+
+    /// The outcomes, with `loaded` (one per file to load, in order) in the places of the files loaded.
+    func outcomes(loaded: [PluginOutcome]) -> [PluginOutcome] {
+      var loaded = loaded.makeIterator()
+      return entries.compactMap { entry in
+        switch entry {
+        case .refused(let rejection): .rejected(rejection)
+        case .load: loaded.next()
+        }
+      }
+    }
+  }
+
+  private func plan() -> Plan {
+    var plan = Plan()
     var seen: [FileIdentity: String] = [:]
     for directory in directories {
       let files: [String]
       do {
         files = try candidates(in: directory)
       } catch {
-        outcomes.append(.rejected(error))
+        plan.entries.append(.refused(error))
         continue
       }
       var unique: [String] = []
-      var duplicates: [String: Rejection] = [:]
       for file in files {
-        if let identity = FileIdentity(file, checks) {
+        if let identity = FileIdentity(file, plan.checks) {
           if let first = seen[identity] {
-            duplicates[file] = Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")
+            plan.entries.append(
+              .refused(Rejection(file, .duplicate, "it is the same file as \(first), which is loaded already")))
             continue
           }
           seen[identity] = file
         }
         unique.append(file)
+        plan.entries.append(.load)
       }
-      var loaded = loadAll(unique, checks).makeIterator()
-      for file in files {
-        if let duplicate = duplicates[file] {
-          outcomes.append(.rejected(duplicate))
-        } else if let outcome = loaded.next() {
-          outcomes.append(outcome)
-        }
-      }
+      plan.batches.append(unique)
     }
-    return outcomes
+    return plan
   }
 
   /// The `.so` files of `directory`; a file given instead of a directory is

@@ -4,36 +4,23 @@ import ViperKit
 
 extension PluginProcess {
   /// Checks each of `paths` as ``PluginLoader`` does before running any of
-  /// its code, then starts a process for each (side by side) and waits for
-  /// each to load its plugin. A plugin that loaded is routed to its process
+  /// its code, then starts a process for each, all at once, each with its
+  /// own load limit running from its start, and waits while the host goes
+  /// on. A plugin that loaded is routed to its process
   /// (``ModuleSource/process(_:index:_:)``); one that failed is refused with the reason
   /// its process gave, or how it ended.
-  static func startAll(_ paths: [String], options: PluginProcessOptions) -> [PluginOutcome] {
-    let started = paths.map { path -> Result<(PluginProcess, pid_t?), Rejection> in
-      do throws(Rejection) {
-        let process = PluginProcess(file: try PluginLoader.openChecked(path), options: options)
-        return .success((process, process.spawn()))
-      } catch {
-        return .failure(error)
-      }
-    }
+  static func startAll(_ paths: [String], options: PluginProcessOptions) async -> [PluginOutcome] {
+    let starts = paths.map { path in Task { @MainActor in await start(path, options: options) } }
+    var outcomes: [PluginOutcome] = []
+    for start in starts { outcomes.append(await start.value) }
     // Plugin processes that crashed left their load trees behind; clearing
     // them up is no reason to make the person wait.
-    defer { if !paths.isEmpty { Thread.detachNewThread { PluginLinks.removeAbandonedTrees() } } }
-    return started.map { result in
-      switch result {
-      case .failure(let rejection): return .rejected(rejection)
-      case .success((let process, let pid)):
-        let rejection =
-          pid.map { process.awaitReady($0) }
-          ?? Rejection(process.path, .crashed, "the host could not start a process for it")
-        return process.outcome(rejection)
-      }
-    }
+    if !paths.isEmpty { Thread.detachNewThread { PluginLinks.removeAbandonedTrees() } }
+    return outcomes
   }
 
-  /// ``startAll(_:options:)`` for one plugin, while the host goes on: for
-  /// a plugin loaded when one of its modules is first built.
+  /// Starts a process for the plugin at `path`, while the host goes on:
+  /// for a plugin loaded when one of its modules is first built.
   static func start(_ path: String, options: PluginProcessOptions) async -> PluginOutcome {
     let process: PluginProcess
     do throws(Rejection) {

@@ -91,15 +91,14 @@ package final class PluginProcess {
   /// plugin and say ready; nil when it did, else why not. The host's main
   /// actor is free meanwhile: only the caller waits.
   func start() async -> Rejection? {
-    guard let started = spawn() else {
+    guard let started = await spawn() else {
       return Rejection(path, .crashed, "the host could not start a process for it: \(String(cString: strerror(errno)))")
     }
     return await ready(started)
   }
 
-  /// Starts a process; nil if it could not be started. Call ``awaitReady(_:)``
-  /// or ``ready(_:)`` next.
-  func spawn() -> pid_t? {
+  /// Starts a process; nil if it could not be started. Call ``ready(_:)`` next.
+  private func spawn() async -> pid_t? {
     var pair: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
       return nil
@@ -127,7 +126,7 @@ package final class PluginProcess {
       (fileHigh, ChildChannel.fileDescriptor),
     ]
     let zygote = options.forks ? PluginZygote.shared(options.executable, ownNetwork: options.ownsNetwork) : nil
-    let forked = zygote?.fork(
+    let forked = await zygote?.fork(
       path: path, memoryLimit: options.memoryLimit, confined: options.confined,
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
@@ -169,18 +168,6 @@ package final class PluginProcess {
     stopReason = nil
     isStarting = true
     return pid
-  }
-
-  /// Waits for the process `pid` to say ready, blocking: for loading
-  /// plugins before anything is shown. Nil when it did.
-  func awaitReady(_ pid: pid_t) -> Rejection? {
-    guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
-    let deadline = ContinuousClock.now + options.loadLimit
-    while true {
-      if let outcome = takeStartup(from: inbox) { return started(outcome) }
-      if ContinuousClock.now >= deadline { return loadTimedOut() }
-      inbox.wait(until: deadline)
-    }
   }
 
   /// Waits for the process `pid` to say ready while the host goes on: what

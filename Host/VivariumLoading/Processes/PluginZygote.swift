@@ -17,7 +17,10 @@ import Synchronization
 final class PluginZygote: Sendable {
 
   private struct State {
-    var replies: [Int64] = []
+    /// The callers of ``fork(path:memoryLimit:confined:descriptors:)``
+    /// waiting for the zygote's reply, in the order their requests went:
+    /// it replies in that order.
+    var waiting: [CheckedContinuation<pid_t?, Never>] = []
     var ended: [pid_t: Int32] = [:]
     var alive = true
     /// The host's pid of each process the zygote forked and has not
@@ -29,8 +32,8 @@ final class PluginZygote: Sendable {
   private let socket: Int32
   private let pid: pid_t
   private let state = Mutex(State())
-  private let replied = DispatchSemaphore(value: 0)
-  private let requesting = Mutex(())
+  /// How long the zygote may take to reply to a fork before it is given up.
+  private static let replyLimit = Duration.seconds(5)
 
   private init(socket: Int32, pid: pid_t) {
     self.socket = socket
@@ -116,18 +119,15 @@ final class PluginZygote: Sendable {
         let pid = hostPid > 0 ? hostPid : first
         state.withLock {
           $0.hostPids[first] = pid
-          $0.replies.append(Int64(pid))
-        }
-        replied.signal()
+          return $0.waiting.isEmpty ? nil : $0.waiting.removeFirst()
+        }?.resume(returning: pid)
       case 1:
-        state.withLock { $0.replies.append(-Int64(max(1, first))) }
-        replied.signal()
+        state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }?.resume(returning: nil)
       default:
         state.withLock { $0.ended[$0.hostPids.removeValue(forKey: first) ?? first] = second }
       }
     }
-    state.withLock { $0.alive = false }
-    replied.signal()
+    giveUp()
     kill(pid, SIGKILL)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -137,8 +137,18 @@ final class PluginZygote: Sendable {
   /// Gives up on a zygote that did not answer: it is killed (and its
   /// forks with it), and plugin processes are started from the executable.
   private func abandon() {
-    state.withLock { $0.alive = false }
+    giveUp()
     shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  /// Marks the zygote gone, and answers every fork waiting with nil.
+  private func giveUp() {
+    let waiting = state.withLock { state in
+      state.alive = false
+      defer { state.waiting.removeAll() }
+      return state.waiting
+    }
+    for caller in waiting { caller.resume(returning: nil) }
   }
 
   private static func int32(_ bytes: [UInt8], _ at: Int) -> Int32 {
@@ -149,32 +159,33 @@ final class PluginZygote: Sendable {
 
   /// Forks a plugin process for `path` with `memoryLimit` bytes, confined
   /// unless not `confined`, giving it `descriptors` (the plugin file, its
-  /// channel, its stderr); its pid, or nil when the zygote could not.
-  func fork(path: String, memoryLimit: Int, confined: Bool, descriptors: [Int32]) -> pid_t? {
-    requesting.withLock { _ in
-      // The memory limit (8 bytes), how to confine (1 byte of flags), the path.
-      var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
-      let flags =
-        confined ? PluginProcessLaunch.confinedFlag : 0
-      request += [flags] + Array(path.utf8)
-      let sent = request.withUnsafeBytes { bytes in
-        descriptors.withUnsafeBufferPointer {
-          vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+  /// channel, its stderr); its pid, or nil when the zygote could not. Only
+  /// the caller waits for the reply, up to five seconds, after which the
+  /// zygote is given up.
+  func fork(path: String, memoryLimit: Int, confined: Bool, descriptors: [Int32]) async -> pid_t? {
+    // The memory limit (8 bytes), how to confine (1 byte of flags), the path.
+    var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
+    request += [confined ? PluginProcessLaunch.confinedFlag : 0] + Array(path.utf8)
+    let timer = Task.detached { [weak self] in
+      guard (try? await Task.sleep(for: Self.replyLimit)) != nil else { return }
+      self?.abandon()
+    }
+    defer { timer.cancel() }
+    return await withCheckedContinuation { caller in
+      // Sent and queued under one lock, so that replies, which come in the
+      // order of the requests, find their callers in that order.
+      let failed: Bool = state.withLock { state in
+        guard state.alive else { return true }
+        let sent = request.withUnsafeBytes { bytes in
+          descriptors.withUnsafeBufferPointer {
+            vivarium_send_fds(socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count), 0)
+          }
         }
+        guard sent == 0 else { return true }
+        state.waiting.append(caller)
+        return false
       }
-      guard sent == 0 else { return nil }
-      while true {
-        if let reply = state.withLock({ state -> Int64? in
-          state.replies.isEmpty ? nil : state.replies.removeFirst()
-        }) {
-          return reply > 0 ? pid_t(reply) : nil
-        }
-        guard isAlive else { return nil }
-        guard replied.wait(timeout: .now() + .seconds(5)) == .success else {
-          abandon()
-          return nil
-        }
-      }
+      if failed { caller.resume(returning: nil) }
     }
   }
 

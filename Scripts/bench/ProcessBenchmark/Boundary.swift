@@ -242,7 +242,7 @@ func handoffFloor(benchmark: String, count: Int) async -> [Double] {
 /// libFaulty.so is idle or, with `hung`, busy with a tap it never finishes.
 @MainActor
 func pingTimes(vivarium: String, plugins: String, data: String, hung: Bool, count: Int) async -> [Double] {
-  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, responseLimit: 3600)
+  let runtime = await makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, responseLimit: 3600)
   defer { runtime.shutdown() }
   let screen = ScreenWaiter(runtime)
   do {
@@ -275,7 +275,7 @@ func pingTimes(vivarium: String, plugins: String, data: String, hung: Bool, coun
 func tapTimes(vivarium: String, plugins: String, data: String, live: Int, count: Int, confined: Bool = true) async
   -> [Double]
 {
-  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, confined: confined)
+  let runtime = await makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, confined: confined)
   defer { runtime.shutdown() }
   let screen = ScreenWaiter(runtime)
   do {

@@ -20,7 +20,7 @@ enum StartMode: CaseIterable {
 /// ProductSearch alone: `count` starts each way, in alternation, after 5
 /// each not counted.
 @MainActor
-func processStarts(vivarium: String, plugins: String, count: Int) -> [StartMode: [Double]] {
+func processStarts(vivarium: String, plugins: String, count: Int) async -> [StartMode: [Double]] {
   let single = FileManager.default.temporaryDirectory.appendingPathComponent("vivarium-sandbox-\(getpid())").path
   try? FileManager.default.createDirectory(atPath: single, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: single) }
@@ -33,7 +33,7 @@ func processStarts(vivarium: String, plugins: String, count: Int) -> [StartMode:
       options.confined = mode != .unconfined
       options.ownNetwork = mode == .confined
       let start = nanoseconds()
-      let outcomes = PluginDiscovery(commandLine: [single], environment: [:], executable: vivarium)
+      let outcomes = await PluginDiscovery(commandLine: [single], environment: [:], executable: vivarium)
         .load(hosting: options)
       let ready = nanoseconds()
       guard case .loaded(let plugin)? = outcomes.first, let process = plugin.process else {
@@ -54,7 +54,7 @@ func p95(_ values: [Double]) -> Double { values.sorted()[values.count * 95 / 100
 func sandboxFigures(vivarium: String, plugins: String, data: (String) -> String) async {
   let count = 60
   print("A plugin process's start, fork to ready (ProductSearch; \(count) each way, alternating; ms)")
-  let starts = processStarts(vivarium: vivarium, plugins: plugins, count: count)
+  let starts = await processStarts(vivarium: vivarium, plugins: plugins, count: count)
   let (confined, shared, free) = (starts[.confined]!, starts[.sharedNetwork]!, starts[.unconfined]!)
   print("    confined         \(tail(confined))")
   print("    host's network   \(tail(shared))   (confined, no network namespace of its own)")

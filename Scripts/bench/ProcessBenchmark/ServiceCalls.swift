@@ -35,7 +35,7 @@ final class ScreenTimes {
 func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: String, count: Int) async -> (
   timedByConsumer: [Double], onScreen: [Double]
 ) {
-  let runtime = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
+  let runtime = await makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
   defer { runtime.shutdown() }
   let screen = ScreenTimes(runtime)
   do {
@@ -80,7 +80,7 @@ func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: Str
 func directCallTimes(vivarium: String, plugins: String, data: String, count: Int) async -> (
   calls: [Double], floor: [Double]
 ) {
-  let runtime = makeRuntime(.inProcess, vivarium: vivarium, plugins: plugins, data: data)
+  let runtime = await makeRuntime(.inProcess, vivarium: vivarium, plugins: plugins, data: data)
   defer { runtime.shutdown() }
   guard
     let calls = runtime.host.serviceCalls(

@@ -33,7 +33,7 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
   print(
     "A provider killed every 200 calls and reloaded every 500: \(total) calls of echo from 3 consumers (one in a plugin process), 3 at a time, deadline \(Int(deadline)) s"
   )
-  let runtime = makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, now: nil)
+  let runtime = await makeRuntime(.outOfProcess, vivarium: vivarium, plugins: plugins, data: data, now: nil)
   defer { runtime.shutdown() }
   // Two consumers in the host, and one in a plugin process of its own:
   // FaultyFrame's ask:echo, tapped once per batch.
@@ -66,10 +66,10 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
     if batch > 0, batch % 501 == 0 {
       if let pid = provider?.pid { retired.insert(pid) }
       guard
-        let outcome = PluginDiscovery(commandLine: [path], environment: [:], executable: vivarium)
+        let outcome = await PluginDiscovery(commandLine: [path], environment: [:], executable: vivarium)
           .load(hosting: options).first
       else { fail("\(path) could not be loaded again") }
-      let reload = await runtime.reload(outcome)
+      let reload = await runtime.host.reload(outcome)
       if !reload.accepted { fail("the reload was refused: \(reload.problems)") }
     }
     let retiredBefore = retired

@@ -69,11 +69,11 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func makeRuntime(
   _ mode: Mode, vivarium: String, plugins directory: String, data: String, responseLimit: Int = 3,
   now: Double? = virtualNow, confined: Bool = true
-) -> HostRuntime {
+) async -> HostRuntime {
   let discovery = PluginDiscovery(commandLine: [directory], environment: [:], executable: vivarium)
   var hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(responseLimit))
   hosting.confined = confined
-  let outcomes = mode == .outOfProcess ? discovery.load(hosting: hosting) : discovery.load(with: PluginLoader())
+  let outcomes = mode == .outOfProcess ? await discovery.load(hosting: hosting) : discovery.load(with: PluginLoader())
   let catalog = PluginCatalog(outcomes: outcomes)
   for rejection in catalog.rejected where !rejection.isSDKLibrary {
     fail("\(mode.label): \(rejection.path) refused: \(rejection.reasons.joined(separator: "; "))")
@@ -300,7 +300,7 @@ func memory(_ pid: pid_t) -> String {
 /// screens, and prints `host RSS PSS` and `plugin NAME PID RSS PSS` lines (kB).
 @MainActor
 func resident(_ mode: Mode, vivarium: String, plugins: String, data: String) async {
-  let runtime = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
+  let runtime = await makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data)
   for urn in ["login:form", "products:search"] {
     do {
       try await runtime.open(urn)
@@ -383,7 +383,7 @@ func main() async {
     blocking: socketPairFloor(count: 5_000), handoff: await handoffFloor(benchmark: benchmark, count: 5_000))
   var runtimes: [Mode: HostRuntime] = [:]
   for mode in Mode.allCases {
-    runtimes[mode] = makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data("trips-\(mode.rawValue)"))
+    runtimes[mode] = await makeRuntime(mode, vivarium: vivarium, plugins: plugins, data: data("trips-\(mode.rawValue)"))
   }
   let echoes = (blocking: BlockingEcho(), handoff: HandoffEcho(benchmark: benchmark))
   defer {

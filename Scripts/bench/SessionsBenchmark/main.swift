@@ -10,10 +10,11 @@
 //  3. with 1,000 sessions open, every session sending events at once: events
 //     a second, and per second of CPU time (host and plugin processes).
 // Built and run by Scripts/benchmark:
-//   sessions-benchmark VIVARIUM PLUGIN-DIR [LARGEST]
+//   sessions-benchmark VIVARIUM PLUGIN-DIR [LARGEST [EVENTS]]
 // where VIVARIUM is the release `vivarium` that plugin processes run as,
 // PLUGIN-DIR one made by Scripts/make-plugin-dir, and LARGEST the largest
-// count (10000 unless given).
+// count (10000 unless given), EVENTS the events timed at each count (200
+// unless given; more, to profile).
 import Foundation
 import Glibc
 import ViperKit
@@ -70,10 +71,11 @@ func cpu(_ pid: pid_t) -> UInt64 {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: sessions-benchmark VIVARIUM PLUGIN-DIR [LARGEST]") }
+guard arguments.count >= 3 else { fail("usage: sessions-benchmark VIVARIUM PLUGIN-DIR [LARGEST [EVENTS]]") }
 let (vivarium, pluginDirectory) = (arguments[1], arguments[2])
 let largest = arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000
 let counts = [1, 100, 1_000, 10_000].filter { $0 <= largest }
+let eventsTimed = arguments.count > 4 ? Int(arguments[4]) ?? 200 : 200
 
 @MainActor
 final class Bench {
@@ -81,9 +83,10 @@ final class Bench {
   var sessions: [HostRuntime] = []
   let renderer = TextRenderer(width: 100)
 
-  init(data: String) {
+  init(data: String) async {
     let discovery = PluginDiscovery(commandLine: [pluginDirectory], environment: [:], executable: vivarium)
-    let outcomes = discovery.load(hosting: PluginProcessOptions(executable: vivarium, responseLimit: .seconds(30)))
+    let outcomes = await discovery.load(
+      hosting: PluginProcessOptions(executable: vivarium, responseLimit: .seconds(30)))
     let catalog = PluginCatalog(outcomes: outcomes)
     for rejection in catalog.rejected where !rejection.isSDKLibrary {
       fail("\(rejection.path) refused: \(rejection.reasons.joined(separator: "; "))")
@@ -154,7 +157,7 @@ final class Bench {
 func run() async {
   let data = NSTemporaryDirectory() + "sessions-benchmark-\(getpid())"
   defer { try? FileManager.default.removeItem(atPath: data) }
-  let bench = Bench(data: data)
+  let bench = await Bench(data: data)
   // The first session loads the plugins' code and the host's; it is let go
   // before the baseline, which holds no session.
   let warmUp = await bench.openSession()
@@ -178,7 +181,7 @@ func run() async {
       String(
         format: "%6d sessions: %.1f KB per session (host %.1f, plugin processes %.1f); opened in %.1f s",
         count, host + plugins, host, plugins, opened))
-    let times = await bench.eventTimes(bench.sessions[0], count: 200)
+    let times = await bench.eventTimes(bench.sessions[0], count: eventsTimed)
     let ratio = oneSessionEvent.map { median(times) / $0 } ?? 1
     if oneSessionEvent == nil { oneSessionEvent = median(times) }
     print(

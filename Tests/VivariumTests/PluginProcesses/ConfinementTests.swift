@@ -46,7 +46,7 @@ struct ConfinementTests {
   ]
 
   @Test func everyEscapeAPluginTriesIsRefusedWithAnErrno() async throws {
-    let host = try FaultyHost(plugins: ["Faulty"])
+    let host = try await FaultyHost(plugins: ["Faulty"])
     // A file of the person's, such as a key in ~/.ssh: outside the folder
     // the tests' plugins may write in (TemporaryDirectory.root).
     let home = NSTemporaryDirectory() + "/vivarium-confinement-\(getpid())"

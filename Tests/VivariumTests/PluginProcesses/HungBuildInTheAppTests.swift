@@ -14,7 +14,7 @@ import ViperKit
 @MainActor
 struct HungBuildInTheAppTests {
   @Test func aCommandOpeningAHungModuleLeavesTheKeysWorking() async throws {
-    let host = try FaultyHost(responseLimit: .seconds(60))
+    let host = try await FaultyHost(responseLimit: .seconds(60))
     try await host.runtime.open("frame:trap?at=tap")
     let session = Session(
       runtime: host.runtime, renderer: TextRenderer(width: 100), plugins: "", routes: "", scheme: nil,

@@ -24,7 +24,7 @@ struct PluginProcessFailureTests {
 
   @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
   func aFailingScreenShowsTheFailureAndTheRestGoesOn(how: String, at moment: String) async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("items:list")
     await host.runtime.settleAll()
     try await host.runtime.open("faulty:\(how)?at=\(moment)")
@@ -45,7 +45,7 @@ struct PluginProcessFailureTests {
 
   @Test(arguments: ["trap", "segfault", "exit", "allocate", "garble"], ["build", "present", "tap"])
   func aFailingChildShowsInItsSlotAndItsParentIsTold(how: String, at moment: String) async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("frame:\(how)?at=\(moment)")
     if moment == "tap" { try await host.runtime.act(.tap(button: "inner/go")) }
     let shown = try await host.waitForText("Told: child failed")
@@ -56,7 +56,7 @@ struct PluginProcessFailureTests {
   }
 
   @Test func restartRebuildsTheModuleInItsPlaceAndKeepsWhatItSaved() async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("frame:trap")
     try await host.runtime.open("faulty:demo")
     try await host.runtime.act(.type(field: "note", text: "milk"))
@@ -80,7 +80,7 @@ struct PluginProcessFailureTests {
   }
 
   @Test func aHangingModuleIsNotRespondingAndCanBeStopped() async throws {
-    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("frame:hang")
     try await host.runtime.act(.tap(button: "inner/go"))
     #expect(host.text.contains("│ ⧗ Not responding"))
@@ -108,7 +108,7 @@ struct PluginProcessFailureTests {
   /// events: the ping is answered while the hung tap is still under way.
   /// (Blocking, the host would wait out the minute and fail.)
   @Test func anotherModuleAnswersWhileAModuleIsHung() async throws {
-    let host = try FaultyHost(responseLimit: .seconds(60))
+    let host = try await FaultyHost(responseLimit: .seconds(60))
     try await host.runtime.open("frame:hang")
     try host.runtime.send(.tap(button: "inner/go"))
     try host.runtime.send(.tap(button: "ping"))
@@ -125,7 +125,7 @@ struct PluginProcessFailureTests {
   /// while the open is under way, waits its turn and runs after it, in
   /// order. Shown by the order of events, not by time.
   @Test func keysAreActedOnWhileAModuleHangsAsItIsBuilt() async throws {
-    let host = try FaultyHost(responseLimit: .seconds(60))
+    let host = try await FaultyHost(responseLimit: .seconds(60))
     try await host.runtime.open("frame:trap?at=tap")
     var events: [String] = []
     let opening = Task { @MainActor in
@@ -151,7 +151,7 @@ struct PluginProcessFailureTests {
   }
 
   @Test func aSlowModuleComesBackByItselfWhenItAnswers() async throws {
-    let host = try FaultyHost(responseLimit: .milliseconds(200))
+    let host = try await FaultyHost(responseLimit: .milliseconds(200))
     try await host.runtime.open("faulty:slow")
     let process = try #require(host.process(named: "libFaulty.so"))
     try host.runtime.send(.tap(button: "go"))
@@ -166,7 +166,7 @@ struct PluginProcessFailureTests {
 
   @Test(arguments: ["build", "present"])
   func aModuleHangingBeforeItDrawsIsNotResponding(at moment: String) async throws {
-    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("frame:hang?at=\(moment)")
     #expect(host.text.contains("│ ⧗ Not responding"))
     try await host.runtime.act(.tap(button: "ping"))
@@ -174,7 +174,7 @@ struct PluginProcessFailureTests {
   }
 
   @Test func aModuleWhoseRolesOutliveItIsReportedNamingThem() async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("items:list")
     try await host.runtime.open("faulty:leak")
     try await host.runtime.back()
@@ -188,8 +188,8 @@ struct PluginProcessFailureTests {
       "the module and the types that outlive it: \(problems)")
   }
 
-  @Test func aPluginProcessHasOnlyItsOwnDescriptorsAndBelongsToItsHost() throws {
-    let host = try FaultyHost()
+  @Test func aPluginProcessHasOnlyItsOwnDescriptorsAndBelongsToItsHost() async throws {
+    let host = try await FaultyHost()
     let pid = try #require(host.process(named: "libFaulty.so")?.pid)
     let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) }
     func target(_ fd: Int) -> String {
@@ -216,8 +216,8 @@ extension PluginProcessFailureTests {
   /// still ends with a host killed without warning: the filter refuses the
   /// change, and the kernel ends every process of the zygote's PID
   /// namespace when the zygote dies with the host, whatever its forks did.
-  @Test func pluginProcessesDoNotOutliveAHostKilledWithoutWarning() throws {
-    let host = try FaultyHost()
+  @Test func pluginProcessesDoNotOutliveAHostKilledWithoutWarning() async throws {
+    let host = try await FaultyHost()
     let marks = try TemporaryDirectory()
     let mark = marks.path + "/lingering"
     let app = Process()
@@ -298,7 +298,7 @@ final class FaultyHost {
   let runtime: HostRuntime
 
   init(responseLimit: Duration = .seconds(10), plugins names: [String] = ["Faulty", "FaultyFrame", "ItemsList"])
-    throws
+    async throws
   {
     plugins = try TemporaryDirectory()
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
@@ -310,7 +310,7 @@ final class FaultyHost {
     let options = PluginProcessOptions(
       executable: BuildProducts.vivarium, responseLimit: responseLimit, memoryLimit: 128 << 20)
     catalog = PluginCatalog(
-      outcomes: PluginDiscovery(commandLine: [plugins.path], environment: [:], executable: BuildProducts.vivarium)
+      outcomes: await PluginDiscovery(commandLine: [plugins.path], environment: [:], executable: BuildProducts.vivarium)
         .load(hosting: options))
     runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: data))
   }

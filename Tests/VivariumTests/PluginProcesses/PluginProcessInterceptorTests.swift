@@ -14,7 +14,7 @@ struct PluginProcessInterceptorTests {
   private func urns(_ host: FaultyHost) -> [[String]] { host.runtime.layers.map { $0.map(\.urn) } }
 
   @Test func aNoteNotSavedIsLeftOnlyWhenThePersonConfirms() async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("items:list")
     try await host.runtime.open("faulty:demo")
     // Saved or untouched, it is left without a question.
@@ -34,7 +34,7 @@ struct PluginProcessInterceptorTests {
   }
 
   @Test func aMisbehaviourTheFactoryDoesNotKnowDoesNotOpen() async throws {
-    let host = try FaultyHost()
+    let host = try await FaultyHost()
     try await host.runtime.open("items:list")
     await #expect {
       try await host.runtime.open("faulty:sulk")
@@ -52,7 +52,7 @@ struct PluginProcessInterceptorTests {
   /// process: the module's answer, which only a cancel brings, comes back,
   /// and the process answers again.
   @Test func aQuestionNotAnsweredInTimeIsCancelledThere() async throws {
-    let host = try FaultyHost(responseLimit: .milliseconds(300))
+    let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("items:list")
     try await host.runtime.open("faulty:hang?at=leave")
     let faulty = try #require(host.process(named: "libFaulty.so"))

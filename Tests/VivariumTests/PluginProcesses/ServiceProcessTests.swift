@@ -16,8 +16,8 @@ import ViperKit
 struct ServiceProcessTests {
   let host: FaultyHost
 
-  init() throws {
-    host = try FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+  init() async throws {
+    host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
   }
 
   private func ask(_ how: String) async throws {
@@ -86,7 +86,7 @@ struct ServiceProcessTests {
     let path = host.plugins.path + "/libFaulty.so"
     let options = PluginProcessOptions(executable: BuildProducts.vivarium, memoryLimit: 128 << 20)
     let outcome = try #require(
-      PluginDiscovery(commandLine: [path], environment: [:], executable: BuildProducts.vivarium)
+      await PluginDiscovery(commandLine: [path], environment: [:], executable: BuildProducts.vivarium)
         .load(hosting: options).first)
     let reload = await host.runtime.host.reload(outcome)
     #expect(reload.accepted)

@@ -11,7 +11,7 @@ import ViperKit
 @MainActor
 struct StoreCopyTests {
   @Test func aModuleReadsWhatItSavedWithoutAskingTheHost() async throws {
-    let host = try FaultyHost(plugins: ["Faulty"])
+    let host = try await FaultyHost(plugins: ["Faulty"])
     try await host.runtime.open("faulty:demo")
     let process = try #require(host.process(named: "libFaulty.so"))
     try await host.runtime.act(.type(field: "note", text: "milk"))
@@ -31,7 +31,7 @@ struct StoreCopyTests {
   /// (With the blocking `set`, the event would go unanswered until the
   /// response limit, and the process would be "not responding".)
   @Test func aModuleTakesEventsWhileTheHostSavesForIt() async throws {
-    let host = try FaultyHost(plugins: ["Faulty"])
+    let host = try await FaultyHost(plugins: ["Faulty"])
     try await host.runtime.open("faulty:demo")
     let process = try #require(host.process(named: "libFaulty.so"))
     try await host.runtime.act(.type(field: "note", text: "milk"))
@@ -52,7 +52,7 @@ struct StoreCopyTests {
   }
 
   @Test func anItemChangedThroughTheServiceFromAnotherProcessIsShownByTheList() async throws {
-    let host = try FaultyHost(plugins: ["ItemsList", "ItemsDetail"])
+    let host = try await FaultyHost(plugins: ["ItemsList", "ItemsDetail"])
     try await host.runtime.open("items:list")
     await host.runtime.settleAll()
     let before = try #require(Self.enabledCount(host.text), "\(host.text)")
@@ -68,7 +68,7 @@ struct StoreCopyTests {
   }
 
   @Test func aSettingTheHostChangesIsReadFromTheProcesssCopy() async throws {
-    let host = try FaultyHost(plugins: ["Login"])
+    let host = try await FaultyHost(plugins: ["Login"])
     try await host.runtime.open("login:form")
     let process = try #require(host.process(named: "libLogin.so"))
     // The sign-in form fills in the last user from the settings: set by
@@ -80,7 +80,7 @@ struct StoreCopyTests {
   }
 
   @Test func aModuleReadsTheTimeFromItsProcesssCopyOfTheClock() async throws {
-    let host = try FaultyHost(plugins: ["Profile"])
+    let host = try await FaultyHost(plugins: ["Profile"])
     try await host.runtime.open("profile:grace")
     let process = try #require(host.process(named: "libProfile.so"))
     #expect(host.text.contains("Member for 1 year"), "\(host.text)")
