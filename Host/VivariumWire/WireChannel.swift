@@ -3,43 +3,93 @@ import Synchronization
 
 /// One end of the socket between the host and a plugin process: sends
 /// whole frames, one sender at a time, never raising SIGPIPE.
+///
+/// The plugin's end (``Sending/waits``) waits for room to write: its
+/// process has nothing else to do. The host's end (``Sending/buffers``)
+/// never waits: what the socket has no room for is kept, in order, and
+/// written by ``writePending()`` once it is writable (the thread that reads
+/// the process polls for that, woken through ``wakeDescriptor``); the host
+/// gives up on a peer that leaves it unwritten (``pendingSince``).
 package final class WireChannel: Sendable {
+  /// How a channel sends when the peer has not made room.
+  package enum Sending: Sendable {
+    /// Waits for room.
+    case waits
+    /// Keeps what does not fit, up to ``WireChannel/pendingLimit`` bytes.
+    case buffers
+  }
+
   /// The socket.
   package let descriptor: Int32
-  /// Frames held back by ``hold()`` until ``flush()``; nil when none are.
-  private let sending = Mutex<[UInt8]?>(nil)
+  /// For a channel that buffers: the read end of a pipe that becomes
+  /// readable when bytes are left to write, so that the thread polling the
+  /// socket adds it to the writable set (read it empty when it is); -1 for
+  /// one that waits.
+  package let wakeDescriptor: Int32
+  /// The pipe's write end.
+  private let wakeWriter: Int32
+  private let mode: Sending
+
+  private struct Outgoing {
+    /// Frames held back by ``hold()`` until ``flush()``; nil when none are.
+    var held: [UInt8]?
+    /// Bytes the socket had no room for, from `written` on.
+    var pending: [UInt8] = []
+    var written = 0
+    /// Since when bytes have been left to write; nil when none are.
+    var since: ContinuousClock.Instant?
+  }
+
+  private let outgoing = Mutex(Outgoing())
   /// The most bytes held back before they are sent all the same.
   private static let holdLimit = 64 << 10
+  /// The most bytes a channel that buffers keeps for a peer that does not
+  /// read: past it, sending fails.
+  package static let pendingLimit = 32 << 20
 
-  /// The channel over the socket `descriptor`, which it closes when it goes.
-  package init(descriptor: Int32) {
+  /// The channel over the socket `descriptor`, which it closes when it
+  /// goes; sending as `mode` says.
+  package init(descriptor: Int32, sending mode: Sending = .waits) {
     self.descriptor = descriptor
+    self.mode = mode
+    var pipe: [Int32] = [-1, -1]
+    if mode == .buffers, Glibc.pipe(&pipe) == 0 {
+      for end in pipe {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+      }
+    }
+    (wakeDescriptor, wakeWriter) = (pipe[0], pipe[1])
   }
 
   /// Closes the socket once no one can send on it, so its number cannot be
   /// reused by another channel while a sender still holds this one.
-  deinit { close(descriptor) }
+  deinit {
+    close(descriptor)
+    for end in [wakeDescriptor, wakeWriter] where end >= 0 { close(end) }
+  }
 
-  /// Sends `message` as one frame. With `limit`, gives up when the peer has
-  /// not made room for it within that time (it stopped reading). False when
-  /// the frame could not be sent whole, or the message not encoded.
+  /// Sends `message` as one frame. False when the frame could not be sent
+  /// (the peer closed its end, or, for a channel that buffers, over
+  /// ``pendingLimit`` bytes wait for it), or the message not encoded.
   @discardableResult
-  package func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
+  package func send(_ message: WireMessage) -> Bool {
     guard let payload = try? message.encoded() else { return false }
-    return send(encoded: payload, within: limit)
+    return send(encoded: payload)
   }
 
   /// Sends a message already encoded (``WireMessage/encoded()``), as
-  /// ``send(_:within:)`` does.
+  /// ``send(_:)`` does.
   @discardableResult
-  package func send(encoded payload: [UInt8], within limit: Duration? = nil) -> Bool {
+  package func send(encoded payload: [UInt8]) -> Bool {
     let frame = WireFrame.frame(payload)
-    return sending.withLock { held in
-      guard held != nil else { return write(frame, within: limit) }
-      held!.append(contentsOf: frame)
-      guard held!.count > Self.holdLimit else { return true }
-      defer { held = [] }
-      return write(held!, within: limit)
+    return outgoing.withLock { state in
+      guard state.held != nil else { return write(frame, &state) }
+      state.held!.append(contentsOf: frame)
+      guard state.held!.count > Self.holdLimit else { return true }
+      let frames = state.held!
+      state.held = []
+      return write(frames, &state)
     }
   }
 
@@ -48,8 +98,8 @@ package final class WireChannel: Sendable {
   /// answer) reaches the peer together, waking it once; a plugin process
   /// sends a draw ahead of the rest, so that the screen changes first.
   package func hold() {
-    sending.withLock { held in
-      if held == nil { held = [] }
+    outgoing.withLock { state in
+      if state.held == nil { state.held = [] }
     }
   }
 
@@ -58,31 +108,99 @@ package final class WireChannel: Sendable {
   /// not be sent whole.
   @discardableResult
   package func flush(keepHolding: Bool = false) -> Bool {
-    sending.withLock { held in
-      guard let frames = held else { return true }
-      held = keepHolding ? [] : nil
-      return frames.isEmpty || write(frames, within: nil)
+    outgoing.withLock { state in
+      guard let frames = state.held else { return true }
+      state.held = keepHolding ? [] : nil
+      return frames.isEmpty || write(frames, &state)
     }
   }
 
-  /// Writes `frame` whole, as ``send(encoded:within:)`` describes; under the lock.
-  private func write(_ frame: [UInt8], within limit: Duration?) -> Bool {
-    let deadline = limit.map { ContinuousClock.now + $0 }
-    return frame.withUnsafeBytes { bytes in
+  /// Since when bytes have been waiting for the peer to make room; nil
+  /// when none are.
+  package var pendingSince: ContinuousClock.Instant? { outgoing.withLock(\.since) }
+
+  /// Whether bytes are waiting for the peer to make room.
+  package var hasPending: Bool { outgoing.withLock { $0.since != nil } }
+
+  /// Writes what waits for room, as much as the socket takes now: for the
+  /// thread that polls the socket, when it is writable. False when the peer
+  /// closed its end.
+  @discardableResult
+  package func writePending() -> Bool {
+    outgoing.withLock { state in
+      guard state.since != nil else { return true }
+      guard let count = writeNow(state.pending[state.written...]) else { return false }
+      state.written += count
+      if state.written == state.pending.count {
+        state = Outgoing(held: state.held)
+      } else if state.written > state.pending.count / 2 {
+        state.pending.removeFirst(state.written)
+        state.written = 0
+      }
+      return true
+    }
+  }
+
+  /// Writes `bytes` whole, or for a channel that buffers, as much as fits
+  /// now with the rest kept; under the lock.
+  private func write(_ bytes: [UInt8], _ state: inout Outgoing) -> Bool {
+    guard mode == .buffers else { return writeWaiting(bytes) }
+    if state.since != nil {
+      guard state.pending.count - state.written + bytes.count <= Self.pendingLimit else { return false }
+      state.pending += bytes
+      return true
+    }
+    guard let count = writeNow(bytes[...]) else { return false }
+    guard count < bytes.count else { return true }
+    state.pending = Array(bytes[count...])
+    state.written = 0
+    state.since = .now
+    // The thread polling the socket now waits for it to be writable too.
+    var one: UInt8 = 1
+    _ = Glibc.write(wakeWriter, &one, 1)
+    return true
+  }
+
+  /// Writes what the socket takes of `bytes` without waiting: how many it
+  /// took, nil when the peer closed its end.
+  private func writeNow(_ bytes: ArraySlice<UInt8>) -> Int? {
+    bytes.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
-        let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, flags)
+        let sent = Glibc.send(
+          descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        if sent > 0 {
+          offset += sent
+        } else if sent < 0, errno == EINTR {
+          continue
+        } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          break
+        } else {
+          return nil
+        }
+      }
+      return offset
+    }
+  }
+
+  /// Writes `bytes` whole, waiting for room as long as it takes.
+  private func writeWaiting(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let sent = Glibc.send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
         if sent > 0 {
           offset += sent
           continue
         }
         if sent < 0, errno == EINTR { continue }
-        guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK, let deadline else { return false }
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else { return false }
-        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&entry, 1, Int32(max(1, left.milliseconds)))
+        if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          // A socket made non-blocking by its owner: wait for room.
+          var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&entry, 1, -1)
+          continue
+        }
+        return false
       }
       return true
     }

@@ -88,7 +88,13 @@ enum PluginReader {
     var socketOpen = true
     var endedAt: ContinuousClock.Instant?
     loop: while !open.isEmpty {
-      var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      // The socket is watched for room too while the host has bytes left
+      // to write to it; the wake descriptor says when it starts to.
+      let writing = socketOpen && channel.hasPending
+      var fds = open.map { fd in
+        pollfd(fd: fd, events: Int16(POLLIN) | (fd == channel.descriptor && writing ? Int16(POLLOUT) : 0), revents: 0)
+      }
+      if socketOpen { fds.append(pollfd(fd: channel.wakeDescriptor, events: Int16(POLLIN), revents: 0)) }
       // After the socket closed, stderr gets a moment to deliver its last
       // words (a grandchild may hold it open). While it is open, the process
       // is looked at now and then: one that ended while a process it started
@@ -105,6 +111,15 @@ enum PluginReader {
         continue
       }
       for entry in fds where entry.revents != 0 {
+        if entry.fd == channel.wakeDescriptor {
+          var bytes = [UInt8](repeating: 0, count: 64)
+          _ = read(entry.fd, &bytes, bytes.count)
+          continue
+        }
+        if entry.fd == channel.descriptor, entry.revents & Int16(POLLOUT) != 0 {
+          channel.writePending()
+          guard entry.revents & ~Int16(POLLOUT) != 0 else { continue }
+        }
         let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR || errno == EAGAIN { continue }
         guard count > 0 else {

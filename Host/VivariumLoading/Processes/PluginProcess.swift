@@ -56,6 +56,9 @@ package final class PluginProcess {
   private(set) var timesNotResponding = 0
   /// Why the host stopped the process, when it did.
   private var stopReason: String?
+  /// Stops the process if bytes the channel holds for it stay unread
+  /// past the response limit (``watchOutgoing()``).
+  private var outgoingWatch: Task<Void, Never>?
   /// How many of the process's service calls that wait for an answer the
   /// host has answered: reads served from the process's copies are not.
   private(set) var callsAnswered = 0
@@ -130,7 +133,7 @@ package final class PluginProcess {
       path: path, memoryLimit: options.memoryLimit, confined: options.confined,
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-    let channel = WireChannel(descriptor: pair[0])
+    let channel = WireChannel(descriptor: pair[0], sending: .buffers)
     let inbox = PluginInbox { [weak self] in Self.pumpSoon(self) }
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote
@@ -162,6 +165,8 @@ package final class PluginProcess {
     outstanding.removeAll()
     deadline?.cancel()
     deadline = nil
+    outgoingWatch?.cancel()
+    outgoingWatch = nil
     building.removeAll()
     copiedStores.removeAll()
     clockCopied = false
@@ -453,10 +458,11 @@ package final class PluginProcess {
     guard let channel else { return nil }
     let id = nextCall
     nextCall &+= 1
-    guard channel.send(make(id), within: options.responseLimit) else {
+    guard channel.send(make(id)) else {
       stop(because: "it stopped reading its channel")
       return nil
     }
+    watchOutgoing()
     // While it is not responding, nothing waits for the call: it is
     // answered in its turn.
     let release = state == .running ? work.beginCall(what) : {}
@@ -492,8 +498,24 @@ package final class PluginProcess {
   /// call, a wake-up): also while it is not responding, so that it can.
   func send(_ message: WireMessage) {
     if case .ended = state { return }
-    guard let channel, channel.send(message, within: options.responseLimit) else {
+    guard let channel, channel.send(message) else {
       return stop(because: "it stopped reading its channel")
+    }
+    watchOutgoing()
+  }
+
+  /// When the channel holds bytes the process has not made room for, makes
+  /// sure it is stopped if it has not within the response limit: the host
+  /// never waits for it to read, and does not keep writing for it forever.
+  private func watchOutgoing() {
+    guard outgoingWatch == nil, let channel, let since = channel.pendingSince else { return }
+    outgoingWatch = Task { @MainActor [weak self] in
+      try? await Task.sleep(until: since + (self?.options.responseLimit ?? .zero), clock: .continuous)
+      guard let self, !Task.isCancelled else { return }
+      self.outgoingWatch = nil
+      guard self.channel === channel, let still = channel.pendingSince else { return }
+      guard still == since else { return self.watchOutgoing() }
+      self.stop(because: "it stopped reading its channel")
     }
   }
 

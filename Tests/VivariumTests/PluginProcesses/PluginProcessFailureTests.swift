@@ -8,6 +8,7 @@ import ViperKit
 @testable import VivariumRuntime
 @testable import VivariumSupport
 @testable import VivariumTools
+@testable import VivariumWire
 
 /// Plugins that trap, segfault, exit, run out of memory or garble their
 /// channel, at build, on attach, on a tap, and as an embedded child of
@@ -100,6 +101,40 @@ struct PluginProcessFailureTests {
       return
     }
     #expect(failure.cause.contains("'go'") && shown.contains(failure.cause), "why, drawn in its place: \(shown)")
+  }
+
+  /// A plugin process hung with its socket full is never waited for: what
+  /// the host sends it is kept (waiting, the host would block for the hour
+  /// of its response limit, and the guard end the run), and another
+  /// plugin's module takes a tap and draws meanwhile.
+  @Test func aPluginThatStopsReadingIsNotWaitedFor() async throws {
+    let host = try await FaultyHost(responseLimit: .seconds(3600), plugins: ["Faulty", "FaultyFrame"])
+    try await host.runtime.open("frame:hang")
+    let faulty = try #require(host.process(named: "libFaulty.so"))
+    try host.runtime.send(.tap(button: "inner/go"))
+    let flood = (0..<200).map {
+      WireMessage.storeChanged(.storage, key: "\($0)", .string(String(repeating: "x", count: 10_000)))
+    }
+    HangGuard.bounding("sending 2 MB to a plugin that does not read") {
+      for message in flood { faulty.send(message) }
+    }
+    try host.runtime.send(.tap(button: "ping"))
+    #expect(try await host.waitForText("pings: 1").contains("pings: 1"))
+    #expect(faulty.state == .running)
+    faulty.terminate()
+  }
+
+  /// A plugin that leaves what the host sent it unread past its response
+  /// limit is stopped.
+  @Test func aPluginThatLeavesItsSocketUnreadIsStopped() async throws {
+    let host = try await FaultyHost(responseLimit: .milliseconds(300), plugins: ["Faulty"])
+    try await host.runtime.open("faulty:hang")
+    let faulty = try #require(host.process(named: "libFaulty.so"))
+    try host.runtime.send(.tap(button: "go"))
+    for index in 0..<200 {
+      faulty.send(.storeChanged(.storage, key: "\(index)", .string(String(repeating: "x", count: 10_000))))
+    }
+    #expect(await host.waitFor { if case .ended = faulty.state { true } else { false } }, "\(faulty.state)")
   }
 
   /// The host never waits on a plugin: while a module's process is busy
