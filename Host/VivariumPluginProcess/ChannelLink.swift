@@ -220,5 +220,5 @@ final class ChannelServiceCalls: ServiceCalling {
     self.module = module
   }
 
-  func call(_ request: ServiceRequest) async -> ServiceOutcome { await server.callService(module, request) }
+  func call(_ request: ServiceRequest) async -> ServiceOutcome { await server.callBusinessService(module, request) }
 }

@@ -2,14 +2,16 @@ import Glibc
 import Synchronization
 
 /// One end of the socket between the host and a plugin process: sends
-/// whole frames, one sender at a time, never raising SIGPIPE.
-package final class WireChannel: Sendable {
+/// whole frames of the messages its side sends (`Sent`: ``HostMessage``
+/// in the host, ``PluginMessage`` in a plugin process), one sender at a
+/// time, never raising SIGPIPE.
+package final class WireChannel<Sent: WireMessage>: Sendable {
   /// The socket.
   package let descriptor: Int32
   /// Frames held back by ``hold()`` until ``flush()``; nil when none are.
   private let sending = Mutex<[UInt8]?>(nil)
   /// The most bytes held back before they are sent all the same.
-  private static let holdLimit = 64 << 10
+  private static var holdLimit: Int { 64 << 10 }
 
   /// The channel over the socket `descriptor`, which it closes when it goes.
   package init(descriptor: Int32) {
@@ -24,7 +26,7 @@ package final class WireChannel: Sendable {
   /// not made room for it within that time (it stopped reading). False when
   /// the frame could not be sent whole, or the message not encoded.
   @discardableResult
-  package func send(_ message: WireMessage, within limit: Duration? = nil) -> Bool {
+  package func send(_ message: Sent, within limit: Duration? = nil) -> Bool {
     guard let payload = try? message.encoded() else { return false }
     return send(encoded: payload, within: limit)
   }

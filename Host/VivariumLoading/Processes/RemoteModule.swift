@@ -109,11 +109,11 @@ package final class RemoteModule {
   /// What the module asked, carried out by the host's link.
   func perform(_ request: HostRequest) { link.request(request) }
 
-  func serve(_ call: WireServiceCall) -> WireAnswer { Self.serve(call, with: context.services, for: urn) }
+  func serve(_ call: HostServiceCall) -> WireAnswer { Self.serve(call, with: context.services, for: urn) }
 
   /// `call` carried out with `services`, those of `user` (a module's URN,
   /// or the providers of a plugin).
-  static func serve(_ call: WireServiceCall, with services: Services, for user: String) -> WireAnswer {
+  static func serve(_ call: HostServiceCall, with services: Services, for user: String) -> WireAnswer {
     func missing(_ name: String) -> WireAnswer {
       .failed("\(user) does not list the service '\(name)' in its contract")
     }

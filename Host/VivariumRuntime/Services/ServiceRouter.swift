@@ -131,7 +131,7 @@ final class ServiceRouter {
     }
     if let process = plugin.process {
       if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: runtime)) }
-      return process.provide(call)
+      return process.callProvider(call)
     }
     let request = call.request
     let key = plugin.path + "\u{0}" + request.service
