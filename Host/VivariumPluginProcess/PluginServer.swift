@@ -245,7 +245,7 @@ package final class PluginServer {
   /// the answer).
   private func build(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String], restoring state: String?
+    services: [Services.Name], restoring state: String?
   ) {
     guard factories.indices.contains(index) else {
       channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
@@ -274,13 +274,13 @@ package final class PluginServer {
 
   private func make(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String], restoring state: String?
+    services: [Services.Name], restoring state: String?
   ) {
     let link = ChannelLink(server: self, module: id)
     let work = ChannelWork(server: self, module: id)
     let context = ModuleContext(
       urn: urn, arguments: Arguments(arguments), router: link, canvas: link, messages: link, work: work,
-      services: link.services(named: Set(services), declared: Set(factories[index].contract.services)))
+      services: link.services(named: services, declared: Set(factories[index].contract.services)))
     do {
       let module = try factories[index].build(context)
       var restoreFailure: String?

@@ -45,7 +45,8 @@ final class ProcessProviders {
     // Every service goes to the host, which hands a provider one it does
     // not list as a stand-in that refuses it and reports it (not as nil).
     let declared = Set(type.services)
-    let services = ChannelServices.services(server: server, module: 0, named: Services.Name.all, declared: declared)
+    let services = ChannelServices.services(
+      server: server, module: 0, named: Services.Name.allCases, declared: declared)
     let provider = ProvidedService(type, services: services)
     made[provider.service] = provider
     return provider

@@ -14,7 +14,7 @@ package enum HostMessage: WireMessage {
   /// it back `restoring`, its restoration state (JSON), if any.
   case build(
     call: UInt32, module: UInt32, factory: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String], restoring: String?)
+    services: [Services.Name], restoring: String?)
   /// Deliver a lifecycle event; after `.detach` the plugin lets the module go.
   case lifecycle(call: UInt32, module: UInt32, LifecycleEvent)
   /// Deliver a person's action to the module's view.

@@ -37,11 +37,11 @@ package enum WireStore: UInt8, Codable, Equatable, Sendable, CaseIterable {
   /// The app-wide settings.
   case settings
 
-  /// The service it is (``Services/Name``).
-  package var service: String {
+  /// The service it is.
+  package var service: Services.Name {
     switch self {
-    case .storage: Services.Name.storage
-    case .settings: Services.Name.settings
+    case .storage: .storage
+    case .settings: .settings
     }
   }
 }
@@ -58,6 +58,18 @@ package enum HostServiceCall: Codable, Equatable, Sendable {
   case notice(String, Tone)
   case alert(title: String, message: String)
   case now
+
+  /// The service called: every host service but `http`, which has a
+  /// message of its own (``PluginMessage/sendHTTP(call:module:_:)``).
+  package var service: Services.Name {
+    switch self {
+    case .storageValue, .storageSet, .storageKeys: .storage
+    case .settingValue, .settingSet: .settings
+    case .log: .log
+    case .notice, .alert: .notifications
+    case .now: .clock
+    }
+  }
 }
 
 /// The host's answer to a call of the plugin's (``HostMessage/answer(call:_:)``).

@@ -179,7 +179,7 @@ final class ServiceRouter {
     let name = provisions.map(\.service).joined(separator: ", ")
     let contract = Contract(
       urn: "provider:\(name)", summary: "the provider of \(name)",
-      services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
+      services: Services.Name.allCases.filter(Set(provisions.flatMap(\.services)).contains), requires: requires)
     // The catalog's identity: a plugin whose name another shares gets no storage here either.
     let identity =
       runtime.catalog.routes.first { $0.pluginPath == plugin.path }?.identity
