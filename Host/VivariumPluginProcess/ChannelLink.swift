@@ -30,7 +30,7 @@ final class ChannelLink: Canvas, HostLink {
 
   /// The services named, each a stand-in that asks the host; those the
   /// module's contract declares read the process's copies of the stores.
-  func services(named names: Set<String>, declared: Set<String>) -> Services {
+  func services(named names: [Services.Name], declared: Set<Services.Name>) -> Services {
     ChannelServices.services(server: server, module: module, named: names, declared: declared)
   }
 }
@@ -55,12 +55,12 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
   /// providers), each a stand-in that asks the host; those `declared`
   /// read the process's copies of the stores. Business services go
   /// through the host too.
-  static func services(server: PluginServer, module: UInt32, named names: Set<String>, declared: Set<String>)
-    -> Services
-  {
+  static func services(
+    server: PluginServer, module: UInt32, named names: [Services.Name], declared: Set<Services.Name>
+  ) -> Services {
     let host = ChannelServices(
       server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }),
-      declaresClock: declared.contains(Services.Name.clock))
+      declaresClock: declared.contains(.clock))
     return Services(named: names) { _ in host }.adding(ChannelServiceCalls(server: server, module: module))
   }
 
@@ -220,5 +220,5 @@ final class ChannelServiceCalls: ServiceCalling {
     self.module = module
   }
 
-  func call(_ request: ServiceRequest) async -> ServiceOutcome { await server.callService(module, request) }
+  func call(_ request: ServiceRequest) async -> ServiceOutcome { await server.callBusinessService(module, request) }
 }

@@ -16,47 +16,57 @@ import VivariumWire
 /// One thread reads, so messages are carried out in the order sent.
 @MainActor
 final class HostConnection {
-  let channel: WireChannel
-  /// The stores and clock the host gave this process copies of, kept current.
-  let copies = StoreCopies()
+  let channel: WireChannel<PluginMessage>
   /// The main dispatch queue's wake-up descriptor (an eventfd).
   private let mainQueue: Int32
   private var frames = WireFrameReader()
   private var buffer = [UInt8](repeating: 0, count: 65_536)
-  /// Messages read and not carried out yet, in order.
-  private var arrived = FIFO<WireMessage>()
+  /// Takes each message as it is read (``run(receiving:)``).
+  private var receive: (HostMessage) -> Void = { _ in }
+  /// What the messages read asked for and is not carried out yet, in order
+  /// (``later(_:)``).
+  private var waitingTurn = FIFO<() -> Void>()
   /// The call a module waits for with the main actor held (``answer(to:)``), and its answer once read.
   private var heldFor: (call: UInt32, answer: WireAnswer?)?
   /// Tasks awaiting the answers to their calls (``PluginServer/call(_:_:)``).
   private var awaiting: [UInt32: CheckedContinuation<WireAnswer, Never>] = [:]
 
   /// The connection over `channel`; from now on, the main queue is drained
-  /// by ``run(carryingOut:)`` alone.
-  init(channel: WireChannel) {
+  /// by ``run(receiving:)`` alone.
+  init(channel: WireChannel<PluginMessage>) {
     self.channel = channel
     mainQueue = vivarium_main_queue_descriptor()
   }
 
-  /// Reads and carries out the host's messages, each with `carryOut`, and
+  /// Reads the host's messages, each taken by `receive` as soon as it is
+  /// read, carries out in turn what they asked for (``later(_:)``), and
   /// runs the main actor's jobs, until the host closes the socket: then the
-  /// process exits. What one message sends goes in one write, or two when
-  /// it draws (the draw first, ``ChannelLink/draw(_:)``).
-  func run(carryingOut carryOut: (WireMessage) -> Void) -> Never {
+  /// process exits. What one turn sends goes in one write, or two when it
+  /// draws (the draw first, ``ChannelLink/draw(_:)``).
+  func run(receiving receive: @escaping (HostMessage) -> Void) -> Never {
+    self.receive = receive
     while true {
       let ready = wait(for: -1, mainQueueToo: true)
       if ready.mainQueue { vivarium_drain_main_queue(mainQueue) }
       if ready.socket { read() }
-      while let message = arrived.popFirst() {
+      while let turn = waitingTurn.popFirst() {
         channel.hold()
-        carryOut(message)
+        turn()
         channel.flush()
       }
     }
   }
 
+  /// Has `turn` carried out after what the messages read before asked
+  /// for, and never inside a wait for the host's answer
+  /// (``answer(to:within:)``): what a call of the host's asks.
+  func later(_ turn: @escaping () -> Void) {
+    waitingTurn.append(turn)
+  }
+
   /// Waits, with the main actor held, for the answer to the service call
   /// `call` (already sent), for at most `limit`; what else arrives meanwhile
-  /// is kept for its turn. Nil when the limit passed.
+  /// is received, and what it asks waits its turn. Nil when the limit passed.
   func answer(to call: UInt32, within limit: Duration) -> WireAnswer? {
     heldFor = (call, nil)
     defer { heldFor = nil }
@@ -77,9 +87,14 @@ final class HostConnection {
     awaiting[call] = continuation
   }
 
-  /// Gives the task awaiting `call` its answer, if one still does.
+  /// Gives whoever awaits `call` its answer, if one still does: the module
+  /// waiting with the main actor held (``answer(to:within:)``), or a task.
   func deliver(_ call: UInt32, _ answer: WireAnswer) {
-    awaiting.removeValue(forKey: call)?.resume(returning: answer)
+    if heldFor?.call == call {
+      heldFor?.answer = answer
+    } else {
+      awaiting.removeValue(forKey: call)?.resume(returning: answer)
+    }
   }
 
   /// Which descriptors are ready, after waiting up to `milliseconds` (-1: no limit).
@@ -96,23 +111,15 @@ final class HostConnection {
     }
   }
 
-  /// Reads what the socket holds and sorts each whole message: copies
-  /// change at once, in the order sent, before what follows them is carried
-  /// out; answers go to whoever waits for them; the rest waits its turn.
-  /// The host closing the socket (it quit, or let the plugin go) ends the process.
+  /// Reads what the socket holds and hands each whole message, in the
+  /// order sent, to ``run(receiving:)``'s `receive`, also while a module
+  /// waits for an answer. The host closing the socket (it quit, or let the
+  /// plugin go) ends the process; a message it cannot read, one of the
+  /// other direction among them, ends it saying so.
   private func read() {
     guard channel.receiveAvailable(into: &frames, buffer: &buffer) else { exit(0) }
     do {
-      while let (message, _) = try frames.nextMessage() {
-        switch message {
-        case .storeCopy(let store, let entries): copies.replace(store, with: entries)
-        case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
-        case .clock(let now): copies.setClock(now)
-        case .answer(let call, let answer) where heldFor?.call == call: heldFor?.answer = answer
-        case .answer(let call, let answer): deliver(call, answer)
-        default: arrived.append(message)
-        }
-      }
+      while let (message, _) = try frames.nextMessage(HostMessage.self) { receive(message) }
     } catch {
       FileHandle.standardError.write(Data("vivarium plugin process: the host sent a bad frame: \(error)\n".utf8))
       exit(70)

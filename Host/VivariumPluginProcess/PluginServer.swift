@@ -12,16 +12,16 @@ import VivariumWire
 /// loads the plugin, says `ready` with its contracts, then builds and runs the
 /// plugin's modules as the host asks, on its own main actor, until the
 /// socket closes. The host keeps navigation, the screen and the services;
-/// everything a module does reaches the host as a ``WireMessage``.
+/// everything a module does reaches the host as a ``PluginMessage``.
 @MainActor
 package final class PluginServer {
 
   private let connection: HostConnection
-  var channel: WireChannel { connection.channel }
+  var channel: WireChannel<PluginMessage> { connection.channel }
   private let factories: [any ModuleFactory]
   private var modules: [UInt32: PluginModule] = [:]
   /// The stores and clock the host gave this process copies of, kept current.
-  var copies: StoreCopies { connection.copies }
+  let copies = StoreCopies()
   private var nextCall: UInt32 = 1
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
@@ -29,9 +29,9 @@ package final class PluginServer {
   /// Answers under way to the host's questions (``LeaveGuard``), by call:
   /// cancelled when the host stops waiting for them.
   private var leaveAnswersUnderWay: [UInt32: Task<Void, Never>] = [:]
-  /// Calls to modules whose factory (an ``OpenGuard``) is still deciding
-  /// whether they open, by module, in order.
-  private var heldForGuard: [UInt32: [WireMessage]] = [:]
+  /// The host's calls to modules whose factory (an ``OpenGuard``) is still
+  /// deciding whether they open, by module, in order.
+  private var heldForGuard: [UInt32: [() -> Void]] = [:]
 
   /// The business services the plugin provides, made on first use.
   private lazy var providers = ProcessProviders(server: self, types: providerTypes)
@@ -78,7 +78,8 @@ package final class PluginServer {
   nonisolated static func serve(path: String, confined: Bool) -> Never {
     MainActor.assumeIsolated {
       PluginLinks.sweepsAbandonedTrees.store(false, ordering: .relaxed)
-      let connection = HostConnection(channel: WireChannel(descriptor: PluginProcessLaunch.socketDescriptor))
+      let connection = HostConnection(
+        channel: WireChannel<PluginMessage>(descriptor: PluginProcessLaunch.socketDescriptor))
       let channel = connection.channel
       let factories: [any ModuleFactory]
       var providers: [any ServiceProvider.Type] = []
@@ -90,7 +91,7 @@ package final class PluginServer {
         // Loaded by this process's own loader: every module is built here.
         factories = plugin.factoriesInThisProcess ?? []
         providers = plugin.providerTypes
-        let ready = WireMessage.ready(
+        let ready = PluginMessage.ready(
           version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
           contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides,
           hosts: plugin.hosts)
@@ -109,66 +110,101 @@ package final class PluginServer {
         exit(0)
       }
       let server = PluginServer(connection: connection, factories: factories, providers: providers)
-      connection.run(carryingOut: server.handle)
+      connection.run(receiving: server.receive)
     }
   }
 
-  // MARK: Calls from the host
+  // MARK: What the host sends
 
-  func handle(_ message: WireMessage) {
-    // A module whose OpenGuard is still deciding gets its calls after it is built.
-    if let id = message.calledModule, heldForGuard[id] != nil {
-      heldForGuard[id]?.append(message)
+  /// Takes a message from the host as soon as it is read, also while a
+  /// module waits for the host's answer (``ask(_:_:)``): the copies change
+  /// at once, in the order sent, before what follows them is carried out,
+  /// and answers go to whoever waits for them; a call waits its turn.
+  func receive(_ message: HostMessage) {
+    switch message {
+    case .storeCopy(let store, let entries): copies.replace(store, with: entries)
+    case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+    case .clock(let now): copies.setClock(now)
+    case .answer(let call, let answer): connection.deliver(call, answer)
+    case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
+      inTurn { [self] in
+        build(
+          call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
+          restoring: restoring)
+      }
+    case .lifecycle(let call, let id, let event):
+      inTurn(for: id) { [self] in
+        if let module = modules[id] {
+          module.module.lifecycle(event)
+          if event == .detach { release(id) }
+        }
+        channel.send(.done(call: call))
+        sendState(of: id)
+      }
+    case .event(let call, let id, let event):
+      inTurn(for: id) { [self] in
+        modules[id]?.module.view.handle(event)
+        channel.send(.done(call: call))
+        sendState(of: id)
+      }
+    case .message(let call, let id, let message, let origin):
+      inTurn(for: id) { [self] in
+        modules[id]?.module.receiver?.receive(message, from: origin)
+        channel.send(.done(call: call))
+        sendState(of: id)
+      }
+    case .mayLeave(let call, let id):
+      inTurn(for: id) { [self] in decideLeaving(call: call, module: id) }
+    case .callProvider(let call, let request):
+      inTurn { [self] in providers.carryOut(call, request) }
+    case .cancel(let call):
+      inTurn { [self] in cancel(call) }
+    case .woke(let sleep, let cancelled):
+      inTurn { [self] in
+        let sleeper = sleepers.removeValue(forKey: sleep)
+        if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
+      }
+    }
+  }
+
+  /// Has `call`, a call of the host's (to module `module`, if it is one),
+  /// carried out in its turn: a call to a module whose factory (an
+  /// ``OpenGuard``) is still deciding whether it opens is carried out
+  /// once it has, in order.
+  private func inTurn(for module: UInt32? = nil, _ call: @escaping () -> Void) {
+    connection.later { [self] in
+      if let module, heldForGuard[module] != nil {
+        heldForGuard[module]?.append(call)
+      } else {
+        call()
+      }
+    }
+  }
+
+  /// Answers the host's `mayLeave` call `call` with what module `id`'s
+  /// presenter decides, when it is a ``LeaveGuard``; its other calls go on
+  /// while it decides, and the host may cancel it.
+  private func decideLeaving(call: UInt32, module id: UInt32) {
+    guard let guarding = modules[id]?.module.presenter as? any LeaveGuard else {
+      channel.send(.leaveDecision(call: call, .leave))
       return
     }
-    switch message {
-    case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
-      build(
-        call: call, module: module, factory: factory, urn: urn, arguments: arguments, services: services,
-        restoring: restoring)
-    case .lifecycle(let call, let id, let event):
-      if let module = modules[id] {
-        module.module.lifecycle(event)
-        if event == .detach { release(id) }
-      }
-      channel.send(.done(call: call))
-      sendState(of: id)
-    case .event(let call, let id, let event):
-      modules[id]?.module.view.handle(event)
-      channel.send(.done(call: call))
-      sendState(of: id)
-    case .message(let call, let id, let message, let origin):
-      modules[id]?.module.receiver?.receive(message, from: origin)
-      channel.send(.done(call: call))
-      sendState(of: id)
-    case .mayLeave(let call, let id):
-      guard let guarding = modules[id]?.module.presenter as? any LeaveGuard else {
-        channel.send(.leaveDecision(call: call, .leave))
-        return
-      }
-      // Its other calls go on while it decides; the host may cancel it.
-      leaveAnswersUnderWay[call] = Task { [channel] in
-        let decision = await guarding.shouldLeave()
-        // A cancelled question was answered when it was cancelled.
-        guard self.leaveAnswersUnderWay.removeValue(forKey: call) != nil else { return }
-        channel.send(.leaveDecision(call: call, decision))
-      }
-    case .provide(let call, let request):
-      providers.provide(call, request)
-    case .cancel(let call):
-      if providers.cancel(call) { return }
-      // The host gave up waiting: the question is answered at once, so the
-      // process is not left owing an answer to a guard that ignores it.
-      guard let task = leaveAnswersUnderWay.removeValue(forKey: call) else { return }
-      task.cancel()
-      channel.send(.leaveDecision(call: call, .leave))
-    case .woke(let sleep, let cancelled):
-      let sleeper = sleepers.removeValue(forKey: sleep)
-      if cancelled { sleeper?.resume(throwing: CancellationError()) } else { sleeper?.resume() }
-    default:
-      FileHandle.standardError.write(Data("vivarium plugin process: the host sent '\(message.name)'\n".utf8))
-      exit(70)
+    leaveAnswersUnderWay[call] = Task { [channel] in
+      let decision = await guarding.shouldLeave()
+      // A cancelled question was answered when it was cancelled.
+      guard self.leaveAnswersUnderWay.removeValue(forKey: call) != nil else { return }
+      channel.send(.leaveDecision(call: call, decision))
     }
+  }
+
+  /// The host no longer waits for its call `call`: a provider's call is
+  /// cancelled, and a question to a ``LeaveGuard`` is answered at once, so
+  /// the process is not left owing an answer to a guard that ignores it.
+  private func cancel(_ call: UInt32) {
+    if providers.cancel(call) { return }
+    guard let task = leaveAnswersUnderWay.removeValue(forKey: call) else { return }
+    task.cancel()
+    channel.send(.leaveDecision(call: call, .leave))
   }
 
   /// Tells the host the restoration state of module `id` if it changed
@@ -209,7 +245,7 @@ package final class PluginServer {
   /// the answer).
   private func build(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String], restoring state: String?
+    services: [Services.Name], restoring state: String?
   ) {
     guard factories.indices.contains(index) else {
       channel.send(.buildFailed(call: call, message: "the plugin has no factory \(index)"))
@@ -232,19 +268,19 @@ package final class PluginServer {
       }
       // Calls the host made meanwhile (it stopped waiting for the build),
       // in order: to the module, or answered for one that was refused.
-      for message in held { handle(message) }
+      for call in held { call() }
     }
   }
 
   private func make(
     call: UInt32, module id: UInt32, factory index: Int, urn: String, arguments: [String: ArgumentValue],
-    services: [String], restoring state: String?
+    services: [Services.Name], restoring state: String?
   ) {
     let link = ChannelLink(server: self, module: id)
     let work = ChannelWork(server: self, module: id)
     let context = ModuleContext(
       urn: urn, arguments: Arguments(arguments), router: link, canvas: link, messages: link, work: work,
-      services: link.services(named: Set(services), declared: Set(factories[index].contract.services)))
+      services: link.services(named: services, declared: Set(factories[index].contract.services)))
     do {
       let module = try factories[index].build(context)
       var restoreFailure: String?
@@ -291,11 +327,11 @@ package final class PluginServer {
   /// ``WireProtocol/answerLimit``: a host that does not answer by then is
   /// stuck, and the process ends saying so rather than wait for ever or
   /// make up an answer.
-  func ask(_ module: UInt32, _ service: WireServiceCall) -> WireAnswer {
+  func ask(_ module: UInt32, _ service: HostServiceCall) -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
     // What the call sent so far, and this, go now: the answer is awaited.
-    guard channel.send(.service(call: call, module: module, service)), channel.flush() else { exit(0) }
+    guard channel.send(.callHostService(call: call, module: module, service)), channel.flush() else { exit(0) }
     guard let answer = connection.answer(to: call, within: WireProtocol.answerLimit) else {
       FileHandle.standardError.write(
         Data(
@@ -311,8 +347,8 @@ package final class PluginServer {
   /// other work goes on. A host that has not answered within
   /// ``WireProtocol/answerLimit`` gets the call failed, so nothing waits
   /// for ever.
-  func call(_ module: UInt32, _ service: WireServiceCall) async -> WireAnswer {
-    await answer(within: WireProtocol.answerLimit) { .service(call: $0, module: module, service) }
+  func call(_ module: UInt32, _ service: HostServiceCall) async -> WireAnswer {
+    await answer(within: WireProtocol.answerLimit) { .callHostService(call: $0, module: module, service) }
   }
 
   /// Calls the business service `request` names for module `module` (0:
@@ -320,10 +356,10 @@ package final class PluginServer {
   /// the caller until the host answers, by the call's deadline: the host
   /// keeps it. Cancelling the caller cancels the call in the host, and
   /// in the provider.
-  func callService(_ module: UInt32, _ request: ServiceRequest) async -> ServiceOutcome {
+  func callBusinessService(_ module: UInt32, _ request: ServiceRequest) async -> ServiceOutcome {
     // The host answers by the call's deadline, which it keeps: no timer here.
     let answer = await answer(within: nil, cancel: { .cancelServiceCall(call: $0) }) {
-      .callService(call: $0, module: module, request)
+      .callBusinessService(call: $0, module: module, request)
     }
     switch answer {
     case .outcome(let outcome): return outcome
@@ -337,7 +373,7 @@ package final class PluginServer {
   /// limit; cancelling the caller cancels the request in the host.
   func sendHTTP(_ module: UInt32, _ request: HTTPRequest) async throws -> HTTPResponse {
     let answer = await answer(within: nil, cancel: { .cancelServiceCall(call: $0) }) {
-      .http(call: $0, module: module, request)
+      .sendHTTP(call: $0, module: module, request)
     }
     switch answer {
     case .httpResponse(let response): return response
@@ -353,7 +389,7 @@ package final class PluginServer {
   /// nothing waits for ever. A cancelled caller sends what `cancel` makes,
   /// if anything, and still waits for the answer.
   private func answer(
-    within limit: Duration?, cancel: (@Sendable (UInt32) -> WireMessage)? = nil, _ make: (UInt32) -> WireMessage
+    within limit: Duration?, cancel: (@Sendable (UInt32) -> PluginMessage)? = nil, _ make: (UInt32) -> PluginMessage
   ) async -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
@@ -376,8 +412,8 @@ package final class PluginServer {
   }
 
   /// Sends a service call that wants no answer.
-  func tell(_ module: UInt32, _ service: WireServiceCall) {
-    channel.send(.service(call: 0, module: module, service))
+  func tell(_ module: UInt32, _ service: HostServiceCall) {
+    channel.send(.callHostService(call: 0, module: module, service))
   }
 
   func newWorkID() -> UInt32 {
@@ -423,7 +459,7 @@ struct PluginModule {
 @MainActor
 final class StoreCopies {
   private var stores: [WireStore: [String: ArgumentValue]] = [:]
-  /// The host's clock as last sent (``WireMessage/clock(now:)``): nil before
+  /// The host's clock as last sent (``HostMessage/clock(now:)``): nil before
   /// it is; `.some(nil)` for real time.
   private var clock: Double??
 

@@ -20,12 +20,12 @@ final class ProcessProviders {
     self.types = Dictionary(types.map { ($0.provision.service, $0) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// Answers the host's call `call` with `request`'s outcome once it has
-  /// one: at once, with no hop, when the provider answers before its first
-  /// `await`.
-  func provide(_ call: UInt32, _ request: ServiceRequest) {
+  /// Carries out `request`, the host's call `call`, and answers it with
+  /// its outcome once it has one: at once, with no hop, when the provider
+  /// answers before its first `await`.
+  func carryOut(_ call: UInt32, _ request: ServiceRequest) {
     underWay.start(call, { await self.outcome(of: request) }) { [server] outcome in
-      _ = server.channel.send(.provided(call: call, outcome))
+      _ = server.channel.send(.providerAnswered(call: call, outcome))
     }
   }
 
@@ -45,7 +45,8 @@ final class ProcessProviders {
     // Every service goes to the host, which hands a provider one it does
     // not list as a stand-in that refuses it and reports it (not as nil).
     let declared = Set(type.services)
-    let services = ChannelServices.services(server: server, module: 0, named: Services.Name.all, declared: declared)
+    let services = ChannelServices.services(
+      server: server, module: 0, named: Services.Name.allCases, declared: declared)
     let provider = ProvidedService(type, services: services)
     made[provider.service] = provider
     return provider

@@ -2,23 +2,17 @@ import Glibc
 import Synchronization
 
 /// One end of the socket between the host and a plugin process: sends
-/// whole frames, one sender at a time, never raising SIGPIPE.
+/// whole frames of the messages its side sends (`Sent`: ``HostMessage``
+/// in the host, ``PluginMessage`` in a plugin process), one sender at a
+/// time, never raising SIGPIPE.
 ///
-/// The plugin's end (``Sending/waits``) waits for room to write: its
-/// process has nothing else to do. The host's end (``Sending/buffers``)
+/// The plugin's end (``WireSending/waits``) waits for room to write: its
+/// process has nothing else to do. The host's end (``WireSending/buffers``)
 /// never waits: what the socket has no room for is kept, in order, and
 /// written by ``writePending()`` once it is writable (the thread that reads
 /// the process polls for that, woken through ``wakeDescriptor``); the host
 /// gives up on a peer that leaves it unwritten (``pendingSince``).
-package final class WireChannel: Sendable {
-  /// How a channel sends when the peer has not made room.
-  package enum Sending: Sendable {
-    /// Waits for room.
-    case waits
-    /// Keeps what does not fit, up to ``WireChannel/pendingLimit`` bytes.
-    case buffers
-  }
-
+package final class WireChannel<Sent: WireMessage>: Sendable {
   /// The socket.
   package let descriptor: Int32
   /// For a channel that buffers: the read end of a pipe that becomes
@@ -28,7 +22,7 @@ package final class WireChannel: Sendable {
   package let wakeDescriptor: Int32
   /// The pipe's write end.
   private let wakeWriter: Int32
-  private let mode: Sending
+  private let mode: WireSending
 
   private struct Outgoing {
     /// Frames held back by ``hold()`` until ``flush()``; nil when none are.
@@ -42,14 +36,14 @@ package final class WireChannel: Sendable {
 
   private let outgoing = Mutex(Outgoing())
   /// The most bytes held back before they are sent all the same.
-  private static let holdLimit = 64 << 10
+  private static var holdLimit: Int { 64 << 10 }
   /// The most bytes a channel that buffers keeps for a peer that does not
   /// read: past it, sending fails.
-  package static let pendingLimit = 32 << 20
+  package static var pendingLimit: Int { 32 << 20 }
 
   /// The channel over the socket `descriptor`, which it closes when it
   /// goes; sending as `mode` says.
-  package init(descriptor: Int32, sending mode: Sending = .waits) {
+  package init(descriptor: Int32, sending mode: WireSending = .waits) {
     self.descriptor = descriptor
     self.mode = mode
     var pipe: [Int32] = [-1, -1]
@@ -73,7 +67,7 @@ package final class WireChannel: Sendable {
   /// (the peer closed its end, or, for a channel that buffers, over
   /// ``pendingLimit`` bytes wait for it), or the message not encoded.
   @discardableResult
-  package func send(_ message: WireMessage) -> Bool {
+  package func send(_ message: Sent) -> Bool {
     guard let payload = try? message.encoded() else { return false }
     return send(encoded: payload)
   }
@@ -223,6 +217,14 @@ package final class WireChannel: Sendable {
     buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     return true
   }
+}
+
+/// How a ``WireChannel`` sends when the peer has not made room.
+package enum WireSending: Sendable {
+  /// Waits for room.
+  case waits
+  /// Keeps what does not fit, up to ``WireChannel/pendingLimit`` bytes.
+  case buffers
 }
 
 extension Duration {

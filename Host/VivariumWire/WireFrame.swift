@@ -51,12 +51,15 @@ package struct WireFrameReader {
     buffer.append(contentsOf: bytes)
   }
 
-  /// The next whole message and its size on the wire, nil until all its
-  /// frames have arrived; throws for a frame or message too long or a
-  /// malformed message.
-  package mutating func nextMessage() throws(WireError) -> (message: WireMessage, size: Int)? {
+  /// The next whole message, of the direction this side reads, and its
+  /// size on the wire; nil until all its frames have arrived. Throws for a
+  /// frame or message too long or a malformed message: one of the other
+  /// direction is malformed.
+  package mutating func nextMessage<Message: WireMessage>(
+    _ type: Message.Type
+  ) throws(WireError) -> (message: Message, size: Int)? {
     guard let payload = try next() else { return nil }
-    return (try WireMessage.decode(payload), payload.count)
+    return (try Message.decode(payload), payload.count)
   }
 
   /// The next whole message's payload, nil until all its frames have arrived.

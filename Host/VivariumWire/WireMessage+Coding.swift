@@ -9,10 +9,10 @@ extension WireMessage {
   package func encoded() throws -> [UInt8] { try WireEncoder.encode(self) }
 
   /// The message a frame's payload holds; throws for anything else: an
-  /// unknown case or tag, a value cut short, of another kind or out of
-  /// range, bytes left over.
-  package static func decode(_ payload: [UInt8]) throws(WireError) -> WireMessage {
-    try WireDecoder.decode(WireMessage.self, from: payload)
+  /// unknown case or tag (a message of the other direction among them), a
+  /// value cut short, of another kind or out of range, bytes left over.
+  package static func decode(_ payload: [UInt8]) throws(WireError) -> Self {
+    try WireDecoder.decode(Self.self, from: payload)
   }
 
   /// The case's name, for error messages: `draw`.

@@ -1,8 +1,9 @@
 /// The protocol's version and limits: what both sides of the wire must agree on.
 package enum WireProtocol {
-  /// Bumped on any change to ``WireMessage``'s encoding: its cases, their
-  /// fields, or the `Codable` form of a value it carries.
-  package static let version = 11
+  /// Bumped on any change to the encoding of ``HostMessage`` or
+  /// ``PluginMessage``: their cases, their fields, or the `Codable` form of
+  /// a value they carry.
+  package static let version = 12
   /// The largest frame either side accepts: a message longer than this
   /// crosses in several (``WireFrame``), so that a reader holds at most one
   /// frame beyond the message it is reading.

@@ -106,12 +106,12 @@ enum FaultyContract {
         "When: on tapping Misbehave, inside build, on attach, never (the button only says it was tapped), or when asked whether it may be left."
       ),
     ],
-    services: [Services.Name.storage])
+    services: [.storage])
 
   static let demo = Contract(
     urn: "faulty:demo",
     summary: "A note to save, and a Crash button: the host keeps running and shows the crash in its place.",
-    services: [Services.Name.storage])
+    services: [.storage])
 
   static let goID = "go"
   static let noteID = "note"

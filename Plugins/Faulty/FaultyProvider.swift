@@ -6,7 +6,7 @@ import ViperKit
 /// answers `hang` (logging when the host cancels it).
 @MainActor
 final class FaultyProvider: ServiceProvider {
-  static let services = [Services.Name.log, Services.Name.http]
+  static let services: [Services.Name] = [.log, .http]
   private let log: (any ModuleLogger)?
   private let http: (any HTTPClient)?
   /// Not listed in ``services``: what `unlisted` reads.

@@ -74,7 +74,7 @@ enum FeedContract {
     summary: "Latest posts with the wallet preview on top; style=compact shows titles only.",
     arguments: [.choice("style", ["extended", "compact"], "Which presenter: extended (author and age) or compact.")],
     slots: [SlotSpec(name: "wallet", accepts: ["wallet:preview"], description: "The wallet balance.")],
-    services: [Services.Name.clock, Services.Name.notifications])
+    services: [.clock, .notifications])
 
   /// Seconds between reloads of the posts.
   static let refreshInterval = 30.0

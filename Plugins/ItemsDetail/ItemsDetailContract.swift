@@ -54,7 +54,7 @@ enum ItemsDetailContract {
       MessageSpec(
         ItemChanged.self, "The person enabled or disabled the item; sent to the module that opened the detail.")
     ],
-    services: [Services.Name.notifications],
+    services: [.notifications],
     requires: [.required(ItemsService.self, "1.0"..<"2")])
 
   static let toggleID = "toggle"

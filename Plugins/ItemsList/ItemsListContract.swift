@@ -66,7 +66,7 @@ enum ItemsListContract {
     urn: "items:list",
     version: 1,
     summary: "All items with their state and date; select one for its detail, or delete them all.",
-    services: [Services.Name.notifications],
+    services: [.notifications],
     opens: [.push("items:detail:{itemID}", arguments: ["itemID": .int])],
     requires: [.required(ItemsService.self, "1.0"..<"2")])
 

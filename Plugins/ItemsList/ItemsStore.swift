@@ -117,7 +117,7 @@ final class ItemsStore {
 /// Provides ``ItemsService`` from the plugin's ``ItemsStore``.
 @MainActor
 final class ItemsProvider: ServiceProvider {
-  static let services = [Services.Name.storage, Services.Name.settings]
+  static let services: [Services.Name] = [.storage, .settings]
   private let store: ItemsStore
 
   init(services: Services) {

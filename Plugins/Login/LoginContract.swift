@@ -67,7 +67,7 @@ enum LoginContract {
     urn: "login:form",
     version: 3,
     summary: "Sign in with a user name and password; on success the dashboard replaces this screen.",
-    services: [Services.Name.settings, Services.Name.log, Services.Name.clock],
+    services: [.settings, .log, .clock],
     opens: [.replace("dashboard:home", arguments: ["user": .string])],
     settings: [SettingDeclaration(SessionService.userSetting, readableByOthers: true), SettingDeclaration(lastUserKey)])
 

@@ -30,7 +30,7 @@ public enum LoginPlugin: ViperPlugin {
 /// out clears it, which no other plugin may do.
 @MainActor
 final class SessionProvider: ServiceProvider {
-  static let services = [Services.Name.settings]
+  static let services: [Services.Name] = [.settings]
   private let settings: (any SettingsStore)?
 
   init(services: Services) {

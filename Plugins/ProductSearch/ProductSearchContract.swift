@@ -73,7 +73,7 @@ enum ProductSearchContract {
     urn: "products:search",
     version: 2,
     summary: "Search products by name, five to a page; select one to add or remove it from your favourites.",
-    services: [Services.Name.storage, Services.Name.notifications, Services.Name.clock])
+    services: [.storage, .notifications, .clock])
 
   /// Seconds typing must pause before the typed query is searched.
   static let typingPause = 0.3

@@ -50,7 +50,7 @@ enum ProfileContract {
     urn: "profile:{userID}",
     summary: "A member's profile: name, handle, city, membership and bio.",
     arguments: [.required("userID", .string, "The member's user name, such as ada.")],
-    services: [Services.Name.clock])
+    services: [.clock])
 
   static let backID = "back"
 }

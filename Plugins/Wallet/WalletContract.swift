@@ -73,7 +73,7 @@ enum WalletContract {
     summary: "The wallet balance, with a button to top it up; meant to be embedded in other screens.",
     inputs: [MessageSpec(SetMasked.self, "Hide or show the amount.")],
     outputs: [MessageSpec(BalanceChanged.self, "The balance after a top-up.")],
-    services: [Services.Name.storage],
+    services: [.storage],
     opens: [.present("wallet:topup", expects: [MessageSpec(Picked.self, "The amount the person picked.")])])
 
   static let topUp = Contract(

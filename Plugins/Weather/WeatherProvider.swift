@@ -8,7 +8,7 @@ import WeatherInterface
 /// (Plugins/demo-http), so it runs offline and the same every time.
 @MainActor
 final class WeatherProvider: ServiceProvider {
-  static let services = [Services.Name.http]
+  static let services: [Services.Name] = [.http]
   private let http: (any HTTPClient)?
 
   init(services: Services) {

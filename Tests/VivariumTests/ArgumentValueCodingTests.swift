@@ -76,7 +76,7 @@ struct SettingsFileTests {
   }
 
   private func settings() throws -> any SettingsStore {
-    let contract = Contract(urn: "a", summary: "s", services: ["settings"])
+    let contract = Contract(urn: "a", summary: "s", services: [.settings])
     let services = TestServices.make(in: data).services(
       for: contract, plugin: PluginIdentity(name: "ShopPlugin", path: "/p/libShop.so"), urn: "a")
     return try #require(services.settings)

@@ -12,7 +12,7 @@ import ViperKit
 @MainActor
 struct DataDirectoryLockTests {
   let data: TemporaryDirectory
-  let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage", "settings"])
+  let contract = Contract(urn: "shop:cart", summary: "s", services: [.storage, .settings])
 
   init() throws {
     data = try TemporaryDirectory()

@@ -23,7 +23,7 @@ struct LogBoundsTests {
 
   @Test func aPluginLoggingAsFastAsItCanIsHeldToItsRateAndTheRestCountedInOneLine() async throws {
     let services = TestServices.make(in: data)
-    let contract = Contract(urn: "chatty:main", summary: "logs", services: [Services.Name.log])
+    let contract = Contract(urn: "chatty:main", summary: "logs", services: [.log])
     let plugin = PluginIdentity(name: "ChattyPlugin", path: data.path + "/libChatty.so")
     let log = try #require(services.services(for: contract, plugin: plugin, urn: "chatty:main").log)
     let line = String(repeating: "x", count: 1024)

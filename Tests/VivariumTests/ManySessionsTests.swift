@@ -49,7 +49,7 @@ struct ManySessionsTests {
   @Test func aModulesNoticeReachesItsOwnSessionAndTheHostsReachEverySession() throws {
     let first = HostRuntime(catalog: BuildProducts.demoCatalog, services: try TestServices.make())
     let second = first.host.openSession()
-    let contract = Contract(urn: "shop:cart", summary: "s", services: ["notifications"])
+    let contract = Contract(urn: "shop:cart", summary: "s", services: [.notifications])
     let services = first.services.services(
       for: contract, plugin: ServicesTests.shop, urn: contract.urn, telling: first.notifications)
     services.notifications?.notice("added to the cart", tone: .positive)

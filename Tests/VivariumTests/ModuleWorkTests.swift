@@ -145,7 +145,7 @@ enum WorkerModule {
 
   struct Factory<Kind: NamedURN>: ModuleFactory {
     static var contract: Contract {
-      Contract(urn: Kind.urn, summary: "Starts work.", services: [Services.Name.clock], opens: [.push("probe:other")])
+      Contract(urn: Kind.urn, summary: "Starts work.", services: [.clock], opens: [.push("probe:other")])
     }
 
     func build(_ context: ModuleContext) throws -> Module {

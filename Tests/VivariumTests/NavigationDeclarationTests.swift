@@ -50,7 +50,7 @@ struct NavigationDeclarationTests {
 
   @Test func aDeclaredPatternThatIsNoPatternIsAContractProblem() {
     let broken = Contract(urn: "probe:list", summary: "A list.", opens: [.push("probe::x"), .push("probe::x")])
-    let problems = ContractCheck.structuralProblems(broken)
+    let problems = ContractCheck.problems(broken)
     #expect(problems.contains { $0.hasPrefix("probe:list: opens .push(\"probe::x\"): ") }, "\(problems)")
     #expect(problems.contains { $0.contains("'push probe::x'") }, "the target declared twice: \(problems)")
   }

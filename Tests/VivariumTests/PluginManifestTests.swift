@@ -74,7 +74,7 @@ struct PluginManifestTests {
     let file = try PluginFile.open(path)
     defer { file.close() }
     let carried = try #require(try PluginLoader.checkHeaders(file).manifest, "lib\(name).so carries no manifest")
-    let record = try PluginManifest.record(carried, path: path, knownServices: nil).get()
+    let record = try PluginManifest.record(carried, path: path, validatingContracts: false).get()
     guard case .loaded(let plugin) = PluginLoader().load(path) else {
       Issue.record("lib\(name).so did not load")
       return
@@ -126,19 +126,44 @@ struct PluginManifestTests {
   @Test func aManifestForAnotherSDKOrUnreadableIsRefusedWithoutRunningThePlugin() {
     var newer = manifest("X", [note])
     newer.sdkVersion = ViperKitVersion(major: ViperKitVersion.current.major, minor: 99, patch: 0)
-    guard case .failure(let refused) = PluginManifest.record(newer.json, path: "/p/x.so", knownServices: nil) else {
+    guard case .failure(let refused) = PluginManifest.record(newer.json, path: "/p/x.so", validatingContracts: false)
+    else {
       Issue.record("a manifest for a newer SDK was accepted")
       return
     }
     #expect(refused.kind == .incompatible && refused.reasons.first?.contains("99") == true)
-    guard case .failure(let garbage) = PluginManifest.record(Array("{".utf8), path: "/p/x.so", knownServices: nil)
+    // A newer SDK's manifest may name a host service this one does not:
+    // it is refused for its SDK all the same, and from this SDK it is unreadable.
+    func namingAnUnknownService(_ manifest: PluginManifest) -> [UInt8] {
+      let json = String(decoding: manifest.json, as: UTF8.self)
+      #expect(json.contains(#""services":[]"#))
+      return Array(json.replacingOccurrences(of: #""services":[]"#, with: #""services":["location"]"#).utf8)
+    }
+    let unknown = PluginManifest.record(namingAnUnknownService(newer), path: "/p/x.so", validatingContracts: true)
+    guard case .failure(let newerUnknown) = unknown else {
+      Issue.record("a manifest naming a host service this SDK does not know was accepted")
+      return
+    }
+    #expect(newerUnknown.kind == .incompatible && newerUnknown.reasons.first?.contains("99") == true, "\(newerUnknown)")
+    let current = manifest("X", [note])
+    guard
+      case .failure(let unreadable) = PluginManifest.record(
+        namingAnUnknownService(current), path: "/p/x.so", validatingContracts: true)
+    else {
+      Issue.record("a manifest naming a host service this SDK does not know was accepted")
+      return
+    }
+    #expect(unreadable.kind == .badManifest, "\(unreadable)")
+    guard
+      case .failure(let garbage) = PluginManifest.record(Array("{".utf8), path: "/p/x.so", validatingContracts: false)
     else {
       Issue.record("garbage was accepted")
       return
     }
     #expect(garbage.kind == .badManifest)
     let one = manifest("X", [note])
-    guard case .failure(let twice) = PluginManifest.record(one.json + one.json, path: "/p/x.so", knownServices: nil)
+    guard
+      case .failure(let twice) = PluginManifest.record(one.json + one.json, path: "/p/x.so", validatingContracts: false)
     else {
       Issue.record("two manifests in one section were accepted")
       return
@@ -147,7 +172,7 @@ struct PluginManifestTests {
     #expect(
       (try? PluginManifest.record(
         manifest("X", [note]).json,
-        path: "/p/x.so", knownServices: nil
+        path: "/p/x.so", validatingContracts: false
       ).get())?.contracts == [note])
   }
 }

@@ -117,7 +117,7 @@ struct SamplePluginTests {
     try search.send(.select(list: "results", row: "3"))
     #expect(services.stored["favourites"] == "3")
     #expect(services.notices == ["positive: ★ Teapot is now a favourite."])
-    #expect(services.used == [Services.Name.storage, Services.Name.notifications])
+    #expect(services.used == [.storage, .notifications])
     try search.send(.tap(button: "next"))
     guard case .stack(_, let children)? = search.tree else { throw HarnessError(message: "no tree") }
     #expect(children.contains(.text("14 products · page 2 of 3", tone: .muted)))
@@ -160,7 +160,7 @@ struct SamplePluginTests {
     let profile = try await presented("profile:{userID}", ["userID": .string("grace")])
     guard case .stack(_, let children)? = profile.tree else { throw HarnessError(message: "no tree") }
     #expect(children.contains(.text("Member for 83 days")))
-    #expect(profile.services.used == [Services.Name.clock])
+    #expect(profile.services.used == [.clock])
   }
 
   @Test func harnessRefusesWhatTheScreenDoesNotOffer() async throws {

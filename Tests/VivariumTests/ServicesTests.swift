@@ -18,14 +18,14 @@ struct ServicesTests {
   }
 
   static let shop = PluginIdentity(name: "ShopPlugin", path: "/p/libShop.so")
-  static let storage = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+  static let storage = Contract(urn: "shop:cart", summary: "s", services: [.storage])
 
   private func services(for contract: Contract, plugin: PluginIdentity = shop) -> Services {
     TestServices.make(in: data).services(for: contract, plugin: plugin, urn: contract.urn)
   }
 
   @Test func storageSurvivesARestart() throws {
-    let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+    let contract = Contract(urn: "shop:cart", summary: "s", services: [.storage])
     try #require(services(for: contract).storage).set("3,7", forKey: "favourites")
     let restarted = services(for: contract)
     #expect(restarted.storage?.value(forKey: "favourites") == "3,7")
@@ -33,7 +33,7 @@ struct ServicesTests {
   }
 
   @Test func storageIsPrivateToEachPlugin() throws {
-    let contract = Contract(urn: "shop:cart", summary: "s", services: ["storage"])
+    let contract = Contract(urn: "shop:cart", summary: "s", services: [.storage])
     try #require(services(for: contract).storage).set("x", forKey: "k")
     let other = PluginIdentity(name: "OtherPlugin", path: "/p/libOther.so")
     #expect(services(for: contract, plugin: other).storage?.value(forKey: "k") == nil)
@@ -64,24 +64,34 @@ struct ServicesTests {
   @Test func settingsAreSharedAndTyped() throws {
     let services = TestServices.make(in: data)
     let one = services.services(
-      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: Self.shop, urn: "a")
+      for: Contract(urn: "a", summary: "s", services: [.settings]), plugin: Self.shop, urn: "a")
     let two = services.services(
-      for: Contract(urn: "b", summary: "s", services: ["settings"]),
+      for: Contract(urn: "b", summary: "s", services: [.settings]),
       plugin: PluginIdentity(name: "OtherPlugin", path: "/b.so"), urn: "b")
     try one.settings?.set(.bool(true), forKey: "dark")
     #expect(two.settings?.value(forKey: "dark") == .bool(true))
     let reopened = TestServices.make(in: data).services(
-      for: Contract(urn: "a", summary: "s", services: ["settings"]), plugin: Self.shop, urn: "a")
+      for: Contract(urn: "a", summary: "s", services: [.settings]), plugin: Self.shop, urn: "a")
     #expect(reopened.settings?.value(forKey: "dark") == .bool(true))
   }
 
   @Test func onlyDeclaredServicesAreHandedOut() {
-    let declared = services(for: Contract(urn: "a", summary: "s", services: ["clock", "log"]))
+    let declared = services(for: Contract(urn: "a", summary: "s", services: [.clock, .log]))
     #expect(declared.clock?.now() == TestServices.now)
     #expect(declared.log != nil && !(declared.log is UndeclaredService))
     #expect(declared.storage is UndeclaredService)
     #expect(declared.settings is UndeclaredService)
     #expect(declared.notifications is UndeclaredService)
+  }
+
+  /// The host hands out the service a contract lists, and a stand-in for
+  /// every other one.
+  @Test(arguments: Services.Name.allCases)
+  func theHostHandsOutWhatTheContractLists(name: Services.Name) {
+    let services = services(for: Contract(urn: "a", summary: "s", services: [name]))
+    #expect(services.names == Services.Name.allCases)
+    let standIns = ServiceNamesTests.standIns(in: services)
+    #expect(Set(standIns.keys) == Set(Services.Name.allCases.filter { $0 != name }.map(\.rawValue)))
   }
 
   /// A module using a service its contract does not list gets nothing from
@@ -92,7 +102,7 @@ struct ServicesTests {
     let urn = "weather:home"
     let person = HostNotifications()
     let services = host.services(
-      for: Contract(urn: urn, summary: "s", services: ["log"]), plugin: Self.shop, urn: urn, telling: person)
+      for: Contract(urn: urn, summary: "s", services: [.log]), plugin: Self.shop, urn: urn, telling: person)
     let clock = try #require(services.clock)
     await #expect(throws: UndeclaredService.Refused.self) { try await clock.sleep(for: 30) }
     _ = clock.now()
@@ -102,26 +112,33 @@ struct ServicesTests {
     let logged = host.recentLog.filter { $0.contains(" error \(urn): ") }
     try #require(logged.count == 2, "once per service: \(host.recentLog)")
     // The service, named where it is used and in what to add to the contract.
-    #expect(logged[0].contains("'clock'") && logged[0].contains(#""clock""#), "\(logged)")
-    #expect(logged[1].contains("'storage'") && logged[1].contains(#""storage""#), "\(logged)")
+    #expect(logged[0].contains("'clock'") && logged[0].contains("add .clock to"), "\(logged)")
+    #expect(logged[1].contains("'storage'") && logged[1].contains("add .storage to"), "\(logged)")
     let notices = person.notices
     #expect(notices.map(\.tone) == [.warning, .warning])
-    #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains(#""clock""#) == true)
+    #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains("add .clock") == true)
   }
 
   @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {
     let services = TestServices.make(in: data)
-    services.services(for: Contract(urn: "a:b", summary: "s", services: ["log"]), plugin: Self.shop, urn: "a:b")
+    services.services(for: Contract(urn: "a:b", summary: "s", services: [.log]), plugin: Self.shop, urn: "a:b")
       .log?.log(.warning, "disk nearly full")
     let line = "2026-11-21T12:00:00Z warning a:b: disk nearly full"
     #expect(services.recentLog == [line])
     #expect(try String(contentsOfFile: data.path + "/vivarium.log", encoding: .utf8) == line + "\n")
   }
 
-  @Test func aPluginNeedingAServiceTheHostLacksIsRefused() {
-    let problems = ContractCheck.problems(
-      Contract(urn: "a", summary: "s", services: ["storage", "payments"]), knownServices: HostServices.provided)
-    #expect(problems.count == 1)
-    #expect(problems[0].contains("'payments'"))
+  /// In JSON (manifests, caches, the wire) a contract lists its host
+  /// services by name, as it always did; a name ViperKit does not know
+  /// does not decode.
+  @Test func aContractListsItsHostServicesByName() throws {
+    let contract = Contract(urn: "a", summary: "s", services: [.storage, .clock])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let json = String(decoding: try encoder.encode(contract), as: UTF8.self)
+    #expect(json.contains(#""services":["storage","clock"]"#), "\(json)")
+    #expect(try JSONDecoder().decode(Contract.self, from: Data(json.utf8)) == contract)
+    let unknown = json.replacingOccurrences(of: #""clock""#, with: #""payments""#)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Contract.self, from: Data(unknown.utf8)) }
   }
 }

@@ -21,7 +21,7 @@ struct SettingOwnershipTests {
 
   /// The settings `plugin` gets, as its modules do.
   private func settings(of plugin: PluginIdentity) throws -> any SettingsStore {
-    let contract = Contract(urn: "probe", summary: "reads and writes settings", services: [Services.Name.settings])
+    let contract = Contract(urn: "probe", summary: "reads and writes settings", services: [.settings])
     return try #require(runtime.services.services(for: contract, plugin: plugin, urn: "probe").settings)
   }
 

@@ -51,7 +51,7 @@ struct TypedMessageTests {
   @Test func aFieldMessagesCannotCarryIsDeclaredSoTheChecksReportIt() {
     let spec = MessageSpec(WithList.self, "Lists are not fields.")
     #expect(spec.fields == ["(unsupported)": .string])
-    let problems = ContractCheck.structuralProblems(
+    let problems = ContractCheck.problems(
       Contract(urn: "demo:list", summary: "Emits lists.", outputs: [spec]))
     #expect(
       problems == [

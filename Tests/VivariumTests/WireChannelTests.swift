@@ -12,27 +12,27 @@ import ViperKit
 struct WireChannelTests {
   /// A socket pair: the host's end, non-blocking as the host makes it, in
   /// a channel that buffers, and the plugin's end.
-  private static func pair() throws -> (host: WireChannel, plugin: Int32) {
+  private static func pair() throws -> (host: WireChannel<HostMessage>, plugin: Int32) {
     var pair: [Int32] = [0, 0]
     try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-    return (WireChannel(descriptor: pair[0], sending: .buffers), pair[1])
+    return (WireChannel<HostMessage>(descriptor: pair[0], sending: .buffers), pair[1])
   }
 
   /// A message of about `size` bytes, numbered `index`.
-  private static func message(_ index: Int, size: Int = 10_000) -> WireMessage {
+  private static func message(_ index: Int, size: Int = 10_000) -> HostMessage {
     .storeChanged(.storage, key: "\(index)", .string(String(repeating: "x", count: size)))
   }
 
   /// Reads every frame `descriptor` holds now.
-  private static func readAll(_ descriptor: Int32, into reader: inout WireFrameReader) -> [WireMessage] {
+  private static func readAll(_ descriptor: Int32, into reader: inout WireFrameReader) -> [HostMessage] {
     var buffer = [UInt8](repeating: 0, count: 65_536)
-    var messages: [WireMessage] = []
+    var messages: [HostMessage] = []
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
       guard count > 0 else { break }
       buffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      while let (message, _) = try? reader.nextMessage() { messages.append(message) }
+      while let (message, _) = try? reader.nextMessage(HostMessage.self) { messages.append(message) }
     }
     return messages
   }
@@ -45,7 +45,7 @@ struct WireChannelTests {
     for index in 0..<count { #expect(host.send(Self.message(index))) }
     #expect(host.hasPending && host.pendingSince != nil)
     var reader = WireFrameReader()
-    var received: [WireMessage] = []
+    var received: [HostMessage] = []
     // The plugin reads, the host writes what waits, until all has arrived.
     for _ in 0..<10_000 where received.count < count {
       received += Self.readAll(plugin, into: &reader)
@@ -66,9 +66,9 @@ struct WireChannelTests {
     var sent = 0
     while host.send(Self.message(sent, size: size)) {
       sent += 1
-      try #require(sent <= WireChannel.pendingLimit / size + 2, "sending never failed")
+      try #require(sent <= WireChannel<HostMessage>.pendingLimit / size + 2, "sending never failed")
     }
-    #expect(sent >= WireChannel.pendingLimit / size - 1)
+    #expect(sent >= WireChannel<HostMessage>.pendingLimit / size - 1)
   }
 
   @Test func aPeerThatClosedItsEndMakesSendingFail() throws {

@@ -11,9 +11,10 @@ import ViperKit
 @testable import VivariumWire
 
 /// The protocol between the host and a plugin process: every message comes
-/// back as it was, through frames however the stream is cut; any other bytes
-/// are a ``WireError`` saying what is wrong, never a trap, and whatever
-/// decodes encodes to itself again.
+/// back as it was, through frames however the stream is cut; a message of
+/// one direction does not decode as the other's; any other bytes are a
+/// ``WireError`` saying what is wrong, never a trap, and whatever decodes
+/// encodes to itself again.
 @Suite("Plugin process protocol")
 struct WireProtocolTests {
   /// Mutated frames decoded in the fuzz test.
@@ -43,7 +44,7 @@ struct WireProtocolTests {
         MessageSpec(name: "picked", fields: ["itemID": .int, "title": .string], description: "A row was picked.")
       ],
       slots: [SlotSpec(name: "detail", accepts: ["items:detail:{itemID}"], kind: .tabs, description: "The item.")],
-      services: ["storage", "settings"],
+      services: [.storage, .settings],
       guards: [RouteGuard(requires: "session.user", otherwise: "login:form", reason: "Sign in first.")],
       opens: [
         .push(
@@ -102,26 +103,80 @@ struct WireProtocolTests {
     .showChild(-1, slot: ""), .emit(message), .emit(Message("refresh")), .send(message, slot: "detail"),
   ]
 
-  static let serviceCalls: [WireServiceCall] = {
-    var calls: [WireServiceCall] = [
+  static let serviceCalls: [HostServiceCall] = {
+    var calls: [HostServiceCall] = [
       .storageValue(key: "draft"), .storageSet(key: "draft", value: "hello"), .storageSet(key: "draft", value: nil),
       .storageKeys, .settingValue(key: "theme"), .settingSet(key: "theme", value: .string("dark")),
       .settingSet(key: "zoom", value: .double(2)), .settingSet(key: "theme", value: nil),
       .alert(title: "Delete?", message: "This cannot be undone."), .now,
     ]
-    calls += [LogLevel.debug, .info, .warning, .error].map { WireServiceCall.log($0, "line") }
-    calls += tones.map { WireServiceCall.notice("Saved", $0) }
+    calls += [LogLevel.debug, .info, .warning, .error].map { HostServiceCall.log($0, "line") }
+    calls += tones.map { HostServiceCall.notice("Saved", $0) }
     return calls
   }()
+
+  /// Every host service has its calls on the wire, but http, which has
+  /// messages of its own: a service added without them fails here.
+  @Test func everyHostServiceButHTTPIsCalledWithHostServiceCalls() {
+    #expect(Set(Self.serviceCalls.map(\.service)) == Set(Services.Name.allCases).subtracting([.http]))
+  }
 
   static let answers: [WireAnswer] = [
     .none, .string(nil), .string("stored"), .strings([]), .strings(["a", "b"]), .value(nil), .value(.string("v")),
     .value(.int(1)), .value(.bool(true)), .value(.double(1e300)), .number(1_700_000_000.25), .failed("disk full"),
   ]
 
-  /// A message of every case, most of them several times.
-  static let samples: [WireMessage] = {
-    var samples: [WireMessage] = [
+  /// A business service's request, its outcomes, and an http request.
+  static let forecast = ServiceValue.record([
+    "city": .string("Zürich"), "celsius": .double(-2.5), "hours": .list([.int(9), .int(12)]), "alert": .null,
+    "clear": .bool(false),
+  ])
+  static let serviceRequest = ServiceRequest(service: "weather", operation: "forecast", payload: forecast, deadline: 5)
+  static let emptyRequest = ServiceRequest(service: "", operation: "", payload: .record([:]), deadline: .infinity)
+  static let outcomes: [ServiceOutcome] = [
+    .response(forecast), .response(.list([])), .failure(.record(["why": .string("no such city")])),
+    .error(ServiceCallError(.deadline, service: "weather", operation: "forecast", reason: "no answer in 5 s")),
+  ]
+
+  /// A host message of every case, most of them several times.
+  static let hostSamples: [HostMessage] = {
+    var samples: [HostMessage] = [
+      .build(
+        call: 1, module: 2, factory: 0, urn: "items:list", arguments: arguments, services: [.storage],
+        restoring: #"{"draft":"é"}"#),
+      .build(call: .max, module: .max, factory: .max, urn: "", arguments: [:], services: [], restoring: ""),
+      .build(
+        call: 0, module: 0, factory: .min, urn: "x", arguments: ["only": .double(-0.0)],
+        services: Services.Name.allCases,
+        restoring: nil),
+    ]
+    samples += LifecycleEvent.allCases.map { HostMessage.lifecycle(call: 3, module: 2, $0) }
+    let events: [ViewEvent] = [
+      .tap(button: "add"), .select(list: "items", row: "7"), .type(field: "name", text: "é\n"),
+    ]
+    samples += events.map { HostMessage.event(call: 4, module: 2, $0) }
+    let origins: [MessageOrigin] = [
+      .parent(urn: "app:main"), .child(slot: "detail", urn: "items:detail:7"), .opened(urn: "login:form"),
+    ]
+    samples += origins.map { HostMessage.message(call: 5, module: 2, message, $0) }
+    samples.append(.message(call: 6, module: 2, Message("refresh"), .parent(urn: "")))
+    samples += answers.map { HostMessage.answer(call: 7, $0) }
+    samples += outcomes.map { HostMessage.answer(call: 26, .outcome($0)) }
+    samples += [
+      .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .mayLeave(call: 21, module: 2),
+      .cancel(call: 21), .storeCopy(.storage, ["note": .string("milk")]), .storeCopy(.settings, [:]),
+      .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
+      .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0),
+      .callProvider(call: 28, serviceRequest), .callProvider(call: .max, emptyRequest),
+      .answer(call: 29, .httpResponse(HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: [65]))),
+      .answer(call: 30, .httpFailed(HTTPError(.undeclaredHost, url: "https://evil.example", reason: "not declared"))),
+    ]
+    return samples
+  }()
+
+  /// A plugin message of every case, most of them several times.
+  static let pluginSamples: [PluginMessage] = {
+    var samples: [PluginMessage] = [
       .ready(
         version: WireProtocol.version, name: "ItemsList", sdkVersion: "2.1.0", contracts: contracts,
         pluginVersion: "1.2.3",
@@ -134,31 +189,10 @@ struct WireProtocolTests {
       .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
       .refused(kind: "", reasons: []),
       .mapped,
-      .build(
-        call: 1, module: 2, factory: 0, urn: "items:list", arguments: arguments, services: ["storage"],
-        restoring: #"{"draft":"é"}"#),
-      .build(call: .max, module: .max, factory: .max, urn: "", arguments: [:], services: [], restoring: ""),
-      .build(
-        call: 0, module: 0, factory: .min, urn: "x", arguments: ["only": .double(-0.0)], services: ["a", ""],
-        restoring: nil),
-    ]
-    samples += LifecycleEvent.allCases.map { WireMessage.lifecycle(call: 3, module: 2, $0) }
-    let events: [ViewEvent] = [
-      .tap(button: "add"), .select(list: "items", row: "7"), .type(field: "name", text: "é\n"),
-    ]
-    samples += events.map { WireMessage.event(call: 4, module: 2, $0) }
-    let origins: [MessageOrigin] = [
-      .parent(urn: "app:main"), .child(slot: "detail", urn: "items:detail:7"), .opened(urn: "login:form"),
-    ]
-    samples += origins.map { WireMessage.message(call: 5, module: 2, message, $0) }
-    samples.append(.message(call: 6, module: 2, Message("refresh"), .parent(urn: "")))
-    samples += answers.map { WireMessage.answer(call: 7, $0) }
-    samples += [
-      .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .done(call: 10), .done(call: 300),
+      .done(call: 10), .done(call: 300),
       .built(call: 11, roles: roles, receives: true, guardsLeaving: false, restoreFailure: nil),
       .built(call: 12, roles: [], receives: false, guardsLeaving: true, restoreFailure: "'draft' is missing"),
-      .mayLeave(call: 21, module: 2), .leaveDecision(call: 21, .leave), .cancel(call: 21),
-      .leaveDecision(call: 22, .stay(reason: "save first")),
+      .leaveDecision(call: 21, .leave), .leaveDecision(call: 22, .stay(reason: "save first")),
       .leaveDecision(call: 23, .ask(question: "Discard?", confirm: "Discard", cancel: "Keep editing")),
       .openRefused(call: 24, .refuse(reason: "no item 99")),
       .openRefused(call: 25, .redirect(urn: "login:form", reason: "sign in first")),
@@ -167,61 +201,49 @@ struct WireProtocolTests {
       .restorationState(module: 0, state: nil, failure: nil),
       .buildFailed(call: 13, message: "no item 7"), .draw(module: 2, tree), .draw(module: 3, .text("")),
     ]
-    samples += requests.map { WireMessage.request(module: 2, $0) }
-    samples += serviceCalls.map { WireMessage.service(call: 14, module: 2, $0) }
+    samples += requests.map { PluginMessage.request(module: 2, $0) }
+    samples += serviceCalls.map { PluginMessage.callHostService(call: 14, module: 2, $0) }
     samples += [
-      .service(call: 0, module: 2, .now), .workStarted(module: 2, work: 15, name: "load"),
+      .callHostService(call: 0, module: 2, .now), .workStarted(module: 2, work: 15, name: "load"),
       .workEnded(work: 15, .finished), .workEnded(work: 16, .failed("timed out")), .workEnded(work: 17, .cancelled),
       .sleep(work: 0, sleep: 18, seconds: 0.25, waiting: false),
       .sleep(work: 19, sleep: 20, seconds: .infinity, waiting: true),
       .cancelSleep(sleep: 18), .leaked(module: 2, roles: roles), .leaked(module: 3, roles: []),
-      .storeCopy(.storage, ["note": .string("milk")]), .storeCopy(.settings, [:]),
-      .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
-      .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0),
+      .callBusinessService(call: 26, module: 2, serviceRequest),
+      .callBusinessService(call: 27, module: 0, emptyRequest),
+      .cancelServiceCall(call: 26),
     ]
-    let forecast = ServiceValue.record([
-      "city": .string("Zürich"), "celsius": .double(-2.5), "hours": .list([.int(9), .int(12)]), "alert": .null,
-      "clear": .bool(false),
-    ])
-    let request = ServiceRequest(service: "weather", operation: "forecast", payload: forecast, deadline: 5)
-    let empty = ServiceRequest(service: "", operation: "", payload: .record([:]), deadline: .infinity)
-    let failure = ServiceCallError(.deadline, service: "weather", operation: "forecast", reason: "no answer in 5 s")
-    let outcomes: [ServiceOutcome] = [
-      .response(forecast), .response(.list([])), .failure(.record(["why": .string("no such city")])),
-      .error(failure),
-    ]
-    samples += [
-      .callService(call: 26, module: 2, request), .callService(call: 27, module: 0, empty),
-      .cancelServiceCall(call: 26), .provide(call: 28, request), .provide(call: .max, empty),
-    ]
-    samples += outcomes.map { WireMessage.provided(call: 28, $0) }
-    samples += outcomes.map { WireMessage.answer(call: 26, .outcome($0)) }
+    samples += outcomes.map { PluginMessage.providerAnswered(call: 28, $0) }
     let get = HTTPRequest("https://api.example.com/forecast?city=Oslo", headers: ["accept": "application/json"])
     samples += [
-      .http(call: 29, module: 2, get), .http(call: 30, module: 0, HTTPRequest("", method: "POST", body: [0, 255])),
-      .answer(call: 29, .httpResponse(HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: [65]))),
-      .answer(call: 30, .httpFailed(HTTPError(.undeclaredHost, url: "https://evil.example", reason: "not declared"))),
+      .sendHTTP(call: 29, module: 2, get),
+      .sendHTTP(call: 30, module: 0, HTTPRequest("", method: "POST", body: [0, 255])),
     ]
     return samples
   }()
+
+  /// Every sample, of both directions.
+  static let samples: [Sample] = hostSamples.map(Sample.toPlugin) + pluginSamples.map(Sample.toHost)
 
   /// The samples' encodings.
   static let encodings: [[UInt8]] = samples.map { try! $0.encoded() }
 
   /// A few messages for the stream tests.
-  static let streamSamples: [WireMessage] = [
-    .done(call: 1),
-    .draw(
-      module: 2,
-      .stack(
-        .horizontal,
-        [.heading("A"), .list(id: "l", rows: [ListRow(id: "1", title: "One", marker: Marker(.info, "new"))])]
-      )),
-    .build(
-      call: 300, module: 70_000, factory: 1, urn: "items:detail:7", arguments: ["itemID": .int(7), "z": .double(1.5)],
-      services: [], restoring: "{}"),
-    .woke(sleep: 3, cancelled: true),
-    .workEnded(work: 4, .failed("timed out")),
+  static let streamSamples: [Sample] = [
+    .toHost(.done(call: 1)),
+    .toHost(
+      .draw(
+        module: 2,
+        .stack(
+          .horizontal,
+          [.heading("A"), .list(id: "l", rows: [ListRow(id: "1", title: "One", marker: Marker(.info, "new"))])]
+        ))),
+    .toPlugin(
+      .build(
+        call: 300, module: 70_000, factory: 1, urn: "items:detail:7",
+        arguments: ["itemID": .int(7), "z": .double(1.5)], services: [], restoring: "{}")),
+    .toPlugin(.woke(sleep: 3, cancelled: true)),
+    .toHost(.workEnded(work: 4, .failed("timed out"))),
   ]
 
   // Hand-made values of the wire's codec (``WireTag``).
@@ -237,40 +259,44 @@ struct WireProtocolTests {
     return bytes
   }
 
-  /// Hand-made bytes that are not a message, and the kind of error they are.
-  static let malformed: [(String, [UInt8], WireError.Kind)] = [
-    ("nothing", [], .truncated),
-    ("an unknown tag", [9], .unknownTag),
-    ("the last tag byte", [255], .unknownTag),
-    ("a byte left over", keyed([("done", keyed([("call", unsigned(1))]))]) + [0], .leftOver),
-    ("a key that is not UTF-8", [7] + count(1) + [2, 0xC3, 0x28, 0], .notUTF8),
-    ("an encoded surrogate", [6, 3, 0xED, 0xA0, 0x80], .notUTF8),
-    ("an overlong encoding", [6, 2, 0xC0, 0x80], .notUTF8),
-    ("a string longer than the bytes", [6, 5, 0x61], .countTooLarge),
-    ("a list longer than the bytes", [8] + count(100) + [0], .countTooLarge),
-    ("the largest count", [8, 0xFF, 0xFF, 0xFF, 0xFF], .countTooLarge),
-    ("the largest string length", [6] + [UInt8](repeating: 0xFF, count: 9) + [0x01], .countTooLarge),
-    ("a count cut short", [8, 1, 0], .truncated),
-    ("a number of 11 bytes", [4] + [UInt8](repeating: 0x80, count: 10) + [0x01], .numberTooLong),
-    ("a tenth byte over 1", [4] + [UInt8](repeating: 0xFF, count: 9) + [0x02], .numberTooLong),
-    ("a number cut short", [4, 0x80], .truncated),
-    ("a double cut short", [5, 0, 0, 1, 2, 3], .truncated),
-    ("a key twice", keyed([("a", [0]), ("a", [0])]), .duplicateKey),
-    ("a key twice, composed and decomposed", keyed([("\u{E9}", [0]), ("e\u{301}", [0])]), .duplicateKey),
-    ("a case no message has", keyed([("nope", keyed([]))]), .mismatch),
-    ("a call number of 2^32", keyed([("done", keyed([("call", unsigned(1 << 32))]))]), .mismatch),
-    ("a signed call number", keyed([("done", keyed([("call", [3, 2])]))]), .mismatch),
-    ("a flag for a call number", keyed([("done", keyed([("call", [2])]))]), .mismatch),
-    ("a call number missing", keyed([("done", keyed([]))]), .mismatch),
+  /// Hand-made bytes that are not a message of the direction they are
+  /// read in, and the kind of error they are.
+  static let malformed: [(String, Direction, [UInt8], WireError.Kind)] = [
+    ("nothing", .toHost, [], .truncated),
+    ("an unknown tag", .toHost, [9], .unknownTag),
+    ("the last tag byte", .toPlugin, [255], .unknownTag),
+    ("a byte left over", .toHost, keyed([("done", keyed([("call", unsigned(1))]))]) + [0], .leftOver),
+    ("a key that is not UTF-8", .toHost, [7] + count(1) + [2, 0xC3, 0x28, 0], .notUTF8),
+    ("an encoded surrogate", .toHost, [6, 3, 0xED, 0xA0, 0x80], .notUTF8),
+    ("an overlong encoding", .toPlugin, [6, 2, 0xC0, 0x80], .notUTF8),
+    ("a string longer than the bytes", .toHost, [6, 5, 0x61], .countTooLarge),
+    ("a list longer than the bytes", .toHost, [8] + count(100) + [0], .countTooLarge),
+    ("the largest count", .toPlugin, [8, 0xFF, 0xFF, 0xFF, 0xFF], .countTooLarge),
+    ("the largest string length", .toHost, [6] + [UInt8](repeating: 0xFF, count: 9) + [0x01], .countTooLarge),
+    ("a count cut short", .toHost, [8, 1, 0], .truncated),
+    ("a number of 11 bytes", .toHost, [4] + [UInt8](repeating: 0x80, count: 10) + [0x01], .numberTooLong),
+    ("a tenth byte over 1", .toPlugin, [4] + [UInt8](repeating: 0xFF, count: 9) + [0x02], .numberTooLong),
+    ("a number cut short", .toHost, [4, 0x80], .truncated),
+    ("a double cut short", .toHost, [5, 0, 0, 1, 2, 3], .truncated),
+    ("a key twice", .toHost, keyed([("a", [0]), ("a", [0])]), .duplicateKey),
+    ("a key twice, composed and decomposed", .toHost, keyed([("\u{E9}", [0]), ("e\u{301}", [0])]), .duplicateKey),
+    ("a case no message has", .toHost, keyed([("nope", keyed([]))]), .mismatch),
+    ("a case no host message has", .toPlugin, keyed([("nope", keyed([]))]), .mismatch),
+    ("a call number of 2^32", .toHost, keyed([("done", keyed([("call", unsigned(1 << 32))]))]), .mismatch),
+    ("a signed call number", .toHost, keyed([("done", keyed([("call", [3, 2])]))]), .mismatch),
+    ("a flag for a call number", .toHost, keyed([("done", keyed([("call", [2])]))]), .mismatch),
+    ("a call number missing", .toHost, keyed([("done", keyed([]))]), .mismatch),
+    ("a plugin's answer sent to the plugin", .toPlugin, keyed([("done", keyed([("call", unsigned(1))]))]), .mismatch),
+    ("the host's cancel sent to the host", .toHost, keyed([("cancel", keyed([("call", unsigned(1))]))]), .mismatch),
     (
-      "a lifecycle event",
+      "a lifecycle event", .toPlugin,
       keyed([("lifecycle", keyed([("call", unsigned(0)), ("module", unsigned(0)), ("_2", text("wake"))]))]), .mismatch
     ),
     (
-      "a tone",
+      "a tone", .toHost,
       keyed([
         (
-          "service",
+          "callHostService",
           keyed([
             ("call", unsigned(0)), ("module", unsigned(0)),
             ("_2", keyed([("notice", keyed([("_0", text("")), ("_1", text("loud"))]))])),
@@ -279,32 +305,43 @@ struct WireProtocolTests {
       ]), .mismatch
     ),
     (
-      "a view element", keyed([("draw", keyed([("module", unsigned(0)), ("_1", keyed([("kind", text("table"))]))]))]),
-      .mismatch
+      "a view element", .toHost,
+      keyed([("draw", keyed([("module", unsigned(0)), ("_1", keyed([("kind", text("table"))]))]))]), .mismatch
     ),
-    ("a store", keyed([("storeCopy", keyed([("_0", unsigned(2)), ("_1", keyed([]))]))]), .mismatch),
+    ("a store", .toPlugin, keyed([("storeCopy", keyed([("_0", unsigned(2)), ("_1", keyed([]))]))]), .mismatch),
   ]
 
   // MARK: Round trips
 
   @Test(arguments: samples.indices)
   func eachMessageComesBackAsItWas(index: Int) throws {
-    let message = Self.samples[index]
-    let decoded = try WireMessage.decode(try message.encoded())
-    #expect(decoded == message)
-    #expect(try WireMessage.decode(Self.encodings[index]) == message)
+    let sample = Self.samples[index]
+    #expect(try sample.direction.decode(try sample.encoded()) == sample)
+    #expect(try sample.direction.decode(Self.encodings[index]) == sample)
+  }
+
+  /// No case is in both directions: a message read on the wrong side of
+  /// the socket is refused as what it is, a case that side does not have.
+  @Test(arguments: samples.indices)
+  func eachMessageIsRefusedTheOtherWay(index: Int) {
+    let other: Direction = Self.samples[index].direction == .toHost ? .toPlugin : .toHost
+    let error = Self.error(decoding: Self.encodings[index], as: other)
+    #expect(error?.kind == .mismatch, "\(Self.samples[index]): \(error?.description ?? "decoded")")
   }
 
   @Test func theSamplesHoldEveryCase() {
     var found: Set<String> = []
-    for sample in Self.samples { Self.collectCases(in: sample, into: &found) }
+    for sample in Self.hostSamples { Self.collectCases(in: sample, into: &found) }
+    for sample in Self.pluginSamples { Self.collectCases(in: sample, into: &found) }
     let expected: [String: String] = [
-      "WireMessage":
-        "mapped ready refused build lifecycle event message mayLeave cancel answer woke storeCopy storeChanged clock done built buildFailed openRefused leaveDecision draw request service workStarted workEnded sleep cancelSleep restorationState leaked",
+      "HostMessage":
+        "build lifecycle event message mayLeave callProvider cancel answer woke storeCopy storeChanged clock",
+      "PluginMessage":
+        "mapped ready refused done built buildFailed openRefused leaveDecision providerAnswered draw request restorationState workStarted workEnded sleep cancelSleep leaked callHostService callBusinessService sendHTTP cancelServiceCall",
       "WireStore": "storage settings",
       "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
-      "WireServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
-      "WireAnswer": "none string strings value number failed",
+      "HostServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
+      "WireAnswer": "none string strings value number failed outcome httpResponse httpFailed",
       "WireWorkOutcome": "finished failed cancelled",
       "ViewNode": "text heading list button field secretField stack slot notice",
       "ViewEvent": "tap select type",
@@ -325,8 +362,8 @@ struct WireProtocolTests {
 
   @Test func notANumberComesBackBitForBit() throws {
     let nan = Double(nan: 0x1234, signaling: false)
-    let decoded = try WireMessage.decode(
-      try WireMessage.sleep(work: 1, sleep: 2, seconds: nan, waiting: false).encoded())
+    let decoded = try PluginMessage.decode(
+      try PluginMessage.sleep(work: 1, sleep: 2, seconds: nan, waiting: false).encoded())
     guard case .sleep(let work, let sleep, let seconds, _) = decoded else {
       Issue.record("not a sleep: \(decoded)")
       return
@@ -358,11 +395,11 @@ struct WireProtocolTests {
     var received: [[UInt8]] = []
     for index in stream.indices { try Self.feed(stream[index...index], to: &reader, collecting: &received) }
     #expect(received == payloads)
-    #expect(try received.map { try WireMessage.decode($0) } == Self.streamSamples)
+    #expect(try zip(received, Self.streamSamples).map { try $1.direction.decode($0) } == Self.streamSamples)
   }
 
   @Test func aLargeFrameArrivesWholeOnceItsLastByteDoes() throws {
-    let message = WireMessage.buildFailed(call: 1, message: String(repeating: "é", count: 40_000))
+    let message = PluginMessage.buildFailed(call: 1, message: String(repeating: "é", count: 40_000))
     let stream = WireFrame.frame(try message.encoded())
     var reader = WireFrameReader()
     var received: [[UInt8]] = []
@@ -370,15 +407,15 @@ struct WireProtocolTests {
       #expect(received.isEmpty)
       try Self.feed(stream[start..<min(start + 4_096, stream.count)], to: &reader, collecting: &received)
     }
-    #expect(try received.map { try WireMessage.decode($0) } == [message])
+    #expect(try received.map { try PluginMessage.decode($0) } == [message])
   }
 
   // MARK: Malformed input
 
   @Test(arguments: malformed.indices)
   func malformedBytesAreAClearError(index: Int) {
-    let (what, bytes, expected) = Self.malformed[index]
-    let error = Self.error(decoding: bytes)
+    let (what, direction, bytes, expected) = Self.malformed[index]
+    let error = Self.error(decoding: bytes, as: direction)
     #expect(error?.kind == expected, "\(what): \(error?.description ?? "decoded")")
     #expect(error.map { !$0.description.isEmpty } == true)
   }
@@ -386,13 +423,14 @@ struct WireProtocolTests {
   @Test(arguments: samples.indices)
   func everyPrefixAndAByteMoreAreErrors(index: Int) {
     let encoded = Self.encodings[index]
+    let direction = Self.samples[index].direction
     for length in 0..<encoded.count {
-      let error = Self.error(decoding: Array(encoded.prefix(length)))
+      let error = Self.error(decoding: Array(encoded.prefix(length)), as: direction)
       #expect(
         error?.kind == .truncated || error?.kind == .countTooLarge,
         "the first \(length) of \(encoded.count) bytes: \(error?.description ?? "decoded")")
     }
-    let error = Self.error(decoding: encoded + [0])
+    let error = Self.error(decoding: encoded + [0], as: direction)
     #expect(error?.kind == .leftOver, "\(String(describing: error))")
   }
 
@@ -405,22 +443,22 @@ struct WireProtocolTests {
     }
     let leaf = try WireEncoder.encode(ViewNode.heading(""))
     // A draw of `depth` nodes, written by hand: stacks of one child each, then a heading.
-    let drawPrefix = try WireMessage.draw(module: 0, .heading("")).encoded().dropLast(leaf.count)
+    let drawPrefix = try PluginMessage.draw(module: 0, .heading("")).encoded().dropLast(leaf.count)
     let stackPrefix = try WireEncoder.encode(ViewNode.stack(.vertical, [.heading("")])).dropLast(leaf.count)
     func draw(depth: Int) -> [UInt8] {
       Array(drawPrefix) + Array([[UInt8]](repeating: Array(stackPrefix), count: depth - 1).joined()) + leaf
     }
-    let deepest = WireMessage.draw(module: 0, tree(depth: 64))
+    let deepest = PluginMessage.draw(module: 0, tree(depth: 64))
     #expect(try deepest.encoded() == draw(depth: 64))
-    #expect(try WireMessage.decode(draw(depth: 64)) == deepest)
+    #expect(try PluginMessage.decode(draw(depth: 64)) == deepest)
     for depth in [65, 100_000] {
-      let error = Self.error(decoding: draw(depth: depth))
+      let error = Self.error(decoding: draw(depth: depth), as: .toHost)
       #expect(error?.kind == .tooDeep, "\(depth): \(String(describing: error))")
     }
   }
 
   @Test func aFrameOverTheLimitIsRefusedBeforeItsPayload() throws {
-    let done = try WireMessage.done(call: 1).encoded()
+    let done = try PluginMessage.done(call: 1).encoded()
     var reader = WireFrameReader()
     var received: [[UInt8]] = []
     let stream = WireFrame.frame(done) + Self.header(WireProtocol.frameLimit + 1)
@@ -445,7 +483,8 @@ struct WireProtocolTests {
   /// A message over one frame crosses in several, each within the frame
   /// limit, and comes back whole; the limit on a message counts them all.
   @Test func aLargeMessageCrossesInSeveralFrames() throws {
-    let message = WireMessage.buildFailed(call: 1, message: String(repeating: "x", count: WireProtocol.frameLimit * 2))
+    let message = PluginMessage.buildFailed(
+      call: 1, message: String(repeating: "x", count: WireProtocol.frameLimit * 2))
     let payload = try message.encoded()
     let stream = WireFrame.frame(payload)
     #expect(stream.count == payload.count + 3 * 4, "three frames, each with its header")
@@ -453,7 +492,7 @@ struct WireProtocolTests {
     var received: [[UInt8]] = []
     try Self.feed(stream[...], to: &reader, collecting: &received)
     #expect(received == [payload])
-    #expect(try WireMessage.decode(received[0]) == message)
+    #expect(try PluginMessage.decode(received[0]) == message)
     #expect(reader.pending == 0)
     // Continued frames past the message limit are refused once they pass it.
     let full = Self.header(WireProtocol.frameLimit | 1 << 31) + [UInt8](repeating: 0, count: WireProtocol.frameLimit)
@@ -474,9 +513,10 @@ struct WireProtocolTests {
     var refused = 0
     var batch: [[UInt8]] = []
     for _ in 0..<Self.fuzzedFrameCount {
-      var bytes = random.pick(Self.encodings)
+      let index = Int.random(in: Self.encodings.indices, using: &random)
+      var bytes = Self.encodings[index]
       for _ in 0..<Int.random(in: 1...4, using: &random) { Self.mutate(&bytes, using: &random) }
-      if let message = try? WireMessage.decode(bytes) {
+      if let message = try? Self.samples[index].direction.decode(bytes) {
         decoded += 1
         Self.expectStable(message, from: bytes)
       } else {
@@ -496,10 +536,11 @@ struct WireProtocolTests {
 
   // MARK: Helpers
 
-  /// The error decoding `bytes` throws; nil when they decode.
-  private static func error(decoding bytes: [UInt8]) -> WireError? {
+  /// The error decoding `bytes` as a message going `direction` throws; nil
+  /// when they decode.
+  private static func error(decoding bytes: [UInt8], as direction: Direction) -> WireError? {
     do {
-      _ = try WireMessage.decode(bytes)
+      _ = try direction.decode(bytes)
       return nil
     } catch {
       return error
@@ -541,10 +582,10 @@ struct WireProtocolTests {
   }
 
   /// `message`, decoded from `bytes`, encodes to bytes that decode to it again.
-  private static func expectStable(_ message: WireMessage, from bytes: [UInt8]) {
+  private static func expectStable(_ message: Sample, from bytes: [UInt8]) {
     let encoded = try! message.encoded()
     do {
-      let again = try WireMessage.decode(encoded)
+      let again = try message.direction.decode(encoded)
       // Not a number is not equal to itself: then the bytes must be.
       if again != message && (try? again.encoded()) != encoded {
         Issue.record("\(bytes) decoded to \(message), which comes back as \(again)")
@@ -588,7 +629,9 @@ struct WireProtocolTests {
       // A header over the limit: the reader stops there.
     }
     for payload in received {
-      if let message = try? WireMessage.decode(payload) { expectStable(message, from: payload) }
+      for direction in Direction.allCases {
+        if let message = try? direction.decode(payload) { expectStable(message, from: payload) }
+      }
     }
   }
 
@@ -615,6 +658,46 @@ struct WireProtocolTests {
       let copy = bytes[index..<min(bytes.count, index + Int.random(in: 1...16, using: &random))]
       bytes.insert(contentsOf: copy, at: Int.random(in: 0...bytes.count, using: &random))
     default: bytes.removeSubrange(position...)
+    }
+  }
+}
+
+extension WireProtocolTests {
+  /// Which way a message goes, and so which type reads it.
+  enum Direction: CaseIterable {
+    /// From the host to a plugin process: a ``HostMessage``.
+    case toPlugin
+    /// From a plugin process to the host: a ``PluginMessage``.
+    case toHost
+
+    /// `bytes` read as a message going this way.
+    func decode(_ bytes: [UInt8]) throws(WireError) -> Sample {
+      switch self {
+      case .toPlugin: .toPlugin(try HostMessage.decode(bytes))
+      case .toHost: .toHost(try PluginMessage.decode(bytes))
+      }
+    }
+  }
+
+  /// A message of either direction.
+  enum Sample: Equatable, Sendable {
+    case toPlugin(HostMessage)
+    case toHost(PluginMessage)
+
+    /// The way it goes.
+    var direction: Direction {
+      switch self {
+      case .toPlugin: .toPlugin
+      case .toHost: .toHost
+      }
+    }
+
+    /// Its bytes on the wire.
+    func encoded() throws -> [UInt8] {
+      switch self {
+      case .toPlugin(let message): try message.encoded()
+      case .toHost(let message): try message.encoded()
+      }
     }
   }
 }

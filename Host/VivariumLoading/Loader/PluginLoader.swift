@@ -11,8 +11,6 @@ import ViperKitHosting
 /// never closed: `dlclose` really unmaps a Swift library, and the Swift runtime
 /// keeps pointers into it, so the next dynamic cast would crash.
 package struct PluginLoader: Sendable {
-  /// Names of the services this host provides to modules.
-  package let knownServices: Set<String>
   /// When set, each file is first loaded in a child process.
   package let probe: PluginProbe?
   /// Whether contracts are checked at load; `vivarium check` turns this off
@@ -36,19 +34,13 @@ package struct PluginLoader: Sendable {
   /// unconfined.
   package var beforeMapping: (@Sendable (PluginMapping) -> Void)?
 
-  /// A loader for a host that provides `knownServices`; with `probe`, a file
-  /// is loaded here only after it loaded cleanly in a child process.
-  package init(
-    knownServices: Set<String> = Services.Name.all, probe: PluginProbe? = nil, validatesContracts: Bool = true
-  ) {
-    self.init(knownServices: knownServices, probe: probe, validatesContracts: validatesContracts, beforeLoading: nil)
+  /// A loader; with `probe`, a file is loaded here only after it loaded
+  /// cleanly in a child process.
+  package init(probe: PluginProbe? = nil, validatesContracts: Bool = true) {
+    self.init(probe: probe, validatesContracts: validatesContracts, beforeLoading: nil)
   }
 
-  init(
-    knownServices: Set<String> = Services.Name.all, probe: PluginProbe? = nil, validatesContracts: Bool = true,
-    beforeLoading: (@Sendable (String) -> Void)?
-  ) {
-    self.knownServices = knownServices
+  init(probe: PluginProbe? = nil, validatesContracts: Bool = true, beforeLoading: (@Sendable (String) -> Void)?) {
     self.probe = probe
     self.validatesContracts = validatesContracts
     self.beforeLoading = beforeLoading
@@ -186,8 +178,7 @@ package struct PluginLoader: Sendable {
         path, .noModules, "\(plugin.name).factories() returned no factories; return one per module the plugin offers")
     }
     if let tooMany = PluginLimits.rejection(path, count: factories.count) { throw tooMany }
-    let problems =
-      validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract, knownServices: knownServices) } : []
+    let problems = validatesContracts ? factories.flatMap { ContractCheck.problems($0.contract) } : []
     guard problems.isEmpty else { throw Rejection(path, .invalidContract, problems) }
     var loaded = LoadedPlugin(
       path: path, name: descriptor.pointee.plugin_name.map { String(cString: $0) } ?? plugin.name,

@@ -10,7 +10,7 @@ import VivariumWire
 final class PluginInbox: Sendable {
   enum Item: Sendable {
     /// A decoded message.
-    case message(WireMessage)
+    case message(PluginMessage)
     /// The channel broke: a malformed frame, or a flood. The process is being killed.
     case broken(String)
     /// The process ended with this wait status; the tail of its stderr.
@@ -80,7 +80,9 @@ final class PluginInbox: Sendable {
 /// the inbox, its stderr into a kept tail; at the end of the socket, it
 /// reaps the process and says how it ended.
 enum PluginReader {
-  static func run(channel: WireChannel, stderr: Int32, pid: pid_t, inbox: PluginInbox, zygote: PluginZygote?) {
+  static func run(
+    channel: WireChannel<HostMessage>, stderr: Int32, pid: pid_t, inbox: PluginInbox, zygote: PluginZygote?
+  ) {
     var frames = WireFrameReader()
     var tail: [UInt8] = []
     var open = [channel.descriptor, stderr]
@@ -137,7 +139,7 @@ enum PluginReader {
         }
         buffer.withUnsafeBytes { frames.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         do {
-          while let (message, size) = try frames.nextMessage() {
+          while let (message, size) = try frames.nextMessage(PluginMessage.self) {
             guard inbox.push(.message(message), size: size) else {
               throw WireError(
                 .flood,

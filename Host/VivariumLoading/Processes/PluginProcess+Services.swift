@@ -38,11 +38,11 @@ extension PluginProcess {
     return false
   }
 
-  /// Sends `call` to the process's provider of its service (made there on
-  /// first use); the call is answered when the process answers it, or with
-  /// unavailable when the process ends first. Answered otherwise (its
-  /// deadline, its caller cancelled), it is cancelled in the process.
-  package func provide(_ call: PendingServiceCall) {
+  /// Has the process's provider of `call`'s service (made there on first
+  /// use) carry it out; the call is answered when the process answers it,
+  /// or with unavailable when the process ends first. Answered otherwise
+  /// (its deadline, its caller cancelled), it is cancelled in the process.
+  package func callProvider(_ call: PendingServiceCall) {
     if case .ended(let failure) = state { return fail(call, failure.cause) }
     if retiring { return fail(call, "it was replaced by a new build") }
     // A process started again gets its providers' copies anew.
@@ -55,12 +55,12 @@ extension PluginProcess {
       self.send(.cancel(call: id))
       self.endIfRetired()
     }
-    send(.provide(call: id, call.request))
+    send(.callProvider(call: id, call.request))
   }
 
   /// The answer to the host's call `call` to a provider; one that comes
   /// after the call was answered otherwise is dropped.
-  func provided(_ call: UInt32, _ outcome: ServiceOutcome) {
+  func providerAnswered(_ call: UInt32, _ outcome: ServiceOutcome) {
     provisions.removeValue(forKey: call)?.finish(outcome)
     endIfRetired()
   }

@@ -34,7 +34,7 @@ package final class PluginProcess {
   package private(set) var state: State = .running
   /// Counts starts: modules of an earlier process are failed for good.
   private(set) var generation = 0
-  private var channel: WireChannel?
+  private var channel: WireChannel<HostMessage>?
   private var inbox: PluginInbox?
   /// The current process's id (0 before the first start), to watch it from outside.
   package private(set) var pid: pid_t = 0
@@ -133,7 +133,7 @@ package final class PluginProcess {
       path: path, memoryLimit: options.memoryLimit, confined: options.confined,
       descriptors: [fileHigh, socketHigh, errorsHigh])
     _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-    let channel = WireChannel(descriptor: pair[0], sending: .buffers)
+    let channel = WireChannel<HostMessage>(descriptor: pair[0], sending: .buffers)
     let inbox = PluginInbox { [weak self] in Self.pumpSoon(self) }
     let stderr = errors[0]
     let reaper = forked == nil ? nil : zygote
@@ -383,7 +383,7 @@ package final class PluginProcess {
   /// Business service and http calls the process's modules and providers
   /// made, under way in the host (``serveBusiness(_:_:_:)``).
   let businessCalls = CallTasks()
-  /// Calls the host made to the process's providers, awaiting their answers (``provide(_:)``).
+  /// Calls the host made to the process's providers, awaiting their answers (``callProvider(_:)``).
   var provisions: [UInt32: PendingServiceCall] = [:]
   /// The services of the process's providers, once the host made them
   /// (``prepareProviders(_:)``): calls of theirs come as module 0.
@@ -406,7 +406,7 @@ package final class PluginProcess {
   /// does: past it, or when the process is not responding already, the
   /// caller goes on with ``CallOutcome/notResponding`` and the answer, if
   /// it comes, is carried out when it does.
-  func call(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) async -> CallOutcome {
+  func call(_ what: String, in work: WorkScope, _ make: (UInt32) -> HostMessage) async -> CallOutcome {
     if case .ended(let failure) = state { return .ended(failure) }
     guard let id = post(what, in: work, make) else { return .notResponding }
     guard state == .running else { return .notResponding }
@@ -453,7 +453,7 @@ package final class PluginProcess {
   /// responding is sent the call all the same, and answers it in its turn,
   /// but nothing waits for it.
   @discardableResult
-  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> WireMessage) -> UInt32? {
+  func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> HostMessage) -> UInt32? {
     if case .ended = state { return nil }
     guard let channel else { return nil }
     let id = nextCall
@@ -496,7 +496,7 @@ package final class PluginProcess {
 
   /// Sends a message that wants no answer (an answer to the process's own
   /// call, a wake-up): also while it is not responding, so that it can.
-  func send(_ message: WireMessage) {
+  func send(_ message: HostMessage) {
     if case .ended = state { return }
     guard let channel, channel.send(message) else {
       return stop(because: "it stopped reading its channel")
@@ -589,7 +589,7 @@ package final class PluginProcess {
     }
   }
 
-  private func handle(_ message: WireMessage, arrival: ContinuousClock.Instant) {
+  private func handle(_ message: PluginMessage, arrival: ContinuousClock.Instant) {
     switch message {
     case .done(let call): answered(call, .done, arrival: arrival)
     case .built(let call, let roles, let receives, let guardsLeaving, let failure):
@@ -610,12 +610,12 @@ package final class PluginProcess {
     case .restorationState(let module, let state, let failure):
       modules[module]?.keep(state: state, failure: failure)
     case .request(let module, let request): modules[module]?.perform(request)
-    case .service(let call, let module, let service):
+    case .callHostService(let call, let module, let service):
       noteLateness(arrival)
       if call != 0, heldServiceCalls != nil {
         heldServiceCalls?.append((call, module, service))
       } else {
-        serve(call, module, service)
+        serveHostService(call, module, service)
       }
     case .workStarted(let module, let id, let name):
       guard let module = modules[module] else { return }
@@ -635,19 +635,18 @@ package final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .callService(let call, let module, let request): serveBusiness(call, module, request)
-    case .http(let call, let module, let request): serveHTTP(call, module, request)
+    case .callBusinessService(let call, let module, let request): serveBusiness(call, module, request)
+    case .sendHTTP(let call, let module, let request): serveHTTP(call, module, request)
     case .cancelServiceCall(let call): cancelBusinessCall(call)
-    case .provided(let call, let outcome): provided(call, outcome)
-    case .mapped, .ready, .refused, .build, .lifecycle, .event, .message, .mayLeave, .cancel, .answer, .woke,
-      .storeCopy, .storeChanged, .clock, .provide:
-      stop(because: "it sent '\(message.name)', which only comes at its start or from the host")
+    case .providerAnswered(let call, let outcome): providerAnswered(call, outcome)
+    case .mapped, .ready, .refused:
+      stop(because: "it sent '\(message.name)' again, after its start")
     }
   }
 
-  /// Carries out the process's service call `call` (0: it wants no answer)
-  /// for `module`, and answers it.
-  private func serve(_ call: UInt32, _ module: UInt32, _ service: WireServiceCall) {
+  /// Carries out the process's call `call` (0: it wants no answer) of
+  /// `module` to a host service, and answers it.
+  private func serveHostService(_ call: UInt32, _ module: UInt32, _ service: HostServiceCall) {
     let answer =
       module == 0
       ? providerServices.map { RemoteModule.serve(service, with: $0, for: "the providers of \(name)") }
@@ -663,13 +662,13 @@ package final class PluginProcess {
   /// For tests: while not nil, the process's service calls that want an
   /// answer are kept here unanswered, in order, as a host slow to answer
   /// them would; ``answerHeldServiceCalls()`` answers them.
-  var heldServiceCalls: [(call: UInt32, module: UInt32, service: WireServiceCall)]?
+  var heldServiceCalls: [(call: UInt32, module: UInt32, service: HostServiceCall)]?
 
   /// Answers the calls ``heldServiceCalls`` kept, in order, and holds no more.
   func answerHeldServiceCalls() {
     let held = heldServiceCalls ?? []
     heldServiceCalls = nil
-    for (call, module, service) in held { serve(call, module, service) }
+    for (call, module, service) in held { serveHostService(call, module, service) }
   }
 
   private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) {

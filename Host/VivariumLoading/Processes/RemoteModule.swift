@@ -109,13 +109,13 @@ package final class RemoteModule {
   /// What the module asked, carried out by the host's link.
   func perform(_ request: HostRequest) { link.request(request) }
 
-  func serve(_ call: WireServiceCall) -> WireAnswer { Self.serve(call, with: context.services, for: urn) }
+  func serve(_ call: HostServiceCall) -> WireAnswer { Self.serve(call, with: context.services, for: urn) }
 
   /// `call` carried out with `services`, those of `user` (a module's URN,
   /// or the providers of a plugin).
-  static func serve(_ call: WireServiceCall, with services: Services, for user: String) -> WireAnswer {
-    func missing(_ name: String) -> WireAnswer {
-      .failed("\(user) does not list the service '\(name)' in its contract")
+  static func serve(_ call: HostServiceCall, with services: Services, for user: String) -> WireAnswer {
+    func missing() -> WireAnswer {
+      .failed("\(user) does not list the service '\(call.service.rawValue)' in its contract")
     }
     func attempt(_ body: () throws -> Void) -> WireAnswer {
       do {
@@ -127,19 +127,19 @@ package final class RemoteModule {
     }
     switch call {
     case .storageValue(let key):
-      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      guard let storage = services.storage else { return missing() }
       return .string(storage.value(forKey: key))
     case .storageSet(let key, let value):
-      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      guard let storage = services.storage else { return missing() }
       return attempt { try storage.set(value, forKey: key) }
     case .storageKeys:
-      guard let storage = services.storage else { return missing(Services.Name.storage) }
+      guard let storage = services.storage else { return missing() }
       return .strings(storage.keys())
     case .settingValue(let key):
-      guard let settings = services.settings else { return missing(Services.Name.settings) }
+      guard let settings = services.settings else { return missing() }
       return .value(settings.value(forKey: key))
     case .settingSet(let key, let value):
-      guard let settings = services.settings else { return missing(Services.Name.settings) }
+      guard let settings = services.settings else { return missing() }
       return attempt { try settings.set(value, forKey: key) }
     case .log(let level, let text):
       services.log?.log(level, text)

@@ -12,10 +12,18 @@ import ViperKitHosting
 extension PluginManifest {
   /// What the manifest in `bytes` (from the file `path`) says the plugin
   /// offers, or why the plugin is refused: a manifest that cannot be read,
-  /// one for another ABI, SDK or compiler, or contracts that are not valid.
-  static func record(_ bytes: [UInt8], path: String, knownServices: Set<String>?) -> Result<PluginRecord, Rejection> {
+  /// one for another ABI, SDK or compiler, or (`validatingContracts`)
+  /// contracts that are not valid.
+  static func record(_ bytes: [UInt8], path: String, validatingContracts: Bool) -> Result<PluginRecord, Rejection> {
     let fix = ManifestAdvice.remake(path)
     guard let manifest = PluginManifest(json: bytes) else {
+      // One made for another SDK may hold what this one cannot read (a
+      // host service this SDK does not name): it is refused for its SDK.
+      if let stamp = try? JSONDecoder().decode(Stamp.self, from: Data(bytes)),
+        let rejection = stamp.rejection(path, fix: fix)
+      {
+        return .failure(rejection)
+      }
       let count = bytes.split(separator: UInt8(ascii: "}")).count { $0.starts(with: Array(#"{"abiVersion""#.utf8)) }
       let what =
         count > 1
@@ -23,36 +31,50 @@ extension PluginManifest {
         : "is not a manifest this host can read; \(fix)"
       return .failure(Rejection(path, .badManifest, "its \(PluginManifest.sectionName) section \(what)"))
     }
-    guard manifest.format == formatName, manifest.formatVersion == currentVersion else {
-      return .failure(
-        Rejection(
-          path, .badManifest,
-          "its manifest is '\(manifest.format)' version \(manifest.formatVersion); this host reads '\(formatName)' version \(currentVersion): \(fix) against this host's SDK"
-        ))
-    }
-    let fields = DescriptorFields(
-      magic: VK_PLUGIN_MAGIC, abiVersion: manifest.abiVersion, sdkVersion: manifest.sdkVersion,
-      compiler: manifest.compiler)
-    if let rejection = DescriptorCheck.rejection(path, fields) {
-      let stale =
-        "(so its manifest says; a manifest left from an earlier build says so too: \(fix))"
-      return .failure(
-        Rejection(
-          path, rejection.kind, rejection.reasons + [stale],
-          checks: rejection.checks + [rejection.checks.last ?? "descriptor.sdk"]))
-    }
+    let stamp = Stamp(
+      format: manifest.format, formatVersion: manifest.formatVersion, abiVersion: manifest.abiVersion,
+      sdkVersion: manifest.sdkVersion, compiler: manifest.compiler)
+    if let rejection = stamp.rejection(path, fix: fix) { return .failure(rejection) }
     guard !manifest.contracts.isEmpty else {
       return .failure(Rejection(path, .badManifest, "its manifest lists no modules; \(fix)"))
     }
     if let tooMany = PluginLimits.rejection(path, count: manifest.contracts.count) { return .failure(tooMany) }
-    if let knownServices {
-      let problems = manifest.contracts.flatMap { ContractCheck.problems($0, knownServices: knownServices) }
+    if validatingContracts {
+      let problems = manifest.contracts.flatMap(ContractCheck.problems)
       guard problems.isEmpty else { return .failure(Rejection(path, .invalidContract, problems)) }
     }
     return .success(
       PluginRecord(
         name: manifest.name, sdkVersion: manifest.sdkVersion, contracts: manifest.contracts, version: manifest.version,
         provides: manifest.provides, hosts: manifest.hosts))
+  }
+
+  /// What a manifest says it was made for, read also from one whose
+  /// contracts this host cannot read.
+  private struct Stamp: Decodable {
+    let format: String
+    let formatVersion: Int
+    let abiVersion: UInt32
+    let sdkVersion: ViperKitVersion
+    let compiler: String
+
+    /// Why a plugin whose manifest says this is refused, nil when it is
+    /// not: another layout, ABI, SDK or compiler.
+    func rejection(_ path: String, fix: String) -> Rejection? {
+      guard format == formatName, formatVersion == currentVersion else {
+        return Rejection(
+          path, .badManifest,
+          "its manifest is '\(format)' version \(formatVersion); this host reads '\(formatName)' version \(currentVersion): \(fix) against this host's SDK"
+        )
+      }
+      let fields = DescriptorFields(
+        magic: VK_PLUGIN_MAGIC, abiVersion: abiVersion, sdkVersion: sdkVersion, compiler: compiler)
+      guard let rejection = DescriptorCheck.rejection(path, fields) else { return nil }
+      let stale = "(so its manifest says; a manifest left from an earlier build says so too: \(fix))"
+      return Rejection(
+        path, rejection.kind, rejection.reasons + [stale],
+        checks: rejection.checks + [rejection.checks.last ?? "descriptor.sdk"])
+    }
   }
 }
 
@@ -77,7 +99,7 @@ extension PluginManifest {
         name: $0.name, contracts: $0.contracts, sdkVersion: $0.sdkVersion, compiler: swiftCompilerIdentity(),
         version: $0.version, provides: $0.provides, hosts: $0.hosts)
     }
-    let carried = elf.manifest.map { record($0, path: path, knownServices: nil) }
+    let carried = elf.manifest.map { record($0, path: path, validatingContracts: false) }
     return (declared ?? .failure(Rejection(path, .crashed, "the probe gave no report")), carried)
   }
 

@@ -75,9 +75,9 @@ package struct PluginScanner: Sendable {
       }
       // The plugin says what it offers: nothing of it runs until it is needed.
       file.close()
-      let known = loader.validatesContracts ? loader.knownServices : nil
       outcomes[index] = remember(
-        file, PluginManifest.record(manifest, path: path, knownServices: known), source: .manifest, in: &registry)
+        file, PluginManifest.record(manifest, path: path, validatingContracts: loader.validatesContracts),
+        source: .manifest, in: &registry)
     }
     if let probe {
       let reports = probe.scan(unknown.map(\.file), validatingContracts: loader.validatesContracts)

@@ -71,8 +71,8 @@ package struct ServiceGraph: Sendable, Equatable {
     package var providerVersion: SemanticVersion
     /// What the provider requires in turn.
     package var requires: [ServiceRequirement]
-    /// The host services (``ViperKit/Services/Name``) the provider uses.
-    package var hostServices: [String]
+    /// The host services the provider uses.
+    package var hostServices: [Services.Name]
     package var consumers: [Consumer]
   }
 

@@ -15,9 +15,6 @@ import VivariumSupport
 /// is read-only, and its saves fail with ``saveRefusal``.
 @MainActor
 package final class HostServices {
-  /// The names of the services this host provides.
-  package static let provided = Services.Name.all
-
   /// Where storage, settings and the log live.
   package let dataDirectory: String
   /// How the hints the host gives name a command a person can run: with
@@ -103,10 +100,18 @@ package final class HostServices {
   ) -> Services {
     let person = person ?? announcements
     let reporter = ModuleReporter(services: self, person: person, urn: urn, plugin: plugin.name)
-    let listed = Services(
-      named: Set(contract.services), storage: { store(for: plugin) }, settings: { settings(for: plugin) },
-      log: { reporter },
-      notifications: { reporter }, clock: { clock }, http: { http(for: plugin) })
+    var listed = Services()
+    for name in Set(contract.services) {
+      switch name {
+      case .storage: listed.storage = store(for: plugin)
+      case .settings: listed.settings = settings(for: plugin)
+      case .log: listed.log = reporter
+      case .notifications: listed.notifications = reporter
+      case .clock: listed.clock = clock
+      case .http: listed.http = http(for: plugin)
+      @unknown default: break  // One of a newer ViperKit: it stays a stand-in.
+      }
+    }
     return UndeclaredService.filling(
       listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) {

@@ -131,7 +131,7 @@ final class ServiceRouter {
     }
     if let process = plugin.process {
       if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: host)) }
-      return process.provide(call)
+      return process.callProvider(call)
     }
     let request = call.request
     let key = plugin.path + "\u{0}" + request.service
@@ -179,7 +179,7 @@ final class ServiceRouter {
     let name = provisions.map(\.service).joined(separator: ", ")
     let contract = Contract(
       urn: "provider:\(name)", summary: "the provider of \(name)",
-      services: Array(Set(provisions.flatMap(\.services))).sorted(), requires: requires)
+      services: Services.Name.allCases.filter(Set(provisions.flatMap(\.services)).contains), requires: requires)
     // The catalog's identity: a plugin whose name another shares gets no storage here either.
     let identity =
       host.catalog.routes.first { $0.pluginPath == plugin.path }?.identity

@@ -62,7 +62,7 @@ package struct RoutesReport: Encodable, Sendable {
         contract.slots.map {
           "\($0.name) (\($0.kind.rawValue)) accepts \($0.accepts.joined(separator: ", ")) — \($0.description)"
         }, width)
-      lines += section("services", contract.services, width)
+      lines += section("services", contract.services.map(\.rawValue), width)
       lines += section(
         "requires",
         contract.requires.map { "\($0.service) \($0.versions)\($0.isOptional ? ", optional" : "")" }, width)

@@ -31,7 +31,7 @@ package struct ServicesReport: Encodable, Sendable {
         style.bold("\(service.name.oneLineVisible) \(service.version)") + "  "
           + style.dim("provided by \(service.provider.oneLineVisible) \(service.providerVersion)"))
       if !service.hostServices.isEmpty {
-        lines += wrapped("uses the host's \(service.hostServices.joined(separator: ", "))", width)
+        lines += wrapped("uses the host's \(service.hostServices.map(\.rawValue).joined(separator: ", "))", width)
       }
       for required in service.requires {
         lines += wrapped(

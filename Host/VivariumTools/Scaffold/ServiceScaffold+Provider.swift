@@ -106,8 +106,8 @@ extension ServiceScaffold {
       /// contract's `requires`: `[.required(OtherService.self, "1.0"..<"2")]`.
       static let requires: [ServiceRequirement] = []
       /// The host services it uses (none yet), as a contract's `services`:
-      /// `[Services.Name.storage]`, then read them from `init(services:)`.
-      static let services: [String] = []
+      /// `[.storage]`, then read them from `init(services:)`.
+      static let services: [Services.Name] = []
 
       /// What the service knows. Replace it with the service's own work: the
       /// plugin's storage, the host's http service, other services.

@@ -378,7 +378,7 @@ func codecFigures(rows: Int) {
       .stack(.horizontal, [.button(id: "previous", title: "Previous"), .button(id: "next", title: "Next")]),
       .text("page 1 of 3", tone: .muted),
     ])
-  let draw = WireMessage.draw(module: 1, page)
+  let draw = PluginMessage.draw(module: 1, page)
   var encode: [Double] = []
   var decode: [Double] = []
   var size = 0
@@ -386,7 +386,7 @@ func codecFigures(rows: Int) {
     let start = nanoseconds()
     guard let bytes = try? draw.encoded() else { fail("the draw did not encode") }
     let encoded = nanoseconds()
-    guard (try? WireMessage.decode(bytes)) == draw else { fail("the draw did not come back") }
+    guard (try? PluginMessage.decode(bytes)) == draw else { fail("the draw did not come back") }
     let decoded = nanoseconds()
     size = bytes.count
     if round >= 200 {

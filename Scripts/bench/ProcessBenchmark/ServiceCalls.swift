@@ -114,14 +114,14 @@ func directCallTimes(vivarium: String, plugins: String, data: String, count: Int
 func codedServiceFloor(benchmark: String, count: Int) async -> [Double] {
   let request = ServiceRequest(service: "faulty", operation: "echo", payload: .string("ping"), deadline: 1)
   let response = ServiceOutcome.response(.string("echo: ping (from process 12345)"))
-  let echo = CodedEcho(
+  let echo = CodedEcho<PluginMessage, HostMessage>(
     benchmark: benchmark,
-    replies: [[.provide(call: 1, request)], [.answer(call: 1, .outcome(response))]])
+    replies: [[.callProvider(call: 1, request)], [.answer(call: 1, .outcome(response))]])
   defer { echo.close() }
   var trips: [Double] = []
   for call in 0..<(count + 100) {
-    let there = await echo.trip(.callService(call: UInt32(call), module: 1, request))
-    let back = await echo.trip(.provided(call: UInt32(call), response))
+    let there = await echo.trip(.callBusinessService(call: UInt32(call), module: 1, request))
+    let back = await echo.trip(.providerAnswered(call: UInt32(call), response))
     if call >= 100 { trips.append(there + back) }
   }
   return trips

@@ -31,6 +31,7 @@ import ViperKit
 import VivariumApp
 import VivariumLoading
 import VivariumRuntime
+import VivariumWire
 
 /// How the plugins are hosted.
 enum Mode: String, CaseIterable {
@@ -128,7 +129,8 @@ func roundTrips(
   }
   // The coded floor answers each event with the screen's own draw, and the call's answer.
   guard let tree = runtimes[.inProcess]!.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
-  let coded = CodedEcho(benchmark: benchmark, replies: [[.draw(module: 1, tree), .done(call: 1)]])
+  let coded = CodedEcho<HostMessage, PluginMessage>(
+    benchmark: benchmark, replies: [[.draw(module: 1, tree), .done(call: 1)]])
   defer { coded.close() }
   for round in 0...(events / turn) {
     // Round 0 warms up; the order of the modes alternates.
@@ -338,7 +340,7 @@ func main() async {
   let onlyRoundTrips = arguments.first == "--round-trips"
   let onlyServiceCalls = arguments.first == "--service-calls"
   let onlySandbox = arguments.first == "--sandbox"
-  if arguments.first == "--echo-coded" { echoCodedThroughTheMainActor() }
+  if arguments.first == "--echo-coded" { echoCodedThroughTheMainActor(playing: arguments.dropFirst().first) }
   if onlyRoundTrips || onlyServiceCalls || onlySandbox { arguments.removeFirst() }
   guard arguments.count == 3 else {
     fail(

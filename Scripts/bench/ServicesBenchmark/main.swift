@@ -81,7 +81,7 @@ MainActor.assumeIsolated {
   var perSave: [Int: Double] = [:]
   for (index, size) in [64 << 10, 8 << 20].enumerated() {
     let plugin = PluginIdentity(name: "Bench\(index)Plugin", path: "/bench/libBench\(index).so")
-    let contract = Contract(urn: "bench:\(index)", summary: "saves", services: [Services.Name.storage])
+    let contract = Contract(urn: "bench:\(index)", summary: "saves", services: [.storage])
     guard let store = services.services(for: contract, plugin: plugin, urn: "bench:\(index)").storage else { exit(1) }
     do {
       try store.set(String(repeating: "x", count: size), forKey: "bulk")

@@ -113,7 +113,7 @@ struct PluginProcessFailureTests {
     let faulty = try #require(host.process(named: "libFaulty.so"))
     try host.runtime.send(.tap(button: "inner/go"))
     let flood = (0..<200).map {
-      WireMessage.storeChanged(.storage, key: "\($0)", .string(String(repeating: "x", count: 10_000)))
+      HostMessage.storeChanged(.storage, key: "\($0)", .string(String(repeating: "x", count: 10_000)))
     }
     HangGuard.bounding("sending 2 MB to a plugin that does not read") {
       for message in flood { faulty.send(message) }

@@ -71,20 +71,22 @@ public struct ServiceProvision: Codable, Hashable, Sendable {
   public var version: SemanticVersion
   /// The business services the provider uses.
   public var requires: [ServiceRequirement]
-  /// The host services (``Services/Name``) the provider uses.
-  public var services: [String]
+  /// The host services the provider uses.
+  public var services: [Services.Name]
 
   /// Provides `service` at its declaration's version, using `requires` and
   /// the host services `services`.
   public init<Service: ServiceInterface>(
-    _ service: Service.Type, requires: [ServiceRequirement] = [], services: [String] = []
+    _ service: Service.Type, requires: [ServiceRequirement] = [], services: [Services.Name] = []
   ) {
     self.init(service: Service.name, version: Service.version, requires: requires, services: services)
   }
 
   /// A provision as the host reads it from a manifest. Plugins list
   /// ``ViperPlugin/providers`` instead.
-  public init(service: String, version: SemanticVersion, requires: [ServiceRequirement], services: [String] = []) {
+  public init(
+    service: String, version: SemanticVersion, requires: [ServiceRequirement], services: [Services.Name] = []
+  ) {
     self.service = service
     self.version = version
     self.requires = requires
@@ -112,6 +114,6 @@ public struct ServiceProvision: Codable, Hashable, Sendable {
     service = try container.decode(String.self, forKey: .service)
     version = try container.decode(SemanticVersion.self, forKey: .version)
     requires = try container.decode([ServiceRequirement].self, forKey: .requires)
-    services = try container.decodeIfPresent([String].self, forKey: .services) ?? []
+    services = try container.decodeIfPresent([Services.Name].self, forKey: .services) ?? []
   }
 }

@@ -21,8 +21,9 @@ public struct Contract: Codable, Hashable, Sendable {
   public var outputs: [MessageSpec]
   /// Named places where the module embeds child modules.
   public var slots: [SlotSpec]
-  /// Names of the host services the module's interactor requires.
-  public var services: [String]
+  /// The host services the module's interactor requires; in JSON, their
+  /// names (`["storage", "clock"]`).
+  public var services: [Services.Name]
   /// Conditions the host checks before it builds the module; the first that
   /// fails sends the person elsewhere.
   public var guards: [RouteGuard]
@@ -45,7 +46,7 @@ public struct Contract: Codable, Hashable, Sendable {
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
+    services: [Services.Name] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
     requires: [ServiceRequirement] = [], settings: [SettingDeclaration] = []
   ) {
     self.urn = urn
@@ -68,7 +69,7 @@ public struct Contract: Codable, Hashable, Sendable {
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
+    services: [Services.Name] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
     requires: [ServiceRequirement] = []
   ) {
     self.init(
@@ -82,7 +83,7 @@ public struct Contract: Codable, Hashable, Sendable {
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = []
+    services: [Services.Name] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = []
   ) {
     self.init(
       urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
@@ -95,7 +96,7 @@ public struct Contract: Codable, Hashable, Sendable {
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
-    services: [String] = [], guards: [RouteGuard] = []
+    services: [Services.Name] = [], guards: [RouteGuard] = []
   ) {
     self.init(
       urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
@@ -114,7 +115,7 @@ public struct Contract: Codable, Hashable, Sendable {
     inputs = try container.decode([MessageSpec].self, forKey: .inputs)
     outputs = try container.decode([MessageSpec].self, forKey: .outputs)
     slots = try container.decode([SlotSpec].self, forKey: .slots)
-    services = try container.decode([String].self, forKey: .services)
+    services = try container.decode([Services.Name].self, forKey: .services)
     guards = try container.decode([RouteGuard].self, forKey: .guards)
     opens = try container.decodeIfPresent([NavigationTarget].self, forKey: .opens) ?? []
     requires = try container.decodeIfPresent([ServiceRequirement].self, forKey: .requires) ?? []

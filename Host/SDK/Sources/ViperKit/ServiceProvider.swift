@@ -7,7 +7,7 @@
 /// @MainActor
 /// final class WeatherProvider: ServiceProvider {
 ///   static let requires: [ServiceRequirement] = []
-///   static let services = [Services.Name.log]
+///   static let services: [Services.Name] = [.log]
 ///   init(services: Services) { … }
 ///   func answer(_ answers: inout ServiceAnswers<WeatherService>) {
 ///     answers.on(\.forecast) { [unowned self] city in try await self.forecast(for: city) }
@@ -21,9 +21,9 @@ public protocol ServiceProvider: AnyObject, SendableMetatype {
   /// The business services the provider itself uses, as a contract's
   /// ``Contract/requires``. Defaults to none.
   nonisolated static var requires: [ServiceRequirement] { get }
-  /// The host services (``Services/Name``) the provider uses, as a
-  /// contract's ``Contract/services``. Defaults to none.
-  nonisolated static var services: [String] { get }
+  /// The host services the provider uses, as a contract's
+  /// ``Contract/services``. Defaults to none.
+  nonisolated static var services: [Services.Name] { get }
   /// Makes the provider with the services it declared: called once, on
   /// first use. Must not block; start longer work from the first call.
   init(services: Services)
@@ -37,7 +37,7 @@ extension ServiceProvider {
   /// None.
   nonisolated public static var requires: [ServiceRequirement] { [] }
   /// None.
-  nonisolated public static var services: [String] { [] }
+  nonisolated public static var services: [Services.Name] { [] }
   /// What the plugin's manifest says this provider provides.
   nonisolated public static var provision: ServiceProvision {
     ServiceProvision(Interface.self, requires: requires, services: services)

@@ -8,45 +8,47 @@
 /// a stand-in that does nothing (reads find nothing, writes and sleeps throw)
 /// and reports its first use, naming the service to add to the contract; the
 /// conformance check `services.declared` fails it. Every service lives on the
-/// main actor, with the role objects.
+/// main actor, with the role objects. The fields are settable for whoever
+/// assembles a container; a module's own, in its context, is a constant.
 @MainActor
 public struct Services {
-  /// Names to list in ``Contract/services``.
-  public enum Name {
+  /// A host service, by the name a contract lists it under in
+  /// ``Contract/services`` (and a provider in ``ServiceProvider/services``):
+  /// `services: [.storage, .clock]`. The name is its raw value, in JSON and
+  /// on the wire too. Each is one of the fields below.
+  public enum Name: String, CaseIterable, Codable, Hashable, Sendable {
     /// ``Services/storage``.
-    public static let storage = "storage"
+    case storage
     /// ``Services/settings``.
-    public static let settings = "settings"
+    case settings
     /// ``Services/log``.
-    public static let log = "log"
+    case log
     /// ``Services/notifications``.
-    public static let notifications = "notifications"
+    case notifications
     /// ``Services/clock``.
-    public static let clock = "clock"
+    case clock
     /// ``Services/http`` (ViperKit 2.7).
-    public static let http = "http"
-    /// Every service name a host provides.
-    public static let all: Set<String> = [storage, settings, log, notifications, clock, http]
+    case http
   }
 
   /// Persistent key-value storage private to the module's plugin.
-  public let storage: (any KeyValueStore)?
+  public var storage: (any KeyValueStore)?
   /// App-wide settings shared by every plugin.
-  public let settings: (any SettingsStore)?
+  public var settings: (any SettingsStore)?
   /// The host's log.
-  public let log: (any ModuleLogger)?
+  public var log: (any ModuleLogger)?
   /// Notices and alerts the host draws for the person.
-  public let notifications: (any Notifier)?
+  public var notifications: (any Notifier)?
   /// The current time, sleeping and timers; virtual in tests and recorded
   /// sessions.
-  public let clock: (any WallClock)?
+  public var clock: (any WallClock)?
 
   /// Requests over the network through the host, to the hosts the
   /// plugin declares (ViperKit 2.7).
-  public let http: (any HTTPClient)?
+  public var http: (any HTTPClient)?
   /// What carries calls to business services (ViperKit 2.7); nil where
   /// the module requires none.
-  public let businessServices: (any ServiceCalling)?
+  public var businessServices: (any ServiceCalling)?
 
   /// Creates a container; the host and test harnesses do.
   public init(

@@ -14,7 +14,6 @@ public enum BrokenModulesPlugin: ViperPlugin {
     }
     return [
       module("contract.wellformed", .none) { $0.urn = "broken:contract.wellformed:{id}" },
-      module("contract.services", .none) { $0.services = ["payments"] },
       module("build.minimal", .throwsAlways),
       module("build.missing-argument", .trapsWhenMissing) { $0.arguments = [n] },
       module("build.wrong-type", .trapsOnWrongType) { $0.arguments = [n] },

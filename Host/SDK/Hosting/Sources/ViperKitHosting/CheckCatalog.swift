@@ -88,10 +88,6 @@ public struct ConformanceCheck: Hashable, Sendable {
         "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns.",
       fix: "Correct the Contract as the message says."),
     .init(
-      id: .contractServices, level: 1, scope: .module,
-      verifies: "Every service the contract requires is one the host provides.",
-      fix: "Require only the services a host provides: \(Services.Name.all.sorted().joined(separator: ", "))."),
-    .init(
       id: .buildMinimal, level: 1, scope: .module,
       verifies:
         "The module builds (and presents) from the minimal valid arguments: required ones with sample values, defaults for the rest; it reads no argument its contract does not declare (a misspelt name reads nothing); no two of its roles conform to MessageReceiver, or to StateRestoring (the host calls only the first).",
@@ -159,7 +155,7 @@ public struct ConformanceCheck: Hashable, Sendable {
       verifies:
         "Presenting the module (with the work it starts, run until it settles, in vivarium check), acting on its first screen and answering its inputs use no host service its contract does not list in services (the host hands it a stand-in that does nothing) and call no business service it does not list in requires (the host refuses the call).",
       fix:
-        "List what the module uses: a host service in Contract.services (services: [Services.Name.clock]), a business service in Contract.requires (requires: [.required(WeatherService.self, \"1.0\"..<\"2.0\")]); or stop using it."
+        "List what the module uses: a host service in Contract.services (services: [.clock]), a business service in Contract.requires (requires: [.required(WeatherService.self, \"1.0\"..<\"2.0\")]); or stop using it."
     ),
     .init(
       id: .leaksTeardown, level: 4, scope: .module,
@@ -219,8 +215,6 @@ public struct ConformanceCheck: Hashable, Sendable {
       "The host refuses to guess between two modules that answer the same URN, so neither would be reachable."
     case .contractWellformed:
       "The router, argument validation and the catalog all read the contract; a malformed one routes wrongly or not at all."
-    case .contractServices:
-      "The host refuses a plugin that needs a service it does not provide."
     case .serviceAnswers:
       "A provider that traps, hangs or throws what its interface does not declare fails every consumer of every plugin that uses it."
     case .buildMinimal:
@@ -324,8 +318,6 @@ public enum CheckID: String, CaseIterable, Hashable, Sendable {
   case contractUnambiguous = "contract.unambiguous"
   /// `contract.wellformed`.
   case contractWellformed = "contract.wellformed"
-  /// `contract.services`.
-  case contractServices = "contract.services"
   /// `build.minimal`.
   case buildMinimal = "build.minimal"
   /// `build.missing-argument`.

@@ -2,23 +2,11 @@ import ViperKit
 
 /// Checks that a contract is well formed, so the router can rely on it.
 public enum ContractCheck {
-  /// Every problem with `contract`, each saying what to fix; empty when it is
-  /// well formed. `knownServices` are the services the host provides.
-  public static func problems(_ contract: Contract, knownServices: Set<String>) -> [String] {
-    structuralProblems(contract) + serviceProblems(contract, knownServices: knownServices)
-  }
-
-  /// The services `contract` requires that are not in `knownServices`.
-  public static func serviceProblems(_ contract: Contract, knownServices: Set<String>) -> [String] {
-    contract.services.filter { !knownServices.contains($0) }.map { service in
-      let known = knownServices.isEmpty ? "none" : knownServices.sorted().joined(separator: ", ")
-      return
-        "\(contract.urn): requires the service '\(service)', which this host does not provide (it provides: \(known))"
-    }
-  }
-
-  /// Problems with the pattern, arguments, messages and slots of `contract`.
-  public static func structuralProblems(_ contract: Contract) -> [String] {
+  /// Every problem with `contract`'s pattern, arguments, messages and
+  /// slots, each saying what to fix; empty when it is well formed. (Its
+  /// host services are each a ``ViperKit/Services/Name``: one a host does
+  /// not provide cannot be listed.)
+  public static func problems(_ contract: Contract) -> [String] {
     var problems: [String] = []
     let pattern: URNPattern
     do {

@@ -1,57 +1,72 @@
 import ViperKit
 
-/// One object that can stand in for every service: a stand-in that asks a
-/// host, or one that reports its use.
+/// One object that can stand in for every host service: a stand-in that
+/// asks a host, or one that reports its use. A new service's protocol goes
+/// here, so that every stand-in must implement it.
 public typealias AnyService = KeyValueStore & SettingsStore & ModuleLogger & Notifier & WallClock & HTTPClient
 
-/// The one place where a service's name (``Services/Name``) meets its field
-/// of ``Services``: hosts, harnesses and plugin processes build, list and
-/// fill services through these, so adding a service means adding it here.
+/// Services by name: hosts, harnesses and plugin processes fill, list and
+/// complete a container through these, which go over every
+/// ``ViperKit/Services/Name`` and reach its field through the one switch
+/// below, so adding a service means adding its name and its field.
 extension Services {
-  /// The services named in `names`, each made by its closure only when it is
-  /// named.
-  public init(
-    named names: Set<String>, storage: () -> (any KeyValueStore)?, settings: () -> (any SettingsStore)?,
-    log: () -> (any ModuleLogger)?, notifications: () -> (any Notifier)?, clock: () -> (any WallClock)?,
-    http: () -> (any HTTPClient)?
-  ) {
-    self.init(
-      storage: names.contains(Name.storage) ? storage() : nil,
-      settings: names.contains(Name.settings) ? settings() : nil,
-      log: names.contains(Name.log) ? log() : nil,
-      notifications: names.contains(Name.notifications) ? notifications() : nil,
-      clock: names.contains(Name.clock) ? clock() : nil,
-      http: names.contains(Name.http) ? http() : nil)
+  /// The services named in `names`, each the one `make` gives for its name.
+  public init(named names: some Sequence<Name>, each make: (Name) -> any AnyService) {
+    self.init()
+    for name in names { name.field?.set(&self, make(name)) }
   }
 
-  /// The services named in `names`, each one `make` gives for its name.
-  public init(named names: Set<String>, each make: (String) -> any AnyService) {
-    self.init(
-      named: names, storage: { make(Name.storage) }, settings: { make(Name.settings) }, log: { make(Name.log) },
-      notifications: { make(Name.notifications) }, clock: { make(Name.clock) }, http: { make(Name.http) })
-  }
-
-  /// The names of the services it holds, in the order of the fields.
-  public var names: [String] {
-    let held: [(String, Any?)] = [
-      (Name.storage, storage), (Name.settings, settings), (Name.log, log), (Name.notifications, notifications),
-      (Name.clock, clock), (Name.http, http),
-    ]
-    return held.filter { $0.1 != nil }.map(\.0)
-  }
+  /// The names of the services it holds, in the order of ``Name``'s cases.
+  public var names: [Name] { Name.allCases.filter { $0.field?.isHeld(self) == true } }
 
   /// These services, with `other`'s in place of each one missing.
   public func filling(_ other: Services) -> Services {
-    Services(
-      storage: storage ?? other.storage, settings: settings ?? other.settings, log: log ?? other.log,
-      notifications: notifications ?? other.notifications, clock: clock ?? other.clock, http: http ?? other.http,
-      businessServices: businessServices ?? other.businessServices)
+    var filled = self
+    for name in Name.allCases { name.field?.fill(&filled, other) }
+    filled.businessServices = businessServices ?? other.businessServices
+    return filled
   }
 
   /// These services, with `calls` carrying calls to business services.
   public func adding(_ calls: any ServiceCalling) -> Services {
-    Services(
-      storage: storage, settings: settings, log: log, notifications: notifications, clock: clock, http: http,
-      businessServices: calls)
+    var added = self
+    added.businessServices = calls
+    return added
+  }
+}
+
+extension Services.Name {
+  /// Its field of ``Services``: the one place a name meets its field.
+  @MainActor
+  fileprivate var field: ServiceField? {
+    switch self {
+    case .storage: ServiceField(\.storage) { $0 }
+    case .settings: ServiceField(\.settings) { $0 }
+    case .log: ServiceField(\.log) { $0 }
+    case .notifications: ServiceField(\.notifications) { $0 }
+    case .clock: ServiceField(\.clock) { $0 }
+    case .http: ServiceField(\.http) { $0 }
+    // A service of a ViperKit newer than this file was built with: no
+    // field it knows holds it.
+    @unknown default: nil
+    }
+  }
+}
+
+/// One field of ``Services``, whatever its type: whether a container holds
+/// it, setting it to a stand-in, taking another container's.
+@MainActor
+private struct ServiceField {
+  let isHeld: (Services) -> Bool
+  let set: (inout Services, any AnyService) -> Void
+  let fill: (inout Services, Services) -> Void
+
+  /// The field at `path`, which a stand-in fills as `service` makes it.
+  init<Service>(_ path: WritableKeyPath<Services, Service?>, _ service: @escaping (any AnyService) -> Service) {
+    isHeld = { $0[keyPath: path] != nil }
+    set = { $0[keyPath: path] = service($1) }
+    fill = { services, other in
+      if services[keyPath: path] == nil { services[keyPath: path] = other[keyPath: path] }
+    }
   }
 }

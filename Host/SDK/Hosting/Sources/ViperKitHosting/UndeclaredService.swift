@@ -11,8 +11,8 @@ import ViperKit
 /// host's.
 @MainActor
 public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger, Notifier, WallClock, HTTPClient {
-  /// The service's name (``Services/Name``).
-  public let service: String
+  /// The service it stands in for.
+  public let service: Services.Name
   /// The URN of the module it was handed to, or the provider it was
   /// handed to (``isProvider``).
   public let module: String
@@ -26,7 +26,7 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
   /// A stand-in for `service` handed to `module`; `report` is called on its
   /// first use, `now` gives the time it tells.
   public convenience init(
-    _ service: String, module: String, now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
+    _ service: Services.Name, module: String, now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
   ) {
     self.init(service, module: module, isProvider: false, now: now, report: report)
   }
@@ -35,7 +35,7 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
   /// `isProvider`; `report` is called on its first use, `now` gives the
   /// time it tells.
   public init(
-    _ service: String, module: String, isProvider: Bool, now: @escaping () -> Double,
+    _ service: Services.Name, module: String, isProvider: Bool, now: @escaping () -> Double,
     report: @escaping (UndeclaredService) -> Void
   ) {
     self.service = service
@@ -51,14 +51,14 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
   }
 
   /// What is wrong when `module` uses `service` without listing it, and what to do.
-  public static func problem(_ service: String, module: String) -> String {
-    "\(module) uses '\(service)' without declaring it: add \"\(service)\" to its contract's services"
+  public static func problem(_ service: Services.Name, module: String) -> String {
+    "\(module) uses '\(service.rawValue)' without declaring it: add .\(service.rawValue) to its contract's services"
   }
 
   /// What is wrong when the business service provider `provider` uses the
   /// host service `service` without listing it, and what to do.
-  public static func problem(_ service: String, provider: String) -> String {
-    "\(provider) uses '\(service)' without declaring it: add \"\(service)\" to the provider's static let services"
+  public static func problem(_ service: Services.Name, provider: String) -> String {
+    "\(provider) uses '\(service.rawValue)' without declaring it: add .\(service.rawValue) to the provider's static let services"
   }
 
   /// Thrown where a module writes to, or sleeps on, a service it did not declare.
@@ -88,10 +88,10 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
   /// there) replaced by an ``UndeclaredService`` that calls `report` when
   /// first used.
   public static func filling(
-    _ services: Services, listing listed: [String], for user: String, isProvider: Bool,
+    _ services: Services, listing listed: [Services.Name], for user: String, isProvider: Bool,
     now: @escaping () -> Double, report: @escaping (UndeclaredService) -> Void
   ) -> Services {
-    let unlisted = Services.Name.all.subtracting(listed)
+    let unlisted = Services.Name.allCases.filter { !listed.contains($0) }
     return services.filling(
       Services(named: unlisted) {
         UndeclaredService($0, module: user, isProvider: isProvider, now: now, report: report)

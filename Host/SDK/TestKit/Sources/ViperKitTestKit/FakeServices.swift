@@ -18,11 +18,11 @@ public final class FakeServices {
   public private(set) var alerts: [String] = []
   /// The virtual clock the module gets.
   public let clock: ModuleClock
-  /// Names of the services the module touched.
-  public internal(set) var used: Set<String> = []
-  /// Names of the services the module touched without its contract listing
-  /// them (it got an ``UndeclaredService`` for each), in the order it did.
-  public private(set) var undeclared: [String] = []
+  /// The services the module touched.
+  public internal(set) var used: Set<Services.Name> = []
+  /// The services the module touched without its contract listing them (it
+  /// got an ``UndeclaredService`` for each), in the order it did.
+  public private(set) var undeclared: [Services.Name] = []
   /// The responses of the `http` service, by URL (ViperKit 2.7): a request
   /// to a URL not here fails as ``HTTPError/Kind/notRecorded``.
   public var httpResponses: [String: HTTPResponse] = [:]
@@ -53,10 +53,18 @@ public final class FakeServices {
   /// ``services(for:urn:)`` for the module `urn`, or for the provider `urn`
   /// when `isProvider`.
   func services(for contract: Contract, urn: String, isProvider: Bool) -> Services {
-    let listed = Services(
-      named: Set(contract.services), storage: { Entries(self, Services.Name.storage, \.stored) },
-      settings: { Entries(self, Services.Name.settings, \.settings) }, log: { Log(self) },
-      notifications: { Notices(self) }, clock: { UsedClock(self) }, http: { FakeHTTP(self) })
+    var listed = Services()
+    for name in Set(contract.services) {
+      switch name {
+      case .storage: listed.storage = Entries(self, .storage, \.stored)
+      case .settings: listed.settings = Entries(self, .settings, \.settings)
+      case .log: listed.log = Log(self)
+      case .notifications: listed.notifications = Notices(self)
+      case .clock: listed.clock = UsedClock(self)
+      case .http: listed.http = FakeHTTP(self)
+      @unknown default: break  // One of a newer ViperKit: it stays a stand-in.
+      }
+    }
     let filled = UndeclaredService.filling(
       listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
@@ -69,9 +77,11 @@ public final class FakeServices {
   @MainActor
   fileprivate final class Entries<Value> {
     let fake: FakeServices
-    let service: String
+    let service: Services.Name
     let values: ReferenceWritableKeyPath<FakeServices, [String: Value]>
-    init(_ fake: FakeServices, _ service: String, _ values: ReferenceWritableKeyPath<FakeServices, [String: Value]>) {
+    init(
+      _ fake: FakeServices, _ service: Services.Name, _ values: ReferenceWritableKeyPath<FakeServices, [String: Value]>
+    ) {
       self.fake = fake
       self.service = service
       self.values = values
@@ -90,7 +100,7 @@ public final class FakeServices {
     let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func log(_ level: LogLevel, _ message: String) {
-      fake.used.insert(Services.Name.log)
+      fake.used.insert(.log)
       fake.logLines.append("\(level.rawValue): \(message)")
     }
   }
@@ -99,11 +109,11 @@ public final class FakeServices {
     let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func notice(_ text: String, tone: Tone) {
-      fake.used.insert(Services.Name.notifications)
+      fake.used.insert(.notifications)
       fake.notices.append("\(tone.rawValue): \(text)")
     }
     func alert(title: String, message: String) {
-      fake.used.insert(Services.Name.notifications)
+      fake.used.insert(.notifications)
       fake.alerts.append("\(title): \(message)")
     }
   }
@@ -112,11 +122,11 @@ public final class FakeServices {
     let fake: FakeServices
     init(_ fake: FakeServices) { self.fake = fake }
     func now() -> Double {
-      fake.used.insert(Services.Name.clock)
+      fake.used.insert(.clock)
       return fake.clock.now()
     }
     func sleep(for seconds: Double) async throws {
-      fake.used.insert(Services.Name.clock)
+      fake.used.insert(.clock)
       try await fake.clock.sleep(for: seconds)
     }
   }
@@ -128,7 +138,7 @@ final class FakeHTTP: HTTPClient {
   let fake: FakeServices
   init(_ fake: FakeServices) { self.fake = fake }
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    fake.used.insert(Services.Name.http)
+    fake.used.insert(.http)
     fake.httpRequests.append(request)
     guard let response = fake.httpResponses[request.url] else {
       throw HTTPError(.notRecorded, url: request.url, reason: "no fake response: set httpResponses[\"\(request.url)\"]")

@@ -159,7 +159,7 @@ extension ModuleChecker {
     return undeclared(used, unrequired: called)
   }
 
-  private func undeclared(_ used: [String], unrequired called: [String]) -> Outcome {
+  private func undeclared(_ used: [Services.Name], unrequired called: [String]) -> Outcome {
     let problems =
       used.map { UndeclaredService.problem($0, module: contract.urn) }
       + called.map { Self.unrequiredProblem($0, caller: contract.urn, list: "its contract's requires") }

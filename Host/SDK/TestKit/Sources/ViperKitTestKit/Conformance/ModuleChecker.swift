@@ -26,7 +26,6 @@ struct ModuleChecker {
   func run(_ id: CheckID) -> Outcome? {
     switch id {
     case .contractWellformed: wellFormed()
-    case .contractServices: services()
     case .buildMinimal: buildMinimal()
     case .buildMissingArgument: buildMissing()
     case .buildWrongType: buildWrongType()
@@ -71,15 +70,8 @@ struct ModuleChecker {
   // MARK: Contract
 
   func wellFormed() -> Outcome {
-    let problems = ContractCheck.structuralProblems(contract)
+    let problems = ContractCheck.problems(contract)
     return problems.isEmpty ? .passed("the contract is well formed") : .failed(problems.joined(separator: "; "))
-  }
-
-  func services() -> Outcome {
-    let problems = ContractCheck.serviceProblems(contract, knownServices: Services.Name.all)
-    return problems.isEmpty
-      ? .passed("requires \(contract.services.isEmpty ? "no services" : contract.services.joined(separator: ", "))")
-      : .failed(problems.joined(separator: "; "))
   }
 
   // MARK: Build
@@ -171,7 +163,7 @@ struct ModuleChecker {
     /// The requests made, presenting included.
     var requests: [RouteRequest] = []
     /// The host services used that the contract does not list, first use first.
-    var undeclaredServices: [String] = []
+    var undeclaredServices: [Services.Name] = []
     /// The business services called that the contract does not require.
     var unrequiredServices: [String] = []
 
