@@ -32,33 +32,20 @@ package final class PluginProcess {
 
   /// How the current process is doing.
   package private(set) var state: State = .running
+  /// What belongs to the current process alone: replaced whole at each start.
+  private var current = Generation(number: 0, channel: nil, inbox: nil, pid: 0, isStarting: false)
   /// Counts starts: modules of an earlier process are failed for good.
-  private(set) var generation = 0
-  private var channel: WireChannel<HostMessage>?
-  private var inbox: PluginInbox?
+  var generation: Int { current.number }
   /// The current process's id (0 before the first start), to watch it from outside.
-  package private(set) var pid: pid_t = 0
+  package var pid: pid_t { current.pid }
 
   private(set) var modules: [UInt32: RemoteModule] = [:]
   private var works: [UInt32: RemoteWork] = [:]
   private var nextModule: UInt32 = 1
   var nextCall: UInt32 = 1
-  /// The call that went unanswered, while not responding.
-  private var overdue: UInt32?
-  /// Calls sent and not answered yet (``post(_:in:_:)``).
-  private var outstanding = OutstandingCalls()
-  /// Marks the oldest outstanding call overdue once the response limit
-  /// passes: one timer at a time, waking when the oldest call sent while
-  /// it was set is due, never set again or cancelled per call.
-  private var deadline: Task<Void, Never>?
   /// How many times the process became not responding: one that answers
   /// late shows it, however busy the host was when the answer came.
   private(set) var timesNotResponding = 0
-  /// Why the host stopped the process, when it did.
-  private var stopReason: String?
-  /// Stops the process if bytes the channel holds for it stay unread
-  /// past the response limit (``watchOutgoing()``).
-  private var outgoingWatch: Task<Void, Never>?
   /// How many of the process's service calls that wait for an answer the
   /// host has answered: reads served from the process's copies are not.
   private(set) var callsAnswered = 0
@@ -155,30 +142,17 @@ package final class PluginProcess {
       close(errors[0])
       return nil
     }
-    generation += 1
-    self.channel = channel
-    self.inbox = inbox
-    self.pid = pid
+    current.outstanding.removeAll()
+    current.cancelTimers()
+    current = Generation(number: current.number + 1, channel: channel, inbox: inbox, pid: pid)
     state = .running
-    overdue = nil
-    mapped = false
-    outstanding.removeAll()
-    deadline?.cancel()
-    deadline = nil
-    outgoingWatch?.cancel()
-    outgoingWatch = nil
-    building.removeAll()
-    copiedStores.removeAll()
-    clockCopied = false
-    stopReason = nil
-    isStarting = true
     return pid
   }
 
   /// Waits for the process `pid` to say ready while the host goes on: what
   /// arrives wakes this caller instead of being carried out. Nil when it did.
   func ready(_ pid: pid_t) async -> Rejection? {
-    guard let inbox else { return Rejection(path, .crashed, "its process did not start") }
+    guard let inbox = current.inbox else { return Rejection(path, .crashed, "its process did not start") }
     let deadline = ContinuousClock.now + options.loadLimit
     let timer = Task { @MainActor [weak self] in
       try? await Task.sleep(until: deadline, clock: .continuous)
@@ -196,12 +170,6 @@ package final class PluginProcess {
 
   /// The caller of ``ready(_:)``, while it waits for what arrives.
   private var starter: CheckedContinuation<Void, Never>?
-  /// From the spawn until the start is decided: what arrives is the
-  /// start's to take (``takeStartup(from:)``), never the pump's, even when
-  /// a pump runs between the starter being woken and its taking it.
-  private var isStarting = false
-  /// Whether the dynamic loader was done with the file, in this start.
-  private var mapped = false
 
   /// How a start ended: nil rejection when the plugin is ready.
   private struct StartOutcome {
@@ -214,7 +182,7 @@ package final class PluginProcess {
     while let (item, _) = inbox.take() {
       switch item {
       case .message(.mapped):
-        mapped = true
+        current.mapped = true
       case .message(.ready(let version, let name, let sdk, let contracts, let pluginVersion, let provides, let hosts)):
         guard version == WireProtocol.version else {
           stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
@@ -242,12 +210,13 @@ package final class PluginProcess {
       case .message(let other):
         stop(because: "it sent '\(other.name)' before saying it was ready")
       case .broken(let reason):
-        stopReason = reason
+        current.stopReason = reason
       case .ended(let status, let stderr):
         let failure = PluginFailure(
-          plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
+          plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason,
+          memoryLimit: options.memoryLimit)
         state = .ended(failure)
-        if !mapped, stopReason == nil, status & 0x7F != 0 {
+        if !current.mapped, current.stopReason == nil, status & 0x7F != 0 {
           return StartOutcome(rejection: PluginProbe.crashedInsideLoader(path, signal: status & 0x7F, stderr: stderr))
         }
         return StartOutcome(
@@ -261,14 +230,14 @@ package final class PluginProcess {
   /// The start was decided: what arrives from now on is pumped (a pump is
   /// due, as the last one woke the starter instead).
   private func started(_ outcome: StartOutcome) -> Rejection? {
-    isStarting = false
+    current.isStarting = false
     Task { @MainActor in self.pump() }
     return outcome.rejection
   }
 
   /// The process did not say ready within the load limit: it is killed.
   private func loadTimedOut() -> Rejection {
-    isStarting = false
+    current.isStarting = false
     stop(because: "it did not finish loading within \(options.loadLimit)")
     return Rejection(
       path, .timedOut,
@@ -297,7 +266,7 @@ package final class PluginProcess {
   func stop(because reason: String) {
     if case .ended = state { return }
     guard pid > 0 else { return }
-    stopReason = reason
+    current.stopReason = reason
     kill(pid, SIGKILL)
   }
 
@@ -338,7 +307,7 @@ package final class PluginProcess {
     nextModule &+= 1
     modules[module.id] = module
     let outcome = await call("building it", in: work) {
-      building[$0] = module.id
+      current.building[$0] = module.id
       return .build(
         call: $0, module: module.id, factory: factory, urn: context.urn, arguments: context.arguments.values,
         services: context.services.names, restoring: saved)
@@ -367,13 +336,13 @@ package final class PluginProcess {
   /// module uses without declaring it) is asked at each read.
   func sendCopies(of services: Services) {
     let stores: [(WireStore, Any?)] = [(.storage, services.storage), (.settings, services.settings)]
-    for case (let store, let copied as any CopiedStore) in stores where !copiedStores.contains(store) {
-      copiedStores.insert(store)
+    for case (let store, let copied as any CopiedStore) in stores where !current.copiedStores.contains(store) {
+      current.copiedStores.insert(store)
       send(.storeCopy(store, copied.entries))
       copied.observe(by: self) { [weak self] key, value in self?.send(.storeChanged(store, key: key, value)) }
     }
-    if !clockCopied, let clock = services.clock as? ModuleClock {
-      clockCopied = true
+    if !current.clockCopied, let clock = services.clock as? ModuleClock {
+      current.clockCopied = true
       if case .real = clock.mode { return send(.clock(now: nil)) }
       send(.clock(now: clock.now()))
       clock.observe(by: self) { [weak self] now in self?.send(.clock(now: now)) }
@@ -391,11 +360,6 @@ package final class PluginProcess {
   /// Replaced by a new build: let go once the calls its providers are
   /// running have ended (``retire()``).
   var retiring = false
-
-  /// The stores the current process holds copies of.
-  private var copiedStores: Set<WireStore> = []
-  /// Whether the current process holds a copy of the host's clock.
-  private var clockCopied = false
 
   /// Sends `make(call)` and suspends the caller, not the host, until its
   /// answer: the build or attach of a module, which the runtime needs done
@@ -415,14 +379,11 @@ package final class PluginProcess {
 
   /// The callers suspended in ``call(_:in:_:)``, by call.
   private var awaiting: [UInt32: CheckedContinuation<CallOutcome, Never>] = [:]
-  /// The module each build call builds, to take its answer also when it
-  /// comes after the response limit.
-  private var building: [UInt32: UInt32] = [:]
 
   /// The build `call` failed or was refused: when it comes after the host
   /// stopped waiting for it, the module it already placed says so.
   private func buildEndedLate(_ call: UInt32, _ why: String) {
-    guard let module = building.removeValue(forKey: call).flatMap({ modules[$0] }), awaiting[call] == nil else {
+    guard let module = current.building.removeValue(forKey: call).flatMap({ modules[$0] }), awaiting[call] == nil else {
       return
     }
     module.couldNotBeBuilt(why)
@@ -455,7 +416,7 @@ package final class PluginProcess {
   @discardableResult
   func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> HostMessage) -> UInt32? {
     if case .ended = state { return nil }
-    guard let channel else { return nil }
+    guard let channel = current.channel else { return nil }
     let id = nextCall
     nextCall &+= 1
     guard channel.send(make(id)) else {
@@ -466,7 +427,7 @@ package final class PluginProcess {
     // While it is not responding, nothing waits for the call: it is
     // answered in its turn.
     let release = state == .running ? work.beginCall(what) : {}
-    if outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
+    if current.outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
     return id
   }
 
@@ -477,17 +438,17 @@ package final class PluginProcess {
   /// again for what is outstanding then. A round trip sets no timer and
   /// cancels none.
   private func startDeadline() {
-    guard deadline == nil, !outstanding.isEmpty else { return }
-    let due = outstanding.oldestSince + options.responseLimit
-    deadline = Task { @MainActor [weak self] in
+    guard current.deadline == nil, !current.outstanding.isEmpty else { return }
+    let due = current.outstanding.oldestSince + options.responseLimit
+    current.deadline = Task { @MainActor [weak self] in
       try? await Task.sleep(until: due, clock: .continuous)
       guard !Task.isCancelled, let self else { return }
-      self.deadline = nil
+      self.current.deadline = nil
       // An answer that arrived in time but waits for the host to get to it
       // is taken first: a busy host does not make a plugin late.
       self.pump()
-      guard let oldest = self.outstanding.oldest, self.state == .running else { return }
-      guard ContinuousClock.now >= self.outstanding.oldestSince + self.options.responseLimit else {
+      guard let oldest = self.current.outstanding.oldest, self.state == .running else { return }
+      guard ContinuousClock.now >= self.current.outstanding.oldestSince + self.options.responseLimit else {
         return self.startDeadline()
       }
       self.becomeUnresponsive(oldest.what, call: oldest.id)
@@ -498,7 +459,7 @@ package final class PluginProcess {
   /// call, a wake-up): also while it is not responding, so that it can.
   func send(_ message: HostMessage) {
     if case .ended = state { return }
-    guard let channel, channel.send(message) else {
+    guard let channel = current.channel, channel.send(message) else {
       return stop(because: "it stopped reading its channel")
     }
     watchOutgoing()
@@ -508,22 +469,22 @@ package final class PluginProcess {
   /// sure it is stopped if it has not within the response limit: the host
   /// never waits for it to read, and does not keep writing for it forever.
   private func watchOutgoing() {
-    guard outgoingWatch == nil, let channel, let since = channel.pendingSince else { return }
-    outgoingWatch = Task { @MainActor [weak self] in
+    guard current.outgoingWatch == nil, let channel = current.channel, let since = channel.pendingSince else { return }
+    current.outgoingWatch = Task { @MainActor [weak self] in
       try? await Task.sleep(until: since + (self?.options.responseLimit ?? .zero), clock: .continuous)
       guard let self, !Task.isCancelled else { return }
-      self.outgoingWatch = nil
-      guard self.channel === channel, let still = channel.pendingSince else { return }
+      self.current.outgoingWatch = nil
+      guard self.current.channel === channel, let still = channel.pendingSince else { return }
       guard still == since else { return self.watchOutgoing() }
       self.stop(because: "it stopped reading its channel")
     }
   }
 
   private func becomeUnresponsive(_ what: String, call: UInt32) {
-    overdue = call
+    current.overdue = call
     timesNotResponding += 1
     // Nothing waits for it any more: a session goes on, showing the choice.
-    outstanding.releaseAll()
+    current.outstanding.releaseAll()
     resumeAll(with: .notResponding)
     state = .notResponding(what: what, waiting: false)
     for module in modules.values { module.showState() }
@@ -544,12 +505,12 @@ package final class PluginProcess {
   func pump() {
     // A process starting: what arrived is the starter's to take, once it
     // runs again (it may have been woken already, and not have run yet).
-    if isStarting {
+    if current.isStarting {
       starter?.resume()
       starter = nil
       return
     }
-    guard let inbox else { return }
+    guard let inbox = current.inbox else { return }
     for _ in 0..<Self.batch {
       guard let (item, arrival) = inbox.take() else { return }
       handle(item, arrival: arrival)
@@ -569,17 +530,17 @@ package final class PluginProcess {
   private func handle(_ item: PluginInbox.Item, arrival: ContinuousClock.Instant) {
     switch item {
     case .message(let message): handle(message, arrival: arrival)
-    case .broken(let reason): stopReason = reason
+    case .broken(let reason): current.stopReason = reason
     case .ended(let status, let stderr):
       released.removeAll()
       let failure = PluginFailure(
-        plugin: fileName, status: status, stderr: stderr, stopReason: stopReason, memoryLimit: options.memoryLimit)
+        plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason,
+        memoryLimit: options.memoryLimit)
       state = .ended(failure)
-      channel = nil
-      outstanding.removeAll()
-      building.removeAll()
-      deadline?.cancel()
-      deadline = nil
+      current.channel = nil
+      current.outstanding.removeAll()
+      current.building.removeAll()
+      current.cancelTimers()
       let failed = modules.values.sorted { $0.id < $1.id }
       modules.removeAll()
       for module in failed { module.processEnded(failure) }
@@ -593,7 +554,7 @@ package final class PluginProcess {
     switch message {
     case .done(let call): answered(call, .done, arrival: arrival)
     case .built(let call, let roles, let receives, let guardsLeaving, let failure):
-      if let module = building.removeValue(forKey: call).flatMap({ modules[$0] }) {
+      if let module = current.building.removeValue(forKey: call).flatMap({ modules[$0] }) {
         module.roles = roles
         module.receives = receives
         module.guardsLeaving = guardsLeaving
@@ -656,7 +617,7 @@ package final class PluginProcess {
     callsAnswered += 1
     send(.answer(call: call, answer))
     // The process waited for the host: its time starts again.
-    if outstanding.restart(at: .now) { startDeadline() }
+    if current.outstanding.restart(at: .now) { startDeadline() }
   }
 
   /// For tests: while not nil, the process's service calls that want an
@@ -673,9 +634,9 @@ package final class PluginProcess {
 
   private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) {
     noteLateness(arrival)
-    let wasOldest = outstanding.answered(call, at: arrival)
-    if call == overdue {
-      overdue = nil
+    let wasOldest = current.outstanding.answered(call, at: arrival)
+    if call == current.overdue {
+      current.overdue = nil
       state = .running
       for module in modules.values { module.showState() }
     }
@@ -687,8 +648,8 @@ package final class PluginProcess {
   /// after the oldest call's time was up, though the host had not got to
   /// saying so: a busy host does not hide a late plugin either.
   private func noteLateness(_ arrival: ContinuousClock.Instant) {
-    guard state == .running, let oldest = outstanding.oldest,
-      arrival > outstanding.oldestSince + options.responseLimit
+    guard state == .running, let oldest = current.outstanding.oldest,
+      arrival > current.outstanding.oldestSince + options.responseLimit
     else { return }
     becomeUnresponsive(oldest.what, call: oldest.id)
   }
@@ -755,5 +716,52 @@ package struct PluginProcessOptions: Sendable {
     self.responseLimit = responseLimit
     self.loadLimit = loadLimit
     self.memoryLimit = memoryLimit
+  }
+}
+
+extension PluginProcess {
+  /// What belongs to one start of the plugin's process, replaced whole at
+  /// each start: nothing of an earlier process's survives into the next.
+  struct Generation {
+    /// Counts starts: modules of an earlier process are failed for good.
+    let number: Int
+    /// The socket to the process; nil once it ended.
+    var channel: WireChannel<HostMessage>?
+    /// What the process sent, as the thread reading it put it there.
+    let inbox: PluginInbox?
+    /// The process's id.
+    let pid: pid_t
+    /// From the spawn until the start is decided: what arrives is the
+    /// start's to take (``takeStartup(from:)``), never the pump's, even when
+    /// a pump runs between the starter being woken and its taking it.
+    var isStarting = true
+    /// Whether the dynamic loader was done with the file.
+    var mapped = false
+    /// Why the host stopped the process, when it did.
+    var stopReason: String?
+    /// Calls sent and not answered yet (``post(_:in:_:)``).
+    var outstanding = OutstandingCalls()
+    /// The call that went unanswered, while not responding.
+    var overdue: UInt32?
+    /// The module each build call builds, to take its answer also when it
+    /// comes after the response limit.
+    var building: [UInt32: UInt32] = [:]
+    /// The stores the process holds copies of.
+    var copiedStores: Set<WireStore> = []
+    /// Whether the process holds a copy of the host's clock.
+    var clockCopied = false
+    /// Marks the oldest outstanding call overdue once the response limit
+    /// passes: one timer at a time, waking when the oldest call sent while
+    /// it was set is due, never set again or cancelled per call.
+    var deadline: Task<Void, Never>?
+    /// Stops the process if bytes the channel holds for it stay unread
+    /// past the response limit (``watchOutgoing()``).
+    var outgoingWatch: Task<Void, Never>?
+
+    /// Stops its timers: the process ended, or another started.
+    func cancelTimers() {
+      deadline?.cancel()
+      outgoingWatch?.cancel()
+    }
   }
 }
