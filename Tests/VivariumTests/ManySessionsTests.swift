@@ -83,3 +83,25 @@ struct ManySessionsTests {
     }
   }
 }
+
+/// The host's list of sessions keeps none alive and keeps their order.
+@Suite("Weak registry")
+struct WeakRegistryTests {
+  final class Box {}
+
+  @Test func itKeepsTheOrderAddedDropsWhatWasRemovedAndKeepsNothingAlive() {
+    var registry = WeakRegistry<Box>()
+    let kept = (0..<40).map { _ in Box() }
+    for box in kept { registry.add(box) }
+    do {
+      // Released without being removed: gone from the list, and dropped at a later add.
+      for _ in 0..<40 { registry.add(Box()) }
+    }
+    registry.remove(kept[3])
+    let expected = kept.enumerated().filter { $0.offset != 3 }.map { ObjectIdentifier($0.element) }
+    #expect(registry.objects.map(ObjectIdentifier.init) == expected)
+    var seen = 0
+    registry.forEach { _ in seen += 1 }
+    #expect(seen == 39)
+  }
+}

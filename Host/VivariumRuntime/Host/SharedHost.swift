@@ -45,7 +45,7 @@ package final class SharedHost {
   private(set) lazy var serviceRouter = ServiceRouter(host: self)
   /// The sessions open on this host, in the order they were opened; a
   /// session leaves the list when it shuts down or is released.
-  private var openSessions: [WeakSession] = []
+  private var openSessions = WeakRegistry<HostRuntime>()
 
   /// A host over `catalog` with `services`.
   package init(catalog: PluginCatalog, services: HostServices) {
@@ -55,21 +55,20 @@ package final class SharedHost {
   }
 
   /// The sessions open on this host, oldest first.
-  package var sessions: [HostRuntime] { openSessions.compactMap(\.session) }
+  package var sessions: [HostRuntime] { openSessions.objects }
 
   /// Opens a new session on this host, with nothing on screen yet.
   package func openSession() -> HostRuntime { HostRuntime(host: self) }
 
   /// Adds `session` to ``sessions`` (its initializer calls this).
   func register(_ session: HostRuntime) {
-    openSessions.removeAll { $0.session == nil }
-    openSessions.append(WeakSession(session: session))
+    openSessions.add(session)
     services.announcements.listen(session.notifications)
   }
 
   /// Removes `session` from ``sessions`` (its ``HostRuntime/shutdown()`` calls this).
   func unregister(_ session: HostRuntime) {
-    openSessions.removeAll { $0.session == nil || $0.session === session }
+    openSessions.remove(session)
     services.announcements.stopListening(session.notifications)
   }
 
@@ -94,9 +93,4 @@ package final class SharedHost {
   /// Replaces the catalog with `replaced`, the running build of a plugin
   /// file swapped for a new one (``reload(_:)``).
   func replaceCatalog(_ replaced: PluginCatalog) { catalog = replaced }
-}
-
-/// A session as the host lists it: the host does not keep a session alive.
-private struct WeakSession {
-  weak var session: HostRuntime?
 }

@@ -449,31 +449,22 @@ package final class HostNotifications: Notifier {
 /// open session of a ``SharedHost``); with none, they are only logged.
 @MainActor
 package final class HostAnnouncements: Notifier {
-  private var listeners: [WeakNotifications] = []
+  private var listeners = WeakRegistry<HostNotifications>()
 
   /// Raises what is announced from now on in `notifications` too.
-  func listen(_ notifications: HostNotifications) {
-    listeners.removeAll { $0.notifications == nil }
-    listeners.append(WeakNotifications(notifications: notifications))
-  }
+  func listen(_ notifications: HostNotifications) { listeners.add(notifications) }
 
   /// Stops raising what is announced in `notifications`.
-  func stopListening(_ notifications: HostNotifications) {
-    listeners.removeAll { $0.notifications == nil || $0.notifications === notifications }
-  }
+  func stopListening(_ notifications: HostNotifications) { listeners.remove(notifications) }
 
   /// Raises a notice in every session.
   package func notice(_ text: String, tone: Tone) {
-    for listener in listeners { listener.notifications?.notice(text, tone: tone) }
+    listeners.forEach { $0.notice(text, tone: tone) }
   }
 
   /// Raises an alert in every session.
   package func alert(title: String, message: String) {
-    for listener in listeners { listener.notifications?.alert(title: title, message: message) }
-  }
-
-  private struct WeakNotifications {
-    weak var notifications: HostNotifications?
+    listeners.forEach { $0.alert(title: title, message: message) }
   }
 }
 
