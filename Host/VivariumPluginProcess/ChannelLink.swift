@@ -19,10 +19,20 @@ final class ChannelLink: Canvas, HostLink {
     server.channel.send(.request(module: module, request))
   }
 
+  /// The tree the module drew last, as the host has it: the next draw
+  /// sends what changed since. None before the first draw, which goes whole.
+  private var sent: ViewNode?
+
   func draw(_ tree: ViewNode) {
     // A module that draws from its work may have changed what it keeps.
     server.sendState(of: module)
-    server.channel.send(.draw(module: module, tree))
+    let changes = sent.map { ViewTreeDiff.diff(from: $0, to: tree) }
+    if let changes, changes.wholeTree == nil {
+      server.channel.send(.drawChanges(module: module, changes))
+    } else {
+      server.channel.send(.draw(module: module, tree))
+    }
+    sent = tree
     // The screen changes once the host has the draw: it goes now, while
     // the rest of the call (its answer) is still held back for one write.
     server.channel.flush(keepHolding: true)

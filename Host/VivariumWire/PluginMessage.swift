@@ -42,8 +42,12 @@ package enum PluginMessage: WireMessage {
 
   // MARK: What modules do
 
-  /// The module drew.
+  /// The module drew this tree: its first draw, or one that changed too
+  /// much to send as ``drawChanges(module:_:)``.
   case draw(module: UInt32, ViewNode)
+  /// The module drew again: what changed since the tree it drew last
+  /// (``ViewTreeDiff``), which the host applies to the tree it has.
+  case drawChanges(module: UInt32, ViewTreeDiff)
   /// The module asked its router or message port for something.
   case request(module: UInt32, HostRequest)
   /// The module's restoration state changed (JSON, nil for none), or

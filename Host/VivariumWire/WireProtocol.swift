@@ -3,7 +3,7 @@ package enum WireProtocol {
   /// Bumped on any change to the encoding of ``HostMessage`` or
   /// ``PluginMessage``: their cases, their fields, or the `Codable` form of
   /// a value they carry.
-  package static let version = 12
+  package static let version = 13
   /// The largest frame either side accepts: a message longer than this
   /// crosses in several (``WireFrame``), so that a reader holds at most one
   /// frame beyond the message it is reading.
@@ -15,7 +15,8 @@ package enum WireProtocol {
   package static let messageLimit = 129 << 20
   /// The deepest nesting of containers the decoder follows: a view tree
   /// takes two a level (the node, its children) and a draw message one
-  /// more, so a tree 64 deep crosses and one deeper does not.
+  /// more, so a tree 64 deep crosses and one deeper does not. A
+  /// ``ViewTreeDiff`` nests no deeper than the tree it changes.
   package static let depthLimit = 129
   /// The longest a plugin process waits for the host to answer one of its
   /// calls (the time, a write): far beyond any host that is not stuck.

@@ -174,6 +174,25 @@ struct WireProtocolTests {
     return samples
   }()
 
+  /// Diffs of ``tree`` with every kind of piece, and one of a whole tree.
+  static let drawnChanges: [ViewTreeDiff] = {
+    guard case .stack(let axis, var children) = tree, case .stack(let inner, var row) = children[2],
+      case .list(let id, var rows) = children[3]
+    else { preconditionFailure("the sample tree changed") }
+    row.insert(.button(id: "remove", title: "Remove"), at: 1)
+    rows[1].title = "Two, changed"
+    rows.remove(at: 2)
+    children[2] = .stack(inner, row)
+    children[3] = .list(id: id, rows: rows + [ListRow(id: "4", title: "Four")])
+    children.insert(.text("New"), at: 0)
+    return [
+      ViewTreeDiff.diff(from: tree, to: .stack(axis, children)),
+      ViewTreeDiff(base: 0, root: .node(.heading("Whole"))),
+      ViewTreeDiff(base: .max, root: .children([])),
+      ViewTreeDiff(base: 1, root: .rows([.kept(from: 0, count: 1), .inserted([])])),
+    ]
+  }()
+
   /// A plugin message of every case, most of them several times.
   static let pluginSamples: [PluginMessage] = {
     var samples: [PluginMessage] = [
@@ -201,6 +220,7 @@ struct WireProtocolTests {
       .restorationState(module: 0, state: nil, failure: nil),
       .buildFailed(call: 13, message: "no item 7"), .draw(module: 2, tree), .draw(module: 3, .text("")),
     ]
+    samples += drawnChanges.map { PluginMessage.drawChanges(module: 2, $0) }
     samples += requests.map { PluginMessage.request(module: 2, $0) }
     samples += serviceCalls.map { PluginMessage.callHostService(call: 14, module: 2, $0) }
     samples += [
@@ -337,7 +357,7 @@ struct WireProtocolTests {
       "HostMessage":
         "build lifecycle event message mayLeave callProvider cancel answer woke storeCopy storeChanged clock",
       "PluginMessage":
-        "mapped ready refused done built buildFailed openRefused leaveDecision providerAnswered draw request restorationState workStarted workEnded sleep cancelSleep leaked callHostService callBusinessService sendHTTP cancelServiceCall",
+        "mapped ready refused done built buildFailed openRefused leaveDecision providerAnswered draw drawChanges request restorationState workStarted workEnded sleep cancelSleep leaked callHostService callBusinessService sendHTTP cancelServiceCall",
       "WireStore": "storage settings",
       "HostRequest": "push present replace pop popToRoot dismiss embed removeChildren showChild emit send",
       "HostServiceCall": "storageValue storageSet storageKeys settingValue settingSet log notice alert now",
@@ -354,6 +374,9 @@ struct WireProtocolTests {
       "Axis": "vertical horizontal",
       "LeaveDecision": "leave stay ask",
       "OpenDecision": "refuse redirect",
+      "Change": "node children rows",
+      "Piece<ViewNode, Change>": "kept changed inserted",
+      "Piece<ListRow, Never>": "kept inserted",
     ]
     let missing = expected.flatMap { type, names in names.split(separator: " ").map { "\(type).\($0)" } }
       .filter { !found.contains($0) }

@@ -568,6 +568,7 @@ package final class PluginProcess {
       answered(call, .openRefused(decision), arrival: arrival)
     case .leaveDecision(let call, let decision): answered(call, .leaveDecision(decision), arrival: arrival)
     case .draw(let module, let tree): modules[module]?.draw(tree)
+    case .drawChanges(let module, let changes): modules[module]?.draw(changes)
     case .restorationState(let module, let state, let failure):
       modules[module]?.keep(state: state, failure: failure)
     case .request(let module, let request): modules[module]?.perform(request)

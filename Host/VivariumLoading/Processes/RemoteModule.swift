@@ -19,6 +19,11 @@ package final class RemoteModule {
   var roles: [WireRole] = []
   /// The last tree the module drew, shown again when it answers again.
   private var lastTree: ViewNode?
+  /// The last tree its process sent: what the next ``ViewTreeDiff`` it
+  /// sends applies to; nil before its first draw.
+  private(set) var drawn: ViewNode?
+  /// How many of its draws came as changes (``ViewTreeDiff``).
+  private(set) var changesDrawn = 0
   /// Its restoration state as the process last sent it: kept after the
   /// process ends, to rebuild the module with.
   package var restorationState: String?
@@ -72,9 +77,35 @@ package final class RemoteModule {
   }
 
   func draw(_ tree: ViewNode) {
+    drawn = tree
     lastTree = tree
     if failure == nil, process.state == .running { context.canvas.draw(tree) }
   }
+
+  /// Draws the tree `changes` make of the last one the process sent. Its
+  /// process is stopped if there is none, or they do not apply to it: a
+  /// process sending them is broken or hostile, and the module shows its
+  /// last tree until the process has ended.
+  func draw(_ changes: ViewTreeDiff) {
+    guard !stoppedForDrawing else { return }
+    let why: String
+    if let drawn {
+      do throws(ViewTreeDiff.Mismatch) {
+        let tree = try ViewTreeDiff.apply(changes, to: drawn)
+        changesDrawn += 1
+        return draw(tree)
+      } catch {
+        why = "it sent changes to the view of \(urn) that do not apply to the view it drew last: \(error)"
+      }
+    } else {
+      why = "it sent changes to the view of \(urn) before drawing it whole"
+    }
+    stoppedForDrawing = true
+    process.stop(because: why)
+  }
+
+  /// Whether its process was stopped for what it drew: a process is stopped once.
+  private var stoppedForDrawing = false
 
   /// Shows what the process's state means for this module: its own tree
   /// while it answers, the not-responding choice while it does not.

@@ -367,7 +367,7 @@ func boundaryFigures(
   print("The boundary (issue 28), out of process; µs")
   print("  floor: a 16-byte frame to a child process and back over a socket pair  \(tail(floors.blocking))")
   print("  the same with each side's main actor in the loop (a thread reads, hands over)  \(tail(floors.handoff))")
-  for rows in [1, 10, 100] { codecFigures(rows: rows) }
+  for rows in [1, 10, 100] { codecFigures(rows: rows, changes: rows > 1) }
   let floorMedian = median(floors.blocking)
   let idle = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-idle"), child: .idle, count: 1_000)
   let hung = await pingTimes(vivarium: vivarium, plugins: faulty, data: data("ping-hung"), child: .hung, count: 1_000)
@@ -392,31 +392,36 @@ func boundaryFigures(
       + String(format: "; 1 live / floor %.1f×", perLive[0].1 / floorMedian))
 }
 
-/// Microseconds to encode and to decode, with the wire's one codec, a draw
-/// like a page of products:search's (a heading, a field, a list of `rows`
-/// rows, two buttons, a line), and its size in bytes.
-func codecFigures(rows: Int) {
-  let page = ViewNode.stack(
+/// A page like products:search's (a heading, a field, a list of `rows`
+/// rows, two buttons, a line), its row `changed` (if any) on sale.
+func productsPage(rows: Int, changed: Int? = nil) -> ViewNode {
+  ViewNode.stack(
     .vertical,
     [
       .heading("Products"), .field(id: "query", label: "Search", value: "lamp", placeholder: "Name"),
       .list(
         id: "results",
         rows: (0..<rows).map {
-          ListRow(id: "\($0)", title: "Product \($0)", detail: "€ \($0).99", marker: Marker(.positive, "in stock"))
+          ListRow(
+            id: "\($0)", title: $0 == changed ? "Product \($0), on sale" : "Product \($0)", detail: "€ \($0).99",
+            marker: Marker(.positive, "in stock"))
         }),
       .stack(.horizontal, [.button(id: "previous", title: "Previous"), .button(id: "next", title: "Next")]),
       .text("page 1 of 3", tone: .muted),
     ])
-  let draw = PluginMessage.draw(module: 1, page)
+}
+
+/// Microseconds to encode and to decode `message` with the wire's one
+/// codec, 2,000 times after 200 not counted, and its size in bytes.
+func codecTimes(_ message: PluginMessage) -> (encode: [Double], decode: [Double], size: Int) {
   var encode: [Double] = []
   var decode: [Double] = []
   var size = 0
   for round in 0..<2_200 {
     let start = nanoseconds()
-    guard let bytes = try? draw.encoded() else { fail("the draw did not encode") }
+    guard let bytes = try? message.encoded() else { fail("the draw did not encode") }
     let encoded = nanoseconds()
-    guard (try? PluginMessage.decode(bytes)) == draw else { fail("the draw did not come back") }
+    guard (try? PluginMessage.decode(bytes)) == message else { fail("the draw did not come back") }
     let decoded = nanoseconds()
     size = bytes.count
     if round >= 200 {
@@ -424,7 +429,42 @@ func codecFigures(rows: Int) {
       decode.append(Double(decoded - encoded) / 1000)
     }
   }
+  return (encode, decode, size)
+}
+
+/// Microseconds for `body`, 2,000 times after 200 not counted.
+func times(_ body: () throws -> Void) rethrows -> [Double] {
+  var times: [Double] = []
+  for round in 0..<2_200 {
+    let start = nanoseconds()
+    try body()
+    if round >= 200 { times.append(Double(nanoseconds() - start) / 1000) }
+  }
+  return times
+}
+
+/// Microseconds to encode and to decode, with the wire's one codec, a draw
+/// of ``productsPage(rows:changed:)``, and its size in bytes; with `changes`,
+/// beside it the same page with one row changed sent as what changed
+/// (``PluginMessage/drawChanges(module:_:)``): its size, encoding and
+/// decoding, and the time to make it (in the plugin process: the diff of
+/// the last tree and the new one) and to apply it (in the host).
+func codecFigures(rows: Int, changes: Bool = false) {
+  let page = productsPage(rows: rows)
+  let whole = codecTimes(.draw(module: 1, page))
   print(
-    "  a draw of \(pad(String(rows), 3)) rows (\(size) bytes) through the codec: encoded \(summary(encode)), decoded \(summary(decode)) µs (median (min–max))"
+    "  a draw of \(pad(String(rows), 3)) rows (\(whole.size) bytes) through the codec: encoded \(summary(whole.encode)), decoded \(summary(whole.decode)) µs (median (min–max))"
+  )
+  guard changes else { return }
+  let changed = productsPage(rows: rows, changed: rows / 2)
+  let diff = ViewTreeDiff.diff(from: page, to: changed)
+  guard diff.wholeTree == nil, (try? ViewTreeDiff.apply(diff, to: page)) == changed else {
+    fail("one changed row of \(rows) did not make changes that apply")
+  }
+  let coded = codecTimes(.drawChanges(module: 1, diff))
+  let made = times { _ = ViewTreeDiff.diff(from: page, to: changed) }
+  let applied = times { _ = try? ViewTreeDiff.apply(diff, to: page) }
+  print(
+    "    the same, one row changed, as changes (\(coded.size) bytes, \(String(format: "%.1f", Double(coded.size) / Double(whole.size) * 100))% of whole): encoded \(summary(coded.encode)), decoded \(summary(coded.decode)) µs; made from the last tree \(summary(made)), applied to it \(summary(applied)) µs"
   )
 }

@@ -19,7 +19,9 @@
 //     codec (CodedEcho.swift), measured between the events; the CPU time per
 //     event of the host and the plugin processes; a tap while another plugin
 //     is hung, and a tap with 1, 100 and 1,000 live modules in one plugin
-//     process. `--codec` prints the codec's figures alone.
+//     process. `--codec` prints the codec's figures alone: a draw of 1, 10
+//     and 100 rows, whole and, for 10 and 100, one row changed sent as
+//     changes (a ViewTreeDiff).
 // Built and run by Scripts/benchmark:
 //   process-benchmark VIVARIUM PLUGIN-DIR FAULTY-PLUGIN-DIR
 // where VIVARIUM is the release `vivarium` that plugin processes run as
@@ -104,6 +106,29 @@ let scenarios = [
     steps: [(.tap(button: "signIn"), "Type a user name and a password.")]),
 ]
 
+/// The draw a plugin process sends for each step of `scenario`, in turn:
+/// what changed from the screen before it (whole, if that is smaller).
+/// Taken by going through the steps once in `runtime`, in one process,
+/// which they leave where they found it.
+@MainActor
+func drawMessages(_ scenario: Scenario, _ runtime: HostRuntime) async -> [PluginMessage] {
+  guard var before = runtime.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
+  var draws: [PluginMessage] = []
+  for (event, _) in scenario.steps {
+    do {
+      try runtime.send(event)
+    } catch {
+      fail("\(scenario.urn): \(error)")
+    }
+    await runtime.settleCalls()
+    guard let after = runtime.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
+    let changes = ViewTreeDiff.diff(from: before, to: after)
+    draws.append(changes.wholeTree.map { .draw(module: 1, $0) } ?? .drawChanges(module: 1, changes))
+    before = after
+  }
+  return draws
+}
+
 /// Microseconds from each event sent to its screen redrawn (the host's
 /// screen showing the change, laid out as text), per mode, and to the
 /// event's call settled as a script's line waits for it: `events` per mode,
@@ -127,10 +152,11 @@ func roundTrips(
       fail("\(mode.label): cannot open \(scenario.urn): \(error)")
     }
   }
-  // The coded floor answers each event with the screen's own draw, and the call's answer.
-  guard let tree = runtimes[.inProcess]!.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
+  // The coded floor answers each event with the screen's own draw, as a
+  // plugin process sends it (what changed), and the call's answer.
+  let draws = await drawMessages(scenario, runtimes[.inProcess]!)
   let coded = CodedEcho<HostMessage, PluginMessage>(
-    benchmark: benchmark, replies: [[.draw(module: 1, tree), .done(call: 1)]])
+    benchmark: benchmark, replies: draws.map { [$0, .done(call: 1)] })
   defer { coded.close() }
   for round in 0...(events / turn) {
     // Round 0 warms up; the order of the modes alternates.
@@ -327,7 +353,7 @@ func main() async {
   if arguments.first == "--echo-through-main" { echoThroughTheMainActor() }
   // `--codec`: only the codec's figures, to profile them.
   if arguments.first == "--codec" {
-    for rows in [1, 10, 100] { codecFigures(rows: rows) }
+    for rows in [1, 10, 100] { codecFigures(rows: rows, changes: rows > 1) }
     return
   }
   if arguments.first == "--resident", arguments.count == 5, let mode = Mode(rawValue: arguments[1]) {
