@@ -167,6 +167,7 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
     ("route-benchmark", "RouteBenchmark"), ("terminal-benchmark", "TerminalBenchmark"),
     ("process-benchmark", "ProcessBenchmark"), ("services-benchmark", "ServicesBenchmark"),
     ("sessions-benchmark", "SessionsBenchmark"),
+    ("loading-benchmark", "LoadingBenchmark"),
   ] {
     package.products.append(.executable(name: product, targets: [target]))
     package.targets.append(

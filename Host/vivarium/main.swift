@@ -35,26 +35,28 @@ CrashReport.keepTheTerminal()
 let console = Console()
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-let mainCommands = HelpLayout.table(
-  commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command: vivarium help COMMAND")])
-let mainOptions = HelpLayout.table([
-  ("--version", "Print the vivarium, ViperKit and Swift compiler versions."), ("--help", "Show this help."),
-])
+/// `vivarium --help`, laid out when asked for: not at every command's start.
+@MainActor func mainHelp() -> String {
+  let mainCommands = HelpLayout.table(
+    commands.map { ($0.name, $0.summary) } + [("help", "Show help for a command: vivarium help COMMAND")])
+  let mainOptions = HelpLayout.table([
+    ("--version", "Print the vivarium, ViperKit and Swift compiler versions."), ("--help", "Show this help."),
+  ])
+  return """
+    vivarium: a host for VIPER modules shipped as shared-object plugins.
 
-let mainHelp = """
-  vivarium: a host for VIPER modules shipped as shared-object plugins.
+    Usage: vivarium COMMAND [OPTIONS]
 
-  Usage: vivarium COMMAND [OPTIONS]
+    Commands:
+    \(mainCommands)
 
-  Commands:
-  \(mainCommands)
+    Options:
+    \(mainOptions)
 
-  Options:
-  \(mainOptions)
-
-  Run 'vivarium COMMAND --help' for a command's options and exit codes.
-  \(HelpLayout.paragraphs("Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error."))
-  """
+    Run 'vivarium COMMAND --help' for a command's options and exit codes.
+    \(HelpLayout.paragraphs("Exit codes: 0 success; 1 the command failed (reason on stderr); 2 usage error."))
+    """
+}
 
 /// `unknown command 'WORD'`, with the closest command suggested, else the list.
 @MainActor func unknownCommand(_ word: String) -> String {
@@ -70,12 +72,12 @@ func sentence(_ message: String, then next: String) -> String {
 
 @MainActor func runMain() async -> Int32 {
   guard let first = arguments.first else {
-    console.out(mainHelp)
+    console.out(mainHelp())
     return ExitCode.usage
   }
   switch first {
   case "--help", "-h":
-    console.out(mainHelp)
+    console.out(mainHelp())
     return ExitCode.success
   case "--version":
     console.out("vivarium \(VivariumVersion.current)\nViperKit \(ViperKitVersion.current)\n\(swiftCompilerIdentity())")
@@ -83,7 +85,7 @@ func sentence(_ message: String, then next: String) -> String {
   case "help":
     // `vivarium help`, `vivarium help --help` and `vivarium help help` all print the main help.
     guard let topic = arguments.dropFirst().first, !["--help", "-h", "help"].contains(topic) else {
-      console.out(mainHelp)
+      console.out(mainHelp())
       return ExitCode.success
     }
     guard let command = commands.first(where: { $0.name == topic }) else {

@@ -11,7 +11,11 @@ the same files:
   warm start  `vivarium routes`, the registry cache filled;
   render      `vivarium render items:list`, the cache filled (out of process).
 Each directory holds the release ItemsList plugin and N-1 generated ones.
-Then the warm start at the largest N against none, the two taken in turn.
+Then the warm start at the largest N against none, the two taken in turn;
+`vivarium plugins` at 200 plugins, the cache filled, against the bare loop
+over the same files, the two taken in turn; and what a warm start costs
+inside the host at each N (Scripts/bench/LoadingBenchmark: the cache read,
+the files looked up in it, the catalog and the text of `vivarium plugins`).
 
   python3 Scripts/lib/loading_scale.py RELEASE_DIR WORK_DIR
 """
@@ -165,9 +169,21 @@ def main():
     none, most = interleaved(routes, runs, env)
     print(f"warm start at {largest} plugins against none, {runs} runs of each taken in turn: "
           f"{most[0] / none[0]:.2f}x ({cell(most).strip()} ms against {cell(none).strip()} ms)")
+    listed_size = 200
+    listing = [vivarium, "plugins", "--plugins", f"{work}/plugins-{listed_size}", "--data",
+               f"{work}/data-{listed_size}"]
+    listed, floor = interleaved([listing, [bare, f"{work}/plugins-{listed_size}"]], runs, env)
+    print(f"vivarium plugins, {listed_size} plugins, warm: {cell(listed).strip()} ms against the bare dlopen loop "
+          f"{cell(floor).strip()} ms: {listed[0] / floor[0]:.2f}x ({runs} runs of each taken in turn)")
     print("(cold scan: vivarium plugins --rescan; warm start: vivarium routes, the registry cache filled; "
           "render: vivarium render items:list, the cache filled. Each directory holds the ItemsList plugin and "
           "N-1 generated ones: carrying manifests, except in the probed column)")
+    print()
+    print("A warm start inside the host, its start left out (read: the registry cache; scan: every file looked up "
+          "in it; plugins: the catalog and the text of `vivarium plugins` too)", flush=True)
+    subprocess.run([f"{release}/loading-benchmark",
+                    *[path for size in SIZES for path in (f"{work}/plugins-{size}", f"{work}/data-{size}")]],
+                   check=True, env=env)
 
 
 if __name__ == "__main__":

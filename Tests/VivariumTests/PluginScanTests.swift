@@ -72,6 +72,21 @@ struct PluginScanTests {
     #expect((try? results[0].get()) != nil && (try? results[2].get()) != nil)
   }
 
+  @Test func moreFilesThanOneProbeMayHoldOpenAreEachReportedOnTheirOwn() throws {
+    // A confined child may hold 256 descriptors: these would be more, given
+    // to one, and two children's halves (all in one folder) would be more
+    // too, were the folder opened for its Landlock rule once for each file.
+    let count = PluginProbe.filesPerChild * 2
+    let first = try CPluginBuilder.plugin(CPluginBuilder.Fields(returnsNull: true), named: "p0.so", in: dir)
+    let paths = try [first] + (1..<count).map { try dir.copy(first, as: "p\($0).so") }
+    let results = try scan(paths)
+    #expect(results.count == count)
+    let kinds = results.map { result in
+      if case .failure(let rejection) = result { rejection.kind.rawValue } else { "loaded" }
+    }
+    #expect(Set(kinds) == [Rejection.Kind.nullDescriptor.rawValue], "\(Set(kinds))")
+  }
+
   // MARK: Activation
 
   /// Whether the file at `path` is mapped into this process.

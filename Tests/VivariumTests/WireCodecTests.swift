@@ -5,8 +5,8 @@ import ViperKit
 
 /// The wire's one codec reads back what it wrote, every field of every
 /// value, from the values' own `Codable` forms: contracts as plugin
-/// processes report them and the registry cache keeps them, and values
-/// that tell their kind only by trying one after another.
+/// processes report them, and values that tell their kind only by trying
+/// one after another.
 @Suite("The wire's codec")
 struct WireCodecTests {
   @Test(arguments: WireProtocolTests.contracts)

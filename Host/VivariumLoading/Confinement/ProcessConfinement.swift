@@ -87,7 +87,13 @@ package enum ProcessConfinement {
     }
     add(mapping.loadRoot, VIVARIUM_LANDLOCK_TREE)
     add("/dev/null", VIVARIUM_LANDLOCK_DEVICE)
-    for path in systemReadable + toolchainFolders() + readable { add(path, VIVARIUM_LANDLOCK_READ) }
+    // Each folder once: a probe handed 125 files of one folder named it 125
+    // times, and a descriptor for each left none under ``openFiles`` for the
+    // Landlock ruleset, so the probe could not confine itself.
+    var named: Set<String> = []
+    for path in systemReadable + toolchainFolders() + readable where named.insert(path).inserted {
+      add(path, VIVARIUM_LANDLOCK_READ)
+    }
     if let writable { add(writable, VIVARIUM_LANDLOCK_WRITE) }
     let landlock = vivarium_landlock(rules.map(\.descriptor), rules.map(\.kind), Int32(rules.count))
     let error = errno

@@ -41,14 +41,15 @@ package struct PluginProbe: Sendable {
   /// What probing each of `files` found, in order: what it offers, or why it
   /// was refused.
   ///
-  /// The files are split into one batch per core, and each batch is loaded
-  /// in one child. The child reports each file as it finishes it, so when it
-  /// dies the file it was loading is known: that file is reported with the
-  /// signal (or the timeout, or the exit) that ended it, and the rest of the
-  /// batch goes on in a new child. When other plugins had run in the dead
-  /// child first, the file is probed again alone, so that the one named is
-  /// the one that dies on its own.
-  /// `children` is how many batches at most: one per core unless a test says.
+  /// The files are split into one batch per core, or more when a batch
+  /// would hold over ``filesPerChild`` files, and each batch is loaded in
+  /// one child, as many at once as there are cores. The child reports each
+  /// file as it finishes it, so when it dies the file it was loading is
+  /// known: that file is reported with the signal (or the timeout, or the
+  /// exit) that ended it, and the rest of the batch goes on in a new child.
+  /// When other plugins had run in the dead child first, the file is probed
+  /// again alone, so that the one named is the one that dies on its own.
+  /// `children` is how many batches at the least: one per core unless a test says.
   func scan(_ files: [PluginFile], validatingContracts: Bool = true, children: Int? = nil) -> [Result<
     PluginRecord, Rejection
   >] {
@@ -64,7 +65,8 @@ package struct PluginProbe: Sendable {
           ))
       }
     }
-    let count = min(max(children ?? ProcessInfo.processInfo.activeProcessorCount, 1), files.count)
+    let cores = max(children ?? ProcessInfo.processInfo.activeProcessorCount, 1)
+    let count = min(max(cores, (files.count + Self.filesPerChild - 1) / Self.filesPerChild), files.count)
     let batches = (0..<count).map { index in
       Array(files[(files.count * index / count)..<(files.count * (index + 1) / count)])
     }
@@ -72,6 +74,15 @@ package struct PluginProbe: Sendable {
       scanBatch(batch, validatingContracts: validatingContracts)
     }.flatMap { $0 }
   }
+
+  /// The most files one child is handed: half the descriptors a confined
+  /// process may hold (``ProcessConfinement/openFiles``), so that it can
+  /// still open what confining itself and loading them take. A child handed
+  /// 250 of them (two cores' batches of 500 plugins) had no descriptor left
+  /// for its Landlock ruleset, so it exited, and was started again with the
+  /// rest of its batch for each file it had not reported: 500 plugins took
+  /// 8 to 13 s to probe, and more than half were refused as crashed.
+  static let filesPerChild = Int(ProcessConfinement.openFiles) / 2
 
   private func scanBatch(_ files: [PluginFile], validatingContracts: Bool) -> [Result<PluginRecord, Rejection>] {
     var results: [Result<PluginRecord, Rejection>] = []

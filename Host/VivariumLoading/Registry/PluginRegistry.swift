@@ -15,8 +15,10 @@ import VivariumSupport
 ///
 /// The file is written atomically (its layout: `PluginRegistry+Coding`).
 /// One that cannot be read, is not a registry, or is damaged is discarded
-/// with a warning, never trusted; a registry written by another host, SDK
-/// or compiler is ignored without one.
+/// with a warning, never trusted; a registry written in another format or
+/// by another host, SDK or compiler is ignored without one; either way it
+/// is rewritten at the next save. Opening it reads each entry's key only:
+/// what an entry holds is read when a scan asks for its file.
 package struct PluginRegistry: Sendable {
   /// What the cache knows of one file.
   package struct Entry: Equatable, Sendable {
@@ -37,12 +39,12 @@ package struct PluginRegistry: Sendable {
   /// The registry's file name in the data directory.
   package static let fileName = "plugin-registry.cache"
   /// The version of the file's layout, its byte after ``magic``.
-  static let formatVersion: UInt8 = 6
+  static let formatVersion: UInt8 = 7
 
   /// The cache file; nil when there is no cache (`--no-cache`).
   package let path: String?
-  /// Entries by path.
-  private(set) var entries: [String: Entry] = [:]
+  /// Entries by path, as the file keeps them.
+  private(set) var entries: [String: StoredEntry] = [:]
   /// Whether an entry was added or dropped since the file was read.
   private(set) var changed = false
 
@@ -85,7 +87,7 @@ package struct PluginRegistry: Sendable {
   /// The entries of the registry file at `path`; nil when there is none, or
   /// one written by another host, SDK or compiler (a miss for every file,
   /// not damage); a failure saying why a file that is there is unusable.
-  private static func entries(at path: String) -> Result<[String: Entry]?, RegistryError> {
+  private static func entries(at path: String) -> Result<[String: StoredEntry]?, RegistryError> {
     switch FileContents.read(path, limit: FileContents.Limit.registry) {
     case .missing: return .success(nil)
     case .failed(let code):
@@ -102,17 +104,20 @@ package struct PluginRegistry: Sendable {
     }
   }
 
-  /// What the cache knows of exactly this version of the file, if anything.
+  /// What the cache knows of exactly this version of the file, if
+  /// anything: read from the file's bytes now. An entry whose bytes do not
+  /// read is none: the file is scanned again, and the entry replaced.
   package func entry(for key: PluginFileKey) -> Entry? {
-    guard path != nil, let entry = entries[key.path], entry.key == key else { return nil }
-    return entry
+    guard path != nil, let stored = entries[key.path], stored.key == key else { return nil }
+    return stored.entry
   }
 
   /// Remembers what scanning the file `key` gave.
   mutating func remember(_ key: PluginFileKey, _ outcome: Result<PluginRecord, Rejection>) {
-    let entry = Entry(key: key, outcome: outcome)
-    guard path != nil, entries[key.path] != entry else { return }
-    entries[key.path] = entry
+    guard path != nil else { return }
+    let stored = StoredEntry(Entry(key: key, outcome: outcome))
+    guard entries[key.path] != stored else { return }
+    entries[key.path] = stored
     changed = true
   }
 
@@ -122,7 +127,7 @@ package struct PluginRegistry: Sendable {
     guard let path, changed else { return }
     for (file, _) in entries where !FileContents.exists(file) { entries[file] = nil }
     do throws(AtomicFile.WriteError) {
-      try AtomicFile.write(Data(Self.encode(entries.keys.sorted().compactMap { entries[$0] })), to: path)
+      try AtomicFile.write(Data(Self.file(entries.keys.sorted().compactMap { entries[$0] })), to: path)
     } catch {
       throw RegistryError(
         .notSaved, description: "the plugin registry cache was not saved (\(error)); the next start scans again")

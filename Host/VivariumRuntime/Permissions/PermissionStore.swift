@@ -177,6 +177,8 @@ package struct PermissionStore: Sendable {
   }
 
   private func entry(for plugin: PluginIdentity) -> Entry? {
+    // Resolving the path costs an lstat per component: only for a name decided about.
+    guard entries.contains(where: { $0.plugin == plugin.name }) else { return nil }
     let file = Self.key(plugin.path)
     return entries.first { $0.file == file && $0.plugin == plugin.name }
   }
