@@ -15,12 +15,12 @@ import Synchronization
 package final class WireChannel<Sent: WireMessage>: Sendable {
   /// The socket.
   package let descriptor: Int32
-  /// For a channel that buffers: the read end of a pipe that becomes
+  /// For a channel that buffers: one end of a socket pair that becomes
   /// readable when bytes are left to write, so that the thread polling the
   /// socket adds it to the writable set (read it empty when it is); -1 for
   /// one that waits.
   package let wakeDescriptor: Int32
-  /// The pipe's write end.
+  /// The other end, written to wake the reader.
   private let wakeWriter: Int32
   private let mode: WireSending
 
@@ -30,8 +30,11 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
     /// Bytes the socket had no room for, from `written` on.
     var pending: [UInt8] = []
     var written = 0
-    /// Since when bytes have been left to write; nil when none are.
+    /// Since when bytes have been left to write without the peer taking
+    /// any (the last write that took some); nil when none are left.
     var since: ContinuousClock.Instant?
+    /// Whether a write failed: the peer is gone, and nothing is sent again.
+    var broken = false
   }
 
   private let outgoing = Mutex(Outgoing())
@@ -46,12 +49,15 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
   package init(descriptor: Int32, sending mode: WireSending = .waits) {
     self.descriptor = descriptor
     self.mode = mode
+    // A socket pair, not a pipe: it is made close-on-exec and non-blocking
+    // at once, so no process started meanwhile inherits it.
     var pipe: [Int32] = [-1, -1]
-    if mode == .buffers, Glibc.pipe(&pipe) == 0 {
-      for end in pipe {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-      }
+    if mode == .buffers,
+      socketpair(
+        AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &pipe)
+        != 0
+    {
+      pipe = [-1, -1]
     }
     (wakeDescriptor, wakeWriter) = (pipe[0], pipe[1])
   }
@@ -109,8 +115,8 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
     }
   }
 
-  /// Since when bytes have been waiting for the peer to make room; nil
-  /// when none are.
+  /// Since when bytes have been waiting with the peer taking none of them
+  /// (the last write that took some); nil when none are waiting.
   package var pendingSince: ContinuousClock.Instant? { outgoing.withLock(\.since) }
 
   /// Whether bytes are waiting for the peer to make room.
@@ -118,13 +124,18 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
 
   /// Writes what waits for room, as much as the socket takes now: for the
   /// thread that polls the socket, when it is writable. False when the peer
-  /// closed its end.
+  /// closed its end: what waited is dropped, and sending fails from then on.
   @discardableResult
   package func writePending() -> Bool {
     outgoing.withLock { state in
-      guard state.since != nil else { return true }
-      guard let count = writeNow(state.pending[state.written...]) else { return false }
+      guard state.since != nil else { return !state.broken }
+      guard let count = writeNow(state.pending[state.written...]) else {
+        state = Outgoing(broken: true)
+        return false
+      }
+      guard count > 0 else { return true }
       state.written += count
+      state.since = .now
       if state.written == state.pending.count {
         state = Outgoing(held: state.held)
       } else if state.written > state.pending.count / 2 {
@@ -139,12 +150,16 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
   /// now with the rest kept; under the lock.
   private func write(_ bytes: [UInt8], _ state: inout Outgoing) -> Bool {
     guard mode == .buffers else { return writeWaiting(bytes) }
+    guard !state.broken else { return false }
     if state.since != nil {
       guard state.pending.count - state.written + bytes.count <= Self.pendingLimit else { return false }
       state.pending += bytes
       return true
     }
-    guard let count = writeNow(bytes[...]) else { return false }
+    guard let count = writeNow(bytes[...]) else {
+      state.broken = true
+      return false
+    }
     guard count < bytes.count else { return true }
     state.pending = Array(bytes[count...])
     state.written = 0

@@ -71,6 +71,19 @@ struct WireChannelTests {
     #expect(sent >= WireChannel<HostMessage>.pendingLimit / size - 1)
   }
 
+  /// A peer that shuts its end for reading once bytes wait for it: writing
+  /// them fails, they are dropped, and sending fails from then on.
+  @Test func aPeerThatShutsItsEndWhileBytesWaitMakesSendingFail() throws {
+    let (host, plugin) = try Self.pair()
+    defer { close(plugin) }
+    for index in 0..<50 { #expect(host.send(Self.message(index))) }
+    try #require(host.hasPending)
+    shutdown(plugin, Int32(SHUT_RD))
+    #expect(!host.writePending())
+    #expect(!host.hasPending)
+    #expect(!host.send(Self.message(50, size: 10)))
+  }
+
   @Test func aPeerThatClosedItsEndMakesSendingFail() throws {
     let (host, plugin) = try Self.pair()
     close(plugin)

@@ -119,7 +119,12 @@ enum PluginReader {
           continue
         }
         if entry.fd == channel.descriptor, entry.revents & Int16(POLLOUT) != 0 {
-          channel.writePending()
+          guard channel.writePending() else {
+            // It shut its end for what the host sends: it is of no more use.
+            _ = inbox.push(.broken("it stopped taking what the host sends"))
+            kill(pid, SIGKILL)
+            continue
+          }
           guard entry.revents & ~Int16(POLLOUT) != 0 else { continue }
         }
         let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }

@@ -80,21 +80,49 @@ package final class PluginProcess {
   /// Starts a process and waits (up to the load limit) for it to load the
   /// plugin and say ready; nil when it did, else why not. The host's main
   /// actor is free meanwhile: only the caller waits.
+  /// A start under way is shared: whoever asks meanwhile (a second
+  /// session's restart, a service call to a provider that crashed) waits
+  /// for the same process, never starts another.
   func start() async -> Rejection? {
-    guard let started = await spawn() else {
-      return Rejection(path, .crashed, "the host could not start a process for it: \(String(cString: strerror(errno)))")
+    if let starting { return await starting.value }
+    let task = Task { @MainActor in await self.startOnce() }
+    starting = task
+    defer { if starting == task { starting = nil } }
+    return await task.value
+  }
+
+  /// The start under way, if one is.
+  private var starting: Task<Rejection?, Never>?
+  /// Why the host let the plugin go while its process was starting: it is
+  /// stopped as soon as it has started.
+  private var stopWhenStarted: String?
+
+  private func startOnce() async -> Rejection? {
+    stopWhenStarted = nil
+    var failure: Int32 = 0
+    guard let started = await spawn(failure: &failure) else {
+      return Rejection(
+        path, .crashed, "the host could not start a process for it: \(String(cString: strerror(failure)))")
     }
-    return await ready(started)
+    let rejection = await ready(started)
+    if rejection == nil, let reason = stopWhenStarted {
+      stop(because: reason)
+      return Rejection(path, .crashed, "its process was stopped as it started: \(reason)")
+    }
+    return rejection
   }
 
   /// Starts a process; nil if it could not be started. Call ``ready(_:)`` next.
-  private func spawn() async -> pid_t? {
+  /// `failure`: the errno of a start that failed, read before anything else runs.
+  private func spawn(failure: inout Int32) async -> pid_t? {
     var pair: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      failure = errno
       return nil
     }
     var errors: [Int32] = [0, 0]
     guard vivarium_pipe_cloexec(&errors) == 0 else {
+      failure = errno
       pair.forEach { close($0) }
       return nil
     }
@@ -139,6 +167,7 @@ package final class PluginProcess {
       PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
     }
     guard case .success(let pid) = spawned else {
+      failure = errno
       close(errors[0])
       return nil
     }
@@ -255,6 +284,7 @@ package final class PluginProcess {
   /// Starts a new process for the plugin after this one ended; nil when it
   /// is running again, else why not.
   package func restart() async -> Rejection? {
+    if let starting { return await starting.value }
     guard case .ended = state else { return nil }
     return await start()
   }
@@ -264,6 +294,7 @@ package final class PluginProcess {
 
   /// Kills the process; its modules show `reason` once it has ended.
   func stop(because reason: String) {
+    if starting != nil { stopWhenStarted = reason }
     if case .ended = state { return }
     guard pid > 0 else { return }
     current.stopReason = reason

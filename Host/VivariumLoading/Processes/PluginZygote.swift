@@ -21,6 +21,11 @@ final class PluginZygote: Sendable {
     /// waiting for the zygote's reply, in the order their requests went:
     /// it replies in that order.
     var waiting: [CheckedContinuation<pid_t?, Never>] = []
+    /// When the zygote last replied, or was first waited for since it last
+    /// had nothing to reply to.
+    var progress = ContinuousClock.now
+    /// Whether a watch on its replies is under way (``watchReplies()``).
+    var watching = false
     var ended: [pid_t: Int32] = [:]
     var alive = true
     /// The host's pid of each process the zygote forked and has not
@@ -119,10 +124,14 @@ final class PluginZygote: Sendable {
         let pid = hostPid > 0 ? hostPid : first
         state.withLock {
           $0.hostPids[first] = pid
+          $0.progress = .now
           return $0.waiting.isEmpty ? nil : $0.waiting.removeFirst()
         }?.resume(returning: pid)
       case 1:
-        state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }?.resume(returning: nil)
+        state.withLock {
+          $0.progress = .now
+          return $0.waiting.isEmpty ? nil : $0.waiting.removeFirst()
+        }?.resume(returning: nil)
       default:
         state.withLock { $0.ended[$0.hostPids.removeValue(forKey: first) ?? first] = second }
       }
@@ -139,6 +148,31 @@ final class PluginZygote: Sendable {
   private func abandon() {
     giveUp()
     shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  /// Gives the zygote up when it has forks to reply to and has replied to
+  /// none for ``replyLimit``: a queue of requests answered in turn, however
+  /// long, is progress.
+  private func watchReplies() {
+    let start = state.withLock { state -> Bool in
+      defer { state.watching = true }
+      return !state.watching
+    }
+    guard start else { return }
+    Task.detached { [weak self] in
+      while let self {
+        let due = self.state.withLock { state -> ContinuousClock.Instant? in
+          guard !state.waiting.isEmpty, state.alive else {
+            state.watching = false
+            return nil
+          }
+          return state.progress + Self.replyLimit
+        }
+        guard let due else { return }
+        if ContinuousClock.now >= due { return self.abandon() }
+        try? await Task.sleep(until: due, clock: .continuous)
+      }
+    }
   }
 
   /// Marks the zygote gone, and answers every fork waiting with nil.
@@ -160,17 +194,12 @@ final class PluginZygote: Sendable {
   /// Forks a plugin process for `path` with `memoryLimit` bytes, confined
   /// unless not `confined`, giving it `descriptors` (the plugin file, its
   /// channel, its stderr); its pid, or nil when the zygote could not. Only
-  /// the caller waits for the reply, up to five seconds, after which the
-  /// zygote is given up.
+  /// the caller waits for the reply; a zygote that has forks to reply to
+  /// and replies to none for five seconds is given up.
   func fork(path: String, memoryLimit: Int, confined: Bool, descriptors: [Int32]) async -> pid_t? {
     // The memory limit (8 bytes), how to confine (1 byte of flags), the path.
     var request = withUnsafeBytes(of: Int64(memoryLimit).littleEndian) { Array($0) }
     request += [confined ? PluginProcessLaunch.confinedFlag : 0] + Array(path.utf8)
-    let timer = Task.detached { [weak self] in
-      guard (try? await Task.sleep(for: Self.replyLimit)) != nil else { return }
-      self?.abandon()
-    }
-    defer { timer.cancel() }
     return await withCheckedContinuation { caller in
       // Sent and queued under one lock, so that replies, which come in the
       // order of the requests, find their callers in that order.
@@ -182,10 +211,11 @@ final class PluginZygote: Sendable {
           }
         }
         guard sent == 0 else { return true }
+        if state.waiting.isEmpty { state.progress = .now }
         state.waiting.append(caller)
         return false
       }
-      if failed { caller.resume(returning: nil) }
+      if failed { caller.resume(returning: nil) } else { watchReplies() }
     }
   }
 

@@ -80,6 +80,23 @@ struct PluginProcessFailureTests {
     #expect(stored.contains("milk"))
   }
 
+  /// Two sessions asking at once to restart a plugin that crashed share
+  /// one new process: neither starts another, and both are answered.
+  @Test(.timeLimit(.minutes(10))) func restartsAskedAtOnceShareOneNewProcess() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty"])
+    try await host.runtime.open("faulty:demo")
+    let process = try #require(host.process(named: "libFaulty.so"))
+    let generation = process.generation
+    try await host.runtime.act(.tap(button: "crash"))
+    #expect(await host.waitFor { if case .ended = process.state { true } else { false } })
+    async let first = process.restart()
+    async let second = process.restart()
+    let (one, two) = await (first, second)
+    #expect(one == nil && two == nil, "\(String(describing: one)) \(String(describing: two))")
+    #expect(process.generation == generation + 1)
+    #expect(process.state == .running)
+  }
+
   @Test func aHangingModuleIsNotRespondingAndCanBeStopped() async throws {
     let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("frame:hang")
