@@ -30,7 +30,6 @@ final class PluginInbox: Sendable {
   }
 
   private let state = Mutex(State())
-  private let arrived = DispatchSemaphore(value: 0)
   /// Called (on the reading thread) when items arrive and no pump is scheduled.
   private let schedulePump: @Sendable () -> Void
 
@@ -48,7 +47,6 @@ final class PluginInbox: Sendable {
       if schedule { state.pumpScheduled = true }
       return (true, schedule)
     }
-    if accepted { arrived.signal() }
     if schedule { schedulePump() }
     return accepted
   }
@@ -66,13 +64,6 @@ final class PluginInbox: Sendable {
       state.bytes -= size
       return (item, arrival)
     }
-  }
-
-  /// Waits until something may have arrived, or until `deadline`.
-  func wait(until deadline: ContinuousClock.Instant) {
-    let left = ContinuousClock.now.duration(to: deadline)
-    guard left > .zero else { return }
-    _ = arrived.wait(timeout: .now() + .milliseconds(left.milliseconds))
   }
 }
 

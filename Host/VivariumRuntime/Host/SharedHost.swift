@@ -89,8 +89,4 @@ package final class SharedHost {
     defer { serviceRouter.deadlines.release() }
     return await question()
   }
-
-  /// Replaces the catalog with `replaced`, the running build of a plugin
-  /// file swapped for a new one (``reload(_:)``).
-  func replaceCatalog(_ replaced: PluginCatalog) { catalog = replaced }
 }

@@ -32,8 +32,6 @@ package final class HostRuntime {
   package let host: SharedHost
   /// Where modules come from: the host's.
   package var catalog: PluginCatalog { host.catalog }
-  /// The host's business services, resolved (``ServiceGraph``).
-  package var serviceGraph: ServiceGraph { host.serviceGraph }
   /// The services handed to modules: the host's.
   package var services: HostServices { host.services }
   /// Notices and alerts raised for the person of this session: by its
@@ -220,7 +218,7 @@ package final class HostRuntime {
     }
     let contract = resolved.route.contract
     if !contract.requires.isEmpty,
-      let refusal = serviceGraph.refusal(
+      let refusal = host.serviceGraph.refusal(
         ofModule: contract.urn, in: resolved.route.identity.name, requiring: contract.requires)
     {
       throw ResolveError(.serviceUnavailable, "\(resolved.urn) cannot be built: \(refusal)")

@@ -38,20 +38,8 @@ func summary(_ values: [Double], _ format: String = "%.1f") -> String {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-/// What `path` holds, read with plain system calls.
-func contents(_ path: String) -> String? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 4096)
-  while true {
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    guard count > 0 else { break }
-    bytes += buffer[0..<count]
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
+/// What `path` (a file in /proc, which says it is empty) holds.
+func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
 
 /// The proportional set size of process `pid`, in KB.
 func pss(_ pid: pid_t) -> Double {

@@ -82,19 +82,25 @@ struct PluginProcessFailureTests {
 
   /// Two sessions asking at once to restart a plugin that crashed share
   /// one new process: neither starts another, and both are answered.
-  @Test(.timeLimit(.minutes(10))) func restartsAskedAtOnceShareOneNewProcess() async throws {
+  @Test func restartsAskedAtOnceShareOneNewProcess() async throws {
     let host = try await FaultyHost(plugins: ["Faulty"])
     try await host.runtime.open("faulty:demo")
     let process = try #require(host.process(named: "libFaulty.so"))
     let generation = process.generation
     try await host.runtime.act(.tap(button: "crash"))
     #expect(await host.waitFor { if case .ended = process.state { true } else { false } })
-    async let first = process.restart()
-    async let second = process.restart()
-    let (one, two) = await (first, second)
-    #expect(one == nil && two == nil, "\(String(describing: one)) \(String(describing: two))")
+    let answers = Answers()
+    for _ in 0..<2 { Task { @MainActor in answers.all.append(await process.restart()) } }
+    // A restart whose caller is never answered fails here, not the whole run.
+    #expect(await host.waitFor { answers.all.count == 2 }, "a restart was never answered: \(answers.all)")
+    #expect(answers.all.allSatisfy { $0 == nil }, "\(answers.all)")
     #expect(process.generation == generation + 1)
     #expect(process.state == .running)
+  }
+
+  /// What the restarts asked at once answered, in the order they did.
+  @MainActor final class Answers {
+    var all: [Rejection?] = []
   }
 
   @Test func aHangingModuleIsNotRespondingAndCanBeStopped() async throws {
