@@ -33,9 +33,8 @@ final class ChannelLink: Canvas, HostLink {
       server.channel.send(.draw(module: module, tree))
     }
     sent = tree
-    // The screen changes once the host has the draw: it goes now, while
-    // the rest of the call (its answer) is still held back for one write.
-    server.channel.flush(keepHolding: true)
+    // Within a call's turn the draw waits for the turn's end and goes in
+    // one write with the call's answer: the host is woken once for both.
   }
 
   /// The services named, each a stand-in that asks the host; those the

@@ -41,8 +41,8 @@ final class HostConnection {
   /// Reads the host's messages, each taken by `receive` as soon as it is
   /// read, carries out in turn what they asked for (``later(_:)``), and
   /// runs the main actor's jobs, until the host closes the socket: then the
-  /// process exits. What one turn sends goes in one write, or two when it
-  /// draws (the draw first, ``ChannelLink/draw(_:)``).
+  /// process exits. What one turn sends, its draws and its answer, goes
+  /// in one write.
   func run(receiving receive: @escaping (HostMessage) -> Void) -> Never {
     self.receive = receive
     while true {

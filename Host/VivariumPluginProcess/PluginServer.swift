@@ -23,6 +23,9 @@ package final class PluginServer {
   /// The stores and clock the host gave this process copies of, kept current.
   let copies = StoreCopies()
   private var nextCall: UInt32 = 1
+  /// The longest a call that holds the main actor waits for the host's
+  /// answer (``ask(_:_:)``): what the host says, its response limit.
+  private var heldAnswerLimit = WireProtocol.answerLimit
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
   private var sleepers: [UInt32: CheckedContinuation<Void, any Error>] = [:]
@@ -125,6 +128,7 @@ package final class PluginServer {
     case .storeCopy(let store, let entries): copies.replace(store, with: entries)
     case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
     case .clock(let now): copies.setClock(now)
+    case .answerWithin(let seconds): heldAnswerLimit = .seconds(seconds)
     case .answer(let call, let answer): connection.deliver(call, answer)
     case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):
       inTurn { [self] in
@@ -323,21 +327,20 @@ package final class PluginServer {
   // MARK: Calls to the host
 
   /// Sends a service call and waits for the host's answer, blocking this
-  /// main actor as a call into the host would in one process, up to
-  /// ``WireProtocol/answerLimit``: a host that does not answer by then is
-  /// stuck, and the process ends saying so rather than wait for ever or
-  /// make up an answer.
+  /// main actor as a call into the host would in one process, up to the
+  /// host's response limit (``HostMessage/answerWithin(seconds:)``): a host
+  /// that has not answered by then fails the call, which the module sees
+  /// (`set` throws; a read finds nothing), rather than hold the module for
+  /// ever. An answer that comes later is dropped.
   func ask(_ module: UInt32, _ service: HostServiceCall) -> WireAnswer {
     let call = nextCall
     nextCall &+= 1
     // What the call sent so far, and this, go now: the answer is awaited.
-    guard channel.send(.callHostService(call: call, module: module, service)), channel.flush() else { exit(0) }
-    guard let answer = connection.answer(to: call, within: WireProtocol.answerLimit) else {
-      FileHandle.standardError.write(
-        Data(
-          "vivarium plugin process: the host did not answer a service call within \(WireProtocol.answerLimit); this process ends\n"
-            .utf8))
-      exit(75)
+    guard channel.send(.callHostService(call: call, module: module, service)), channel.flush(keepHolding: true) else {
+      exit(0)
+    }
+    guard let answer = connection.answer(to: call, within: heldAnswerLimit) else {
+      return .failed("the host did not answer within \(heldAnswerLimit), its response limit")
     }
     return answer
   }
@@ -403,7 +406,7 @@ package final class PluginServer {
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         connection.expect(call, continuation)
-        guard channel.send(make(call)), channel.flush() else { exit(0) }
+        guard channel.send(make(call)), channel.flush(keepHolding: true) else { exit(0) }
       }
     } onCancel: {
       guard let cancel else { return }

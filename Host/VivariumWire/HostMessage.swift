@@ -56,4 +56,9 @@ package enum HostMessage: WireMessage {
   /// is built, then each time virtual time moves, before the sleeps it ends
   /// are woken.
   case clock(now: Double?)
+  /// The longest, in seconds, a module of the process may hold its main
+  /// actor waiting for the host to answer one of its calls (a write with
+  /// `set`): the host's response limit, past which the host takes the
+  /// process for stuck. Sent once, first, after the process is ready.
+  case answerWithin(seconds: Double)
 }

@@ -94,9 +94,8 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
   }
 
   /// Holds back what is sent from now until ``flush(keepHolding:)``, to
-  /// send it in as few writes as it can: what one call sends (its state, its
-  /// answer) reaches the peer together, waking it once; a plugin process
-  /// sends a draw ahead of the rest, so that the screen changes first.
+  /// send it in as few writes as it can: what one call sends (its draws,
+  /// its state, its answer) reaches the peer together, waking it once.
   package func hold() {
     outgoing.withLock { state in
       if state.held == nil { state.held = [] }

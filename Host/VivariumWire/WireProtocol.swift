@@ -3,7 +3,7 @@ package enum WireProtocol {
   /// Bumped on any change to the encoding of ``HostMessage`` or
   /// ``PluginMessage``: their cases, their fields, or the `Codable` form of
   /// a value they carry.
-  package static let version = 13
+  package static let version = 14
   /// The largest frame either side accepts: a message longer than this
   /// crosses in several (``WireFrame``), so that a reader holds at most one
   /// frame beyond the message it is reading.
@@ -18,7 +18,9 @@ package enum WireProtocol {
   /// more, so a tree 64 deep crosses and one deeper does not. A
   /// ``ViewTreeDiff`` nests no deeper than the tree it changes.
   package static let depthLimit = 129
-  /// The longest a plugin process waits for the host to answer one of its
-  /// calls (the time, a write): far beyond any host that is not stuck.
+  /// The longest a plugin process's work waits, suspended, for the host to
+  /// answer one of its calls: far beyond any host that is not stuck. A call
+  /// that holds the main actor waits at most what the host says
+  /// (``HostMessage/answerWithin(seconds:)``).
   package static let answerLimit = Duration.seconds(120)
 }

@@ -166,7 +166,7 @@ struct WireProtocolTests {
       .woke(sleep: 8, cancelled: false), .woke(sleep: 9, cancelled: true), .mayLeave(call: 21, module: 2),
       .cancel(call: 21), .storeCopy(.storage, ["note": .string("milk")]), .storeCopy(.settings, [:]),
       .storeChanged(.settings, key: "items.1.enabled", .bool(false)), .storeChanged(.storage, key: "note", nil),
-      .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0),
+      .clock(now: nil), .clock(now: 1_795_262_400.25), .clock(now: -0.0), .answerWithin(seconds: 2.5),
       .callProvider(call: 28, serviceRequest), .callProvider(call: .max, emptyRequest),
       .answer(call: 29, .httpResponse(HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: [65]))),
       .answer(call: 30, .httpFailed(HTTPError(.undeclaredHost, url: "https://evil.example", reason: "not declared"))),

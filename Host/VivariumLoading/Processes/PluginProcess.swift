@@ -260,6 +260,11 @@ package final class PluginProcess {
   /// due, as the last one woke the starter instead).
   private func started(_ outcome: StartOutcome) -> Rejection? {
     current.isStarting = false
+    if outcome.rejection == nil {
+      // A module holding the process's main actor for an answer waits no
+      // longer than the host waits for the process.
+      send(.answerWithin(seconds: options.responseLimit / .seconds(1)))
+    }
     Task { @MainActor in self.pump() }
     return outcome.rejection
   }

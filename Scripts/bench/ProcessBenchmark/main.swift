@@ -143,7 +143,10 @@ func roundTrips(
   var (shown, settled): ([Mode: [Double]], [Mode: [Double]]) = ([:], [:])
   var (blocking, handoff, codedTrips): ([Double], [Double], [Double]) = ([], [], [])
   var sent: [Mode: Int] = [:]
-  var (cpuHost, cpuPlugin): ([Double], [Double]) = ([], [])
+  // CPU time, µs: the host's for each event (every thread of this process,
+  // from the event sent until its call settled) and for each trip of the
+  // floors (the host's side of them), and the plugin processes' per turn.
+  var (cpuHost, cpuFloors, cpuPlugin): ([Double], [[Double]], [Double]) = ([], [[], [], []], [])
   let screens = runtimes.mapValues(ScreenWaiter.init)
   for mode in Mode.allCases {
     do {
@@ -162,27 +165,32 @@ func roundTrips(
     // Round 0 warms up; the order of the modes alternates.
     for mode in round % 2 == 0 ? Mode.allCases : Mode.allCases.reversed() {
       let runtime = runtimes[mode]!
-      let cpuBefore = mode == .outOfProcess ? cpuNanoseconds(runtime) : (0, 0)
+      let cpuBefore = mode == .outOfProcess ? pluginCPUNanoseconds(runtime) : 0
       defer {
         if mode == .outOfProcess, round > 0 {
-          let after = cpuNanoseconds(runtime)
-          cpuHost.append(Double(after.0 - cpuBefore.0) / 1000 / Double(turn))
-          cpuPlugin.append(Double(after.1 - cpuBefore.1) / 1000 / Double(turn))
+          cpuPlugin.append(Double(pluginCPUNanoseconds(runtime) - cpuBefore) / 1000 / Double(turn))
         }
       }
       for _ in 0..<(round == 0 ? turn / 2 : turn) {
         let (event, shows) = scenario.steps[sent[mode, default: 0] % scenario.steps.count]
         sent[mode, default: 0] += 1
         if mode == .outOfProcess {
-          let floors = (
-            echoes.blocking.trip(), await echoes.handoff.trip(),
-            await coded.trip(.event(call: UInt32(sent[mode, default: 0]), module: 1, event))
-          )
+          var cpu = [hostCPUNanoseconds()]
+          let blockingTrip = echoes.blocking.trip()
+          cpu.append(hostCPUNanoseconds())
+          let handoffTrip = await echoes.handoff.trip()
+          cpu.append(hostCPUNanoseconds())
+          let codedTrip = await coded.trip(.event(call: UInt32(sent[mode, default: 0]), module: 1, event))
+          cpu.append(hostCPUNanoseconds())
           if round > 0 {
-            (blocking, handoff, codedTrips) = (blocking + [floors.0], handoff + [floors.1], codedTrips + [floors.2])
+            (blocking, handoff, codedTrips) = (
+              blocking + [blockingTrip], handoff + [handoffTrip], codedTrips + [codedTrip]
+            )
+            for floor in 0..<3 { cpuFloors[floor].append(Double(cpu[floor + 1] - cpu[floor]) / 1000) }
           }
         }
         screens[mode]!.expect(shows)
+        let cpuStart = hostCPUNanoseconds()
         let start = nanoseconds()
         do {
           try runtime.send(event)
@@ -194,6 +202,7 @@ func roundTrips(
         let drawn = await screens[mode]!.shown(now: mode == .inProcess)
         await runtime.settleCalls()
         let done = nanoseconds()
+        if round > 0, mode == .outOfProcess { cpuHost.append(Double(hostCPUNanoseconds() - cpuStart) / 1000) }
         if round > 0 {
           shown[mode, default: []].append(Double(drawn - start) / 1000)
           settled[mode, default: []].append(Double(done - start) / 1000)
@@ -201,18 +210,35 @@ func roundTrips(
       }
     }
   }
-  // Where the time goes: CPU time, not waiting (the host's includes the floors' trips).
-  print("    CPU time per event out of process, per turn: host \(tail(cpuHost)); plugin processes \(tail(cpuPlugin))")
+  // Where the time goes: CPU time, not waiting. The host's per event is
+  // from the event sent until its call settled, with the screen laid out
+  // as text; beside it, the host's share of each floor's trip.
+  print("    CPU time per event out of process: host \(tail(cpuHost)); plugin processes, per turn \(tail(cpuPlugin))")
+  let hostMedian = median(cpuHost)
+  let codedMedian = median(cpuFloors[2])
+  print(
+    String(
+      format:
+        "    the host's CPU per trip of the floors: socket pair %.1f, main actors %.1f, main actors and the codec %.1f µs; host per event ≤ 100 µs: %@; / the coded floor's %.1f× (≤ 2×: %@)",
+      median(cpuFloors[0]), median(cpuFloors[1]), codedMedian, hostMedian <= 100 ? "met" : "MISSED",
+      hostMedian / codedMedian, hostMedian <= 2 * codedMedian ? "met" : "MISSED"))
   for (mode, runtime) in runtimes {
     for problem in runtime.takeProblems() { print("  problem (\(mode.label)): \(problem)") }
   }
   return (shown, settled, Floors(blocking: blocking, handoff: handoff, coded: codedTrips))
 }
 
-/// CPU time so far, in nanoseconds, of this process (every thread) and
-/// of `runtime`'s plugin processes together, from /proc's schedstat.
+/// CPU time so far, in nanoseconds, of this process: every thread.
+func hostCPUNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// CPU time so far, in nanoseconds, of `runtime`'s plugin processes
+/// together, from /proc's schedstat.
 @MainActor
-func cpuNanoseconds(_ runtime: HostRuntime) -> (UInt64, UInt64) {
+func pluginCPUNanoseconds(_ runtime: HostRuntime) -> UInt64 {
   func process(_ pid: pid_t) -> UInt64 {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     return tasks.reduce(0) { total, task in
@@ -220,7 +246,7 @@ func cpuNanoseconds(_ runtime: HostRuntime) -> (UInt64, UInt64) {
     }
   }
   let plugins = runtime.catalog.loaded.compactMap { $0.process?.pid }.filter { $0 > 0 }
-  return (process(getpid()), plugins.reduce(0) { $0 + process($1) })
+  return plugins.reduce(0) { $0 + process($1) }
 }
 
 // MARK: 2. Child processes
