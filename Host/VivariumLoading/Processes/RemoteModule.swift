@@ -10,7 +10,7 @@ import VivariumWire
 @MainActor
 package final class RemoteModule {
   let id: UInt32
-  package let process: PluginProcess
+  package let process: PluginSupervisor
   let context: ModuleContext
   /// Why its process ended, once it has: the module is dead for good, and
   /// shows it until it is rebuilt.
@@ -36,7 +36,7 @@ package final class RemoteModule {
   /// The host's side of the module's router and message port.
   private let link: any RemoteModuleLink
 
-  init(id: UInt32, process: PluginProcess, context: ModuleContext, link: any RemoteModuleLink, work: WorkScope) {
+  init(id: UInt32, process: PluginSupervisor, context: ModuleContext, link: any RemoteModuleLink, work: WorkScope) {
     self.id = id
     self.process = process
     self.context = context

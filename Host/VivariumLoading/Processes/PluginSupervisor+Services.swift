@@ -6,7 +6,7 @@ import VivariumWire
 /// modules and providers make, which the host carries out and answers, and
 /// the calls the host makes to the process's providers. The host never
 /// waits on the process: each call suspends only its caller.
-extension PluginProcess {
+extension PluginSupervisor {
   /// Gives the process's providers `services` (their host services and a
   /// way to call other business services), and the process copies of the
   /// stores they declared: before the host's first call to one of them.

@@ -15,7 +15,7 @@ import VivariumWire
 /// show what happened in their place (``PluginFailure``), and ``restart()``
 /// starts a new process for the same file.
 @MainActor
-package final class PluginProcess {
+package final class PluginSupervisor {
   /// Where the plugin is and how its processes run.
   package let path: String
   let options: PluginProcessOptions
@@ -551,7 +551,7 @@ package final class PluginProcess {
 
   /// Has `process` carry out what arrived on its next turn: straight onto
   /// the main queue, the main actor's, with no task to make per wake-up.
-  private nonisolated static func pumpSoon(_ process: PluginProcess?) {
+  private nonisolated static func pumpSoon(_ process: PluginSupervisor?) {
     DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.pump() } }
   }
 
@@ -751,7 +751,7 @@ package struct PluginProcessOptions: Sendable {
   }
 }
 
-extension PluginProcess {
+extension PluginSupervisor {
   /// What belongs to one start of the plugin's process, replaced whole at
   /// each start: nothing of an earlier process's survives into the next.
   struct Generation {
