@@ -34,13 +34,17 @@ package final class PluginServiceDesk {
   /// the host has answered: reads served from the process's copies are not.
   private(set) var callsAnswered = 0
 
+  /// What carries out one of the process's calls, giving its answer.
+  private typealias Work = @MainActor () async -> WireAnswer
+
   init(serving supervisor: PluginSupervisor) {
     self.supervisor = supervisor
   }
 
-  /// The most business service, http and host service write calls a
-  /// process may have under way in the host; more business service and
-  /// http calls are refused, so that a flood costs the host nothing.
+  /// The most business service and http calls a process may have under
+  /// way in the host, counting its host service writes under way; more
+  /// are refused, so that a flood costs the host nothing. A write is never
+  /// refused: the host's own stores answer it at once.
   static let callsUnderWayLimit = 256
 
   // MARK: Host services
@@ -57,7 +61,7 @@ package final class PluginServiceDesk {
       let reason = module == 0 ? "the plugin's providers have no services yet" : "the module was detached"
       return answerHostService(call, .failed(reason))
     }
-    if call != 0, let write = Self.write(service, with: services, for: user) {
+    if call != 0, let write = Self.write(service, with: services) {
       guard takesCall(call, limited: false) else { return }
       return callsUnderWay.start(call, write) { [weak self] answer in self?.answerHostService(call, answer) }
     }
@@ -122,13 +126,12 @@ package final class PluginServiceDesk {
     }
   }
 
-  /// The write `call` as work that saves it with `services` (``KeyValueStore/save(_:forKey:)``,
-  /// ``SettingsStore/save(_:forKey:)``); nil when `call` writes nothing, or
-  /// `user` lacks its store (``serve(_:with:for:)`` answers that).
-  private static func write(
-    _ call: HostServiceCall, with services: Services, for user: String
-  ) -> (@MainActor () async -> WireAnswer)? {
-    func attempt(_ body: @escaping @MainActor () async throws -> Void) -> @MainActor () async -> WireAnswer {
+  /// The write `call` as work that saves it with `services`
+  /// (``KeyValueStore/save(_:forKey:)``, ``SettingsStore/save(_:forKey:)``)
+  /// and gives the answer; nil when `call` writes nothing, or `services`
+  /// lack its store (``serve(_:with:for:)`` answers that).
+  private static func write(_ call: HostServiceCall, with services: Services) -> Work? {
+    func attempt(_ body: @escaping @MainActor () async throws -> Void) -> Work {
       {
         do {
           try await body()
@@ -202,7 +205,7 @@ package final class PluginServiceDesk {
   /// Runs `work` for the process's call `call` as a task of its own,
   /// started here and now (so a call goes on to its provider with no hop),
   /// and answers the call with what it gives, unless the call was dropped meanwhile.
-  private func answer(_ call: UInt32, with work: @escaping @MainActor () async -> WireAnswer) {
+  private func answer(_ call: UInt32, with work: @escaping Work) {
     callsUnderWay.start(call, work) { [weak self] answer in self?.supervisor.send(.answer(call: call, answer)) }
   }
 
