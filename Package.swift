@@ -96,9 +96,9 @@ let package = Package(
     // The plugin's side of a plugin process (`vivarium __plugin`, the
     // zygote): its server loop, which only the executable links.
     .target(
-      name: "VivariumPluginProcess",
+      name: "VivariumPluginSide",
       dependencies: ["VivariumLoading", "VivariumWire", "VivariumSupport", "CVivariumSystem", viperKit, hosting],
-      path: "Host/VivariumPluginProcess"),
+      path: "Host/VivariumPluginSide"),
     // Modules at run time: navigation, composition, services, restoration and
     // scripted sessions. Knows plugin processes only through the loading
     // layer, never the wire.
@@ -120,7 +120,7 @@ let package = Package(
     .executableTarget(
       name: "vivarium",
       dependencies: [
-        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginProcess", "VivariumLoading",
+        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginSide", "VivariumLoading",
         "VivariumSupport", "VivariumTerminal", viperKit, hosting,
       ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only

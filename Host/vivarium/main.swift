@@ -2,7 +2,7 @@ import Foundation
 import ViperKit
 import VivariumApp
 import VivariumLoading
-import VivariumPluginProcess
+import VivariumPluginSide
 import VivariumSupport
 
 /// Every subcommand, in the order `vivarium --help` lists them.
@@ -18,7 +18,8 @@ let commands: [any Command.Type] = [
 if ZygoteMain.isZygote(Array(CommandLine.arguments.dropFirst())) {
   ZygoteMain.run(Array(CommandLine.arguments.dropFirst()))
 }
-// A plugin hosted in a process of its own (PluginProcess), not for people:
+// A plugin hosted in a process of its own (the plugin's side of it, which the
+// host's PluginSupervisor started), not for people:
 // its main thread reads the host's socket and drains the main queue itself.
 if PluginServer.isPluginProcess(Array(CommandLine.arguments.dropFirst())) {
   PluginServer.childMain(Array(CommandLine.arguments.dropFirst()))

@@ -84,7 +84,7 @@ struct ArchitectureTests {
   @Test func everyHostTargetImportsExactlyWhatItDeclares() throws {
     let targets = try Self.declaredTargets()
     let names = Set(targets.map(\.name))
-    #expect(names.isSuperset(of: ["VivariumWire", "VivariumLoading", "VivariumPluginProcess", "VivariumRuntime"]))
+    #expect(names.isSuperset(of: ["VivariumWire", "VivariumLoading", "VivariumPluginSide", "VivariumRuntime"]))
     let known = names.union(Self.sdkProducts.values).union(["CViperKit"])
     for target in targets {
       let imported = try Self.imports(under: target.path, known: known)
@@ -99,12 +99,12 @@ struct ArchitectureTests {
 
   /// The plugin process's server loop is the executable's alone: no other
   /// target, the tests' and the benchmarks' included, links it.
-  @Test func onlyTheExecutableLinksThePluginProcess() throws {
-    let linking = try Self.declaredTargets().filter { $0.dependencies.contains("VivariumPluginProcess") }
+  @Test func onlyTheExecutableLinksThePluginSide() throws {
+    let linking = try Self.declaredTargets().filter { $0.dependencies.contains("VivariumPluginSide") }
     #expect(linking.map(\.name) == ["vivarium"])
     // Targets declared in code (the benchmarks) or outside Host/ name it too.
     let manifest = try String(contentsOfFile: BuildProducts.repository + "/Package.swift", encoding: .utf8)
-    #expect(manifest.ranges(of: "\"VivariumPluginProcess\"").count == 2, "its declaration and vivarium's dependency")
+    #expect(manifest.ranges(of: "\"VivariumPluginSide\"").count == 2, "its declaration and vivarium's dependency")
   }
 
   /// The SDK is the one public API: the host's libraries share what they
@@ -145,7 +145,7 @@ struct ArchitectureTests {
   @Test func theRuntimeKnowsNothingOfTheWire() throws {
     let runtime = try #require(try Self.declaredTargets().first { $0.name == "VivariumRuntime" })
     #expect(!runtime.dependencies.contains("VivariumWire"))
-    #expect(!runtime.dependencies.contains("VivariumPluginProcess"))
+    #expect(!runtime.dependencies.contains("VivariumPluginSide"))
   }
 
   @Test func thePictureIsDrawnFromPackageSwift() throws {

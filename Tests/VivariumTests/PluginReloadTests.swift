@@ -189,7 +189,7 @@ struct PluginReloadTests {
   /// The same, step by step: work whose process supervisor is gone is
   /// told to sleep, and wakes with no one to tell.
   @Test func workOutlivingItsProcessSupervisorWakesWithNoOneToTell() async throws {
-    var process: PluginProcess? = PluginProcess(
+    var process: PluginSupervisor? = PluginSupervisor(
       file: try PluginFile.open(BuildProducts.directory + "/libFeed.so"),
       options: PluginProcessOptions(executable: BuildProducts.vivarium))
     let work = RemoteWork(id: 1, process: try #require(process))

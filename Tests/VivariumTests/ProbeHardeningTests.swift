@@ -151,7 +151,7 @@ struct ProbeHardeningTests {
     #expect(!trapped.reasons.joined().contains("dynamic loader"))
     // The same in a plugin process of its own, where `render` loads a
     // plugin the host knows from its manifest.
-    let started = await PluginProcess.startAll(
+    let started = await PluginSupervisor.startAll(
       [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
     let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
     try #require(failed.count == 2, "both fail: \(started)")

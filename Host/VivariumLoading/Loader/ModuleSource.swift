@@ -9,7 +9,7 @@ package enum ModuleSource: Sendable {
   case factory(any ModuleFactory)
   /// The module at `index` of the plugin hosted by `process`, with the
   /// contract the process reported.
-  case process(PluginProcess, index: Int, Contract)
+  case process(PluginSupervisor, index: Int, Contract)
   /// The module at `index` of a plugin not loaded yet, with the contract
   /// the scan recorded: `activation` loads the plugin when it is first built.
   case activation(PluginActivation, index: Int, Contract)

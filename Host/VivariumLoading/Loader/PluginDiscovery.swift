@@ -46,13 +46,13 @@ package struct PluginDiscovery: Sendable {
   }
 
   /// Scans every directory as ``load(with:)`` does, but hosts each plugin
-  /// file in a process of its own (``PluginProcess``), all started at
+  /// file in a process of its own (``PluginSupervisor``), all started at
   /// once: nothing of the plugins is loaded into this process, and the host
   /// goes on while they load.
   @MainActor
   package func load(hosting options: PluginProcessOptions) async -> [PluginOutcome] {
     let plan = plan()
-    let started = await PluginProcess.startAll(plan.batches.flatMap { $0 }, options: options)
+    let started = await PluginSupervisor.startAll(plan.batches.flatMap { $0 }, options: options)
     return plan.outcomes(loaded: started)
   }
 

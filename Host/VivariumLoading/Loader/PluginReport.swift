@@ -27,7 +27,7 @@ package struct LoadedPlugin: Sendable {
   /// nil for factories that were already in this process.
   package var fileDescriptor: Int32?
   /// The process hosting it, when it runs in a process of its own.
-  package internal(set) var process: PluginProcess?
+  package internal(set) var process: PluginSupervisor?
   /// For a plugin known from a scan: what loads it when one of its modules
   /// is first built. Its ``modules`` build through it.
   package internal(set) var activation: PluginActivation?

@@ -1,6 +1,6 @@
 /// How the host starts a plugin process and the zygote, and what the
 /// started process finds: its command, its socket, its memory limit. The
-/// host's side (``PluginProcess``, ``PluginZygote``) and the plugin's side
+/// host's side (``PluginSupervisor``, ``PluginZygote``) and the plugin's side
 /// (the executable's `__plugin` and `__zygote` commands) both read them here.
 package enum PluginProcessLaunch {
   /// The hidden command a plugin process is started with:

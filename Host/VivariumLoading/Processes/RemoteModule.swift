@@ -10,7 +10,7 @@ import VivariumWire
 @MainActor
 package final class RemoteModule {
   let id: UInt32
-  package let process: PluginProcess
+  package let process: PluginSupervisor
   let context: ModuleContext
   /// Why its process ended, once it has: the module is dead for good, and
   /// shows it until it is rebuilt.
@@ -36,7 +36,7 @@ package final class RemoteModule {
   /// The host's side of the module's router and message port.
   private let link: any RemoteModuleLink
 
-  init(id: UInt32, process: PluginProcess, context: ModuleContext, link: any RemoteModuleLink, work: WorkScope) {
+  init(id: UInt32, process: PluginSupervisor, context: ModuleContext, link: any RemoteModuleLink, work: WorkScope) {
     self.id = id
     self.process = process
     self.context = context
@@ -139,52 +139,6 @@ package final class RemoteModule {
 
   /// What the module asked, carried out by the host's link.
   func perform(_ request: HostRequest) { link.request(request) }
-
-  func serve(_ call: HostServiceCall) -> WireAnswer { Self.serve(call, with: context.services, for: urn) }
-
-  /// `call` carried out with `services`, those of `user` (a module's URN,
-  /// or the providers of a plugin).
-  static func serve(_ call: HostServiceCall, with services: Services, for user: String) -> WireAnswer {
-    func missing() -> WireAnswer {
-      .failed("\(user) does not list the service '\(call.service.rawValue)' in its contract")
-    }
-    func attempt(_ body: () throws -> Void) -> WireAnswer {
-      do {
-        try body()
-        return .none
-      } catch {
-        return .failed("\(error)")
-      }
-    }
-    switch call {
-    case .storageValue(let key):
-      guard let storage = services.storage else { return missing() }
-      return .string(storage.value(forKey: key))
-    case .storageSet(let key, let value):
-      guard let storage = services.storage else { return missing() }
-      return attempt { try storage.set(value, forKey: key) }
-    case .storageKeys:
-      guard let storage = services.storage else { return missing() }
-      return .strings(storage.keys())
-    case .settingValue(let key):
-      guard let settings = services.settings else { return missing() }
-      return .value(settings.value(forKey: key))
-    case .settingSet(let key, let value):
-      guard let settings = services.settings else { return missing() }
-      return attempt { try settings.set(value, forKey: key) }
-    case .log(let level, let text):
-      services.log?.log(level, text)
-      return .none
-    case .notice(let text, let tone):
-      services.notifications?.notice(text, tone: tone)
-      return .none
-    case .alert(let title, let message):
-      services.notifications?.alert(title: title, message: message)
-      return .none
-    case .now:
-      return .number(services.clock?.now() ?? 0)
-    }
-  }
 
   /// The module started `work` in its process: it runs in the host's work
   /// for the module, so it is shown, waited for and cancelled as any work.

@@ -11,7 +11,7 @@ final class RemoteWork {
   /// Weak: a reload lets the process's supervisor go while work of its
   /// modules may still be waking from a sleep on the host's clock, and
   /// such work has no one left to tell.
-  private weak var process: PluginProcess?
+  private weak var process: PluginSupervisor?
   private var queued: [Command] = []
   private var waiter: CheckedContinuation<Command, Never>?
   private var sleeper: (id: UInt32, task: Task<Void, any Error>)?
@@ -21,7 +21,7 @@ final class RemoteWork {
     case ended(WireWorkOutcome)
   }
 
-  init(id: UInt32, process: PluginProcess) {
+  init(id: UInt32, process: PluginSupervisor) {
     self.id = id
     self.process = process
   }
@@ -95,7 +95,7 @@ final class RemoteWork {
   }
 
   /// A sleep of the process outside any work it started.
-  static func sleepOutsideWork(_ sleep: UInt32, for seconds: Double, waiting: Bool, process: PluginProcess) {
+  static func sleepOutsideWork(_ sleep: UInt32, for seconds: Double, waiting: Bool, process: PluginSupervisor) {
     guard let clock = process.clock else {
       process.send(.woke(sleep: sleep, cancelled: true))
       return

@@ -35,7 +35,7 @@ package final class PluginActivation {
   }
 
   /// The process hosting the plugin, once it runs in one.
-  package var process: PluginProcess? { plugin?.process }
+  package var process: PluginSupervisor? { plugin?.process }
 
   /// Where the module at `index` of the loaded plugin comes from (its
   /// factory in this process, or the plugin's process), loading the plugin
@@ -53,7 +53,7 @@ package final class PluginActivation {
     if let plugin { return plugin }
     let outcome: PluginOutcome
     if let hosting {
-      outcome = await PluginProcess.start(path, options: hosting)
+      outcome = await PluginSupervisor.start(path, options: hosting)
       // Another build of one of its modules may have loaded it meanwhile.
       if let plugin {
         if case .loaded(let extra) = outcome { extra.process?.terminate() }
@@ -84,5 +84,5 @@ package final class PluginActivation {
 extension LoadedPlugin {
   /// The process hosting the plugin, if it runs in one: started at load, or
   /// when one of its modules was first built.
-  @MainActor package var runningProcess: PluginProcess? { process ?? activation?.process }
+  @MainActor package var runningProcess: PluginSupervisor? { process ?? activation?.process }
 }

@@ -15,6 +15,6 @@ package struct PluginReloader: Sendable {
   @MainActor
   package func load(_ path: String) async -> PluginOutcome {
     guard let hosting else { return PluginLoader().loadCopy(path) }
-    return await PluginProcess.start(path, options: hosting)
+    return await PluginSupervisor.start(path, options: hosting)
   }
 }

@@ -53,7 +53,7 @@ extension SharedHost {
     if let process = previous?.runningProcess,
       !sessions.contains(where: { $0.nodes.contains { $0.remote?.process === process } })
     {
-      process.retire()
+      process.serviceDesk.retire()
     }
     var problems: [String] = []
     for (session, count) in zip(sessions, before) {

@@ -40,7 +40,7 @@ extension HostRuntime {
 
   /// Rebuilds in place the modules of this session whose process,
   /// `process`, ended under them.
-  func rebuildFailedModules(of process: PluginProcess) async {
+  func rebuildFailedModules(of process: PluginSupervisor) async {
     let failed = nodes.filter { $0.remote?.process === process && $0.remote?.failure != nil }
     let outermost = failed.filter { node in
       !failed.contains { other in other !== node && node.isInside(other) }

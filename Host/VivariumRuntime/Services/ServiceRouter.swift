@@ -129,9 +129,9 @@ final class ServiceRouter {
       call.onFinish = { task.cancel() }
       return
     }
-    if let process = plugin.process {
-      if !process.hasProviderServices { process.prepareProviders(providerServices(of: plugin, in: host)) }
-      return process.callProvider(call)
+    if let desk = plugin.process?.serviceDesk {
+      if !desk.hasProviderServices { desk.prepareProviders(providerServices(of: plugin, in: host)) }
+      return desk.callProvider(call)
     }
     let request = call.request
     let key = plugin.path + "\u{0}" + request.service
@@ -166,7 +166,7 @@ final class ServiceRouter {
         return nil
       }
     }
-    if let process = plugin.process, await !process.startAgain(for: call) { return nil }
+    if let desk = plugin.process?.serviceDesk, await !desk.startAgain(for: call) { return nil }
     return call.isFinished ? nil : plugin
   }
 

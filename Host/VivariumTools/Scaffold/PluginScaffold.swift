@@ -25,7 +25,7 @@ package struct PluginScaffold: Sendable {
   /// Names that would clash with the SDK, the toolchain or Swift itself.
   static let reserved: Set<String> = [
     "ViperKit", "ViperKitTestKit", "CViperKit", "Foundation", "Swift", "Glibc", "Dispatch", "Testing", "XCTest",
-    "Synchronization", "Vivarium", "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumPluginProcess",
+    "Synchronization", "Vivarium", "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumPluginSide",
     "VivariumRuntime", "VivariumTools", "VivariumApp", "VivariumTerminal", "SDK", "TestKit",
   ]
 

@@ -59,7 +59,7 @@ func serviceChaos(vivarium: String, plugins: String, data: String) async {
   let options = PluginProcessOptions(executable: vivarium)
   var counts = ChaosCounts()
   var retired: Set<pid_t> = []
-  var provider: PluginProcess? { runtime.catalog.loaded.first { $0.path == path }?.runningProcess }
+  var provider: PluginSupervisor? { runtime.catalog.loaded.first { $0.path == path }?.runningProcess }
   let start = ContinuousClock.now
   for batch in stride(from: 0, to: total, by: 3) {
     if batch > 0, batch % 201 == 0, let pid = provider?.pid, pid > 0 { kill(pid, SIGKILL) }

@@ -373,7 +373,7 @@ final class FaultyHost {
     runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: data))
   }
 
-  func process(named file: String) -> PluginProcess? {
+  func process(named file: String) -> PluginSupervisor? {
     catalog.loaded.first { ($0.path as NSString).lastPathComponent == file }?.process
   }
 

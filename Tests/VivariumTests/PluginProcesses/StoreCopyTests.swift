@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ViperKit
+import ViperKitHosting
+import VivariumSupport
 
 @testable import VivariumLoading
 
@@ -15,40 +17,46 @@ struct StoreCopyTests {
     try await host.runtime.open("faulty:demo")
     let process = try #require(host.process(named: "libFaulty.so"))
     try await host.runtime.act(.type(field: "note", text: "milk"))
-    try await host.runtime.act(.tap(button: "save"))
+    // The module saves in work of its own, which ends once the host has
+    // answered the write: waiting for the tap's answer alone would not do.
+    try await host.runtime.actUntilIdle(.tap(button: "save"))
     // The write went to the host and is on disk.
-    #expect(process.callsAnswered == 1)
+    #expect(process.serviceDesk.callsAnswered == 1)
     let stored = try String(contentsOfFile: host.data.path + "/storage/FaultyPlugin.json", encoding: .utf8)
     #expect(stored.contains("milk"))
     // A new module of the same plugin reads it as it is built, from the copy.
     try await host.runtime.open("faulty:demo")
     #expect(host.text.contains("Saved note: milk"))
-    #expect(process.callsAnswered == 1, "the read was answered by the host")
+    #expect(process.serviceDesk.callsAnswered == 1, "the read was answered by the host")
   }
 
   /// `KeyValueStore.save` suspends only the work that saves: while the host
   /// has not answered the write, the module takes events and answers them.
   /// (With the blocking `set`, the event would go unanswered until the
-  /// response limit, and the process would be "not responding".)
+  /// response limit, and the process would be "not responding".) The host
+  /// saves what a module writes with the storage in the module's context,
+  /// which here holds each save until the test lets it through.
   @Test func aModuleTakesEventsWhileTheHostSavesForIt() async throws {
-    let host = try await FaultyHost(plugins: ["Faulty"])
-    try await host.runtime.open("faulty:demo")
-    let process = try #require(host.process(named: "libFaulty.so"))
-    try await host.runtime.act(.type(field: "note", text: "milk"))
-    process.heldServiceCalls = []
-    try host.runtime.send(.tap(button: "save"))
-    #expect(await host.waitFor { process.heldServiceCalls?.count == 1 }, "the save never reached the host")
+    let storage = HeldStore()
+    let demo = try await RemoteDemo(services: Services(storage: storage))
+    defer { demo.supervisor.terminate() }
+    demo.view.handle(.type(field: "note", text: "milk"))
+    demo.view.handle(.tap(button: "save"))
+    #expect(await demo.waitFor { storage.held == 1 }, "the save never reached the host")
     // The write is unanswered; an event is answered all the same.
-    try host.runtime.send(.type(field: "note", text: "milk and eggs"))
-    await host.runtime.settleCalls()
-    #expect(process.state == .running)
-    #expect(process.timesNotResponding == 0)
-    #expect(process.callsAnswered == 0)
-    #expect(host.text.contains("Saved note: (none)"))
-    // Once the host answers, the save ends and the module shows it.
-    process.answerHeldServiceCalls()
-    #expect(try await host.waitForText("Saved note: milk").contains("Saved note: milk"))
-    #expect(process.callsAnswered == 1)
+    demo.view.handle(.type(field: "note", text: "milk and eggs"))
+    #expect(await demo.work.settle(limit: TestServices.settleLimit, work: false))
+    #expect(demo.supervisor.state == .running)
+    #expect(demo.supervisor.timesNotResponding == 0)
+    #expect(demo.supervisor.serviceDesk.callsAnswered == 0)
+    let typed = ViewNode.field(id: "note", label: "Note", value: "milk and eggs")
+    #expect(demo.tree?.contains(typed) == true, "the event was carried out: \(demo.text)")
+    #expect(demo.tree?.contains(.text("Saved note: (none)")) == true, "\(demo.text)")
+    // Once the store has saved, the host answers, the save ends and the module shows it.
+    storage.release()
+    #expect(await demo.waitFor { demo.tree?.contains(.text("Saved note: milk")) == true }, "\(demo.text)")
+    #expect(demo.supervisor.serviceDesk.callsAnswered == 1)
+    #expect(storage.value(forKey: "note") == "milk")
   }
 
   @Test func anItemChangedThroughTheServiceFromAnotherProcessIsShownByTheList() async throws {
@@ -76,7 +84,7 @@ struct StoreCopyTests {
     try host.runtime.services.setSetting(.string("grace"), forKey: "login.lastUser")
     try await host.runtime.open("login:form")
     #expect(host.text.contains("[grace]"), "\(host.text)")
-    #expect(process.callsAnswered == 0)
+    #expect(process.serviceDesk.callsAnswered == 0)
   }
 
   @Test func aModuleReadsTheTimeFromItsProcesssCopyOfTheClock() async throws {
@@ -88,12 +96,117 @@ struct StoreCopyTests {
     await host.runtime.letTimePass(365 * 86_400)
     try await host.runtime.open("profile:grace")
     #expect(host.text.contains("Member for 2 years"), "\(host.text)")
-    #expect(process.callsAnswered == 0, "the time was asked of the host")
+    #expect(process.serviceDesk.callsAnswered == 0, "the time was asked of the host")
   }
 
   /// `3 items, 2 enabled` → 2.
   static func enabledCount(_ text: String) -> Int? {
     guard let match = text.firstMatch(of: /(\d+) enabled/) else { return nil }
     return Int(match.1)
+  }
+}
+
+/// A plugin's storage whose saves wait until the test lets them through,
+/// as a host slow to save would; the process keeps a copy of it, as of the
+/// host's own storage.
+@MainActor
+private final class HeldStore: KeyValueStore, CopiedStore {
+  private var values: [String: String] = [:]
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+  private var observers: [(owner: () -> AnyObject?, changed: @MainActor (String, ArgumentValue?) -> Void)] = []
+
+  /// How many saves wait.
+  var held: Int { waiting.count }
+
+  /// Lets every save that waits go on.
+  func release() {
+    let released = waiting
+    waiting.removeAll()
+    for save in released { save.resume() }
+  }
+
+  func value(forKey key: String) -> String? { values[key] }
+
+  func set(_ value: String?, forKey key: String) throws {
+    values[key] = value
+    observers.removeAll { $0.owner() == nil }
+    for observer in observers { observer.changed(key, value.map(ArgumentValue.string)) }
+  }
+
+  func keys() -> [String] { values.keys.sorted() }
+
+  func save(_ value: String?, forKey key: String) async throws {
+    await withCheckedContinuation { waiting.append($0) }
+    try set(value, forKey: key)
+  }
+
+  var entries: [String: ArgumentValue] { values.mapValues(ArgumentValue.string) }
+
+  func observe(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    observers.append(({ [weak owner] in owner }, changed))
+  }
+}
+
+/// `faulty:demo` built in its plugin's process by the supervisor alone, no
+/// runtime around it, with the services the test gives it.
+@MainActor
+private final class RemoteDemo {
+  let supervisor: PluginSupervisor
+  /// Where the module's calls count as in flight.
+  let work = WorkScheduler(clock: ModuleClock(.virtual(start: TestServices.now)))
+  let view: any ViperView
+  private let canvas = LastTree()
+
+  init(services: Services) async throws {
+    let options = PluginProcessOptions(
+      executable: BuildProducts.vivarium, responseLimit: .seconds(10), memoryLimit: 128 << 20)
+    let outcome = await PluginSupervisor.start(BuildProducts.directory + "/libFaulty.so", options: options)
+    guard case .loaded(let plugin) = outcome, let supervisor = plugin.process,
+      case .process(_, let index, _) = plugin.modules.first(where: { $0.contract.urn == "faulty:demo" })
+    else { throw DemoError(description: "libFaulty.so did not load: \(outcome)") }
+    self.supervisor = supervisor
+    let scope = work.scope(for: "faulty:demo", owner: plugin.name)
+    let link = Link()
+    let context = ModuleContext(
+      urn: "faulty:demo", arguments: Arguments(), router: link, canvas: canvas, messages: link, work: scope,
+      services: services)
+    let module = try await supervisor.build(index, context, link: link, work: scope, restoring: nil).module
+    view = module.view
+    let remote = try #require(view as? RemoteView).module
+    await remote.attach()
+  }
+
+  /// The module's screen as text.
+  var text: String { canvas.tree.map { TextRenderer(width: 1000).lines($0).joined(separator: "\n") } ?? "" }
+
+  /// The last tree the module drew.
+  var tree: ViewNode? { canvas.tree }
+
+  /// Whether `condition` became true within 30 s, looked at every 10 ms.
+  func waitFor(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<3000 where !condition() {
+      try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return condition()
+  }
+
+  @MainActor
+  private final class LastTree: Canvas {
+    var tree: ViewNode?
+    func draw(_ tree: ViewNode) { self.tree = tree }
+  }
+
+  /// Takes the module's requests and reports, and does nothing with them.
+  @MainActor
+  private final class Link: RemoteModuleLink {
+    func request(_ request: HostRequest) {}
+    func moduleFailed(_ failure: String) {}
+    func stateChanged() {}
+    func restartPlugin() {}
+    func reportLeak(_ roles: [String]) {}
+  }
+
+  struct DemoError: Error, CustomStringConvertible {
+    let description: String
   }
 }

@@ -1,4 +1,3 @@
-import CVivariumSystem
 import Foundation
 import Glibc
 import ViperKit
@@ -7,15 +6,23 @@ import VivariumSupport
 import VivariumWire
 
 /// One plugin file hosted in a process of its own (docs/what-runs-where.md,
-/// "Processes"): the supervisor in the host. It starts the process, hands it the
-/// calls of the host's modules and waits for their answers up to
-/// ``PluginProcessOptions/responseLimit``, carries out what the process's
-/// modules ask, and notices when the process ends. A plugin that crashes,
-/// hangs or misbehaves on the channel ends only this process: its modules
-/// show what happened in their place (``PluginFailure``), and ``restart()``
-/// starts a new process for the same file.
+/// "Processes"): the host's side of that process. It starts the process,
+/// hands it the calls of the host's modules and waits for their answers up
+/// to ``PluginProcessOptions/responseLimit``, carries out what the
+/// process's modules ask, and notices when the process ends. A plugin that
+/// crashes, hangs or misbehaves on the channel ends only this process: its
+/// modules show what happened in their place (``PluginFailure``), and
+/// ``restart()`` starts a new process for the same file.
+///
+/// It composes the pieces that each own their state: the process's
+/// connection (``PluginConnection``: its socket, its inbox, its reader),
+/// held in a ``Generation`` replaced whole at each start; the calls the
+/// host made and awaits, with their deadline (``OutstandingCalls``); and
+/// the desk where what the process asks of the host's services is served
+/// (``PluginServiceDesk``). What stays here is starting the process, the
+/// process's modules and works, and carrying out what it sends.
 @MainActor
-package final class PluginProcess {
+package final class PluginSupervisor {
   /// Where the plugin is and how its processes run.
   package let path: String
   let options: PluginProcessOptions
@@ -33,22 +40,26 @@ package final class PluginProcess {
   /// How the current process is doing.
   package private(set) var state: State = .running
   /// What belongs to the current process alone: replaced whole at each start.
-  private var current = Generation(number: 0, channel: nil, inbox: nil, pid: 0, isStarting: false)
+  private var current = Generation(number: 0, connection: nil, isStarting: false)
   /// Counts starts: modules of an earlier process are failed for good.
   var generation: Int { current.number }
   /// The current process's id (0 before the first start), to watch it from outside.
-  package var pid: pid_t { current.pid }
+  package var pid: pid_t { current.connection?.pid ?? 0 }
+
+  /// The calls into the process not answered yet, and their deadline.
+  private let calls: OutstandingCalls
+  /// Where the process's calls to the host's services are served, and the
+  /// host's calls to its providers carried.
+  package private(set) lazy var serviceDesk = PluginServiceDesk(serving: self)
 
   private(set) var modules: [UInt32: RemoteModule] = [:]
   private var works: [UInt32: RemoteWork] = [:]
   private var nextModule: UInt32 = 1
-  var nextCall: UInt32 = 1
+  /// The number of the host's next call into the process, of any kind.
+  private var nextCall: UInt32 = 1
   /// How many times the process became not responding: one that answers
   /// late shows it, however busy the host was when the answer came.
   private(set) var timesNotResponding = 0
-  /// How many of the process's service calls that wait for an answer the
-  /// host has answered: reads served from the process's copies are not.
-  private(set) var callsAnswered = 0
 
   /// How a plugin process is doing.
   package enum State: Equatable, Sendable {
@@ -65,6 +76,8 @@ package final class PluginProcess {
     self.file = file
     self.path = file.path
     self.options = options
+    calls = OutstandingCalls(responseLimit: options.responseLimit)
+    calls.owner = self
   }
 
   /// The open plugin file.
@@ -99,12 +112,19 @@ package final class PluginProcess {
 
   private func startOnce() async -> Rejection? {
     stopWhenStarted = nil
-    var failure: Int32 = 0
-    guard let started = await spawn(failure: &failure) else {
-      return Rejection(
-        path, .crashed, "the host could not start a process for it: \(String(cString: strerror(failure)))")
+    let connection: PluginConnection
+    do throws(PluginConnection.StartFailure) {
+      connection = try await PluginConnection.start(
+        path, file: file.descriptor, options: options, schedulePump: { [weak self] in Self.pumpSoon(self) },
+        stalled: { [weak self] in self?.stop(because: "it stopped reading its channel") })
+    } catch {
+      return Rejection(path, .crashed, "the host could not start a process for it: \(error.reason)")
     }
-    let rejection = await ready(started)
+    calls.reset()
+    current.connection?.disconnect()
+    current = Generation(number: current.number + 1, connection: connection)
+    state = .running
+    let rejection = await ready(connection)
     if rejection == nil, let reason = stopWhenStarted {
       stop(because: reason)
       return Rejection(path, .crashed, "its process was stopped as it started: \(reason)")
@@ -112,76 +132,10 @@ package final class PluginProcess {
     return rejection
   }
 
-  /// Starts a process; nil if it could not be started. Call ``ready(_:)`` next.
-  /// `failure`: the errno of a start that failed, read before anything else runs.
-  private func spawn(failure: inout Int32) async -> pid_t? {
-    var pair: [Int32] = [0, 0]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-      failure = errno
-      return nil
-    }
-    var errors: [Int32] = [0, 0]
-    guard vivarium_pipe_cloexec(&errors) == 0 else {
-      failure = errno
-      pair.forEach { close($0) }
-      return nil
-    }
-    var environment = ["SWIFT_BACKTRACE": "enable=no"]
-    environment[PluginProcessLaunch.memoryVariable] = String(options.memoryLimit)
-    if !options.confined { environment[PluginProcessLaunch.unconfinedVariable] = "1" }
-    if !options.ownNetwork { environment[ProcessConfinement.sharedNetworkVariable] = "1" }
-    // Numbered 10 and up, so that putting them at 1 to 4 in the child
-    // cannot overwrite one another.
-    let (errorsHigh, socketHigh, fileHigh) = (
-      fcntl(errors[1], F_DUPFD_CLOEXEC, 10), fcntl(pair[1], F_DUPFD_CLOEXEC, 10),
-      fcntl(file.descriptor, F_DUPFD_CLOEXEC, 10)
-    )
-    close(pair[1])
-    close(errors[1])
-    defer { [errorsHigh, socketHigh, fileHigh].filter { $0 >= 0 }.forEach { close($0) } }
-    let mapping: [(Int32, Int32)] = [
-      (errorsHigh, 1), (errorsHigh, 2), (socketHigh, PluginProcessLaunch.socketDescriptor),
-      (fileHigh, ChildChannel.fileDescriptor),
-    ]
-    let zygote = options.forks ? PluginZygote.shared(options.executable, ownNetwork: options.ownsNetwork) : nil
-    let forked = await zygote?.fork(
-      path: path, memoryLimit: options.memoryLimit, confined: options.confined,
-      descriptors: [fileHigh, socketHigh, errorsHigh])
-    _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-    let channel = WireChannel<HostMessage>(descriptor: pair[0], sending: .buffers)
-    let inbox = PluginInbox { [weak self] in Self.pumpSoon(self) }
-    let stderr = errors[0]
-    let reaper = forked == nil ? nil : zygote
-    let arguments = [PluginProcessLaunch.pluginCommand, path]
-    let (executable, variables) = (options.executable, environment)
-    // Started (unless forked by the zygote) and read by one thread, which
-    // lives as long as the process. The socket is closed with the channel,
-    // when nothing can send on it.
-    let spawned = ChildProcess.startWatched {
-      if let forked { return .success(forked) }
-      guard mapping.allSatisfy({ $0.0 >= 0 }) else {
-        return .failure(ChildProcess.SpawnError("cannot duplicate its descriptors"))
-      }
-      return ChildProcess.spawn(executable, arguments, mapping, environment: variables)
-    } watch: { pid in
-      PluginReader.run(channel: channel, stderr: stderr, pid: pid, inbox: inbox, zygote: reaper)
-    }
-    guard case .success(let pid) = spawned else {
-      failure = errno
-      close(errors[0])
-      return nil
-    }
-    current.outstanding.removeAll()
-    current.cancelTimers()
-    current = Generation(number: current.number + 1, channel: channel, inbox: inbox, pid: pid)
-    state = .running
-    return pid
-  }
-
-  /// Waits for the process `pid` to say ready while the host goes on: what
-  /// arrives wakes this caller instead of being carried out. Nil when it did.
-  func ready(_ pid: pid_t) async -> Rejection? {
-    guard let inbox = current.inbox else { return Rejection(path, .crashed, "its process did not start") }
+  /// Waits for the process on `connection` to say ready while the host
+  /// goes on: what arrives wakes this caller instead of being carried out.
+  /// Nil when it did.
+  private func ready(_ connection: PluginConnection) async -> Rejection? {
     let deadline = ContinuousClock.now + options.loadLimit
     let timer = Task { @MainActor [weak self] in
       try? await Task.sleep(until: deadline, clock: .continuous)
@@ -191,7 +145,7 @@ package final class PluginProcess {
     }
     defer { timer.cancel() }
     while true {
-      if let outcome = takeStartup(from: inbox) { return started(outcome) }
+      if let outcome = takeStartup(from: connection) { return started(outcome) }
       if ContinuousClock.now >= deadline { return loadTimedOut() }
       await withCheckedContinuation { starter = $0 }
     }
@@ -207,8 +161,8 @@ package final class PluginProcess {
 
   /// Takes what the starting process sent, until its start is decided (the
   /// outcome) or nothing more has arrived (nil).
-  private func takeStartup(from inbox: PluginInbox) -> StartOutcome? {
-    while let (item, _) = inbox.take() {
+  private func takeStartup(from connection: PluginConnection) -> StartOutcome? {
+    while let (item, _) = connection.take() {
       switch item {
       case .message(.mapped):
         current.mapped = true
@@ -306,6 +260,12 @@ package final class PluginProcess {
     kill(pid, SIGKILL)
   }
 
+  /// Whether a call can be sent now, without starting the process again.
+  package var isRunning: Bool {
+    if case .ended = state { return false }
+    return true
+  }
+
   // MARK: Calls
 
   /// The result of a call into the plugin process.
@@ -325,11 +285,12 @@ package final class PluginProcess {
 
   /// Builds a module with factory `factory` in the process, starting a new
   /// process first if the last one ended, and gives it back `saved`, its
-  /// restoration state. The host's main actor is free while the process
-  /// builds it: the build is a call like any other, and only the caller
-  /// waits for its answer. A module whose process crashes or does not
-  /// answer while building is returned all the same: it shows what
-  /// happened in its place.
+  /// restoration state. The module's calls to the host's services are
+  /// served with `context.services` (``PluginServiceDesk``). The host's
+  /// main actor is free while the process builds it: the build is a call
+  /// like any other, and only the caller waits for its answer. A module
+  /// whose process crashes or does not answer while building is returned
+  /// all the same: it shows what happened in its place.
   package func build(
     _ factory: Int, _ context: ModuleContext, link: any RemoteModuleLink, work: WorkScope, restoring saved: String?
   ) async throws -> (module: Module, restoreFailure: String?) {
@@ -365,6 +326,9 @@ package final class PluginProcess {
     return (module.module, restoreFailure)
   }
 
+  /// The module `id` of the process, unless it was detached or never built.
+  func module(_ id: UInt32) -> RemoteModule? { modules[id] }
+
   /// Gives the process a copy of each store in `services` it has none of
   /// yet, and keeps it current: its modules read there without waiting on
   /// the host, and a write still comes here, the copies changing before
@@ -385,17 +349,11 @@ package final class PluginProcess {
     }
   }
 
-  /// Business service and http calls the process's modules and providers
-  /// made, under way in the host (``serveBusiness(_:_:_:)``).
-  let businessCalls = CallTasks()
-  /// Calls the host made to the process's providers, awaiting their answers (``callProvider(_:)``).
-  var provisions: [UInt32: PendingServiceCall] = [:]
-  /// The services of the process's providers, once the host made them
-  /// (``prepareProviders(_:)``): calls of theirs come as module 0.
-  var providerServices: Services?
-  /// Replaced by a new build: let go once the calls its providers are
-  /// running have ended (``retire()``).
-  var retiring = false
+  /// A new number for a call of the host's into the process.
+  func newCall() -> UInt32 {
+    defer { nextCall &+= 1 }
+    return nextCall
+  }
 
   /// Sends `make(call)` and suspends the caller, not the host, until its
   /// answer: the build or attach of a module, which the runtime needs done
@@ -410,35 +368,7 @@ package final class PluginProcess {
     if case .ended(let failure) = state { return .ended(failure) }
     guard let id = post(what, in: work, make) else { return .notResponding }
     guard state == .running else { return .notResponding }
-    return await withCheckedContinuation { awaiting[id] = $0 }
-  }
-
-  /// The callers suspended in ``call(_:in:_:)``, by call.
-  private var awaiting: [UInt32: CheckedContinuation<CallOutcome, Never>] = [:]
-
-  /// The build `call` failed or was refused: when it comes after the host
-  /// stopped waiting for it, the module it already placed says so.
-  private func buildEndedLate(_ call: UInt32, _ why: String) {
-    guard let module = current.building.removeValue(forKey: call).flatMap({ modules[$0] }), awaiting[call] == nil else {
-      return
-    }
-    module.couldNotBeBuilt(why)
-  }
-
-  /// Resumes the caller waiting for `call`, if one is.
-  private func resume(_ call: UInt32, with outcome: CallOutcome) {
-    awaiting.removeValue(forKey: call)?.resume(returning: outcome)
-  }
-
-  /// Resumes every caller waiting for an answer with `outcome`; the
-  /// process, unless it ended, is told each call is no longer waited for.
-  private func resumeAll(with outcome: CallOutcome) {
-    let waiting = awaiting
-    awaiting.removeAll()
-    for call in waiting.keys.sorted() {
-      if case .notResponding = outcome { send(.cancel(call: call)) }
-      waiting[call]?.resume(returning: outcome)
-    }
+    return await calls.wait(for: id)
   }
 
   /// Sends the call `make(call)` and returns at once: its answer is carried
@@ -452,76 +382,45 @@ package final class PluginProcess {
   @discardableResult
   func post(_ what: String, in work: WorkScope, _ make: (UInt32) -> HostMessage) -> UInt32? {
     if case .ended = state { return nil }
-    guard let channel = current.channel else { return nil }
-    let id = nextCall
-    nextCall &+= 1
-    guard channel.send(make(id)) else {
+    guard let connection = current.connection, connection.isOpen else { return nil }
+    let id = newCall()
+    guard connection.send(make(id)) else {
       stop(because: "it stopped reading its channel")
       return nil
     }
-    watchOutgoing()
     // While it is not responding, nothing waits for the call: it is
     // answered in its turn.
     let release = state == .running ? work.beginCall(what) : {}
-    if current.outstanding.append(.init(id: id, what: what, release: release, sent: .now)) { startDeadline() }
+    calls.add(.init(id: id, what: what, release: release, sent: .now))
     return id
-  }
-
-  /// Makes sure the oldest outstanding call is marked overdue once the
-  /// response limit passes without its answer. A call's time only ever
-  /// starts later than the one before it, so a timer already set is due no
-  /// later than this one: it is left as it is, and on waking sets itself
-  /// again for what is outstanding then. A round trip sets no timer and
-  /// cancels none.
-  private func startDeadline() {
-    guard current.deadline == nil, !current.outstanding.isEmpty else { return }
-    let due = current.outstanding.oldestSince + options.responseLimit
-    current.deadline = Task { @MainActor [weak self] in
-      try? await Task.sleep(until: due, clock: .continuous)
-      guard !Task.isCancelled, let self else { return }
-      self.current.deadline = nil
-      // An answer that arrived in time but waits for the host to get to it
-      // is taken first: a busy host does not make a plugin late.
-      self.pump()
-      guard let oldest = self.current.outstanding.oldest, self.state == .running else { return }
-      guard ContinuousClock.now >= self.current.outstanding.oldestSince + self.options.responseLimit else {
-        return self.startDeadline()
-      }
-      self.becomeUnresponsive(oldest.what, call: oldest.id)
-    }
   }
 
   /// Sends a message that wants no answer (an answer to the process's own
   /// call, a wake-up): also while it is not responding, so that it can.
   func send(_ message: HostMessage) {
     if case .ended = state { return }
-    guard let channel = current.channel, channel.send(message) else {
+    guard let connection = current.connection, connection.send(message) else {
       return stop(because: "it stopped reading its channel")
     }
-    watchOutgoing()
   }
 
-  /// When the channel holds bytes the process has not made room for, makes
-  /// sure it is stopped if it has not within the response limit: the host
-  /// never waits for it to read, and does not keep writing for it forever.
-  private func watchOutgoing() {
-    guard current.outgoingWatch == nil, let channel = current.channel, let since = channel.pendingSince else { return }
-    current.outgoingWatch = Task { @MainActor [weak self] in
-      try? await Task.sleep(until: since + (self?.options.responseLimit ?? .zero), clock: .continuous)
-      guard let self, !Task.isCancelled else { return }
-      self.current.outgoingWatch = nil
-      guard self.current.channel === channel, let still = channel.pendingSince else { return }
-      guard still == since else { return self.watchOutgoing() }
-      self.stop(because: "it stopped reading its channel")
-    }
+  /// The host answered a call the process waited for: the time of the
+  /// host's oldest call starts again now, as the wait was the host's.
+  func hostAnswered() { calls.hostAnswered(at: .now) }
+
+  /// The build `call` failed or was refused: when it comes after the host
+  /// stopped waiting for it, the module it already placed says so.
+  private func buildEndedLate(_ call: UInt32, _ why: String) {
+    guard let module = current.building.removeValue(forKey: call).flatMap({ modules[$0] }), !calls.isAwaited(call)
+    else { return }
+    module.couldNotBeBuilt(why)
   }
 
   private func becomeUnresponsive(_ what: String, call: UInt32) {
-    current.overdue = call
     timesNotResponding += 1
     // Nothing waits for it any more: a session goes on, showing the choice.
-    current.outstanding.releaseAll()
-    resumeAll(with: .notResponding)
+    calls.markOverdue(call)
+    calls.resumeAll(with: .notResponding) { send(.cancel(call: $0)) }
     state = .notResponding(what: what, waiting: false)
     for module in modules.values { module.showState() }
   }
@@ -546,18 +445,18 @@ package final class PluginProcess {
       starter = nil
       return
     }
-    guard let inbox = current.inbox else { return }
+    guard let connection = current.connection else { return }
     for _ in 0..<Self.batch {
-      guard let (item, arrival) = inbox.take() else { return }
+      guard let (item, arrival) = connection.take() else { return }
       handle(item, arrival: arrival)
     }
     Self.pumpSoon(self)
   }
 
-  /// Has `process` carry out what arrived on its next turn: straight onto
-  /// the main queue, the main actor's, with no task to make per wake-up.
-  private nonisolated static func pumpSoon(_ process: PluginProcess?) {
-    DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.pump() } }
+  /// Has `supervisor` carry out what arrived on its next turn: straight
+  /// onto the main queue, the main actor's, with no task to make per wake-up.
+  private nonisolated static func pumpSoon(_ supervisor: PluginSupervisor?) {
+    DispatchQueue.main.async { [weak supervisor] in MainActor.assumeIsolated { supervisor?.pump() } }
   }
 
   /// How many messages one turn of ``pump()`` carries out.
@@ -573,16 +472,15 @@ package final class PluginProcess {
         plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason,
         memoryLimit: options.memoryLimit)
       state = .ended(failure)
-      current.channel = nil
-      current.outstanding.removeAll()
+      current.connection?.disconnect()
+      calls.processEnded()
       current.building.removeAll()
-      current.cancelTimers()
       let failed = modules.values.sorted { $0.id < $1.id }
       modules.removeAll()
       for module in failed { module.processEnded(failure) }
       endWorks()
-      resumeAll(with: .ended(failure))
-      servicesEnded(failure)
+      calls.resumeAll(with: .ended(failure))
+      serviceDesk.processEnded(failure)
     }
   }
 
@@ -610,11 +508,7 @@ package final class PluginProcess {
     case .request(let module, let request): modules[module]?.perform(request)
     case .callHostService(let call, let module, let service):
       noteLateness(arrival)
-      if call != 0, heldServiceCalls != nil {
-        heldServiceCalls?.append((call, module, service))
-      } else {
-        serveHostService(call, module, service)
-      }
+      serviceDesk.serveHostService(call, module, service)
     case .workStarted(let module, let id, let name):
       guard let module = modules[module] else { return }
       let work = RemoteWork(id: id, process: self)
@@ -633,62 +527,28 @@ package final class PluginProcess {
       for work in works.values { work.cancelSleep(sleep) }
     case .leaked(let module, let roles):
       if let module = released.removeValue(forKey: module), !roles.isEmpty { module.reportLeak(roles) }
-    case .callBusinessService(let call, let module, let request): serveBusiness(call, module, request)
-    case .sendHTTP(let call, let module, let request): serveHTTP(call, module, request)
-    case .cancelServiceCall(let call): cancelBusinessCall(call)
-    case .providerAnswered(let call, let outcome): providerAnswered(call, outcome)
+    case .callBusinessService(let call, let module, let request): serviceDesk.serveBusiness(call, module, request)
+    case .sendHTTP(let call, let module, let request): serviceDesk.serveHTTP(call, module, request)
+    case .cancelServiceCall(let call): serviceDesk.cancel(call)
+    case .providerAnswered(let call, let outcome): serviceDesk.providerAnswered(call, outcome)
     case .mapped, .ready, .refused:
       stop(because: "it sent '\(message.name)' again, after its start")
     }
   }
 
-  /// Carries out the process's call `call` (0: it wants no answer) of
-  /// `module` to a host service, and answers it.
-  private func serveHostService(_ call: UInt32, _ module: UInt32, _ service: HostServiceCall) {
-    let answer =
-      module == 0
-      ? providerServices.map { RemoteModule.serve(service, with: $0, for: "the providers of \(name)") }
-        ?? .failed("the plugin's providers have no services yet")
-      : modules[module]?.serve(service) ?? .failed("the module was detached")
-    guard call != 0 else { return }
-    callsAnswered += 1
-    send(.answer(call: call, answer))
-    // The process waited for the host: its time starts again.
-    if current.outstanding.restart(at: .now) { startDeadline() }
-  }
-
-  /// For tests: while not nil, the process's service calls that want an
-  /// answer are kept here unanswered, in order, as a host slow to answer
-  /// them would; ``answerHeldServiceCalls()`` answers them.
-  var heldServiceCalls: [(call: UInt32, module: UInt32, service: HostServiceCall)]?
-
-  /// Answers the calls ``heldServiceCalls`` kept, in order, and holds no more.
-  func answerHeldServiceCalls() {
-    let held = heldServiceCalls ?? []
-    heldServiceCalls = nil
-    for (call, module, service) in held { serveHostService(call, module, service) }
-  }
-
   private func answered(_ call: UInt32, _ outcome: CallOutcome, arrival: ContinuousClock.Instant) {
     noteLateness(arrival)
-    let wasOldest = current.outstanding.answered(call, at: arrival)
-    if call == current.overdue {
-      current.overdue = nil
-      state = .running
-      for module in modules.values { module.showState() }
-    }
-    if wasOldest { startDeadline() }
-    resume(call, with: outcome)
+    guard calls.answered(call, outcome, at: arrival) else { return }
+    state = .running
+    for module in modules.values { module.showState() }
   }
 
   /// Marks the process not responding if what arrived at `arrival` came
   /// after the oldest call's time was up, though the host had not got to
   /// saying so: a busy host does not hide a late plugin either.
   private func noteLateness(_ arrival: ContinuousClock.Instant) {
-    guard state == .running, let oldest = current.outstanding.oldest,
-      arrival > current.outstanding.oldestSince + options.responseLimit
-    else { return }
-    becomeUnresponsive(oldest.what, call: oldest.id)
+    guard state == .running, let late = calls.late(at: arrival) else { return }
+    becomeUnresponsive(late.what, call: late.id)
   }
 
   /// Modules detached, until the process says whether their roles outlived them.
@@ -714,60 +574,22 @@ package final class PluginProcess {
   }
 }
 
-/// How plugin processes run: set by `vivarium run` and `render`.
-package struct PluginProcessOptions: Sendable {
-  /// The host executable, re-run as `EXECUTABLE __plugin FILE`.
-  package var executable: String
-  /// How long a module may take to answer before it is shown as not responding.
-  package var responseLimit: Duration
-  /// How long a plugin may take to load in its process.
-  package var loadLimit: Duration
-  /// The most memory (bytes of data) a plugin process may allocate.
-  package var memoryLimit: Int
-  /// Whether plugin processes are forked from a zygote (``PluginZygote``)
-  /// rather than each started from the executable.
-  package var forks = true
-  /// Whether each plugin process confines itself before it loads its
-  /// plugin (docs/what-a-plugin-can-do.md); false only with `--no-sandbox`.
-  package var confined = true
-  /// Whether a confined plugin process gets an empty network namespace of
-  /// its own, where the kernel offers user namespaces; false only in the
-  /// benchmark, which times the namespace on its own.
-  package var ownNetwork = true
+extension PluginSupervisor: OutstandingCallsOwner {
+  func takeWhatArrived() { pump() }
 
-  /// Whether plugin processes get an empty network namespace: confined ones do.
-  var ownsNetwork: Bool { confined && ownNetwork }
+  var isAnswering: Bool { state == .running }
 
-  /// Starts the zygote plugin processes are forked from now, so that its
-  /// own start overlaps the host's instead of delaying the first plugin.
-  package func prepare() {
-    if forks { _ = PluginZygote.shared(executable, ownNetwork: ownsNetwork) }
-  }
-
-  /// The defaults: 3 s to answer, 10 s to load, 1 GiB of memory.
-  package init(
-    executable: String, responseLimit: Duration = .seconds(3), loadLimit: Duration = .seconds(10),
-    memoryLimit: Int = 1 << 30
-  ) {
-    self.executable = executable
-    self.responseLimit = responseLimit
-    self.loadLimit = loadLimit
-    self.memoryLimit = memoryLimit
-  }
+  func overdue(_ call: OutstandingCalls.Call) { becomeUnresponsive(call.what, call: call.id) }
 }
 
-extension PluginProcess {
+extension PluginSupervisor {
   /// What belongs to one start of the plugin's process, replaced whole at
   /// each start: nothing of an earlier process's survives into the next.
   struct Generation {
     /// Counts starts: modules of an earlier process are failed for good.
     let number: Int
-    /// The socket to the process; nil once it ended.
-    var channel: WireChannel<HostMessage>?
-    /// What the process sent, as the thread reading it put it there.
-    let inbox: PluginInbox?
-    /// The process's id.
-    let pid: pid_t
+    /// The process's socket, inbox and id; nil before the first start.
+    let connection: PluginConnection?
     /// From the spawn until the start is decided: what arrives is the
     /// start's to take (``takeStartup(from:)``), never the pump's, even when
     /// a pump runs between the starter being woken and its taking it.
@@ -776,10 +598,6 @@ extension PluginProcess {
     var mapped = false
     /// Why the host stopped the process, when it did.
     var stopReason: String?
-    /// Calls sent and not answered yet (``post(_:in:_:)``).
-    var outstanding = OutstandingCalls()
-    /// The call that went unanswered, while not responding.
-    var overdue: UInt32?
     /// The module each build call builds, to take its answer also when it
     /// comes after the response limit.
     var building: [UInt32: UInt32] = [:]
@@ -787,18 +605,5 @@ extension PluginProcess {
     var copiedStores: Set<WireStore> = []
     /// Whether the process holds a copy of the host's clock.
     var clockCopied = false
-    /// Marks the oldest outstanding call overdue once the response limit
-    /// passes: one timer at a time, waking when the oldest call sent while
-    /// it was set is due, never set again or cancelled per call.
-    var deadline: Task<Void, Never>?
-    /// Stops the process if bytes the channel holds for it stay unread
-    /// past the response limit (``watchOutgoing()``).
-    var outgoingWatch: Task<Void, Never>?
-
-    /// Stops its timers: the process ended, or another started.
-    func cancelTimers() {
-      deadline?.cancel()
-      outgoingWatch?.cancel()
-    }
   }
 }

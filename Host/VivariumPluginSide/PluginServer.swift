@@ -7,7 +7,7 @@ import ViperKitHosting
 import VivariumLoading
 import VivariumWire
 
-/// The plugin process: `vivarium __plugin FILE`, started by ``PluginProcess``
+/// The plugin process: `vivarium __plugin FILE`, started by ``PluginSupervisor``
 /// with its socket as descriptor 3 and the plugin file as descriptor 4. It
 /// loads the plugin, says `ready` with its contracts, then builds and runs the
 /// plugin's modules as the host asks, on its own main actor, until the

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import ViperKit
 
-extension PluginProcess {
+extension PluginSupervisor {
   /// Checks each of `paths` as ``PluginLoader`` does before running any of
   /// its code, then starts a process for each, all at once, each with its
   /// own load limit running from its start, and waits while the host goes
@@ -22,9 +22,9 @@ extension PluginProcess {
   /// Starts a process for the plugin at `path`, while the host goes on:
   /// for a plugin loaded when one of its modules is first built.
   static func start(_ path: String, options: PluginProcessOptions) async -> PluginOutcome {
-    let process: PluginProcess
+    let process: PluginSupervisor
     do throws(Rejection) {
-      process = PluginProcess(file: try PluginLoader.openChecked(path), options: options)
+      process = PluginSupervisor(file: try PluginLoader.openChecked(path), options: options)
     } catch {
       return .rejected(error)
     }
