@@ -60,7 +60,7 @@ extension HostRuntime {
       guard let refusing = error.refusedBy else { throw error }
       guard await mayLeaveEverythingShown(again: again) else { return }
       try await openDeepLink([refusing.otherwise], arguments: [])
-      guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
+      guardedLink.wait(GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing))
       notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }
@@ -79,15 +79,35 @@ extension HostRuntime {
     let refusedBy: RouteGuard
   }
 
+  /// The link a route guard refused last, waiting for the guard's setting
+  /// (``resumeGuardedLink()``).
+  @MainActor
+  final class GuardedLinkWait {
+    private var link: GuardedLink?
+
+    /// Whether a link waits.
+    var isWaiting: Bool { link != nil }
+
+    /// Has `link` wait, in place of any that waited.
+    func wait(_ link: GuardedLink) { self.link = link }
+
+    /// The link waiting, no longer waiting, once `holds` says its guard
+    /// holds; nil while it does not, or when none waits.
+    func take(if holds: (RouteGuard) -> Bool) -> GuardedLink? {
+      guard let link, holds(link.refusedBy) else { return nil }
+      self.link = nil
+      return link
+    }
+  }
+
   /// Opens the link a guard refused, once the guard's setting is set
   /// (after signing in); a failure then is reported.
   func resumeGuardedLink() async {
-    guard let pending = guardedLink, RouteGuard.holds(services.setting(pending.refusedBy.setting)) else { return }
-    guardedLink = nil
+    guard let pending = guardedLink.take(if: { RouteGuard.holds(services.setting($0.setting)) }) else { return }
     do {
       try await openInTurn(pending.link, arguments: pending.arguments, scheme: pending.scheme)
     } catch {
-      problems.append(
+      record(
         HostProblem(
           module: "host", message: "could not open '\(pending.link)' after all: \(error.message)", cause: error.kind))
     }

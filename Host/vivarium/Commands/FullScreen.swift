@@ -65,7 +65,7 @@ enum FullScreen {
   /// answer, which is kept in the data directory.
   @MainActor
   private static func askForPermissions(_ runtime: HostRuntime) {
-    runtime.services.permissions.ask = { [weak runtime] plugin, permission in
+    runtime.permissionAsker.ask = { [weak runtime] plugin, permission in
       guard let runtime else { return .undecided }
       // The calls waiting on this answer wait for the person, not for their provider.
       return await runtime.host.waitingForThePerson {
