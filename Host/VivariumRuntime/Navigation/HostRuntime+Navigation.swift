@@ -185,12 +185,12 @@ extension HostRuntime {
   private func show(_ node: ModuleNode, onLayer index: Int) {
     let isTopLayer = index == layers.count - 1
     if isTopLayer, let covered = layers[index].last { disappear(covered) }
-    layers[index].append(node)
+    navigation.push(node, onLayer: index)
     if isTopLayer { appear(node) }
   }
 
   private func removeTop(ofLayer index: Int) {
-    let removed = layers[index].removeLast()
+    let removed = navigation.pop(layer: index)
     disappear(removed)
     if index == layers.count - 1, let uncovered = layers[index].last { appear(uncovered) }
     detach(removed)
@@ -199,7 +199,7 @@ extension HostRuntime {
   private func closeLayers(from index: Int) {
     let closed = layers[index...].reversed().flatMap { $0.reversed() }
     let modals = layers[index...].reversed().compactMap(\.first)
-    layers.removeSubrange(index...)
+    navigation.close(from: index)
     for node in closed { disappear(node) }
     if let uncovered = top { appear(uncovered) }
     for node in closed { detach(node) }
@@ -219,7 +219,7 @@ extension HostRuntime {
     guard let presented = await buildChecked(urn, for: node, verb: "present") else { return }
     presented.opener = node
     if let covered = top { disappear(covered) }
-    layers.append([presented])
+    navigation.present(presented)
     appear(presented)
   }
 
@@ -232,7 +232,7 @@ extension HostRuntime {
     replacement.opener = old.opener
     replacement.answeredOpener = old.answeredOpener
     disappear(old)
-    layers[index][position] = replacement
+    navigation.replace(at: position, ofLayer: index, with: replacement)
     if index == layers.count - 1, position == layers[index].count - 1 { appear(replacement) }
     detach(old)
   }

@@ -77,7 +77,7 @@ extension HostRuntime {
       new.answeredOpener = old.answeredOpener
       await attach(new)
       disappear(old)
-      layers[layer][position] = new
+      navigation.replace(at: position, ofLayer: layer, with: new)
     } else {
       detach(new)
       return false

@@ -41,7 +41,9 @@ package final class HostRuntime {
   /// modules uses that was never decided; nobody is asked until it is set.
   package let permissionAsker = PermissionAsker()
   /// Navigation layers: the main stack first, then one per modal presentation.
-  package internal(set) var layers: [[ModuleNode]] = []
+  package var layers: [[ModuleNode]] { navigation.layers }
+  /// The layers, changed as navigation changes them.
+  let navigation = NavigationLayers()
   /// Requests that failed since the last ``takeProblems()``, oldest first.
   package private(set) var problems: [HostProblem] = []
 
@@ -68,7 +70,7 @@ package final class HostRuntime {
   /// Whether a drain of what a module asked from its work is scheduled.
   private var drainScheduled = false
   /// Says the screen changed once for a burst of draws from modules' work.
-  let screenSignal = ScreenChangeSignal()
+  private let screenSignal = ScreenChangeSignal()
   private var nextID = 1
   /// The modules whose leaving the person confirmed (``mayLeave(_:again:)``).
   let leaving = LeaveConfirmations()
@@ -410,7 +412,7 @@ package final class HostRuntime {
     for layer in layers.reversed() {
       for node in layer.reversed() { detach(node) }
     }
-    layers.removeAll()
+    navigation.close(from: 0)
   }
 
   // MARK: Requests
