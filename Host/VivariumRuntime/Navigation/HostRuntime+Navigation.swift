@@ -61,6 +61,11 @@ extension HostRuntime {
       guard await mayLeaveEverythingShown(again: again) else { return }
       try await openDeepLink([refusing.otherwise], arguments: [])
       guardedLink.wait(GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing))
+      // Opened as soon as the guard's setting is set, whoever sets it.
+      services.observeSettings(by: guardedLink) { [weak self] key, _ in
+        guard let self, key == refusing.setting, guardedLink.isWaiting else { return }
+        requestQueued()
+      }
       notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }

@@ -65,7 +65,7 @@ package final class HostRuntime {
   private(set) var isShutDown = false
   /// Calls into modules under way: what a module asks or draws during one
   /// is carried out, and drawn, by the caller; outside any (from its work)
-  /// the session sees to it (``moduleAsked()``, ``moduleDrew(_:)``).
+  /// the session sees to it (``requestQueued()``, ``moduleDrew(_:)``).
   private var hostCalls = 0
   /// Whether a drain of what a module asked from its work is scheduled.
   private var drainScheduled = false
@@ -120,7 +120,7 @@ package final class HostRuntime {
   /// A piece of a module's work ended: the modules whose work is over are
   /// checked for leaks and for drawing nothing, and the screen may have
   /// changed (the spinner stops). What the work asked was queued and is
-  /// carried out on its own (``moduleAsked()``).
+  /// carried out on its own (``requestQueued()``).
   private func pieceOfWorkEnded() {
     checkLeaks()
     for node in undrawn.blank() {
@@ -135,11 +135,12 @@ package final class HostRuntime {
     onScreenChanged()
   }
 
-  /// A module queued a request: outside a host call (from its work), it is
-  /// carried out once the work reaches its next `await`, counted as work in
-  /// flight meanwhile, and the screen is drawn again; during a call, the
-  /// caller drains.
-  func moduleAsked() {
+  /// A module queued a request (or the guard of a link waiting may now let
+  /// it open): outside a host call (from its work), it is carried out once
+  /// the code running reaches its next `await`, counted as work in flight
+  /// meanwhile, and the screen is drawn again; during a call, the caller
+  /// drains.
+  func requestQueued() {
     guard hostCalls == 0, !drainScheduled else { return }
     drainScheduled = true
     work.perform { [weak self] in

@@ -198,7 +198,7 @@ final class NodeLink: RemoteModuleLink {
     guard let runtime, let node, !node.isDetached else { return }
     runtime.touch(node)
     runtime.enqueue(make(node))
-    runtime.moduleAsked()
+    runtime.requestQueued()
   }
 
   func request(_ request: HostRequest) { enqueue { .module($0, request) } }

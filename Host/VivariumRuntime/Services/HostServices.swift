@@ -84,6 +84,13 @@ package final class HostServices {
   /// The app-wide setting `key`, for route guards.
   func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
 
+  /// Has `changed` called with the key and new value of each app-wide
+  /// setting saved, for as long as `owner` lives; replaces what `owner`
+  /// observed before.
+  func observeSettings(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    settings.observe(by: owner, changed)
+  }
+
   /// Sets the app-wide setting `key`, as a module with the settings service
   /// would (for tests).
   package func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
