@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ViperKit
-import VivariumLoading
 import VivariumSupport
 
+@testable import VivariumLoading
 @testable import VivariumRuntime
 
 /// Several people's sessions in one host: each has its own navigation,
@@ -58,6 +58,47 @@ struct ManySessionsTests {
     first.services.announcements.notice("the disk is full", tone: .warning)
     #expect(first.notifications.takeNotices().map(\.text) == ["the disk is full"])
     #expect(second.notifications.takeNotices().map(\.text) == ["the disk is full"])
+  }
+
+  /// A permission never decided is asked of the person whose session's
+  /// module used it, not of whoever set up asking last; what they answer
+  /// holds for the host, so the other session is not asked it again.
+  @Test func aPermissionIsAskedInTheSessionWhoseModuleUsedIt() async throws {
+    let recorder = ProbeRecorder()
+    var plugin = LoadedPlugin(
+      path: "net.so", name: "Net",
+      factories: ["net:first", "net:second"].map {
+        ProbeFactory(contract: Contract(urn: $0, summary: "Uses http.", services: [.http]), recorder: recorder).factory
+      })
+    plugin.hosts = ["api.example.com", "other.example.com"]
+    let first = HostRuntime(catalog: PluginCatalog(outcomes: [.loaded(plugin)]), services: try TestServices.make())
+    let second = first.host.openSession()
+    var asked: [String] = []
+    for (name, session) in [("first", first), ("second", second)] {
+      session.permissionAsker.ask = { _, permission in
+        asked.append("\(name): \(permission)")
+        return .denied
+      }
+    }
+    try await first.open("net:first")
+    try await second.open("net:second")
+    func send(from urn: String, to url: String) async throws -> HTTPError.Kind? {
+      let http = try #require(recorder.context(urn)?.services.http)
+      do {
+        _ = try await http.send(HTTPRequest(url))
+        return nil
+      } catch let error as HTTPError {
+        return error.kind
+      }
+    }
+    #expect(try await send(from: "net:second", to: "https://api.example.com/x") == .notGranted)
+    #expect(asked == ["second: http:api.example.com"])
+    // Denied for the host: the first session's module is refused without asking.
+    #expect(try await send(from: "net:first", to: "https://api.example.com/y") == .notGranted)
+    #expect(try await send(from: "net:first", to: "https://other.example.com/z") == .notGranted)
+    #expect(asked == ["second: http:api.example.com", "first: http:other.example.com"])
+    let identity = PluginIdentity(name: "Net", path: "net.so", hosts: plugin.hosts)
+    #expect(first.services.permissions.decision(PluginPermission(.http, "api.example.com"), for: identity) == .denied)
   }
 
   /// One plugin process hosts the modules of both sessions; when it crashes,

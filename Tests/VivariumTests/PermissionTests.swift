@@ -44,7 +44,7 @@ struct PermissionTests {
   @Test func refusalsAreCountedAndNeverPushAnAllowedUseOut() async throws {
     let gate = gate()
     gate.allowances = [try PermissionAllowance.parse("Weather:http:api.open-meteo.com").get()]
-    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1") == .allowed)
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1", asking: nil) == .allowed)
     gate.allowances = []
     let refusals = 40_000
     for index in 0..<refusals {
@@ -70,9 +70,9 @@ struct PermissionTests {
 
   @Test func aPermissionNeverGrantedIsRefusedWhereNobodyIsAskedAndTheUseIsLogged() async throws {
     let gate = gate()
-    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1") == .notGranted)
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v1", asking: nil) == .notGranted)
     gate.allowances = [try PermissionAllowance.parse("Weather:http:api.open-meteo.com").get()]
-    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v2") == .allowed)
+    #expect(await gate.use(open, by: weather, for: "GET https://api.open-meteo.com/v2", asking: nil) == .allowed)
     let uses = gate.log.uses().uses
     #expect(uses.map(\.outcome) == [.notGranted, .allowed])
     #expect(uses.map(\.permission) == ["http:api.open-meteo.com", "http:api.open-meteo.com"])
@@ -83,14 +83,15 @@ struct PermissionTests {
 
   @Test func theAnswerIsAskedOnceForUsesWaitingTogetherAndKeptForTheFileAndTheName() async throws {
     let gate = gate()
+    let asker = PermissionAsker()
     var asked = 0
-    gate.ask = { _, _ in
+    asker.ask = { _, _ in
       asked += 1
       await Task.yield()
       return .granted
     }
-    async let first = gate.use(open, by: weather, for: "GET /1")
-    async let second = gate.use(open, by: weather, for: "GET /2")
+    async let first = gate.use(open, by: weather, for: "GET /1", asking: asker)
+    async let second = gate.use(open, by: weather, for: "GET /2", asking: asker)
     #expect(await [first, second] == [.allowed, .allowed])
     #expect(asked == 1)
     let store = PermissionStore(dataDirectory: data.path)
@@ -104,19 +105,20 @@ struct PermissionTests {
     // Revoked meanwhile (`vivarium permissions revoke`): the next use is not granted.
     var revoking = PermissionStore(dataDirectory: data.path)
     try revoking.decide(.undecided, [open], for: weather)
-    gate.ask = nil
-    #expect(await gate.use(open, by: weather, for: "GET /3") == .notGranted)
+    asker.ask = nil
+    #expect(await gate.use(open, by: weather, for: "GET /3", asking: asker) == .notGranted)
   }
 
   @Test func aDenialIsKeptAndRefusesWithoutAskingAgain() async throws {
     var store = PermissionStore(dataDirectory: data.path)
     try store.decide(.denied, [open], for: weather)
     let gate = gate()
-    gate.ask = { _, _ in
+    let asker = PermissionAsker()
+    asker.ask = { _, _ in
       Issue.record("asked again about a denied permission")
       return .granted
     }
-    #expect(await gate.use(open, by: weather, for: "GET /") == .denied)
+    #expect(await gate.use(open, by: weather, for: "GET /", asking: asker) == .denied)
   }
 
   @Test func aBuildDeclaringAPermissionNeverDecidedIsWidenedUntilThePersonDecides() throws {

@@ -125,6 +125,70 @@ struct PluginReloadTests {
     #expect({ if case .ended = old.state { true } else { false } }())
   }
 
+  /// A session opened while a reload waits for another session's turn
+  /// sees the new build, and the old build's process is let go only once
+  /// no session, that one included, uses it.
+  @Test func aSessionOpenedWhileAReloadWaitsEndsUpWithTheNewBuild() async throws {
+    let bench = try await Bench(outOfProcess: true)
+    try await bench.runtime.open("products:search")
+    let old = try #require(bench.runtime.catalog.loaded.first?.process)
+    // The first session's turn is held: the reload waits for it.
+    let gate = Gate()
+    Task.immediate { await bench.runtime.inTurn { await gate.wait() } }
+    try bench.rebuild(heading: "Produkte")
+    let outcome = await bench.reloader.load(bench.path)
+    let result = Gate.Result<SharedHost.Reload>()
+    Task.immediate { result.value = await bench.runtime.host.reload(outcome) }
+    #expect(result.value == nil, "the reload waits for the first session's turn")
+
+    let second = bench.runtime.host.openSession()
+    defer { second.shutdown() }
+    try await second.open("products:search")
+    gate.open()
+    let reload = try #require(await result.waited(), "the reload never ended")
+    #expect(reload.accepted && reload.problems.isEmpty, "\(reload)")
+    for session in [bench.runtime, second] {
+      let text = session.screen()?.lines(TextRenderer(width: 1000)).joined(separator: "\n") ?? ""
+      #expect(text.contains("Produkte") && !text.contains("Products"), "\(text)")
+      #expect(session.top?.remote?.process !== old)
+    }
+    for _ in 0..<1000 {
+      if case .ended = old.state { break }
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect({ if case .ended = old.state { true } else { false } }())
+  }
+
+  /// Holds what waits on it until opened.
+  @MainActor
+  final class Gate {
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var isOpen = false
+
+    func wait() async {
+      guard !isOpen else { return }
+      await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+      isOpen = true
+      for waiter in waiting { waiter.resume() }
+      waiting.removeAll()
+    }
+
+    /// A value set later, waited for within a bound.
+    @MainActor
+    final class Result<Value> {
+      var value: Value?
+
+      /// The value once set, looked at every 10 ms for 30 s; nil if never.
+      func waited() async -> Value? {
+        for _ in 0..<3000 where value == nil { try? await Task.sleep(nanoseconds: 10_000_000) }
+        return value
+      }
+    }
+  }
+
   @Test func aFileRewrittenInPlaceStillLoadsItsNewCodeInOneProcess() async throws {
     let bench = try await Bench(outOfProcess: false)
     try await bench.runtime.open("products:search")

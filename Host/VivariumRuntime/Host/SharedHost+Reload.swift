@@ -36,41 +36,62 @@ extension SharedHost {
   }
 
   /// Takes `outcome`, a new build of a plugin file (or a new file) checked
-  /// as at load, in place of the running one: its routes replace the old,
-  /// and each of its live modules, in every session, is rebuilt where it
-  /// is, with its restoration state, its children and its shown tabs;
-  /// everything else is untouched. A build that was refused changes
-  /// nothing. The old build's process, if it had one, is let go once none
-  /// of its modules is left and its providers have answered the calls they
-  /// were running. It runs in every session's turn, after the changes asked
-  /// before it.
+  /// as at load, in place of the running one: its routes replace the old
+  /// in the catalog at once, so that every module built from then on, in
+  /// any session, is of the new build; then each live module of the old
+  /// build, in every session (those opened meanwhile too), is rebuilt
+  /// where it is, with its restoration state, its children and its shown
+  /// tabs, each session in its own turn, after the changes asked there
+  /// before it; everything else is untouched. A build that was refused
+  /// changes nothing. Once every session is rebuilt, the old build's
+  /// process, if it had one, is let go when none of its modules is left,
+  /// and its providers have answered the calls they were running.
   package func reload(_ outcome: PluginOutcome) async -> Reload {
-    let sessions = sessions
-    let before = sessions.map(\.problems.count)
-    let (reload, previous) = await inEveryTurn(of: sessions[...]) { await reloadInTurns(outcome, of: sessions) }
-    guard reload.accepted else { return reload }
+    let path = outcome.path
+    let previous: LoadedPlugin?
+    switch swapCatalog(for: outcome) {
+    case .refused(let problems): return Reload(path: path, accepted: false, rebuilt: 0, problems: problems)
+    case .swapped(let replaced): previous = replaced
+    }
+    let version = catalogVersion
+    var rebuilt = 0
+    var problems: [String] = []
+    var done: Set<ObjectIdentifier> = []
+    // Sessions opened while others were rebuilt are rebuilt after them.
+    while true {
+      let waiting = sessions.filter { !done.contains(ObjectIdentifier($0)) }
+      guard !waiting.isEmpty else { break }
+      for session in waiting {
+        done.insert(ObjectIdentifier(session))
+        var before = 0
+        rebuilt += await session.inTurn {
+          before = session.problems.count
+          return await session.rebuildModules(of: path, resolvedBefore: version)
+        }
+        problems += session.problems.dropFirst(before).map(\.description)
+        session.onScreenChanged()
+      }
+    }
     // Calls its providers are running finish there; new ones go to the new build.
     if let process = previous?.runningProcess,
       !sessions.contains(where: { $0.nodes.contains { $0.remote?.process === process } })
     {
       process.serviceDesk.retire()
     }
-    var problems: [String] = []
-    for (session, count) in zip(sessions, before) {
-      problems += session.problems.dropFirst(count).map(\.description)
-      session.onScreenChanged()
-    }
-    return Reload(path: reload.path, accepted: true, rebuilt: reload.rebuilt, problems: problems)
+    return Reload(path: path, accepted: true, rebuilt: rebuilt, problems: problems)
   }
 
-  /// Runs `body` in the turns of all `sessions`, taken in order.
-  private func inEveryTurn<T>(of sessions: ArraySlice<HostRuntime>, _ body: () async -> T) async -> T {
-    guard let first = sessions.first else { return await body() }
-    return await first.inTurn { await inEveryTurn(of: sessions.dropFirst(), body) }
+  /// What swapping a new build into the catalog did.
+  private enum Swap {
+    /// The catalog has the new build, in place of this one, if any.
+    case swapped(LoadedPlugin?)
+    /// The build was refused, for these reasons; the catalog is unchanged.
+    case refused([String])
   }
 
-  /// The reload, in every session's turn; with the plugin the new build replaced.
-  private func reloadInTurns(_ outcome: PluginOutcome, of sessions: [HostRuntime]) async -> (Reload, LoadedPlugin?) {
+  /// Puts `outcome`, checked as at load, in the catalog in place of the
+  /// build of its file there, if any.
+  private func swapCatalog(for outcome: PluginOutcome) -> Swap {
     let path = outcome.path
     // A build asking for permissions never decided stays off, as at load.
     let checked = PermissionStore(dataDirectory: services.dataDirectory).keepingOffWidened(
@@ -78,32 +99,27 @@ extension SharedHost {
     let plugin: LoadedPlugin
     switch checked {
     case .loaded(let loaded): plugin = loaded
-    case .rejected(let rejection):
-      return (Reload(path: path, accepted: false, rebuilt: 0, problems: rejection.reasons), nil)
+    case .rejected(let rejection): return .refused(rejection.reasons)
     }
     // A build that claims the name of another plugin loaded is refused, as
     // at load; the running build stays.
     let replaced = catalog.replacing(.loaded(plugin))
     if let claimed = replaced.rejected.first(where: { $0.path == path && $0.kind == .nameConflict }) {
       plugin.process?.terminate()
-      return (Reload(path: path, accepted: false, rebuilt: 0, problems: claimed.reasons), nil)
+      return .refused(claimed.reasons)
     }
     let previous = catalog.loaded.first { $0.path == path }
     catalog = replaced
-    var rebuilt = 0
-    for session in sessions {
-      rebuilt += await session.rebuildModules(of: path)
-      await session.drainQueue()
-    }
-    return (Reload(path: path, accepted: true, rebuilt: rebuilt, problems: []), previous)
+    return .swapped(previous)
   }
 }
 
 extension HostRuntime {
-  /// Rebuilds in place the modules of this session whose plugin file is
-  /// `path` (its new build); returns how many were rebuilt.
-  func rebuildModules(of path: String) async -> Int {
-    let stale = nodes.filter { $0.pluginPath == path }
+  /// Rebuilds in place the modules of this session from the plugin file
+  /// `path` resolved in a catalog before `version`: those of the build a
+  /// reload replaced. Returns how many were rebuilt.
+  func rebuildModules(of path: String, resolvedBefore version: Int) async -> Int {
+    let stale = nodes.filter { $0.pluginPath == path && $0.catalogVersion < version }
     let outermost = stale.filter { node in !stale.contains { $0 !== node && node.isInside($0) } }
     var rebuilt = 0
     for node in outermost where await rebuild(node) { rebuilt += 1 }

@@ -17,11 +17,15 @@ package final class SharedHost {
   /// Where modules come from.
   package internal(set) var catalog: PluginCatalog {
     didSet {
+      catalogVersion += 1
       resolvedServices = nil
       serviceRouter.catalogChanged()
       services.settingOwnership = catalog.settingOwnership
     }
   }
+  /// How many times ``catalog`` changed: the modules resolved before a
+  /// reload are those of an earlier version (``ModuleNode/catalogVersion``).
+  private(set) var catalogVersion = 0
   /// The plugin to use for each business service several plugins provide
   /// (the app manifest's `providers`).
   package var serviceProviders: [String: String] = [:] {
@@ -52,6 +56,10 @@ package final class SharedHost {
     self.catalog = catalog
     self.services = services
     services.settingOwnership = catalog.settingOwnership
+    // A provider serves every session: its uses are asked where a person can be.
+    services.permissions.askerForTheHost = { [weak self] in
+      self?.sessions.first { $0.permissionAsker.ask != nil }?.permissionAsker
+    }
   }
 
   /// The sessions open on this host, oldest first.

@@ -69,7 +69,7 @@ extension HostRuntime {
         refusedBy: error.refusedBy, redirect: error.redirect)
     }
     detachAll()
-    layers = built
+    navigation.replaceAll(with: built)
     if let shown = top { appear(shown) }
   }
 

@@ -37,13 +37,13 @@ extension HostRuntime {
       )
     }
     let position = spec.kind == .single ? 0 : parent.slots[index].children.count
-    let saved = restoringChildren[parent.id]?.slots.first { $0.name == slot }?.children.dropFirst(position).first
+    let saved = restoring.savedChild(of: parent, inSlot: slot, at: position)
     try checkNesting(urn, in: parent)
     let child = try await build(urn, restoring: saved?.urn == urn ? saved?.state : nil)
     child.parent = parent
     child.lineage = Lineage(urn: child.urn, outer: parent.lineage)
     child.slotName = slot
-    if let saved, saved.urn == urn { restoringChildren[child.id] = saved }
+    if let saved, saved.urn == urn { restoring.restore(child, from: saved) }
     await attach(child)
     let replaced = spec.kind == .single ? parent.slots[index].children : []
     for old in replaced { disappear(old) }

@@ -11,7 +11,7 @@ extension HostRuntime {
   /// confirm, without asking that module again (the others are, and may
   /// ask in turn). Both leave the screens where they are.
   func mayLeave(_ screens: [ModuleNode], again: @escaping @MainActor () async -> Void) async -> Bool {
-    for node in screens.flatMap(\.insideOut) where !leavingConfirmed.contains(ObjectIdentifier(node)) {
+    for node in screens.flatMap(\.insideOut) where !leaving.isConfirmed(node) {
       switch await leaveDecision(of: node) {
       case .leave: continue
       case .stay(let reason):
@@ -19,17 +19,13 @@ extension HostRuntime {
         services.logLine(.info, module: node.urn, "stays: \(reason)", by: node.pluginName)
         return false
       case .ask(let question, let confirm, let cancel):
-        let answered = leavingConfirmed.union([ObjectIdentifier(node)])
+        let answered = leaving.confirming(node)
         notifications.ask(
           title: node.urn, question: question, .init(confirm: confirm, cancel: cancel)
         ) { [weak self] confirmed in
           guard confirmed, let self else { return }
           Task.immediate {
-            await self.inTurn {
-              self.leavingConfirmed = answered
-              defer { self.leavingConfirmed = [] }
-              await again()
-            }
+            await self.inTurn { await self.leaving.confirmed(answered, again) }
           }
         }
         return false
@@ -48,6 +44,29 @@ extension HostRuntime {
     }
     guard let guarding = node.module?.presenter as? any LeaveGuard else { return .leave }
     return await guarding.shouldLeave()
+  }
+}
+
+/// In the turn that makes a change the person confirmed: the modules
+/// whose question they answered, not asked again whether they may be left
+/// (``HostRuntime/mayLeave(_:again:)``); the others still are.
+@MainActor
+final class LeaveConfirmations {
+  private var modules: Set<ObjectIdentifier> = []
+
+  /// Whether the person confirmed leaving `node` for the change under way.
+  func isConfirmed(_ node: ModuleNode) -> Bool { modules.contains(ObjectIdentifier(node)) }
+
+  /// The modules confirmed for the change under way, and `node`: what the
+  /// person confirms by answering `node`'s question.
+  func confirming(_ node: ModuleNode) -> Set<ObjectIdentifier> { modules.union([ObjectIdentifier(node)]) }
+
+  /// Makes the change `again` with `confirmed` (from ``confirming(_:)``)
+  /// not asked again; forgotten once it is made.
+  func confirmed(_ confirmed: Set<ObjectIdentifier>, _ again: @MainActor () async -> Void) async {
+    modules = confirmed
+    defer { modules = [] }
+    await again()
   }
 }
 

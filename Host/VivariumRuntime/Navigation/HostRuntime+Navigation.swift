@@ -60,7 +60,12 @@ extension HostRuntime {
       guard let refusing = error.refusedBy else { throw error }
       guard await mayLeaveEverythingShown(again: again) else { return }
       try await openDeepLink([refusing.otherwise], arguments: [])
-      guardedLink = GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing)
+      guardedLink.wait(GuardedLink(link: link, arguments: arguments, scheme: scheme, refusedBy: refusing))
+      // Opened as soon as the guard's setting is set, whoever sets it.
+      services.observeSettings(by: guardedLink) { [weak self] key, _ in
+        guard let self, key == refusing.setting, guardedLink.isWaiting else { return }
+        requestQueued()
+      }
       notifications.notice("\(refusing.reason) '\(link)' opens afterwards.", tone: .info)
       services.logLine(.info, module: "host", "\(error.message); opened \(refusing.otherwise) instead")
     }
@@ -79,15 +84,35 @@ extension HostRuntime {
     let refusedBy: RouteGuard
   }
 
+  /// The link a route guard refused last, waiting for the guard's setting
+  /// (``resumeGuardedLink()``).
+  @MainActor
+  final class GuardedLinkWait {
+    private var link: GuardedLink?
+
+    /// Whether a link waits.
+    var isWaiting: Bool { link != nil }
+
+    /// Has `link` wait, in place of any that waited.
+    func wait(_ link: GuardedLink) { self.link = link }
+
+    /// The link waiting, no longer waiting, once `holds` says its guard
+    /// holds; nil while it does not, or when none waits.
+    func take(if holds: (RouteGuard) -> Bool) -> GuardedLink? {
+      guard let link, holds(link.refusedBy) else { return nil }
+      self.link = nil
+      return link
+    }
+  }
+
   /// Opens the link a guard refused, once the guard's setting is set
   /// (after signing in); a failure then is reported.
   func resumeGuardedLink() async {
-    guard let pending = guardedLink, RouteGuard.holds(services.setting(pending.refusedBy.setting)) else { return }
-    guardedLink = nil
+    guard let pending = guardedLink.take(if: { RouteGuard.holds(services.setting($0.setting)) }) else { return }
     do {
       try await openInTurn(pending.link, arguments: pending.arguments, scheme: pending.scheme)
     } catch {
-      problems.append(
+      record(
         HostProblem(
           module: "host", message: "could not open '\(pending.link)' after all: \(error.message)", cause: error.kind))
     }
@@ -165,12 +190,12 @@ extension HostRuntime {
   private func show(_ node: ModuleNode, onLayer index: Int) {
     let isTopLayer = index == layers.count - 1
     if isTopLayer, let covered = layers[index].last { disappear(covered) }
-    layers[index].append(node)
+    navigation.push(node, onLayer: index)
     if isTopLayer { appear(node) }
   }
 
   private func removeTop(ofLayer index: Int) {
-    let removed = layers[index].removeLast()
+    let removed = navigation.pop(layer: index)
     disappear(removed)
     if index == layers.count - 1, let uncovered = layers[index].last { appear(uncovered) }
     detach(removed)
@@ -179,7 +204,7 @@ extension HostRuntime {
   private func closeLayers(from index: Int) {
     let closed = layers[index...].reversed().flatMap { $0.reversed() }
     let modals = layers[index...].reversed().compactMap(\.first)
-    layers.removeSubrange(index...)
+    navigation.close(from: index)
     for node in closed { disappear(node) }
     if let uncovered = top { appear(uncovered) }
     for node in closed { detach(node) }
@@ -199,7 +224,7 @@ extension HostRuntime {
     guard let presented = await buildChecked(urn, for: node, verb: "present") else { return }
     presented.opener = node
     if let covered = top { disappear(covered) }
-    layers.append([presented])
+    navigation.present(presented)
     appear(presented)
   }
 
@@ -212,7 +237,7 @@ extension HostRuntime {
     replacement.opener = old.opener
     replacement.answeredOpener = old.answeredOpener
     disappear(old)
-    layers[index][position] = replacement
+    navigation.replace(at: position, ofLayer: index, with: replacement)
     if index == layers.count - 1, position == layers[index].count - 1 { appear(replacement) }
     detach(old)
   }

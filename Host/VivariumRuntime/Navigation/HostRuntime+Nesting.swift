@@ -19,7 +19,7 @@ extension HostRuntime {
       )
     }
     // Walking up every level for every embed would make a deep tree slow to build.
-    guard liveURNs[urn] != nil, let chain = parent.lineage.chain(to: urn) else { return }
+    guard liveURNs.contains(urn), let chain = parent.lineage.chain(to: urn) else { return }
     throw ResolveError(
       .cycle,
       "it would sit inside itself (\(Self.described(chain.reversed() + [urn]))); a module may not embed a module it sits in"
@@ -35,4 +35,20 @@ extension HostRuntime {
     return (urns.prefix(shown) + ["… \(SessionHeader.grouped(left)) more …"] + urns.suffix(shown))
       .joined(separator: " → ")
   }
+}
+
+/// How many modules built and not yet detached have each URN: an embed
+/// looks for its URN among the modules it would sit in only when one has it.
+@MainActor
+final class LiveURNs {
+  private var counts: [String: Int] = [:]
+
+  /// A module of `urn` was built.
+  func built(_ urn: String) { counts[urn, default: 0] += 1 }
+
+  /// A module of `urn` was detached.
+  func detached(_ urn: String) { counts[urn] = counts[urn].flatMap { $0 > 1 ? $0 - 1 : nil } }
+
+  /// Whether a live module has `urn`.
+  func contains(_ urn: String) -> Bool { counts[urn] != nil }
 }

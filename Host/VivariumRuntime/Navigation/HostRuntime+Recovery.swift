@@ -61,7 +61,7 @@ extension HostRuntime {
       report(old, "could not be rebuilt: \(error.message)", cause: error.kind)
       return false
     }
-    restoringChildren[new.id] = saved
+    restoring.restore(new, from: saved)
     new.rebuiltFrom = ObjectIdentifier(old)
     let wasAppeared = old.isAppeared
     if let parent = old.parent, let slot = old.slotName, let index = parent.slotIndex(slot),
@@ -77,7 +77,7 @@ extension HostRuntime {
       new.answeredOpener = old.answeredOpener
       await attach(new)
       disappear(old)
-      layers[layer][position] = new
+      navigation.replace(at: position, ofLayer: layer, with: new)
     } else {
       detach(new)
       return false
@@ -97,18 +97,13 @@ extension HostRuntime {
   /// (on the next turn at the earliest, when no call holds it), any role
   /// still alive is a leak.
   func watchForLeaks(_ node: ModuleNode) {
-    leakWatch.append((node.label, node.roles, node.work))
+    leakWatch.watch(node)
     work.perform { [weak self] in self?.checkLeaks() }
   }
 
   /// Reports the watched modules whose work has ended and whose roles outlived them.
   func checkLeaks() {
-    let (done, waiting) = (leakWatch.filter { $0.work?.isBusy != true }, leakWatch.filter { $0.work?.isBusy == true })
-    leakWatch = waiting
-    for watched in done {
-      let alive = watched.roles.filter(\.isAlive).map { "\($0.role.rawValue) \($0.typeName)" }
-      if !alive.isEmpty { reportLeak(watched.label, roles: alive) }
-    }
+    for (label, roles) in leakWatch.check() { reportLeak(label, roles: roles) }
   }
 
   /// Waits (up to `limit` of real time) until every detached module has been
@@ -117,7 +112,7 @@ extension HostRuntime {
     let deadline = ContinuousClock.now + limit
     let processes = catalog.loaded.compactMap(\.runningProcess)
     while ContinuousClock.now < deadline,
-      !leakWatch.isEmpty || processes.contains(where: \.isReleasing)
+      leakWatch.isWatching || processes.contains(where: \.isReleasing)
     {
       checkLeaks()
       try? await Task.sleep(nanoseconds: 2_000_000)
@@ -126,12 +121,46 @@ extension HostRuntime {
 
   /// Role objects of a module outlived its detach.
   func reportLeak(_ module: String, roles: [String]) {
-    leaks.append((module, roles))
+    leakWatch.found(module, roles: roles)
     let message =
       "left \(roles.joined(separator: ", ")) alive after detach: a reference cycle between its roles; make back references weak"
-    problems.append(HostProblem(module: module, message: message))
+    record(HostProblem(module: module, message: message))
     services.logLine(.warning, module: module, message)
     onScreenChanged()
+  }
+}
+
+/// Modules detached in this process, watched until their work has ended:
+/// then any of their roles still alive is a leak, and kept in ``leaks``.
+@MainActor
+final class LeakWatch {
+  private var watched: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
+  /// Every leak found: the module and its roles still alive.
+  private(set) var leaks: [(module: String, roles: [String])] = []
+
+  /// Whether a module is watched still.
+  var isWatching: Bool { !watched.isEmpty }
+
+  /// Watches `node`, just detached.
+  func watch(_ node: ModuleNode) {
+    watched.append((node.label, node.roles, node.work))
+  }
+
+  /// The watched modules whose work has ended and whose roles outlived
+  /// them, with those roles (`role Type`); every module whose work has
+  /// ended is no longer watched.
+  func check() -> [(label: String, roles: [String])] {
+    let done = watched.filter { $0.work?.isBusy != true }
+    watched.removeAll { $0.work?.isBusy != true }
+    return done.compactMap { watched in
+      let alive = watched.roles.filter(\.isAlive).map { "\($0.role.rawValue) \($0.typeName)" }
+      return alive.isEmpty ? nil : (watched.label, alive)
+    }
+  }
+
+  /// Keeps a leak found: `module`'s `roles` outlived its detach.
+  func found(_ module: String, roles: [String]) {
+    leaks.append((module, roles))
   }
 }
 

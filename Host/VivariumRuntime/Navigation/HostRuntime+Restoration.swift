@@ -28,3 +28,28 @@ extension HostRuntime {
     return state
   }
 }
+
+/// The saved screens of the modules being attached, by node id: a child
+/// they embed while attaching takes its restoration state from the saved
+/// child in its place. Forgotten when the requests of the attach have been
+/// carried out.
+@MainActor
+final class RestorationInProgress {
+  private var screens: [Int: NavigationState.Screen] = [:]
+
+  /// `node`, being attached, restores `saved`: its children too.
+  func restore(_ node: ModuleNode, from saved: NavigationState.Screen) {
+    screens[node.id] = saved
+  }
+
+  /// The saved child at `position` of `slot` of `parent`, being attached:
+  /// what a child embedded there takes back; nil when none was saved.
+  func savedChild(of parent: ModuleNode, inSlot slot: String, at position: Int) -> NavigationState.Screen? {
+    screens[parent.id]?.slots.first { $0.name == slot }?.children.dropFirst(position).first
+  }
+
+  /// Forgets every saved screen: the attaches are done.
+  func forget() {
+    screens.removeAll()
+  }
+}

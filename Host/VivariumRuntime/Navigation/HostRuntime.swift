@@ -37,10 +37,15 @@ package final class HostRuntime {
   /// Notices and alerts raised for the person of this session: by its
   /// modules, and by the host (``HostServices/announcements``).
   package let notifications = HostNotifications()
+  /// How the person of this session is asked about a permission one of its
+  /// modules uses that was never decided; nobody is asked until it is set.
+  package let permissionAsker = PermissionAsker()
   /// Navigation layers: the main stack first, then one per modal presentation.
-  package internal(set) var layers: [[ModuleNode]] = []
+  package var layers: [[ModuleNode]] { navigation.layers }
+  /// The layers, changed as navigation changes them.
+  let navigation = NavigationLayers()
   /// Requests that failed since the last ``takeProblems()``, oldest first.
-  package internal(set) var problems: [HostProblem] = []
+  package private(set) var problems: [HostProblem] = []
 
   /// Runs the work modules start; the session waits on it.
   package let work: WorkScheduler
@@ -48,46 +53,41 @@ package final class HostRuntime {
   /// where `vivarium run` saves what changed (``NavigationChangeTracker``).
   package var onNavigationChanged: (() -> Void)?
   /// Called when something changed on screen outside a call the host made
-  /// (work that drew after an `await`, a timer): where a live session redraws.
+  /// (a module that drew from its work, work that ended, a change that
+  /// waited for a plugin process): where a live session redraws.
   package var onScreenChanged: () -> Void = {}
 
-  private var queue: [Request] = []
+  /// The requests modules made, carried out in turns (``drain()``).
+  private let requests = RequestQueue()
   /// Whose turn it is to change the layers: one at a time, in order.
   let turn = NavigationTurn()
-  /// In the turn that makes a change the person confirmed: the modules
-  /// whose question they answered, not asked again whether they may be
-  /// left (``mayLeave(_:again:)``); the others still are.
-  var leavingConfirmed: Set<ObjectIdentifier> = []
   /// Set by ``shutdown()``: no turn carries out requests any more.
   private(set) var isShutDown = false
-  /// Steps waiting for the queue to empty (``afterRequests(_:)``).
-  private var settledSteps: [() -> Void] = []
-  private var draining = false
-  /// Calls into modules under way; a module request or draw made outside
-  /// any (from its work) is carried out on the next turn.
-  var hostCalls = 0
+  /// Calls into modules under way: what a module asks or draws during one
+  /// is carried out, and drawn, by the caller; outside any (from its work)
+  /// the session sees to it (``requestQueued()``, ``moduleDrew(_:)``).
+  private var hostCalls = 0
+  /// Whether a drain of what a module asked from its work is scheduled.
   private var drainScheduled = false
-  /// A link a route guard refused, waiting for its setting.
-  var guardedLink: GuardedLink?
+  /// Says the screen changed once for a burst of draws from modules' work.
+  private let screenSignal = ScreenChangeSignal()
   private var nextID = 1
-  /// The saved screens of modules being attached, by node id: a child they
-  /// embed takes its restoration state from the saved child in its place.
-  /// Forgotten when the requests of the attach have been carried out.
-  var restoringChildren: [Int: NavigationState.Screen] = [:]
-  /// The screens whose modules ran or whose children changed since the
-  /// ``NavigationChangeTracker`` last looked, by id; nil when none tracks.
-  var touchedScreens: [Int: ModuleNode]?
-  /// Modules attached before they drew, checked after each turn of work
-  /// until they draw (or are reported blank): not every module, which
-  /// would cost each turn as much as the stack is deep.
-  var undrawn: [Int: ModuleNode] = [:]
-  /// Detached modules whose roles are checked once their work has ended.
-  var leakWatch: [(label: String, roles: [RoleReference], work: WorkScope?)] = []
+  /// The modules whose leaving the person confirmed (``mayLeave(_:again:)``).
+  let leaving = LeaveConfirmations()
+  /// The link a route guard refused, waiting for its setting.
+  let guardedLink = GuardedLinkWait()
+  /// The saved screens of the modules being attached, for their children.
+  let restoring = RestorationInProgress()
+  /// The screens marked changed for the ``NavigationChangeTracker``.
+  let touchedScreens = TouchedScreens()
+  /// The modules attached before they drew.
+  let undrawn = UndrawnModules()
+  /// The modules detached in this process, watched for leaks.
+  let leakWatch = LeakWatch()
   /// Every leak found: the module and its roles still alive.
-  package internal(set) var leaks: [(module: String, roles: [String])] = []
-  /// How many modules built and not yet detached have each URN: an embed
-  /// looks for its URN among the modules it would sit in only when one has it.
-  var liveURNs: [String: Int] = [:]
+  package var leaks: [(module: String, roles: [String])] { leakWatch.leaks }
+  /// How many live modules have each URN.
+  let liveURNs = LiveURNs()
   /// Stops a module that keeps asking for more in response to its own requests.
   static let requestLimit = 10_000
 
@@ -96,7 +96,7 @@ package final class HostRuntime {
     self.host = host
     work = WorkScheduler(clock: host.services.clock)
     work.onReport = { [weak self] report in self?.workEnded(report) }
-    work.onTurnEnded = { [weak self] in self?.afterWork() }
+    work.onWorkEnded = { [weak self] in self?.pieceOfWorkEnded() }
     host.register(self)
   }
 
@@ -117,37 +117,56 @@ package final class HostRuntime {
     }
   }
 
-  /// After a turn of module work: carry out what it asked, and say the
-  /// screen may have changed.
-  private func afterWork() {
+  /// A piece of a module's work ended: the modules whose work is over are
+  /// checked for leaks and for drawing nothing, and the screen may have
+  /// changed (the spinner stops). What the work asked was queued and is
+  /// carried out on its own (``requestQueued()``).
+  private func pieceOfWorkEnded() {
     checkLeaks()
-    drain()
-    for node in undrawn.values.sorted(by: { $0.id < $1.id }) {
-      guard node.tree == nil, !node.isDetached else {
-        undrawn[node.id] = nil
-        continue
-      }
-      guard node.work?.isBusy != true else { continue }
-      undrawn[node.id] = nil
-      node.reportedBlank = true
-      problems.append(
+    for node in undrawn.blank() {
+      record(
         HostProblem(
           module: node.urn,
           message:
             "its work ended and it has drawn nothing; its view must call context.canvas.draw(_:), a loading state first"
         ))
     }
+    onNavigationChanged?()
     onScreenChanged()
   }
 
-  /// A module asked for something, or drew, from its work: outside a host
-  /// call, the request waits for the next turn (counted as work in flight).
-  func moduleActedOutsideHostCall() {
+  /// A module queued a request (or the guard of a link waiting may now let
+  /// it open): outside a host call (from its work), it is carried out once
+  /// the code running reaches its next `await`, counted as work in flight
+  /// meanwhile, and the screen is drawn again; during a call, the caller
+  /// drains.
+  func requestQueued() {
     guard hostCalls == 0, !drainScheduled else { return }
     drainScheduled = true
     work.perform { [weak self] in
-      self?.drainScheduled = false
+      guard let self else { return }
+      drainScheduled = false
+      drain()
+      onScreenChanged()
     }
+  }
+
+  /// `node`'s module drew: what changed is marked for saving and, outside a
+  /// host call (from its work, a timer), the screen changed, said once for
+  /// a burst of draws; during a call, the caller draws. `node` is nil for
+  /// a module that draws before it has its node, while it is built.
+  func moduleDrew(_ node: ModuleNode?) {
+    if let node { touch(node) }
+    guard hostCalls == 0 else { return }
+    screenSignal.soon { [weak self] in
+      self?.onNavigationChanged?()
+      self?.onScreenChanged()
+    }
+  }
+
+  /// Adds `problem` to ``problems``.
+  func record(_ problem: HostProblem) {
+    problems.append(problem)
   }
 
   /// Lets `seconds` pass: a virtual clock moves, and the work each step
@@ -195,7 +214,8 @@ package final class HostRuntime {
   /// The services of the module `urn` with `contract`, of `plugin`: the
   /// host services it lists, and calls to the business services it requires.
   private func moduleServices(contract: Contract, plugin: PluginIdentity, urn: String) -> Services {
-    let listed = services.services(for: contract, plugin: plugin, urn: urn, telling: notifications)
+    let listed = services.services(
+      for: contract, plugin: plugin, urn: urn, telling: notifications, asking: permissionAsker)
     guard
       let calls = host.serviceRouter.calls(
         of: .module(contract.urn), named: urn, in: plugin.name, requiring: contract.requires)
@@ -210,6 +230,7 @@ package final class HostRuntime {
   func build(_ urn: String, arguments: [(name: String, value: String)] = [], restoring state: String? = nil)
     async throws(ResolveError) -> ModuleNode
   {
+    let catalogVersion = host.catalogVersion
     let resolved = try catalog.resolve(urn, arguments: arguments, invocation: services.invocation)
     if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
       throw ResolveError(
@@ -281,10 +302,11 @@ package final class HostRuntime {
     nextID += 1
     canvas.bind(node)
     node.openedWith = (urn, arguments)
+    node.catalogVersion = catalogVersion
     node.adapters = [link]
     node.work = scope
     node.restoreFailure = restoreFailure
-    liveURNs[node.urn, default: 0] += 1
+    liveURNs.built(node.urn)
     link.bind(node)
     return node
   }
@@ -296,11 +318,11 @@ package final class HostRuntime {
     _ urn: String, arguments: [(name: String, value: String)] = [], restoring saved: NavigationState.Screen? = nil
   ) async throws(ResolveError) -> ModuleNode {
     let node = try await build(urn, arguments: arguments, restoring: saved?.state)
-    if let saved { restoringChildren[node.id] = saved }
+    if let saved { restoring.restore(node, from: saved) }
     await attach(node)
     // A module whose work is under way may draw when it finishes; until
-    // then the screen says it is loading (``afterWork()`` reports one that
-    // never draws).
+    // then the screen says it is loading (``pieceOfWorkEnded()`` reports
+    // one that never draws).
     guard node.tree != nil || node.work?.isBusy == true else {
       detach(node)
       throw ResolveError(
@@ -320,7 +342,8 @@ package final class HostRuntime {
   }
 
   /// Runs `body`, a call into a module: what the module asks during it is
-  /// carried out by the caller's ``drain()``.
+  /// carried out by the caller's ``drain()``, and what it draws drawn by
+  /// the caller.
   func hostCall<T>(_ body: () throws -> T) rethrows -> T {
     hostCalls += 1
     defer { hostCalls -= 1 }
@@ -339,8 +362,8 @@ package final class HostRuntime {
     } else {
       send(.attach, to: node)
     }
-    if node.tree == nil { undrawn[node.id] = node }
-    await drainQueue()
+    if node.tree == nil { undrawn.watch(node) }
+    await carryOutRequests()
   }
 
   func appear(_ node: ModuleNode) {
@@ -367,7 +390,7 @@ package final class HostRuntime {
     node.work?.cancelAll()
     let remote = node.remote != nil
     node.module = nil
-    liveURNs[node.urn] = liveURNs[node.urn].flatMap { $0 > 1 ? $0 - 1 : nil }
+    liveURNs.detached(node.urn)
     node.adapters.removeAll()
     // A module in a plugin process is checked there (RemoteModule).
     if !remote { watchForLeaks(node) }
@@ -379,7 +402,7 @@ package final class HostRuntime {
     isShutDown = true
     // Quitting is no change of where the person is.
     onNavigationChanged = nil
-    touchedScreens = nil
+    touchedScreens.stopTracking()
     detachAll()
     services.permissions.flushRefusals()
     host.unregister(self)
@@ -390,7 +413,7 @@ package final class HostRuntime {
     for layer in layers.reversed() {
       for node in layer.reversed() { detach(node) }
     }
-    layers.removeAll()
+    navigation.close(from: 0)
   }
 
   // MARK: Requests
@@ -407,24 +430,26 @@ package final class HostRuntime {
     case restartPlugin(ModuleNode)
   }
 
+  /// Queues `request`, made by a module (or by the host about one).
   func enqueue(_ request: Request) {
-    queue.append(request)
+    requests.append(request)
   }
 
   /// Runs `step` once the requests under way (those of an attach: children
   /// embedding theirs) have been carried out: at once outside a drain.
   func afterRequests(_ step: @escaping () -> Void) {
-    if draining { settledSteps.append(step) } else { step() }
+    requests.afterRequests(step)
   }
 
-  /// Has the queued requests carried out: in a turn of their own when none
-  /// is under way (at once, when no module in a plugin process has to be
-  /// built), else by the turn under way, which drains before it ends.
+  /// Has the queued requests carried out, the one way they are: in a turn
+  /// of their own when none is under way (at once, when no module in a
+  /// plugin process has to be built), else by the turn under way, which
+  /// carries them out before it ends (``carryOutRequests()``).
   func drain() {
     guard !turn.isHeld, !isShutDown else { return }
     // Nothing to carry out (a draw, most often): what changed is saved.
-    guard !queue.isEmpty || !settledSteps.isEmpty || guardedLink != nil else {
-      restoringChildren.removeAll()
+    guard !requests.isEmpty || guardedLink.isWaiting else {
+      restoring.forget()
       onNavigationChanged?()
       return
     }
@@ -447,7 +472,7 @@ package final class HostRuntime {
     } catch {
       result = .failure(error)
     }
-    await drainQueue()
+    await carryOutRequests()
     waited = waited || turn.takeSuspended()
     // Done after the call that asked for it returned: the screen is drawn again.
     if waited { onScreenChanged() }
@@ -461,56 +486,37 @@ package final class HostRuntime {
     onNavigationChanged?()
   }
 
-  /// Carries out queued requests in order, including those they cause. A
-  /// request whose module was detached before it ran (a parent that replaced
-  /// itself, then asked to embed a child) is dropped and reported. Only in
-  /// a turn; a drain under way carries out what is queued meanwhile.
-  func drainQueue() async {
-    guard !draining else { return }
+  /// Carries out the queued requests in order, including those they cause,
+  /// in the turn under way: at its end, and after an attach (the children
+  /// a module embeds while attaching). A request whose module was detached
+  /// before it ran (a parent that replaced itself, then asked to embed a
+  /// child) is dropped and reported. A drain under way carries out what is
+  /// queued meanwhile.
+  private func carryOutRequests() async {
+    guard !requests.isCarryingOut else { return }
     repeat {
-      await drainRequests()
-      // A link a guard refused opens once its setting is set (signing in);
-      // what its modules ask is carried out in this turn too.
-      await resumeGuardedLink()
-    } while !queue.isEmpty && !isShutDown
-  }
-
-  private func drainRequests() async {
-    draining = true
-    // Requests are taken by position, not removed from the front, which would move the rest each time.
-    defer {
-      draining = false
-      queue.removeAll()
-      restoringChildren.removeAll()
-      settledSteps.removeAll()
-      onNavigationChanged?()
-    }
-    var count = 0
-    while count < queue.count || !settledSteps.isEmpty {
-      guard turn.isHeld else { preconditionFailure("requests are carried out only in a turn") }
-      if count == queue.count {
-        let steps = settledSteps
-        settledSteps.removeAll()
-        for step in steps { step() }
-        continue
+      let carriedOut = await requests.carryOut(limit: HostRuntime.requestLimit) { request in
+        guard turn.isHeld else { preconditionFailure("requests are carried out only in a turn") }
+        if request.node.isDetached {
+          report(request.node, "\(request.summary) was dropped: the module was detached before its request ran")
+        } else {
+          await perform(request)
+        }
       }
-      let request = queue[count]
-      count += 1
-      guard count <= HostRuntime.requestLimit else {
-        problems.append(
+      restoring.forget()
+      onNavigationChanged?()
+      if !carriedOut {
+        record(
           HostProblem(
             module: "host",
             message:
               "modules made over \(HostRuntime.requestLimit) requests in a row, each causing the next; the rest were dropped"
           ))
-        return
       }
-      if request.node.isDetached {
-        report(request.node, "\(request.summary) was dropped: the module was detached before its request ran")
-      } else {
-        await perform(request)
-      }
-    }
+      // A link a guard refused opens once its setting is set (signing in);
+      // what its modules ask is carried out in this turn too.
+      await resumeGuardedLink()
+    } while !requests.isEmpty && !isShutDown
   }
 
   /// Whether the module's contract declares asking to open `urn` with
@@ -526,7 +532,7 @@ package final class HostRuntime {
   }
 
   func report(_ node: ModuleNode, _ message: String, cause: ResolveError.Kind? = nil) {
-    problems.append(HostProblem(module: node.urn, message: message, cause: cause))
+    record(HostProblem(module: node.urn, message: message, cause: cause))
     services.logLine(.warning, module: node.urn, message, by: node.pluginName)
   }
 

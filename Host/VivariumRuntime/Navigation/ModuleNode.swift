@@ -40,6 +40,10 @@ package final class ModuleNode {
   var work: WorkScope?
   /// Whether the host has said it drew nothing after its work ended.
   var reportedBlank = false
+  /// The version of the host's catalog it was resolved in
+  /// (``SharedHost/catalogVersion``): a reload rebuilds the modules of its
+  /// plugin resolved in an earlier one.
+  var catalogVersion = 0
   /// The URN and separate arguments it was built from, to build it again.
   var openedWith: (urn: String, arguments: [(name: String, value: String)]) = ("", [])
   /// Why it could not take back its restoration state when built, until
@@ -145,7 +149,7 @@ package struct SlotState {
 }
 
 /// Stores the last tree a module drew; a draw from the module's work tells
-/// the runtime, which redraws.
+/// the session that the screen changed (``HostRuntime/moduleDrew(_:)``).
 @MainActor
 final class NodeCanvas: Canvas {
   var tree: ViewNode?
@@ -160,8 +164,7 @@ final class NodeCanvas: Canvas {
 
   func draw(_ tree: ViewNode) {
     self.tree = tree
-    if let node { runtime?.touch(node) }
-    runtime?.moduleActedOutsideHostCall()
+    runtime?.moduleDrew(node)
   }
 }
 
@@ -195,7 +198,7 @@ final class NodeLink: RemoteModuleLink {
     guard let runtime, let node, !node.isDetached else { return }
     runtime.touch(node)
     runtime.enqueue(make(node))
-    runtime.moduleActedOutsideHostCall()
+    runtime.requestQueued()
   }
 
   func request(_ request: HostRequest) { enqueue { .module($0, request) } }

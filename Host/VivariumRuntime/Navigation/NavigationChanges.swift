@@ -57,15 +57,14 @@ package final class NavigationChangeTracker {
   /// screen shown, after a cut of everything.
   package init(_ runtime: HostRuntime) {
     self.runtime = runtime
-    runtime.touchedScreens = [:]
+    runtime.touchedScreens.startTracking()
   }
 
   /// The changes since the last call, in the order to apply them: at most
   /// one cut, then the screens put back or on top.
   package func takeChanges() -> [NavigationState.Change] {
     let layers = runtime.layers
-    let touched = runtime.touchedScreens ?? [:]
-    runtime.touchedScreens = [:]
+    let touched = runtime.touchedScreens.take()
     // The topmost screen still where it was: everything under it is too
     // (a stack only changes at the top, or by a screen replaced in place,
     // whose module was detached and so marked).
@@ -174,8 +173,33 @@ extension HostRuntime {
   /// the person is (``NavigationChangeTracker``): its module ran, or its
   /// children changed.
   func touch(_ node: ModuleNode) {
-    guard touchedScreens != nil else { return }
+    touchedScreens.touch(node)
+  }
+}
+
+/// The screens whose modules ran or whose children changed since the
+/// ``NavigationChangeTracker`` last looked, by id: marked only while one
+/// tracks.
+@MainActor
+final class TouchedScreens {
+  private var screens: [Int: ModuleNode]?
+
+  /// Marks from now on.
+  func startTracking() { screens = [:] }
+
+  /// Marks no more (the session is quitting).
+  func stopTracking() { screens = nil }
+
+  /// Marks the screen holding `node`, when a tracker looks.
+  func touch(_ node: ModuleNode) {
+    guard screens != nil else { return }
     let root = node.root
-    touchedScreens?[root.id] = root
+    screens?[root.id] = root
+  }
+
+  /// The screens marked since the last call, by id; marking goes on.
+  func take() -> [Int: ModuleNode] {
+    defer { screens = [:] }
+    return screens ?? [:]
   }
 }

@@ -120,7 +120,7 @@ extension HostRuntime {
         }
         lost += node.takeRestoreFailures()
         if let below, let path = saved.openedBy { node.opener = below.node(at: path) ?? below }
-        if index == 0 { layers.append([node]) } else { layers[layerIndex].append(node) }
+        if index == 0 { navigation.present(node) } else { navigation.push(node, onLayer: layerIndex) }
         lost += selectTabs(saved, in: node)
         below = node
       }

@@ -84,11 +84,24 @@ package struct PermissionAllowanceError: Error, CustomStringConvertible {
   }
 }
 
+/// How one session asks its person about a permission never decided (the
+/// full-screen app sets ``ask``); nil where nobody can be asked.
+@MainActor
+package final class PermissionAsker {
+  /// Asks the person about `permission` of `plugin`, the use waiting for
+  /// the answer; nil when there is nobody to ask.
+  package var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
+
+  /// An asker with nobody to ask yet.
+  package init() {}
+}
+
 /// Where every use of a permission is decided (the host is the broker):
 /// granted in the store or with `--allow`, it goes ahead; denied, or never
-/// decided with nobody to ask, it is refused; never decided in the
-/// full-screen app, the person is asked (``ask``) while the use waits, and
-/// the answer is kept. Every use is logged (``PermissionLog``).
+/// decided with nobody to ask, it is refused; never decided where a person
+/// can be asked, the person of the session whose module made the use is
+/// asked (its ``PermissionAsker``) while the use waits, and the answer is
+/// kept for the host. Every use is logged (``PermissionLog``).
 @MainActor
 package final class PermissionGate {
   /// The person's decisions.
@@ -97,9 +110,9 @@ package final class PermissionGate {
   package let log: PermissionLog
   /// What the person granted for this session on the command line.
   package var allowances: [PermissionAllowance] = []
-  /// Asks the person about a permission never decided, in the full-screen
-  /// app; nil when there is nobody to ask. Its answer is kept in the store.
-  package var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
+  /// Who is asked about a use no session's module made (a business service
+  /// provider's, which serves every session): nil for nobody.
+  package var askerForTheHost: () -> PermissionAsker? = { nil }
   /// The host's clock, for the log.
   let now: () -> Double
   /// Why decisions cannot be kept (a read-only session); they then last the session.
@@ -115,7 +128,8 @@ package final class PermissionGate {
   /// Per kind of refusal (file, permission, outcome): the last one, and how
   /// many since the last line written.
   private var refused: [String: (last: PermissionUse, more: Int)] = [:]
-  /// Questions being asked, so that uses waiting on one share its answer.
+  /// Questions being asked, by asker and permission, so that the uses
+  /// waiting on one share its answer.
   private var asking: [String: Task<PermissionDecision, Never>] = [:]
 
   /// A gate over the decisions and the log in `dataDirectory`.
@@ -134,16 +148,17 @@ package final class PermissionGate {
   }
 
   /// Decides one use of `permission` by `plugin` (`what` says what for,
-  /// for the log), asking the person when it was never decided and there
-  /// is someone to ask; how it ended, logged.
-  package func use(_ permission: PluginPermission, by plugin: PluginIdentity, for what: String) async
-    -> PermissionOutcome
-  {
+  /// for the log), asking the person through `asker` (that of the session
+  /// whose module made the use; nil: ``askerForTheHost``) when it was never
+  /// decided and there is someone to ask; how it ended, logged.
+  package func use(
+    _ permission: PluginPermission, by plugin: PluginIdentity, for what: String, asking asker: PermissionAsker?
+  ) async -> PermissionOutcome {
     // Read again: `vivarium permissions` may have changed it meanwhile.
     store.reload()
     var decision = decision(permission, for: plugin)
-    if decision == .undecided, let ask {
-      let key = Self.key(permission, plugin)
+    if decision == .undecided, let asker = asker ?? askerForTheHost(), let ask = asker.ask {
+      let key = "\(ObjectIdentifier(asker).hashValue)\u{0}" + Self.key(permission, plugin)
       let question =
         asking[key]
         ?? Task { @MainActor in

@@ -169,14 +169,23 @@ final class PluginHTTP: HTTPClient {
     bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
   }
 
+  /// Sends `request` for a use no session's module made (a provider's):
+  /// a permission never decided is asked as the gate's
+  /// ``PermissionGate/askerForTheHost`` says.
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await send(request, asking: nil)
+  }
+
+  /// Sends `request` for a module whose session asks its person through
+  /// `asker` about a permission never decided (nil: as ``send(_:)``).
+  func send(_ request: HTTPRequest, asking asker: PermissionAsker?) async throws -> HTTPResponse {
     if let problem = Self.requestProblem(request) {
       throw HTTPError(.invalidRequest, url: request.url, reason: "\(problem); nothing was sent")
     }
-    let (url, host) = try await authorize(request.url, method: request.method, asked: request.url)
+    let (url, host) = try await authorize(request.url, method: request.method, asked: request.url, asking: asker)
     let start = ContinuousClock.now
     do throws(HTTPError) {
-      let response = try await fetch(request, url: url)
+      let response = try await fetch(request, url: url, asking: asker)
       log(
         .info,
         "http \(request.method) \(host) \(response.status), \(response.body.count) bytes in \((ContinuousClock.now - start).shownInMilliseconds)"
@@ -196,9 +205,10 @@ final class PluginHTTP: HTTPClient {
   /// The same check for a first request and for every redirect (`from` the
   /// URL that redirected, `asked` the URL the plugin asked for), which fails
   /// as ``ViperKit/HTTPError/Kind/refusedRedirect`` for a host not declared.
-  private func authorize(_ text: String, method: String, asked: String, from origin: URL? = nil)
-    async throws(HTTPError) -> (URL, String)
-  {
+  /// A permission never decided is asked through `asker`.
+  private func authorize(
+    _ text: String, method: String, asked: String, from origin: URL? = nil, asking asker: PermissionAsker?
+  ) async throws(HTTPError) -> (URL, String) {
     let resolved = origin.map { URL(string: text, relativeTo: $0)?.absoluteURL } ?? URL(string: text)
     let shownURL = resolved?.absoluteString ?? text
     guard let url = resolved, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -227,7 +237,7 @@ final class PluginHTTP: HTTPClient {
     }
     let permission = PluginPermission(.http, declared)
     let redirect = origin == nil ? "" : "it redirects to '\(host)', but "
-    switch await gate.use(permission, by: identity, for: what) {
+    switch await gate.use(permission, by: identity, for: what, asking: asker) {
     case .allowed: return (url, host)
     case .denied:
       throw HTTPError(
@@ -244,7 +254,9 @@ final class PluginHTTP: HTTPClient {
     }
   }
 
-  private func fetch(_ request: HTTPRequest, url: URL) async throws(HTTPError) -> HTTPResponse {
+  private func fetch(_ request: HTTPRequest, url: URL, asking asker: PermissionAsker?) async throws(HTTPError)
+    -> HTTPResponse
+  {
     if case .replay(let directory) = mode { return try replay(request, from: directory) }
     var method = request.method
     var headers = request.headers
@@ -289,7 +301,7 @@ final class PluginHTTP: HTTPClient {
           body = []
           headers = headers.filter { !["content-type", "content-encoding"].contains($0.key.lowercased()) }
         }
-        let (next, _) = try await authorize(location, method: method, asked: request.url, from: url)
+        let (next, _) = try await authorize(location, method: method, asked: request.url, from: url, asking: asker)
         // Credentials meant for one origin (scheme, host and port) are not
         // handed to another, nor sent on in the clear.
         if Self.origin(next) != Self.origin(url) {
@@ -356,6 +368,24 @@ final class PluginHTTP: HTTPClient {
     } onCancel: {
       transfers.stop(identifier, .failed("the request was cancelled"))
     }
+  }
+}
+
+/// A plugin's `http` service as one module uses it: the plugin's client
+/// (``PluginHTTP``), asking about a permission never decided the person of
+/// the module's session.
+@MainActor
+final class ModuleHTTP: HTTPClient {
+  private let client: PluginHTTP
+  private let asker: PermissionAsker
+
+  init(_ client: PluginHTTP, asking asker: PermissionAsker) {
+    self.client = client
+    self.asker = asker
+  }
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await client.send(request, asking: asker)
   }
 }
 

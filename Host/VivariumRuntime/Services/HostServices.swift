@@ -84,19 +84,28 @@ package final class HostServices {
   /// The app-wide setting `key`, for route guards.
   func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
 
+  /// Has `changed` called with the key and new value of each app-wide
+  /// setting saved, for as long as `owner` lives; replaces what `owner`
+  /// observed before.
+  func observeSettings(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
+    settings.observe(by: owner, changed)
+  }
+
   /// Sets the app-wide setting `key`, as a module with the settings service
   /// would (for tests).
   package func setSetting(_ value: ArgumentValue?, forKey key: String) throws { try settings.set(value, forKey: key) }
 
   /// The services `contract` lists, for the module `urn` of `plugin`, whose
   /// notices and alerts go to `person` (its session's; nil: every session's,
-  /// through ``announcements``, as for a provider); in place of each other one, an
+  /// through ``announcements``, as for a provider) and whose uses of a
+  /// permission never decided are asked through `asker` (its session's;
+  /// nil: as the gate asks for the host); in place of each other one, an
   /// ``UndeclaredService`` whose first use is logged and noticed, naming the
   /// service to add to the contract. `isProvider`: `urn` names a business
   /// service provider, whose list is its `static let services`.
   package func services(
     for contract: Contract, plugin: PluginIdentity, urn: String, telling person: (any Notifier)? = nil,
-    isProvider: Bool = false
+    asking asker: PermissionAsker? = nil, isProvider: Bool = false
   ) -> Services {
     let person = person ?? announcements
     let reporter = ModuleReporter(services: self, person: person, urn: urn, plugin: plugin.name)
@@ -108,7 +117,7 @@ package final class HostServices {
       case .log: listed.log = reporter
       case .notifications: listed.notifications = reporter
       case .clock: listed.clock = clock
-      case .http: listed.http = http(for: plugin)
+      case .http: listed.http = asker.map { ModuleHTTP(http(for: plugin), asking: $0) } ?? http(for: plugin)
       @unknown default: break  // One of a newer ViperKit: it stays a stand-in.
       }
     }
@@ -148,7 +157,7 @@ package final class HostServices {
 
   /// The `http` service of `plugin`: one per plugin file (two that declare
   /// one name share no session), for the hosts it declares.
-  private func http(for plugin: PluginIdentity) -> any HTTPClient {
+  private func http(for plugin: PluginIdentity) -> PluginHTTP {
     if let client = httpClients[plugin.path] { return client }
     let client = PluginHTTP(identity: plugin, gate: permissions, mode: httpMode) { [weak self] level, line in
       self?.logLine(level, module: plugin.name, line, by: plugin.name)

@@ -60,12 +60,13 @@ enum FullScreen {
     return status
   }
 
-  /// Has the app ask the person, the first time a plugin uses a
-  /// permission never decided, whether to allow it: the use waits for the
-  /// answer, which is kept in the data directory.
+  /// Has the app ask its person, the first time a module of its session
+  /// (or a provider, which serves every session) uses a permission never
+  /// decided, whether to allow it: the use waits for the answer, which is
+  /// kept in the data directory for the host.
   @MainActor
   private static func askForPermissions(_ runtime: HostRuntime) {
-    runtime.services.permissions.ask = { [weak runtime] plugin, permission in
+    runtime.permissionAsker.ask = { [weak runtime] plugin, permission in
       guard let runtime else { return .undecided }
       // The calls waiting on this answer wait for the person, not for their provider.
       return await runtime.host.waitingForThePerson {

@@ -47,9 +47,10 @@ public final class WorkScheduler {
   public let clock: ModuleClock
   /// Called when work fails or is cancelled.
   public var onReport: (Report) -> Void = { _ in }
-  /// Called after each piece of work ends, and after each job of ``perform(_:)``:
-  /// where the host carries out the requests the work made and redraws.
-  public var onTurnEnded: () -> Void = {}
+  /// Called after each piece of work ends, however it ended: where a host
+  /// checks what the work left (a module that drew nothing) and redraws.
+  /// A job of ``perform(_:)`` does what it needs itself.
+  public var onWorkEnded: () -> Void = {}
 
   private var running: [Int: Entry] = [:]
   /// How many entries of ``running`` each scope has: a module's work is
@@ -158,15 +159,14 @@ public final class WorkScheduler {
     if isQuiet { resumeWaiters() }
   }
 
-  /// Runs `job` on the main actor after the current turn, counting it as in
-  /// flight until it has run: how a request a module makes from its work is
-  /// carried out once the work reaches its next `await`.
+  /// Runs `job` on the main actor once the code running now has reached
+  /// its next `await`, counting it as in flight until it has run: how a
+  /// request a module makes from its work is carried out then.
   public func perform(_ job: @escaping @MainActor () -> Void) {
     pendingJobs += 1
     Task { @MainActor in
       job()
       pendingJobs -= 1
-      onTurnEnded()
       wakeWaitersIfIdle()
     }
   }
@@ -195,7 +195,7 @@ public final class WorkScheduler {
           if runningByScope[key] == 0 { runningByScope[key] = nil }
         }
       }
-      onTurnEnded()
+      onWorkEnded()
       wakeWaitersIfIdle()
     }
     running[id] = Entry(scope: key, module: module, name: name, task: task)
