@@ -24,7 +24,7 @@ package final class PluginServer {
   let copies = StoreCopies()
   private var nextCall: UInt32 = 1
   /// The longest a call that holds the main actor waits for the host's
-  /// answer (``ask(_:_:)``): what the host says, its response limit.
+  /// answer (``ask(_:_:)``): what the host says, half its response limit.
   private var heldAnswerLimit = WireProtocol.answerLimit
   private var nextWork: UInt32 = 1
   private var nextSleep: UInt32 = 1
@@ -327,8 +327,8 @@ package final class PluginServer {
   // MARK: Calls to the host
 
   /// Sends a service call and waits for the host's answer, blocking this
-  /// main actor as a call into the host would in one process, up to the
-  /// host's response limit (``HostMessage/answerWithin(seconds:)``): a host
+  /// main actor as a call into the host would in one process, up to half
+  /// the host's response limit (``HostMessage/answerWithin(seconds:)``): a host
   /// that has not answered by then fails the call, which the module sees
   /// (`set` throws; a read finds nothing), rather than hold the module for
   /// ever. An answer that comes later is dropped.
@@ -340,7 +340,7 @@ package final class PluginServer {
       exit(0)
     }
     guard let answer = connection.answer(to: call, within: heldAnswerLimit) else {
-      return .failed("the host did not answer within \(heldAnswerLimit), its response limit")
+      return .failed("the host did not answer within \(heldAnswerLimit), half its response limit")
     }
     return answer
   }

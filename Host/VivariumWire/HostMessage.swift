@@ -58,7 +58,8 @@ package enum HostMessage: WireMessage {
   case clock(now: Double?)
   /// The longest, in seconds, a module of the process may hold its main
   /// actor waiting for the host to answer one of its calls (a write with
-  /// `set`): the host's response limit, past which the host takes the
-  /// process for stuck. Sent once, first, after the process is ready.
+  /// `set`): half the host's response limit, so that the host's call the
+  /// module holds up is still answered before the host takes the process
+  /// for stuck. Sent once, first, after the process is ready.
   case answerWithin(seconds: Double)
 }

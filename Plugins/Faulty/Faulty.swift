@@ -116,6 +116,7 @@ enum FaultyContract {
   static let goID = "go"
   static let noteID = "note"
   static let saveID = "save"
+  static let saveNowID = "saveNow"
   static let crashID = "crash"
   /// The storage key of the saved note.
   static let noteKey = "note"

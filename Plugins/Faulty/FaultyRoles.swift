@@ -25,6 +25,7 @@ protocol FaultyInteractorInput: ViperInteractor {
 protocol FaultyDemoViewOutput: ViperPresenter {
   func didType(note: String)
   func didTapSave()
+  func didTapSaveNow()
   func didTapCrash()
 }
 
@@ -37,6 +38,7 @@ protocol FaultyDemoViewInput: ViperView {
 protocol FaultyDemoInteractorInput: ViperInteractor {
   func loadSavedNote()
   func save(note: String)
+  func saveNow(note: String)
   func crash() -> Never
 }
 
@@ -152,6 +154,7 @@ final class FaultyDemoView: ViperView, FaultyDemoViewInput {
     switch event {
     case .type(FaultyContract.noteID, let text): presenter.didType(note: text)
     case .tap(FaultyContract.saveID): presenter.didTapSave()
+    case .tap(FaultyContract.saveNowID): presenter.didTapSaveNow()
     case .tap(FaultyContract.crashID): presenter.didTapCrash()
     default: break
     }
@@ -163,6 +166,7 @@ final class FaultyDemoView: ViperView, FaultyDemoViewInput {
       ViewNode.text("This plugin crashes on request; the host keeps running and shows the crash in its place.")
       ViewNode.field(id: FaultyContract.noteID, label: "Note", value: screen.note)
       ViewNode.button(id: FaultyContract.saveID, title: "Save note")
+      ViewNode.button(id: FaultyContract.saveNowID, title: "Save now, holding the module")
       ViewNode.text(screen.saved)
       if let problem = screen.problem { ViewNode.notice(.negative, problem) }
       ViewNode.button(id: FaultyContract.crashID, title: "Crash")
@@ -194,6 +198,8 @@ final class FaultyDemoPresenter: ViperPresenter, FaultyDemoViewOutput, FaultyDem
   }
 
   func didTapSave() { interactor.save(note: note) }
+
+  func didTapSaveNow() { interactor.saveNow(note: note) }
 
   func didTapCrash() { interactor.crash() }
 
@@ -247,6 +253,18 @@ final class FaultyDemoInteractor: ViperInteractor, FaultyDemoInteractorInput {
 
   func loadSavedNote() {
     presenter?.present(savedNote: services.storage?.value(forKey: FaultyContract.noteKey))
+  }
+
+  /// Saves with the blocking `set`, holding the module (in a plugin
+  /// process, its main actor) until the host has saved the note, or for at
+  /// most the host's response limit.
+  func saveNow(note: String) {
+    do {
+      try services.storage?.set(note.isEmpty ? nil : note, forKey: FaultyContract.noteKey)
+      loadSavedNote()
+    } catch {
+      presenter?.presentSaveFailed("Could not save the note: \(error)")
+    }
   }
 
   /// Saves from work: the module goes on with its events and drawing

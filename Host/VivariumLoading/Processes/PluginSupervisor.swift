@@ -215,9 +215,10 @@ package final class PluginSupervisor {
   private func started(_ outcome: StartOutcome) -> Rejection? {
     current.isStarting = false
     if outcome.rejection == nil {
-      // A module holding the process's main actor for an answer waits no
-      // longer than the host waits for the process.
-      send(.answerWithin(seconds: options.responseLimit / .seconds(1)))
+      // A module holding the process's main actor for an answer waits half
+      // as long as the host waits for the process: the call it holds up is
+      // still answered in time.
+      send(.answerWithin(seconds: options.responseLimit / .seconds(2)))
     }
     Task { @MainActor in self.pump() }
     return outcome.rejection

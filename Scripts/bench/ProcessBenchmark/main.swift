@@ -457,7 +457,7 @@ func main() async {
     print(
       "    target out of process: median < 300 µs \(outMedian < 300 ? "met" : "MISSED"), p99 < 1000 µs \(outP99 < 1000 ? "met" : "MISSED")"
     )
-    print(floors.ratios(of: outMedian))
+    print(floors.ratios(of: outMedian) + " (against the floors measured before)")
     print(
       "    floors measured between its events: socket pair \(tail(between.blocking)); main actors \(tail(between.handoff)); main actors and the codec, carrying this event and this screen's draw \(tail(between.coded))"
     )

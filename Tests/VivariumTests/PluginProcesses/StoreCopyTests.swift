@@ -59,6 +59,34 @@ struct StoreCopyTests {
     #expect(storage.value(forKey: "note") == "milk")
   }
 
+  /// A blocking `set` holds the module's main actor for at most half the
+  /// host's response limit: a host that has not saved by then fails the
+  /// write where the module sees it, and the process goes on, answering in
+  /// time (it used to wait 120 s, then end).
+  @Test func aBlockingWriteTheHostDoesNotAnswerFailsInTheModule() async throws {
+    let storage = HeldStore()
+    let demo = try await RemoteDemo(services: Services(storage: storage), responseLimit: .seconds(1))
+    defer { demo.supervisor.terminate() }
+    demo.view.handle(.type(field: "note", text: "milk"))
+    demo.view.handle(.tap(button: "saveNow"))
+    #expect(
+      await demo.waitFor { demo.tree?.contains(where: \.isNegativeNotice) == true },
+      "the write never failed in the module: \(demo.text)")
+    #expect(storage.held == 1, "the write reached the host, which holds it")
+    #expect(demo.tree?.contains(.text("Saved note: (none)")) == true, "\(demo.text)")
+    #expect(await demo.work.settle(limit: TestServices.settleLimit, work: false))
+    #expect(demo.supervisor.state == .running)
+    #expect(demo.supervisor.timesNotResponding == 0, "the tap was answered in time")
+    // The module goes on: an event is carried out.
+    demo.view.handle(.type(field: "note", text: "milk and eggs"))
+    let typed = ViewNode.field(id: "note", label: "Note", value: "milk and eggs")
+    #expect(await demo.waitFor { demo.tree?.contains(typed) == true }, "\(demo.text)")
+    // The host saves it once its store does; the late answer is dropped.
+    storage.release()
+    #expect(await demo.waitFor { storage.value(forKey: "note") == "milk" })
+    #expect(demo.supervisor.state == .running)
+  }
+
   @Test func anItemChangedThroughTheServiceFromAnotherProcessIsShownByTheList() async throws {
     let host = try await FaultyHost(plugins: ["ItemsList", "ItemsDetail"])
     try await host.runtime.open("items:list")
@@ -103,6 +131,14 @@ struct StoreCopyTests {
   static func enabledCount(_ text: String) -> Int? {
     guard let match = text.firstMatch(of: /(\d+) enabled/) else { return nil }
     return Int(match.1)
+  }
+}
+
+extension ViewNode {
+  /// A notice of a problem.
+  fileprivate var isNegativeNotice: Bool {
+    guard case .notice(.negative, _) = self else { return false }
+    return true
   }
 }
 
@@ -157,9 +193,9 @@ private final class RemoteDemo {
   let view: any ViperView
   private let canvas = LastTree()
 
-  init(services: Services) async throws {
+  init(services: Services, responseLimit: Duration = .seconds(10)) async throws {
     let options = PluginProcessOptions(
-      executable: BuildProducts.vivarium, responseLimit: .seconds(10), memoryLimit: 128 << 20)
+      executable: BuildProducts.vivarium, responseLimit: responseLimit, memoryLimit: 128 << 20)
     let outcome = await PluginSupervisor.start(BuildProducts.directory + "/libFaulty.so", options: options)
     guard case .loaded(let plugin) = outcome, let supervisor = plugin.process,
       case .process(_, let index, _) = plugin.modules.first(where: { $0.contract.urn == "faulty:demo" })
