@@ -351,17 +351,17 @@ struct Floors {
   /// main actors' floor: the part of an event that moving its messages
   /// through the codec takes, before the host or the plugin does anything.
   func ratios(of roundTrip: Double) -> String {
-    let (blocking, handoff) = (roundTrip / median(blocking), roundTrip / median(handoff))
+    let (toBlocking, toHandoff) = (roundTrip / median(blocking), roundTrip / median(handoff))
     guard !coded.isEmpty else {
       return String(
         format: "    out of process / floor %.1f×; / floor with the main actors in the loop %.1f× (target ≤ 2×: %@)",
-        blocking, handoff, handoff <= 2 ? "met" : "MISSED")
+        toBlocking, toHandoff, toHandoff <= 2 ? "met" : "MISSED")
     }
-    let ratio = roundTrip / median(coded)
+    let toCoded = roundTrip / median(coded)
     return String(
       format:
         "    out of process / floor %.1f×; / floor with the main actors in the loop %.1f×; / floor carrying its messages, coded %.1f× (target ≤ 2×: %@); the coded floor alone is %.1f× the main actors' floor",
-      blocking, handoff, ratio, ratio <= 2 ? "met" : "MISSED", median(coded) / median(handoff))
+      toBlocking, toHandoff, toCoded, toCoded <= 2 ? "met" : "MISSED", median(coded) / median(handoff))
   }
 }
 
