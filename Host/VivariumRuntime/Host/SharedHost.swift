@@ -1,6 +1,7 @@
 import ViperKit
 import ViperKitHosting
 import VivariumLoading
+import VivariumSupport
 
 /// What every session in one host process shares: the catalog of plugins
 /// (and through it their processes), the business services' graph and
@@ -50,6 +51,15 @@ package final class SharedHost {
   /// The sessions open on this host, in the order they were opened; a
   /// session leaves the list when it shuts down or is released.
   private var openSessions = WeakRegistry<HostRuntime>()
+  /// The sessions' askers in the order they became able to ask, the
+  /// first still able the host's (``PermissionGate/askerForTheHost``):
+  /// those gone or no longer able are dropped as they reach the front, so
+  /// finding it costs the same however many sessions are open.
+  private var askers = FIFO<WeakAsker>()
+
+  private struct WeakAsker {
+    weak var asker: PermissionAsker?
+  }
 
   /// A host over `catalog` with `services`.
   package init(catalog: PluginCatalog, services: HostServices) {
@@ -57,9 +67,15 @@ package final class SharedHost {
     self.services = services
     services.settingOwnership = catalog.settingOwnership
     // A provider serves every session: its uses are asked where a person can be.
-    services.permissions.askerForTheHost = { [weak self] in
-      self?.sessions.first { $0.permissionAsker.ask != nil }?.permissionAsker
+    services.permissions.askerForTheHost = { [weak self] in self?.firstAbleAsker() }
+  }
+
+  private func firstAbleAsker() -> PermissionAsker? {
+    while let first = askers.first {
+      if let asker = first.asker, asker.ask != nil { return asker }
+      _ = askers.popFirst()
     }
+    return nil
   }
 
   /// The sessions open on this host, oldest first.
@@ -71,12 +87,15 @@ package final class SharedHost {
   /// Adds `session` to ``sessions`` (its initializer calls this).
   func register(_ session: HostRuntime) {
     openSessions.add(session)
+    session.permissionAsker.becameAble = { [weak self] asker in self?.askers.append(WeakAsker(asker: asker)) }
     services.announcements.listen(session.notifications)
   }
 
   /// Removes `session` from ``sessions`` (its ``HostRuntime/shutdown()`` calls this).
   func unregister(_ session: HostRuntime) {
     openSessions.remove(session)
+    // A session that ended asks nobody.
+    session.permissionAsker.ask = nil
     services.announcements.stopListening(session.notifications)
   }
 

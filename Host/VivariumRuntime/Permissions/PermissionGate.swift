@@ -90,7 +90,12 @@ package struct PermissionAllowanceError: Error, CustomStringConvertible {
 package final class PermissionAsker {
   /// Asks the person about `permission` of `plugin`, the use waiting for
   /// the answer; nil when there is nobody to ask.
-  package var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)?
+  package var ask: ((PluginIdentity, PluginPermission) async -> PermissionDecision)? {
+    didSet { if ask != nil, oldValue == nil { becameAble?(self) } }
+  }
+  /// Told when ``ask`` is first set, after being nil: the host keeps the
+  /// askers that can ask in the order they became able.
+  var becameAble: ((PermissionAsker) -> Void)?
 
   /// An asker with nobody to ask yet.
   package init() {}
