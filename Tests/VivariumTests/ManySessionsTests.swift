@@ -101,6 +101,25 @@ struct ManySessionsTests {
     #expect(first.services.permissions.decision(PluginPermission(.http, "api.example.com"), for: identity) == .denied)
   }
 
+  /// A use no session's module made (a provider's, which serves every
+  /// session) is asked in the session that first became able to ask and
+  /// still can: not in one that ended, nor one that can no longer ask.
+  @Test func aProvidersUseIsAskedInTheFirstSessionThatCanAsk() throws {
+    let first = HostRuntime(catalog: PluginCatalog(outcomes: []), services: try TestServices.make())
+    let (second, third) = (first.host.openSession(), first.host.openSession())
+    let permissions = first.services.permissions
+    #expect(permissions.askerForTheHost() == nil, "no session can ask")
+    for session in [third, second] { session.permissionAsker.ask = { _, _ in .denied } }
+    #expect(permissions.askerForTheHost() === third.permissionAsker, "the first that became able")
+    third.shutdown()
+    #expect(permissions.askerForTheHost() === second.permissionAsker, "a session that ended asks nobody")
+    second.permissionAsker.ask = nil
+    #expect(permissions.askerForTheHost() == nil)
+    first.permissionAsker.ask = { _, _ in .granted }
+    second.permissionAsker.ask = { _, _ in .denied }
+    #expect(permissions.askerForTheHost() === first.permissionAsker)
+  }
+
   /// One plugin process hosts the modules of both sessions; when it crashes,
   /// both show it, and a restart from one rebuilds them in both.
   @Test func aCrashShowsInEverySessionAndARestartRecoversThemAll() async throws {
