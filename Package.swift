@@ -86,6 +86,13 @@ let package = Package(
     // messages, their one codec (any Codable value as tagged binary) and
     // frames on a socket. Knows nothing of processes, modules or screens.
     .target(name: "VivariumWire", dependencies: [viperKit], path: "Host/VivariumWire"),
+    // The web's protocols, alone, for `vivarium serve`: HTTP/1.1 request
+    // heads parsed as their bytes arrive and responses built, the WebSocket
+    // handshake and frames, checks of Host and Origin against DNS
+    // rebinding and cross-site WebSockets, SHA-1, base64, random tokens and
+    // their comparison in constant time. Pure functions over bytes: no
+    // sockets, no server loop, no pages, and nothing of plugins or sessions.
+    .target(name: "VivariumWeb", path: "Host/VivariumWeb"),
     // Finding, checking and loading plugins: ELF and probes, the loader, the
     // registry of manifests, the route table, the host's side of plugin
     // processes, and watching for rebuilt plugins. The host links the rules
@@ -131,7 +138,7 @@ let package = Package(
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumSupport", "VivariumWire", "VivariumLoading", "VivariumRuntime",
+        "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
         // The items service's interface: the sample plugins' tests fake it.
         "ItemsCatalog",

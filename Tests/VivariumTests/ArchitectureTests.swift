@@ -148,6 +148,15 @@ struct ArchitectureTests {
     #expect(!runtime.dependencies.contains("VivariumPluginSide"))
   }
 
+  /// The web's protocols are bytes in and bytes out: no other target of
+  /// the host's, nor the SDK, so that a server can be built on them
+  /// without pulling in plugins or sessions.
+  @Test func theWebKnowsNothingElse() throws {
+    let web = try #require(try Self.declaredTargets().first { $0.name == "VivariumWeb" })
+    #expect(web.dependencies.isEmpty)
+    #expect(web.path == "Host/VivariumWeb")
+  }
+
   @Test func thePictureIsDrawnFromPackageSwift() throws {
     let drawn = Self.dot(try Self.declaredTargets())
     let path = BuildProducts.repository + "/docs/architecture.dot"
