@@ -66,13 +66,15 @@ struct ModuleWorkTests {
     try await runtime.open("probe:other")
     try await runtime.open("probe:other/probe:worker")
     try runtime.send(.tap(button: "load"))
-    #expect(await runtime.work.settle(limit: 10), "work sleeping on the clock does not keep a session waiting")
+    #expect(
+      await runtime.work.settle(limit: TestServices.settleLimit),
+      "work sleeping on the clock does not keep a session waiting")
     #expect(runtime.work.inFlight == ["probe:worker: 'load'"])
     try await runtime.back()
     // The cancelled work is in flight until its task has ended and logged
     // it: waited for with a bound generous enough for a busy machine, whose
     // main actor other tests may hold for seconds.
-    #expect(await runtime.work.settle(limit: 120), "the cancelled work never ended")
+    #expect(await runtime.work.settle(limit: TestServices.settleLimit), "the cancelled work never ended")
     await runtime.letTimePass(5)
     #expect(runtime.nodes.allSatisfy { $0.tree?.contains(.text("loaded")) != true })
     #expect(runtime.takeProblems().isEmpty, "a cancellation is not a problem for the person")
@@ -88,14 +90,14 @@ struct ModuleWorkTests {
   @Test func aTimerBetweenItsTicksIsNotWorkInFlight() async throws {
     try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "tick"))
-    _ = await runtime.work.settle(limit: 10)
+    _ = await runtime.work.settle(limit: TestServices.settleLimit)
     #expect(worker?.isWorking == false, "a one-second timer waiting for its next tick")
     #expect(!runtime.work.isAnyActive, "the app's spinner stands still")
     await runtime.letTimePass(1)
     #expect(worker?.tree?.contains(.text("ticks: 1")) == true)
     #expect(worker?.isWorking == false)
     try runtime.send(.tap(button: "load"))
-    _ = await runtime.work.settle(limit: 10)
+    _ = await runtime.work.settle(limit: TestServices.settleLimit)
     #expect(worker?.isWorking == true, "a one-second fetch is work in flight")
     #expect(runtime.work.isAnyActive)
     await runtime.letTimePass(1)
@@ -105,7 +107,7 @@ struct ModuleWorkTests {
   @Test func aFailureIsAProblemNamingTheModuleAndTheWork() async throws {
     try await runtime.open("probe:worker")
     try runtime.send(.tap(button: "fail"))
-    _ = await runtime.work.settle(limit: 10)
+    _ = await runtime.work.settle(limit: TestServices.settleLimit)
     let problems = runtime.takeProblems()
     #expect(problems.map(\.module) == ["probe:worker"])
     // The work, and what the module's error said.
@@ -131,7 +133,9 @@ struct ModuleWorkTests {
     #expect(await runtime.work.settle(limit: 0.05) == false)
     #expect(runtime.work.inFlight == ["probe:worker: 'hang'"])
     try await runtime.back()
-    #expect(await runtime.work.settle(limit: 10), "detaching ends work that waits on anything cancellable")
+    #expect(
+      await runtime.work.settle(limit: TestServices.settleLimit),
+      "detaching ends work that waits on anything cancellable")
   }
 }
 

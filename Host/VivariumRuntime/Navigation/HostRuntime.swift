@@ -172,7 +172,7 @@ package final class HostRuntime {
   /// Lets `seconds` pass: a virtual clock moves, and the work each step
   /// wakes settles (within `settleLimit` real seconds) before time moves on;
   /// on a real clock, this really waits.
-  package func letTimePass(_ seconds: Double, settleLimit: Double = 10) async {
+  package func letTimePass(_ seconds: Double, settleLimit: Double) async {
     let clock = services.clock
     if case .real = clock.mode {
       try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
@@ -184,13 +184,13 @@ package final class HostRuntime {
   /// Waits until what the host asked of modules in plugin processes has
   /// been answered and carried out, or they stopped answering, within
   /// `limit` real seconds; their work may still run.
-  package func settleCalls(limit: Double = 10) async { _ = await work.settle(limit: limit, work: false) }
+  package func settleCalls(limit: Double) async { _ = await work.settle(limit: limit, work: false) }
 
   /// Waits until the modules' work has ended or sleeps on the clock, and
   /// what the host asked of plugin processes has been carried out, within
   /// `limit` real seconds. Returns the work still in flight then
   /// (`URN: 'work'`), empty when all of it settled.
-  package func settleWork(limit: Double = 10) async -> [String] {
+  package func settleWork(limit: Double) async -> [String] {
     await work.settle(limit: limit) ? [] : work.inFlight
   }
 

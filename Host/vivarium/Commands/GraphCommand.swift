@@ -47,8 +47,9 @@ enum GraphCommand: Command {
       console.error(name, error.message)
       return ExitCode.failure
     }
-    // Modules in plugin processes embed their children when they answer.
-    await runtime.settleCalls()
+    // Modules in plugin processes embed their children when they answer;
+    // a process that does not is marked not responding at its limit first.
+    await runtime.settleCalls(limit: RenderCommand.renderLimit)
     console.out(GraphvizReport.tree(runtime))
     return ExitCode.success
   }

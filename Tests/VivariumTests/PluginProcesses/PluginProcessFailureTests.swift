@@ -383,7 +383,7 @@ final class FaultyHost {
   /// The screen once it shows `words`: a process's end arrives on its own
   /// time, after the call that caused it may have returned.
   func waitForText(_ words: String) async throws -> String {
-    for _ in 0..<1000 where !text.contains(words) {
+    for _ in 0..<3000 where !text.contains(words) {
       try await Task.sleep(nanoseconds: 10_000_000)
     }
     return text

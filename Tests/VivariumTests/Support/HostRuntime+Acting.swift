@@ -12,6 +12,15 @@ extension HostRuntime {
     await settleCalls()
   }
 
+  /// Waits until what the host asked of modules in plugin processes has
+  /// been answered and carried out, within ``TestServices/settleLimit``:
+  /// a bound on a hang, never reached on a machine however busy.
+  func settleCalls() async { await settleCalls(limit: TestServices.settleLimit) }
+
+  /// Lets `seconds` pass on the modules' virtual clock, settling after
+  /// each wake within ``TestServices/settleLimit``.
+  func letTimePass(_ seconds: Double) async { await letTimePass(seconds, settleLimit: TestServices.settleLimit) }
+
   /// Sends `event` as ``act(_:)`` does, and waits for the modules' work
   /// too (a business service's answer), as a script line does; records an
   /// issue naming the work still running when it does not settle.
