@@ -26,7 +26,9 @@ struct PluginReloadTests {
       plugins = try TemporaryDirectory()
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
       path = try plugins.copy(BuildProducts.directory + "/libProductSearch.so", as: "libProductSearch.so")
-      let hosting = outOfProcess ? PluginProcessOptions(executable: BuildProducts.vivarium) : nil
+      let hosting =
+        outOfProcess
+        ? PluginProcessOptions(executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit) : nil
       reloader = PluginReloader(hosting: hosting)
       runtime = HostRuntime(
         catalog: PluginCatalog(outcomes: [await reloader.load(path)]), services: try TestServices.make())
@@ -228,7 +230,8 @@ struct PluginReloadTests {
     let plugins = try TemporaryDirectory()
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
     let path = try plugins.copy(BuildProducts.directory + "/libFeed.so", as: "libFeed.so")
-    let reloader = PluginReloader(hosting: PluginProcessOptions(executable: BuildProducts.vivarium))
+    let reloader = PluginReloader(
+      hosting: PluginProcessOptions(executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit))
     let services = try TestServices.make()
     let runtime: HostRuntime? = HostRuntime(
       catalog: PluginCatalog(outcomes: [await reloader.load(path)]), services: services)
@@ -255,7 +258,7 @@ struct PluginReloadTests {
   @Test func workOutlivingItsProcessSupervisorWakesWithNoOneToTell() async throws {
     var process: PluginSupervisor? = PluginSupervisor(
       file: try PluginFile.open(BuildProducts.directory + "/libFeed.so"),
-      options: PluginProcessOptions(executable: BuildProducts.vivarium))
+      options: PluginProcessOptions(executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit))
     let work = RemoteWork(id: 1, process: try #require(process))
     weak let gone = process
     process = nil

@@ -152,7 +152,8 @@ struct ProbeHardeningTests {
     // The same in a plugin process of its own, where `render` loads a
     // plugin the host knows from its manifest.
     let started = await PluginSupervisor.startAll(
-      [damaged, inEntry], options: PluginProcessOptions(executable: BuildProducts.vivarium))
+      [damaged, inEntry],
+      options: PluginProcessOptions(executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit))
     let failed = started.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
     try #require(failed.count == 2, "both fail: \(started)")
     #expect(failed.map(\.kind) == [.crashed, .crashed])

@@ -355,7 +355,10 @@ final class FaultyHost {
   let catalog: PluginCatalog
   let runtime: HostRuntime
 
-  init(responseLimit: Duration = .seconds(10), plugins names: [String] = ["Faulty", "FaultyFrame", "ItemsList"])
+  init(
+    responseLimit: Duration = TestServices.responseLimit,
+    plugins names: [String] = ["Faulty", "FaultyFrame", "ItemsList"]
+  )
     async throws
   {
     plugins = try TemporaryDirectory()

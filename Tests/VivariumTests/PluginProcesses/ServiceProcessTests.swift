@@ -84,7 +84,8 @@ struct ServiceProcessTests {
     #expect(await host.waitFor { clock.sleeping == 1 })
     let old = try #require(host.process(named: "libFaulty.so"))
     let path = host.plugins.path + "/libFaulty.so"
-    let options = PluginProcessOptions(executable: BuildProducts.vivarium, memoryLimit: 128 << 20)
+    let options = PluginProcessOptions(
+      executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit, memoryLimit: 128 << 20)
     let outcome = try #require(
       await PluginDiscovery(commandLine: [path], environment: [:], executable: BuildProducts.vivarium)
         .load(hosting: options).first)

@@ -196,7 +196,7 @@ private final class RemoteDemo {
   let view: any ViperView
   private let canvas = LastTree()
 
-  init(services: Services, responseLimit: Duration = .seconds(10)) async throws {
+  init(services: Services, responseLimit: Duration = TestServices.responseLimit) async throws {
     let options = PluginProcessOptions(
       executable: BuildProducts.vivarium, responseLimit: responseLimit, memoryLimit: 128 << 20)
     let outcome = await PluginSupervisor.start(BuildProducts.directory + "/libFaulty.so", options: options)
