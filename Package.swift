@@ -124,11 +124,16 @@ let package = Package(
     .target(
       name: "VivariumApp", dependencies: ["VivariumRuntime", "VivariumSupport", "VivariumTerminal", viperKit],
       path: "Host/VivariumApp"),
+    // The app served to browser tabs: the page, and one session of the
+    // shared host per tab's WebSocket, on the web's server.
+    .target(
+      name: "VivariumServe", dependencies: ["VivariumRuntime", "VivariumWeb", "VivariumSupport", viperKit],
+      path: "Host/VivariumServe"),
     .executableTarget(
       name: "vivarium",
       dependencies: [
-        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginSide", "VivariumLoading",
-        "VivariumSupport", "VivariumTerminal", viperKit, hosting,
+        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginSide", "VivariumLoading", "VivariumServe",
+        "VivariumWeb", "VivariumSupport", "VivariumTerminal", viperKit, hosting,
       ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
@@ -138,7 +143,7 @@ let package = Package(
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumLoading", "VivariumRuntime",
+        "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumServe", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
         // The items service's interface: the sample plugins' tests fake it.
         "ItemsCatalog",
