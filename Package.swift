@@ -90,8 +90,9 @@ let package = Package(
     // heads parsed as their bytes arrive and responses built, the WebSocket
     // handshake and frames, checks of Host and Origin against DNS
     // rebinding and cross-site WebSockets, SHA-1, base64, random tokens and
-    // their comparison in constant time. Pure functions over bytes: no
-    // sockets, no server loop, no pages, and nothing of plugins or sessions.
+    // their comparison in constant time; and the server (Server/), one
+    // thread polling nonblocking sockets, asking the app on the main actor.
+    // No pages, and nothing of plugins or sessions.
     .target(name: "VivariumWeb", path: "Host/VivariumWeb"),
     // Finding, checking and loading plugins: ELF and probes, the loader, the
     // registry of manifests, the route table, the host's side of plugin
