@@ -23,7 +23,7 @@ final class WebSession: WebSocketHandler {
   private let connection: WebSocketConnection
   private let scheme: String?
   private var updateDue = false
-  private var closed = false
+  private var ended = false
   private let onEnd: () -> Void
 
   /// A session on `host` for `connection`, showing `link` (a deep link,
@@ -40,6 +40,7 @@ final class WebSession: WebSocketHandler {
     self.connection = connection
     self.scheme = scheme
     runtime.onScreenChanged = { [weak self] in self?.updateSoon() }
+    runtime.asksForPermissionsInAlerts()
     let first = link.isEmpty ? start : link
     Task { @MainActor [weak self] in
       guard let self else { return }
@@ -56,7 +57,7 @@ final class WebSession: WebSocketHandler {
   }
 
   func received(_ text: String) {
-    guard !closed else { return }
+    guard !ended else { return }
     guard text.utf8.count <= Self.lineLimit, !text.contains(where: \.isNewline) else {
       return send(PageUpdate(runtime: runtime, scheme: scheme, errors: ["a message must be one session line"]))
     }
@@ -68,7 +69,12 @@ final class WebSession: WebSocketHandler {
     }
     guard let command else { return }
     guard Self.allowed.contains(command.name) else {
-      return send(PageUpdate(runtime: runtime, scheme: scheme, errors: ["'\(command.name.rawValue)' is not for a page: it takes \(WebSession.allowed.map(\.rawValue).sorted().joined(separator: ", "))"]))
+      return send(
+        PageUpdate(
+          runtime: runtime, scheme: scheme,
+          errors: [
+            "'\(command.name.rawValue)' is not for a page: it takes \(WebSession.allowed.map(\.rawValue).sorted().joined(separator: ", "))"
+          ]))
     }
     Task { @MainActor [weak self] in
       guard let self else { return }
@@ -78,8 +84,8 @@ final class WebSession: WebSocketHandler {
   }
 
   func closed() {
-    guard !closed else { return }
-    closed = true
+    guard !ended else { return }
+    ended = true
     runtime.onScreenChanged = {}
     runtime.shutdown()
     onEnd()
@@ -87,7 +93,7 @@ final class WebSession: WebSocketHandler {
 
   /// Sends the page what it shows now, once for a burst of changes.
   private func updateSoon() {
-    guard !updateDue, !closed else { return }
+    guard !updateDue, !ended else { return }
     updateDue = true
     DispatchQueue.main.async { [weak self] in
       MainActor.assumeIsolated {
@@ -99,7 +105,7 @@ final class WebSession: WebSocketHandler {
   }
 
   private func send(_ update: PageUpdate) {
-    guard !closed, let json = try? PageUpdate.encoder.encode(update) else { return }
+    guard !ended, let json = try? PageUpdate.encoder.encode(update) else { return }
     connection.send(String(decoding: json, as: UTF8.self))
   }
 }

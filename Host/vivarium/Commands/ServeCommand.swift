@@ -58,8 +58,11 @@ enum ServeCommand: Command {
     runtime.host.serviceProviders = manifest?.providers ?? [:]
     defer { runtime.shutdown() }
     let app = WebApp(host: runtime.host, token: RandomToken(), start: manifest?.start, scheme: manifest?.scheme)
+    // The server's log lines come from its own thread: straight to stderr.
+    let prefix = "vivarium \(name): "
     let server = WebServer(
-      host: listenAddress, port: portNumber, log: { line in console.warning(name, line) }, handler: app)
+      host: listenAddress, port: portNumber,
+      log: { line in FileHandle.standardError.write(Data((prefix + line + "\n").utf8)) }, handler: app)
     let bound: UInt16
     do {
       bound = try server.start()
