@@ -42,6 +42,8 @@ final class ServerConnection {
   var decoder: WebSocketDecoder?
   /// The app's end of the WebSocket, once one is asked for.
   var socket: WebSocketConnection?
+  /// Whether the WebSocket's end was told to the app.
+  var socketEnded = false
   /// Frames the app sent before the 101 was written, and whether it closed.
   var early: (frames: [[UInt8]], close: (WebSocketCloseCode, String)?) = ([], nil)
   /// The client's message rate.

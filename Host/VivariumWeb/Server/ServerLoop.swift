@@ -528,7 +528,7 @@ final class ServerLoop {
     connection.phase = .closing
     connection.input = []
     connection.decoder = nil
-    connection.socket?.isClosed.store(true, ordering: .releasing)
+    endSocket(connection)
     connection.deadline = (now + lingerSeconds, .linger)
     flush(connection, now: now)
   }
@@ -566,7 +566,15 @@ final class ServerLoop {
   private func drop(_ connection: ServerConnection) {
     close(connection.fd)
     connections[connection.id] = nil
-    guard let socket = connection.socket else { return }
+    endSocket(connection)
+  }
+
+  /// Ends `connection`'s WebSocket, if it asked for one: the app's later
+  /// sends are dropped, and its handler is told, once, after the messages
+  /// before.
+  private func endSocket(_ connection: ServerConnection) {
+    guard let socket = connection.socket, !connection.socketEnded else { return }
+    connection.socketEnded = true
     socket.isClosed.store(true, ordering: .releasing)
     bridge.onMain { bridge in bridge.closed(socket.id) }
   }

@@ -51,6 +51,253 @@ struct WebServerTests {
     client.write(Self.get("/again", host: Self.host(port)))
     #expect(await client.read { $0.text.contains("hello /again") })
   }
+
+  @Test func headPostAndPipelinedRequestsAreAnsweredInOrder() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    let host = Self.host(port)
+    client.write(
+      "HEAD /a HTTP/1.1\r\nHost: \(host)\r\n\r\n"
+        + "POST /b HTTP/1.1\r\nHost: \(host)\r\nContent-Length: 5\r\n\r\nhello"
+        + Self.get("/c", host: host, extra: "Connection: close\r\n"))
+    #expect(await client.readUntilClosed())
+    let text = client.received.text
+    let answers = text.components(separatedBy: "HTTP/1.1 200 OK\r\n")
+    #expect(answers.count == 4)
+    // HEAD: the head alone, with the length the body would have.
+    #expect(answers[1].hasSuffix("Content-Length: 10\r\n\r\n"))
+    #expect(answers[2].hasSuffix("hello /b 5"))
+    #expect(answers[3].contains("Connection: close\r\n"))
+    #expect(answers[3].hasSuffix("hello /c 0"))
+    #expect(app.requests.map(\.target.path) == ["/a", "/b", "/c"])
+    #expect(app.bodies[1] == Array("hello".utf8))
+  }
+
+  @Test func aForeignHostIsRefusedBeforeTheApp() async throws {
+    let app = WebTestApp()
+    let log = WebLogLines()
+    let (server, port) = try Self.serve(app, log: log)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(Self.get("/", host: "attacker.example:\(port)"))
+    #expect(await client.readUntilClosed())
+    #expect(client.received.text.hasPrefix("HTTP/1.1 421 Misdirected Request\r\n"))
+    #expect(app.requests.isEmpty)
+    #expect(log.all.contains { $0.hasPrefix("web: connection 1 from 127.0.0.1: refused") && $0.hasSuffix("(421)") })
+  }
+
+  @Test(arguments: [nil, "http://attacker.example", "null", "http://127.0.0.1:1"])
+  func anUpgradeFromAnotherOriginIsRefused(origin: String?) async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(Self.handshake(port: port, origin: origin))
+    #expect(await client.readUntilClosed())
+    #expect(client.received.text.hasPrefix("HTTP/1.1 403 Forbidden\r\n"))
+    #expect(app.upgradesAsked == 0)
+  }
+
+  @Test func aWebSocketCarriesTextBothWays() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try await Self.webSocket(port: port)
+    #expect(client.received.text.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
+    client.write(WebFrames.masked(0x1, Array("hello, ".utf8), fin: false) + WebFrames.masked(0x0, Array("host".utf8)))
+    #expect(await webEventually { app.sockets.first?.messages == ["hello, host"] })
+    let socket = try #require(app.sockets.first)
+    client.clear()
+    socket.connection.send("hello, client")
+    #expect(await client.read { WebFrames.server($0).count == 1 })
+    #expect(WebFrames.server(client.received).first?.payload == Array("hello, client".utf8))
+    #expect(WebFrames.server(client.received).first?.opcode == 0x1)
+    // A ping is answered with a pong of its payload.
+    client.clear()
+    client.write(WebFrames.masked(0x9, [1, 2, 3]))
+    #expect(await client.read { WebFrames.server($0).count == 1 })
+    #expect(WebFrames.server(client.received).first?.opcode == 0xA)
+    #expect(WebFrames.server(client.received).first?.payload == [1, 2, 3])
+    // A close is echoed, then the connection closes and the handler is told.
+    client.clear()
+    client.write(WebFrames.masked(0x8, [0x03, 0xE8]))
+    #expect(await client.readUntilClosed())
+    #expect(WebFrames.server(client.received).first?.payload == [0x03, 0xE8])
+    #expect(await webEventually { socket.closedCount == 1 })
+  }
+
+  @Test func theAppMayRefuseAnUpgrade() async throws {
+    let app = WebTestApp()
+    app.refusal = try HTTPResponse(status: HTTPStatus(code: 401, reason: "Unauthorized"), text: "no\n")
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(Self.handshake(port: port, origin: "http://\(Self.host(port))"))
+    #expect(await client.readUntilClosed())
+    #expect(client.received.text.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+    #expect(app.upgradesAsked == 1)
+  }
+
+  @Test func aMalformedRequestClosesOnlyItsConnection() async throws {
+    let app = WebTestApp()
+    let log = WebLogLines()
+    let (server, port) = try Self.serve(app, log: log)
+    defer { server.stop() }
+    let good = try WebRawClient(port: port)
+    good.write(Self.get("/first", host: Self.host(port)))
+    #expect(await good.read { $0.text.contains("hello /first") })
+    let bad = try WebRawClient(port: port)
+    bad.write("GET / HTTP/1.1\r\nHost: \(Self.host(port))\r\nX-Evil: \u{1B}[31m\r\n\r\n")
+    #expect(await bad.readUntilClosed())
+    #expect(bad.received.text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+    good.write(Self.get("/second", host: Self.host(port)))
+    #expect(await good.read { $0.text.contains("hello /second") })
+    #expect(!good.isClosed)
+    #expect(app.requests.map(\.target.path) == ["/first", "/second"])
+    let line = try #require(log.all.first { $0.contains("connection 2") })
+    #expect(line.hasSuffix("(400)"))
+    #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
+  }
+
+  @Test func aStalledHeadIsClosed() async throws {
+    let app = WebTestApp()
+    let log = WebLogLines()
+    var limits = WebServerLimits()
+    limits.headerSeconds = 0.3
+    let (server, port) = try Self.serve(app, limits: limits, log: log)
+    defer { server.stop() }
+    let slow = try WebRawClient(port: port)
+    slow.write("GET / HTTP/1.1\r\nHost: \(Self.host(port))\r\nX-Slow:")
+    #expect(await slow.readUntilClosed())
+    #expect(slow.received.isEmpty)
+    #expect(app.requests.isEmpty)
+    #expect(log.all.contains { $0.contains("did not arrive whole within 0.3 seconds") })
+  }
+
+  @Test func aClientThatDoesNotReadIsClosedAtItsLimit() async throws {
+    let app = WebTestApp()
+    let log = WebLogLines()
+    var limits = WebServerLimits()
+    limits.pendingBytes = 256 << 10
+    let (server, port) = try Self.serve(app, limits: limits, log: log)
+    defer { server.stop() }
+    let stalled = try await Self.webSocket(port: port)
+    let socket = try #require(app.sockets.first)
+    let other = try WebRawClient(port: port)
+    let chunk = String(repeating: "x", count: 64 << 10)
+    var sent = 0
+    var servedMeanwhile = 0
+    // At most 64 MiB: the kernel's buffers take a few, then the server's queue fills.
+    while socket.closedCount == 0 && sent < 1024 {
+      socket.connection.send(chunk)
+      sent += 1
+      if sent % 16 == 1 {
+        other.write(Self.get("/meanwhile", host: Self.host(port)))
+        #expect(await other.read { $0.text.components(separatedBy: "hello /meanwhile").count > servedMeanwhile + 1 })
+        servedMeanwhile += 1
+      }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    #expect(servedMeanwhile > 0)
+    #expect(await webEventually { socket.closedCount == 1 })
+    #expect(log.all.contains { $0.contains("connection 1 ") && $0.contains("bytes unread") })
+    #expect(app.requests.count == servedMeanwhile)
+    #expect(!other.isClosed)
+    _ = stalled
+  }
+
+  @Test func connectionsOverTheLimitAreAnswered503() async throws {
+    let app = WebTestApp()
+    var limits = WebServerLimits()
+    limits.connections = 2
+    let (server, port) = try Self.serve(app, limits: limits)
+    defer { server.stop() }
+    let first = try WebRawClient(port: port)
+    let second = try WebRawClient(port: port)
+    for client in [first, second] {
+      client.write(Self.get("/", host: Self.host(port)))
+      #expect(await client.read { $0.text.contains("hello /") })
+    }
+    let third = try WebRawClient(port: port)
+    #expect(await third.readUntilClosed())
+    #expect(third.received.text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+    // The first two still are served.
+    first.write(Self.get("/again", host: Self.host(port)))
+    #expect(await first.read { $0.text.contains("hello /again") })
+  }
+
+  @Test func aWebSocketOverTheMessageRateIsClosed1008() async throws {
+    let app = WebTestApp()
+    var limits = WebServerLimits()
+    limits.messagesPerSecond = 5
+    let (server, port) = try Self.serve(app, limits: limits)
+    defer { server.stop() }
+    let client = try await Self.webSocket(port: port)
+    client.clear()
+    client.write((0..<50).flatMap { WebFrames.masked(0x1, Array("m\($0)".utf8)) })
+    #expect(await client.readUntilClosed())
+    #expect(WebFrames.server(client.received).last?.opcode == 0x8)
+    #expect(WebFrames.server(client.received).last?.payload.prefix(2) == [0x03, 0xF0])
+    let socket = try #require(app.sockets.first)
+    #expect(await webEventually { socket.closedCount == 1 })
+    #expect(socket.messages.count < 50)
+  }
+
+  /// Frames a client may not send, and the code each closes with: a
+  /// binary message, text that is not UTF-8, a message over 1000 bytes, an
+  /// unmasked frame.
+  nonisolated static let badFrames: [([UInt8], UInt16)] = [
+    (WebFrames.masked(0x2, [1, 2, 3]), 1003),
+    (WebFrames.masked(0x1, [0xC3, 0x28]), 1007),
+    (WebFrames.masked(0x1, Array(repeating: 0x61, count: 2000)), 1009),
+    (WebFrames.masked(0x1, [0x61], mask: nil), 1002),
+  ]
+
+  @Test(arguments: badFrames)
+  func aBadFrameClosesWithItsCode(frame: [UInt8], code: UInt16) async throws {
+    let app = WebTestApp()
+    var limits = WebServerLimits()
+    limits.messageBytes = 1000
+    let (server, port) = try Self.serve(app, limits: limits)
+    defer { server.stop() }
+    let client = try await Self.webSocket(port: port)
+    client.clear()
+    client.write(frame)
+    #expect(await client.readUntilClosed())
+    let close = try #require(WebFrames.server(client.received).last)
+    #expect(close.opcode == 0x8)
+    #expect(close.payload.prefix(2) == [UInt8(code >> 8), UInt8(code & 0xFF)])
+    let socket = try #require(app.sockets.first)
+    #expect(await webEventually { socket.closedCount == 1 })
+    #expect(socket.messages.isEmpty)
+  }
+
+  @Test func stopTellsEveryHandlerOnce() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    let clients = [try await Self.webSocket(port: port), try await Self.webSocket(port: port)]
+    #expect(app.sockets.count == 2)
+    server.stop()
+    for client in clients {
+      #expect(await client.readUntilClosed())
+    }
+    #expect(await webEventually { app.sockets.allSatisfy { $0.closedCount == 1 } })
+    // Sending after the stop is dropped, and stopping again does nothing.
+    app.sockets[0].connection.send("late")
+    server.stop()
+    #expect(throws: WebServerError.self) { try server.start() }
+  }
+
+  /// A client whose WebSocket the app took: the 101 read.
+  static func webSocket(port: UInt16) async throws -> WebRawClient {
+    let client = try WebRawClient(port: port)
+    client.write(handshake(port: port, origin: "http://\(host(port))"))
+    #expect(await client.read { $0.text.contains("\r\n\r\n") })
+    #expect(client.received.text.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+    return client
+  }
 }
 
 /// The app of the tests: answers every request with its path, takes or
@@ -251,4 +498,50 @@ final class WebRawClient {
 extension [UInt8] {
   /// The bytes as UTF-8 text.
   fileprivate var text: String { String(decoding: self, as: UTF8.self) }
+}
+
+/// WebSocket frames as a client writes them and reads the server's.
+enum WebFrames {
+  /// A client's frame of `opcode` with `payload`, masked with `mask` unless nil.
+  static func masked(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, mask: [UInt8]? = [1, 2, 3, 4])
+    -> [UInt8]
+  {
+    var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    let bit: UInt8 = mask == nil ? 0 : 0x80
+    switch payload.count {
+    case 0..<126: bytes.append(bit | UInt8(payload.count))
+    case 126...0xFFFF: bytes += [bit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    default: bytes += [bit | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
+    }
+    guard let mask else { return bytes + payload }
+    return bytes + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+  }
+
+  /// The whole frames the server sent in `bytes`, after a response head if
+  /// there is one.
+  static func server(_ bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
+    var index = 0
+    if bytes.starts(with: Array("HTTP/".utf8)) {
+      guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: [13, 10, 13, 10]) }) else { return [] }
+      index = end + 4
+    }
+    var frames: [(opcode: UInt8, payload: [UInt8])] = []
+    while bytes.count - index >= 2 {
+      var length = Int(bytes[index + 1] & 0x7F)
+      var start = index + 2
+      if length == 126 {
+        guard bytes.count >= start + 2 else { break }
+        length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+        start += 2
+      } else if length == 127 {
+        guard bytes.count >= start + 8 else { break }
+        length = bytes[start..<(start + 8)].reduce(0) { $0 << 8 | Int($1) }
+        start += 8
+      }
+      guard bytes.count >= start + length else { break }
+      frames.append((bytes[index] & 0x0F, Array(bytes[start..<(start + length)])))
+      index = start + length
+    }
+    return frames
+  }
 }
