@@ -44,8 +44,9 @@ final class ServerConnection {
   var socket: WebSocketConnection?
   /// Whether the WebSocket's end was told to the app.
   var socketEnded = false
-  /// Frames the app sent before the 101 was written, and whether it closed.
-  var early: (frames: [[UInt8]], close: (WebSocketCloseCode, String)?) = ([], nil)
+  /// Frames the app sent before the 101 was written, their bytes, and
+  /// whether it closed.
+  var early: (frames: [[UInt8]], bytes: Int, close: (WebSocketCloseCode, String)?) = ([], 0, nil)
   /// The client's message rate.
   var bucket: TokenBucket
   /// Whether the client has closed its end: nothing more to read.

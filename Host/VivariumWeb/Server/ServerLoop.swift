@@ -124,8 +124,9 @@ final class ServerLoop {
   private func wantsToRead(_ connection: ServerConnection) -> Bool {
     if connection.readClosed { return false }
     switch connection.phase {
-    case .head, .body, .closing: return true
-    case .responding, .upgrading: return connection.input.count < limits.headerBytes + limits.bodyBytes
+    case .body, .closing: return true
+    case .head, .responding, .upgrading:
+      return !connection.hasOutput || connection.input.count < limits.headerBytes + limits.bodyBytes
     case .webSocket:
       return (connection.socket?.undeliveredBytes.load(ordering: .relaxed) ?? 0) <= undeliveredLimit
     }
@@ -145,20 +146,19 @@ final class ServerLoop {
         nextID += 1
         let connection = ServerConnection(id: id, fd: fd, peer: peer, limits: limits, now: now)
         let open = connections.values.count { !$0.isClosing }
+        if open >= limits.connections && connections.count >= limits.connections + Self.refusingLimit {
+          logClosed(connection, "refused, \(limits.connections) connections are open (closed at once)", now: now)
+          close(fd)
+          continue
+        }
+        connections[id] = connection
         if open >= limits.connections {
           refuse(
             connection, HTTPResponse.refusing(status: .serviceUnavailable),
             because: "\(limits.connections) connections are open", now: now)
-          if connections.count >= limits.connections + Self.refusingLimit {
-            close(fd)
-            continue
-          }
-          connections[id] = connection
-          flush(connection, now: now)
           continue
         }
         connection.deadline = (now + limits.headerSeconds, .request)
-        connections[id] = connection
       case .failed(let code):
         // Out of descriptors or memory: the listener stays readable, so
         // wait a little rather than spin.
@@ -211,7 +211,11 @@ final class ServerLoop {
       return
     case .closing:
       if !connection.hasOutput { drop(connection) }
-    case .head, .body, .webSocket:
+    case .head:
+      // A response still being written, or requests read before the end,
+      // are answered first; the connection closes after them.
+      if !connection.hasOutput && connection.input.isEmpty { drop(connection) }
+    case .body, .webSocket:
       drop(connection)
     }
   }
@@ -221,7 +225,12 @@ final class ServerLoop {
     while true {
       switch connection.phase {
       case .head:
-        if connection.input.isEmpty { return }
+        // The next request waits until the last response is written: a
+        // client that does not read has at most one response queued.
+        if connection.input.isEmpty || connection.hasOutput {
+          if connection.readClosed && connection.input.isEmpty && !connection.hasOutput { drop(connection) }
+          return
+        }
         if connection.deadline?.reason != .request {
           connection.deadline = (now + limits.headerSeconds, .request)
         }
@@ -270,8 +279,20 @@ final class ServerLoop {
     if head.headers.containsToken("websocket", in: "Upgrade") || head.headers["Sec-WebSocket-Key"] != nil {
       upgrade(head, on: connection, now: now)
     } else if head.contentLength > 0 {
+      let expectations = head.headers.listElements("Expect")
+      guard expectations.allSatisfy({ HTTPHeaders.sameName(String($0), "100-continue") }) else {
+        refuse(
+          connection, HTTPResponse.refusing(status: .expectationFailed),
+          because: "the request expects what this server does not do", now: now)
+        return
+      }
       connection.phase = .body(head, [])
       connection.deadline = (now + limits.headerSeconds, .request)
+      // A client that asked waits for this before sending the body.
+      if !expectations.isEmpty && head.version == .http1_1 {
+        connection.queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        flush(connection, now: now)
+      }
     } else {
       respond(to: head, body: [], on: connection)
     }
@@ -409,14 +430,14 @@ final class ServerLoop {
       switch connection.phase {
       case .webSocket:
         connection.queue(frame)
-        if connection.pendingBytes > limits.pendingBytes {
-          logClosed(connection, "the client left more than \(limits.pendingBytes) bytes unread", now: now)
-          drop(connection)
-          return
-        }
         flush(connection, now: now)
       case .upgrading:
         connection.early.frames.append(frame)
+        connection.early.bytes += frame.count
+        if connection.early.bytes > limits.pendingBytes {
+          logClosed(connection, "closed, the app sent more than \(limits.pendingBytes) bytes before the 101", now: now)
+          drop(connection)
+        }
       default:
         break
       }
@@ -433,7 +454,7 @@ final class ServerLoop {
       }
     case .overflow(let id):
       guard let connection = connections[id] else { return }
-      logClosed(connection, "the client left more than \(limits.pendingBytes) bytes unread", now: now)
+      logClosed(connection, "closed, the client left more than \(limits.pendingBytes) bytes unread", now: now)
       drop(connection)
     case .wake, .stop:
       break
@@ -472,7 +493,6 @@ final class ServerLoop {
     connection.phase = .head
     connection.deadline = (now + limits.idleSeconds, .idle)
     flush(connection, now: now)
-    if connections[connection.id] === connection { process(connection, now: now) }
   }
 
   /// Writes the 101 accepting `handshake`, then reads frames: what the
@@ -486,7 +506,7 @@ final class ServerLoop {
     connection.phase = .webSocket
     connection.decoder = WebSocketDecoder(maximumMessageSize: limits.messageBytes)
     for frame in connection.early.frames { connection.queue(frame) }
-    connection.early.frames = []
+    connection.early = ([], 0, connection.early.close)
     if let (code, reason) = connection.early.close {
       connection.queue(Self.closeFrame(code, reason: reason))
       beginClosing(connection, now: now)
@@ -541,6 +561,18 @@ final class ServerLoop {
       drop(connection)
       return
     }
+    switch connection.phase {
+    case .webSocket where connection.pendingBytes > limits.pendingBytes:
+      logClosed(connection, "closed, the client left more than \(limits.pendingBytes) bytes unread", now: now)
+      drop(connection)
+      return
+    case .head where !connection.hasOutput:
+      // The response written: on to the next request, if one was read.
+      process(connection, now: now)
+      return
+    default:
+      break
+    }
     guard connection.isClosing, !connection.hasOutput else { return }
     if connection.readClosed {
       drop(connection)
@@ -564,6 +596,8 @@ final class ServerLoop {
 
   /// Closes `connection` at once; its handler, if it had one, is told.
   private func drop(_ connection: ServerConnection) {
+    // Closed once: a second close could close another's descriptor.
+    guard connections[connection.id] === connection else { return }
     close(connection.fd)
     connections[connection.id] = nil
     endSocket(connection)

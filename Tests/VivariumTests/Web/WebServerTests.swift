@@ -290,6 +290,88 @@ struct WebServerTests {
     #expect(throws: WebServerError.self) { try server.start() }
   }
 
+  @Test func aBodyIsSentAfter100Continue() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(
+      "POST /form HTTP/1.1\r\nHost: \(Self.host(port))\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n")
+    #expect(await client.read { $0.text == "HTTP/1.1 100 Continue\r\n\r\n" })
+    client.write("abc")
+    #expect(await client.read { $0.text.hasSuffix("hello /form 3") })
+    #expect(app.bodies == [Array("abc".utf8)])
+  }
+
+  @Test func anHTTP10RequestAndAHalfClosedClientAreAnsweredThenClosed() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let old = try WebRawClient(port: port)
+    old.write("GET /old HTTP/1.0\r\nHost: \(Self.host(port))\r\n\r\n")
+    #expect(await old.readUntilClosed())
+    #expect(old.received.text.hasSuffix("hello /old 0"))
+    let half = try WebRawClient(port: port)
+    half.write(Self.get("/half", host: Self.host(port)))
+    shutdown(half.fd, Int32(SHUT_WR))
+    #expect(await half.readUntilClosed())
+    #expect(half.received.text.hasSuffix("hello /half 0"))
+  }
+
+  @Test func anIdleKeepAliveConnectionIsClosed() async throws {
+    let app = WebTestApp()
+    var limits = WebServerLimits()
+    limits.idleSeconds = 0.2
+    let (server, port) = try Self.serve(app, limits: limits)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(Self.get("/", host: Self.host(port)))
+    #expect(await client.readUntilClosed())
+    #expect(client.received.text.hasSuffix("hello / 0"))
+  }
+
+  @Test func theAppSendsAndClosesFromTheUpgradeOn() async throws {
+    let app = WebTestApp()
+    app.greeting = "welcome"
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try await Self.webSocket(port: port)
+    #expect(await client.read { WebFrames.server($0).count == 1 })
+    #expect(WebFrames.server(client.received).first?.payload == Array("welcome".utf8))
+    let socket = try #require(app.sockets.first)
+    socket.connection.close(.application(4001), reason: "bye")
+    socket.connection.send("dropped: sent after the close")
+    #expect(await client.readUntilClosed())
+    let frames = WebFrames.server(client.received)
+    #expect(frames.count == 2)
+    #expect(frames.last?.opcode == 0x8)
+    #expect(frames.last?.payload == [0x0F, 0xA1] + Array("bye".utf8))
+    #expect(await webEventually { socket.closedCount == 1 })
+  }
+
+  @Test func startSaysWhyItCannot() throws {
+    let app = WebTestApp()
+    let bad = WebServer(host: "example.com", port: 0, log: { _ in }, handler: app)
+    #expect(throws: WebServerError(.badAddress, "example.com is not an IPv4 or IPv6 address, nor localhost")) {
+      try bad.start()
+    }
+    let (first, port) = try Self.serve(app)
+    defer { first.stop() }
+    let second = WebServer(host: "127.0.0.1", port: port, log: { _ in }, handler: app)
+    #expect(performing: { try second.start() }, throws: { ($0 as? WebServerError)?.kind == .addressInUse })
+    let v6 = WebServer(host: "[::1]", port: 0, log: { _ in }, handler: app)
+    defer { v6.stop() }
+    // A machine without IPv6 cannot bind it; one with it must.
+    if case .success(let bound) = Result(catching: { try v6.start() }) {
+      #expect(bound > 0)
+    }
+  }
+
+  @Test func logTextIsEscapedAndCut() {
+    #expect(LogText.escaped("a\u{1B}[31mb\r\n\u{202E}c\\") == "a\\u{1B}[31mb\\r\\n\\u{202E}c\\\\")
+    #expect(LogText.escaped(String(repeating: "x", count: 300), limit: 10) == String(repeating: "x", count: 10) + "…")
+  }
+
   /// A client whose WebSocket the app took: the 101 read.
   static func webSocket(port: UInt16) async throws -> WebRawClient {
     let client = try WebRawClient(port: port)
@@ -314,6 +396,8 @@ final class WebTestApp: WebHandler {
   var upgradesAsked = 0
   /// When set, the response refusing every upgrade.
   var refusal: HTTPResponse?
+  /// When set, sent on every WebSocket as the app takes it.
+  var greeting: String?
 
   /// An app taking every WebSocket.
   nonisolated init() {}
@@ -337,6 +421,7 @@ final class WebTestApp: WebHandler {
     if let refusal { return .failure(WebUpgradeRefusal(refusal)) }
     let socket = WebTestSocket(connection)
     sockets.append(socket)
+    if let greeting { connection.send(greeting) }
     return .success(socket)
   }
 }
