@@ -248,14 +248,13 @@ final class ServerLoop {
           refuse(connection, HTTPResponse.refusing(error), because: error.description, now: now)
           return
         }
-      case .body(let head, var body):
-        let count = min(head.contentLength - body.count, connection.input.count)
-        body.append(contentsOf: connection.input.prefix(count))
+      case .body(let head):
+        let count = min(head.contentLength - connection.body.count, connection.input.count)
+        connection.body.append(contentsOf: connection.input.prefix(count))
         connection.input.removeFirst(count)
-        if body.count < head.contentLength {
-          connection.phase = .body(head, body)
-          return
-        }
+        if connection.body.count < head.contentLength { return }
+        let body = connection.body
+        connection.body = []
         respond(to: head, body: body, on: connection)
       case .webSocket:
         readFrames(connection, now: now)
@@ -272,8 +271,7 @@ final class ServerLoop {
     do {
       try check.checkHost(head.host)
     } catch {
-      let status: HTTPStatus = error.kind == .missingHost ? .badRequest : .misdirectedRequest
-      refuse(connection, HTTPResponse.refusing(status: status), because: error.description, now: now)
+      refuse(connection, HTTPResponse.refusing(status: error.status), because: error.description, now: now)
       return
     }
     if head.headers.containsToken("websocket", in: "Upgrade") || head.headers["Sec-WebSocket-Key"] != nil {
@@ -286,7 +284,8 @@ final class ServerLoop {
           because: "the request expects what this server does not do", now: now)
         return
       }
-      connection.phase = .body(head, [])
+      connection.phase = .body(head)
+      connection.body.reserveCapacity(head.contentLength)
       connection.deadline = (now + limits.headerSeconds, .request)
       // A client that asked waits for this before sending the body.
       if !expectations.isEmpty && head.version == .http1_1 {
