@@ -123,10 +123,11 @@ final class ServerLoop {
   /// closed its end, nor while enough of its input waits for the app.
   private func wantsToRead(_ connection: ServerConnection) -> Bool {
     if connection.readClosed { return false }
+    let enough = limits.headerBytes + limits.bodyBytes
     switch connection.phase {
     case .body, .closing: return true
-    case .head, .responding, .upgrading:
-      return !connection.hasOutput || connection.input.count < limits.headerBytes + limits.bodyBytes
+    case .head: return !connection.hasOutput || connection.input.count < enough
+    case .responding, .upgrading: return connection.input.count < enough
     case .webSocket:
       return (connection.socket?.undeliveredBytes.load(ordering: .relaxed) ?? 0) <= undeliveredLimit
     }
@@ -175,8 +176,14 @@ final class ServerLoop {
       drop(connection)
       return
     }
-    if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+    let hangUp = events & Int16(POLLHUP | POLLERR) != 0
+    if events & Int16(POLLIN) != 0 || (hangUp && wantsToRead(connection)) {
+      // The read sees the end or the error, after any bytes before it.
       read(connection, now: now)
+    } else if hangUp {
+      // Both ways shut, or reset: nothing more can be written either.
+      drop(connection)
+      return
     }
     if connections[connection.id] === connection && events & Int16(POLLOUT) != 0 {
       flush(connection, now: now)
@@ -238,6 +245,8 @@ final class ServerLoop {
           switch try connection.parser.feed(connection.input) {
           case .needMore:
             connection.input = []
+            // Read to the end, and no whole head in it.
+            if connection.readClosed { drop(connection) }
             return
           case .request(let head, let bodyStart):
             connection.input.removeFirst(bodyStart)
@@ -252,7 +261,10 @@ final class ServerLoop {
         let count = min(head.contentLength - connection.body.count, connection.input.count)
         connection.body.append(contentsOf: connection.input.prefix(count))
         connection.input.removeFirst(count)
-        if connection.body.count < head.contentLength { return }
+        if connection.body.count < head.contentLength {
+          if connection.readClosed { drop(connection) }
+          return
+        }
         let body = connection.body
         connection.body = []
         respond(to: head, body: body, on: connection)
@@ -417,9 +429,9 @@ final class ServerLoop {
     case .upgradeRefused(let id, let response):
       guard let connection = connections[id], case .upgrading = connection.phase else { return }
       var response = response
-      if response.status.code < 400 {
+      if response.status.code < 300 {
         logger.log(
-          "web: the app refused a WebSocket with \(response.status.code), not an error: sent 500", now: now)
+          "web: the app refused a WebSocket with \(response.status.code), not a refusal: sent 500", now: now)
         response = HTTPResponse.refusing(status: .internalServerError)
       }
       refuse(connection, response, because: "the app refused the WebSocket", now: now)
@@ -504,6 +516,11 @@ final class ServerLoop {
     }
     connection.phase = .webSocket
     connection.decoder = WebSocketDecoder(maximumMessageSize: limits.messageBytes)
+    if connection.readClosed {
+      // The client left before its WebSocket opened.
+      drop(connection)
+      return
+    }
     for frame in connection.early.frames { connection.queue(frame) }
     connection.early = ([], 0, connection.early.close)
     if let (code, reason) = connection.early.close {
@@ -556,6 +573,8 @@ final class ServerLoop {
   /// connection whose queue is written shuts its writing side (so the
   /// client sees the end) and closes once the client has closed too.
   private func flush(_ connection: ServerConnection, now: Double) {
+    // Closed already: its descriptor may be another's by now.
+    guard connections[connection.id] === connection else { return }
     guard connection.write() else {
       drop(connection)
       return

@@ -64,7 +64,7 @@ struct WebServerTests {
         + Self.get("/c", host: host, extra: "Connection: close\r\n"))
     #expect(await client.readUntilClosed())
     let text = client.received.text
-    let answers = text.components(separatedBy: "HTTP/1.1 200 OK\r\n")
+    let answers = text.split(separator: "HTTP/1.1 200 OK\r\n", omittingEmptySubsequences: false)
     #expect(answers.count == 4)
     // HEAD: the head alone, with the length the body would have.
     #expect(answers[1].hasSuffix("Content-Length: 10\r\n\r\n"))
@@ -161,6 +161,48 @@ struct WebServerTests {
     #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
   }
 
+  /// Requests refused before the app hears of them (with `%h` for the
+  /// server's host), and the status of each: a head over 1 KiB, a body over
+  /// 1 KiB, a body framed by chunks, HTTP/2, an expectation not
+  /// 100-continue, an HTTP/1.0 request without Host, a handshake whose key
+  /// is not 16 bytes, a handshake with two Origins.
+  nonisolated static let refusals: [(String, Int)] = [
+    ("GET / HTTP/1.1\r\nHost: %h\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n", 431),
+    ("POST / HTTP/1.1\r\nHost: %h\r\nContent-Length: 2000\r\n\r\n", 413),
+    ("POST / HTTP/1.1\r\nHost: %h\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
+    ("GET / HTTP/2.0\r\nHost: %h\r\n\r\n", 505),
+    ("POST / HTTP/1.1\r\nHost: %h\r\nContent-Length: 1\r\nExpect: the-moon\r\n\r\nx", 417),
+    ("GET / HTTP/1.0\r\n\r\n", 400),
+    (
+      "GET / HTTP/1.1\r\nHost: %h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: c2hvcnQ=\r\n"
+        + "Sec-WebSocket-Version: 13\r\nOrigin: http://%h\r\n\r\n", 400
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: %h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + "Origin: http://%h\r\nOrigin: http://%h\r\n\r\n", 403
+    ),
+  ]
+
+  @Test(arguments: refusals)
+  func aBadRequestIsRefusedWithItsStatus(request: String, status: Int) async throws {
+    let app = WebTestApp()
+    let log = WebLogLines()
+    var limits = WebServerLimits()
+    limits.headerBytes = 1024
+    limits.bodyBytes = 1024
+    let (server, port) = try Self.serve(app, limits: limits, log: log)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(request.replacing("%h", with: Self.host(port)))
+    #expect(await client.readUntilClosed())
+    #expect(client.received.text.hasPrefix("HTTP/1.1 \(status) "))
+    #expect(client.received.text.contains("Connection: close\r\n"))
+    #expect(app.requests.isEmpty && app.upgradesAsked == 0)
+    #expect(log.all.count == 1)
+    #expect(log.all.first?.hasSuffix("(\(status))") == true)
+  }
+
   @Test func aStalledHeadIsClosed() async throws {
     let app = WebTestApp()
     let log = WebLogLines()
@@ -195,7 +237,7 @@ struct WebServerTests {
       sent += 1
       if sent % 16 == 1 {
         other.write(Self.get("/meanwhile", host: Self.host(port)))
-        #expect(await other.read { $0.text.components(separatedBy: "hello /meanwhile").count > servedMeanwhile + 1 })
+        #expect(await other.read { $0.text.ranges(of: "hello /meanwhile").count > servedMeanwhile })
         servedMeanwhile += 1
       }
       try await Task.sleep(for: .milliseconds(1))
