@@ -38,6 +38,7 @@ struct WebServerTests {
     return (server, try server.start())
   }
 
+  /// A GET reaches the app and its response the client, and the connection stays for the next.
   @Test func aGetIsAnswered() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -52,6 +53,8 @@ struct WebServerTests {
     #expect(await client.read { $0.text.contains("hello /again") })
   }
 
+  /// HEAD gets the head alone, a body reaches the app, and requests sent
+  /// together are answered in order; `Connection: close` closes after its answer.
   @Test func headPostAndPipelinedRequestsAreAnsweredInOrder() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -75,6 +78,7 @@ struct WebServerTests {
     #expect(app.bodies[1] == Array("hello".utf8))
   }
 
+  /// A `Host` not the server's (DNS rebinding) is refused 421, and logged, before the app hears of it.
   @Test func aForeignHostIsRefusedBeforeTheApp() async throws {
     let app = WebTestApp()
     let log = WebLogLines()
@@ -88,6 +92,7 @@ struct WebServerTests {
     #expect(log.all.contains { $0.hasPrefix("web: connection 1 from 127.0.0.1: refused") && $0.hasSuffix("(421)") })
   }
 
+  /// A WebSocket from another origin, or from none, is refused 403 before the app hears of it.
   @Test(arguments: [nil, "http://attacker.example", "null", "http://127.0.0.1:1"])
   func anUpgradeFromAnotherOriginIsRefused(origin: String?) async throws {
     let app = WebTestApp()
@@ -100,6 +105,8 @@ struct WebServerTests {
     #expect(app.upgradesAsked == 0)
   }
 
+  /// A WebSocket taken: fragments joined into a message for the handler,
+  /// `send` reaching the client, pings answered, a close echoed and the handler told.
   @Test func aWebSocketCarriesTextBothWays() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -128,6 +135,7 @@ struct WebServerTests {
     #expect(await webEventually { socket.closedCount == 1 })
   }
 
+  /// The app's refusal is the response, and the connection closes.
   @Test func theAppMayRefuseAnUpgrade() async throws {
     let app = WebTestApp()
     app.refusal = try HTTPResponse(status: HTTPStatus(code: 401, reason: "Unauthorized"), text: "no\n")
@@ -140,6 +148,8 @@ struct WebServerTests {
     #expect(app.upgradesAsked == 1)
   }
 
+  /// A malformed request is refused 400 and its connection closed, while
+  /// another goes on; the log line quotes nothing of it.
   @Test func aMalformedRequestClosesOnlyItsConnection() async throws {
     let app = WebTestApp()
     let log = WebLogLines()
@@ -184,6 +194,8 @@ struct WebServerTests {
     ),
   ]
 
+  /// Each bad request is refused with its status and `Connection: close`,
+  /// one log line saying so, and the app never asked.
   @Test(arguments: refusals)
   func aBadRequestIsRefusedWithItsStatus(request: String, status: Int) async throws {
     let app = WebTestApp()
@@ -203,6 +215,7 @@ struct WebServerTests {
     #expect(log.all.first?.hasSuffix("(\(status))") == true)
   }
 
+  /// A head that stops arriving is closed after `headerSeconds` (slowloris), and logged.
   @Test func aStalledHeadIsClosed() async throws {
     let app = WebTestApp()
     let log = WebLogLines()
@@ -218,6 +231,8 @@ struct WebServerTests {
     #expect(log.all.contains { $0.contains("did not arrive whole within 0.3 seconds") })
   }
 
+  /// A WebSocket client that never reads, while the app sends megabytes,
+  /// is closed at `pendingBytes`; another client is served meanwhile.
   @Test func aClientThatDoesNotReadIsClosedAtItsLimit() async throws {
     let app = WebTestApp()
     let log = WebLogLines()
@@ -250,6 +265,7 @@ struct WebServerTests {
     _ = stalled
   }
 
+  /// A connection over `connections` is answered 503 and closed; the others go on.
   @Test func connectionsOverTheLimitAreAnswered503() async throws {
     let app = WebTestApp()
     var limits = WebServerLimits()
@@ -270,6 +286,7 @@ struct WebServerTests {
     #expect(await first.read { $0.text.contains("hello /again") })
   }
 
+  /// A WebSocket sending faster than `messagesPerSecond` is closed with 1008.
   @Test func aWebSocketOverTheMessageRateIsClosed1008() async throws {
     let app = WebTestApp()
     var limits = WebServerLimits()
@@ -297,6 +314,7 @@ struct WebServerTests {
     (WebFrames.masked(0x1, [0x61], mask: nil), 1002),
   ]
 
+  /// Each bad frame closes its WebSocket with its code, and the handler hears no message.
   @Test(arguments: badFrames)
   func aBadFrameClosesWithItsCode(frame: [UInt8], code: UInt16) async throws {
     let app = WebTestApp()
@@ -316,6 +334,7 @@ struct WebServerTests {
     #expect(socket.messages.isEmpty)
   }
 
+  /// `stop()` closes every connection and tells each handler once; later sends are dropped.
   @Test func stopTellsEveryHandlerOnce() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -332,6 +351,7 @@ struct WebServerTests {
     #expect(throws: WebServerError.self) { try server.start() }
   }
 
+  /// A client that expects 100-continue is told to go on, then its body is read.
   @Test func aBodyIsSentAfter100Continue() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -345,6 +365,8 @@ struct WebServerTests {
     #expect(app.bodies == [Array("abc".utf8)])
   }
 
+  /// HTTP/1.0 without keep-alive, and a client that closed its end after
+  /// its request, are answered, then closed.
   @Test func anHTTP10RequestAndAHalfClosedClientAreAnsweredThenClosed() async throws {
     let app = WebTestApp()
     let (server, port) = try Self.serve(app)
@@ -360,6 +382,7 @@ struct WebServerTests {
     #expect(half.received.text.hasSuffix("hello /half 0"))
   }
 
+  /// A keep-alive connection idle for `idleSeconds` is closed.
   @Test func anIdleKeepAliveConnectionIsClosed() async throws {
     let app = WebTestApp()
     var limits = WebServerLimits()
@@ -372,6 +395,8 @@ struct WebServerTests {
     #expect(client.received.text.hasSuffix("hello / 0"))
   }
 
+  /// What the app sends while taking the WebSocket follows the 101; its
+  /// close sends its code and reason, and drops later sends.
   @Test func theAppSendsAndClosesFromTheUpgradeOn() async throws {
     let app = WebTestApp()
     app.greeting = "welcome"
@@ -391,6 +416,7 @@ struct WebServerTests {
     #expect(await webEventually { socket.closedCount == 1 })
   }
 
+  /// `start()` names a bad address and an address in use; IPv6 binds where the machine has it.
   @Test func startSaysWhyItCannot() throws {
     let app = WebTestApp()
     let bad = WebServer(host: "example.com", port: 0, log: { _ in }, handler: app)
@@ -409,6 +435,7 @@ struct WebServerTests {
     }
   }
 
+  /// Log text has its controls and invisible characters escaped, and is cut.
   @Test func logTextIsEscapedAndCut() {
     #expect(LogText.escaped("a\u{1B}[31mb\r\n\u{202E}c\\") == "a\\u{1B}[31mb\\r\\n\\u{202E}c\\\\")
     #expect(LogText.escaped(String(repeating: "x", count: 300), limit: 10) == String(repeating: "x", count: 10) + "…")
@@ -553,6 +580,7 @@ final class WebRawClient {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   }
 
+  /// Closes the socket.
   deinit {
     close(fd)
   }
@@ -622,6 +650,7 @@ final class WebRawClient {
   }
 }
 
+/// Bytes read, as text.
 extension [UInt8] {
   /// The bytes as UTF-8 text.
   fileprivate var text: String { String(decoding: self, as: UTF8.self) }
