@@ -441,6 +441,45 @@ struct WebServerTests {
     #expect(LogText.escaped(String(repeating: "x", count: 300), limit: 10) == String(repeating: "x", count: 10) + "…")
   }
 
+  /// Clients sending garbage (random bytes, a good head then random
+  /// bytes, a WebSocket then random frames) are each closed, the server
+  /// goes on serving, and every WebSocket's handler is told once.
+  @Test func garbageFromManyClientsHarmsNoOne() async throws {
+    let app = WebTestApp()
+    var limits = WebServerLimits()
+    limits.headerSeconds = 0.5
+    let (server, port) = try Self.serve(app, limits: limits)
+    defer { server.stop() }
+    let good = try WebRawClient(port: port)
+    good.write(Self.get("/before", host: Self.host(port)))
+    #expect(await good.read { $0.text.contains("hello /before") })
+    var random = SplitMix64(seed: 0x5EED)
+    var hostile: [WebRawClient] = []
+    for round in 0..<24 {
+      let client = try WebRawClient(port: port)
+      var bytes = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      switch round % 3 {
+      case 1:
+        bytes = Array("GET /\(round) HTTP/1.1\r\nHost: \(Self.host(port))\r\n".utf8) + bytes
+      case 2:
+        let frames = (0..<8).flatMap { WebFrames.masked(0x1, Array("m\($0)".utf8)) }
+        bytes = Array(Self.handshake(port: port, origin: "http://\(Self.host(port))").utf8) + frames + bytes
+      default:
+        break
+      }
+      client.write(bytes)
+      hostile.append(client)
+    }
+    for client in hostile {
+      shutdown(client.fd, Int32(SHUT_WR))
+      #expect(await client.readUntilClosed())
+    }
+    good.write(Self.get("/after", host: Self.host(port)))
+    #expect(await good.read { $0.text.contains("hello /after") })
+    #expect(await webEventually { app.sockets.allSatisfy { $0.closedCount == 1 } })
+    #expect(app.requests.map(\.target.path) == ["/before", "/after"])
+  }
+
   /// A client whose WebSocket the app took: the 101 read.
   static func webSocket(port: UInt16) async throws -> WebRawClient {
     let client = try WebRawClient(port: port)
@@ -699,5 +738,23 @@ enum WebFrames {
       index = start + length
     }
     return frames
+  }
+}
+
+/// A small, seeded random number generator (SplitMix64): the same bytes every run.
+struct SplitMix64: RandomNumberGenerator {
+  /// The state.
+  private var state: UInt64
+
+  /// A generator starting from `seed`.
+  init(seed: UInt64) { state = seed }
+
+  /// The next number.
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }
