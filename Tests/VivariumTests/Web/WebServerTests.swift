@@ -171,6 +171,22 @@ struct WebServerTests {
     #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
   }
 
+  /// A response larger than the socket takes at once is written as the
+  /// client reads it, whole and in order, and the next request follows it.
+  @Test func aLargeResponseIsWrittenAsTheClientReads() async throws {
+    let app = WebTestApp()
+    let (server, port) = try Self.serve(app)
+    defer { server.stop() }
+    let client = try WebRawClient(port: port)
+    client.write(Self.get("/big", host: Self.host(port)) + Self.get("/next", host: Self.host(port)))
+    #expect(await client.read { $0.suffix(13).elementsEqual("hello /next 0".utf8) })
+    let received = client.received
+    let headEnd = try #require(received.indices.first { received[$0...].starts(with: [13, 10, 13, 10]) })
+    let body = received[(headEnd + 4)..<(headEnd + 4 + (4 << 20))]
+    #expect(body.elementsEqual((0..<(4 << 20)).lazy.map { UInt8(truncatingIfNeeded: $0 * 7) }))
+    #expect(app.requests.map(\.target.path) == ["/big", "/next"])
+  }
+
   /// Requests refused before the app hears of them (with `%h` for the
   /// server's host), and the status of each: a head over 1 KiB, a body over
   /// 1 KiB, a body framed by chunks, HTTP/2, an expectation not
@@ -515,6 +531,9 @@ final class WebTestApp: WebHandler {
     requests.append(request)
     bodies.append(body)
     do {
+      if request.target.path == "/big" {
+        return try HTTPResponse(status: .ok, body: (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+      }
       return try HTTPResponse(status: .ok, text: "hello \(request.target.path) \(body.count)")
     } catch {
       preconditionFailure("\(error)")
