@@ -33,6 +33,8 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   package static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
   /// `414 URI Too Long`.
   package static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
+  /// `417 Expectation Failed`: an `Expect` other than `100-continue`.
+  package static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
   /// `421 Misdirected Request`: a `Host` that is not one of the server's.
   package static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
   /// `426 Upgrade Required`: a WebSocket version this server does not speak.

@@ -7,8 +7,8 @@ final class ServerConnection {
   enum Phase {
     /// Reading a request head.
     case head
-    /// Reading the body of `request`: `body` so far.
-    case body(HTTPRequestHead, [UInt8])
+    /// Reading the body of `request` into ``ServerConnection/body``.
+    case body(HTTPRequestHead)
     /// Waiting for the app's response to `request`.
     case responding(HTTPRequestHead)
     /// Waiting for the app to take or refuse the WebSocket `handshake` asked for.
@@ -30,6 +30,8 @@ final class ServerConnection {
   var phase = Phase.head
   /// Reads request heads.
   var parser: HTTPRequestParser
+  /// The body read so far of the request in ``Phase/body(_:)``.
+  var body: [UInt8] = []
   /// Bytes read and not yet handled (the next request's, while the app answers one).
   var input: ArraySlice<UInt8> = []
   /// Bytes queued for the client; those before ``outputStart`` are written.
@@ -42,8 +44,11 @@ final class ServerConnection {
   var decoder: WebSocketDecoder?
   /// The app's end of the WebSocket, once one is asked for.
   var socket: WebSocketConnection?
-  /// Frames the app sent before the 101 was written, and whether it closed.
-  var early: (frames: [[UInt8]], close: (WebSocketCloseCode, String)?) = ([], nil)
+  /// Whether the WebSocket's end was told to the app.
+  var socketEnded = false
+  /// Frames the app sent before the 101 was written, their bytes, and
+  /// whether it closed.
+  var early: (frames: [[UInt8]], bytes: Int, close: (WebSocketCloseCode, String)?) = ([], 0, nil)
   /// The client's message rate.
   var bucket: TokenBucket
   /// Whether the client has closed its end: nothing more to read.

@@ -123,9 +123,11 @@ final class ServerLoop {
   /// closed its end, nor while enough of its input waits for the app.
   private func wantsToRead(_ connection: ServerConnection) -> Bool {
     if connection.readClosed { return false }
+    let enough = limits.headerBytes + limits.bodyBytes
     switch connection.phase {
-    case .head, .body, .closing: return true
-    case .responding, .upgrading: return connection.input.count < limits.headerBytes + limits.bodyBytes
+    case .body, .closing: return true
+    case .head: return !connection.hasOutput || connection.input.count < enough
+    case .responding, .upgrading: return connection.input.count < enough
     case .webSocket:
       return (connection.socket?.undeliveredBytes.load(ordering: .relaxed) ?? 0) <= undeliveredLimit
     }
@@ -145,20 +147,19 @@ final class ServerLoop {
         nextID += 1
         let connection = ServerConnection(id: id, fd: fd, peer: peer, limits: limits, now: now)
         let open = connections.values.count { !$0.isClosing }
+        if open >= limits.connections && connections.count >= limits.connections + Self.refusingLimit {
+          logClosed(connection, "refused, \(limits.connections) connections are open (closed at once)", now: now)
+          close(fd)
+          continue
+        }
+        connections[id] = connection
         if open >= limits.connections {
           refuse(
             connection, HTTPResponse.refusing(status: .serviceUnavailable),
             because: "\(limits.connections) connections are open", now: now)
-          if connections.count >= limits.connections + Self.refusingLimit {
-            close(fd)
-            continue
-          }
-          connections[id] = connection
-          flush(connection, now: now)
           continue
         }
         connection.deadline = (now + limits.headerSeconds, .request)
-        connections[id] = connection
       case .failed(let code):
         // Out of descriptors or memory: the listener stays readable, so
         // wait a little rather than spin.
@@ -175,8 +176,14 @@ final class ServerLoop {
       drop(connection)
       return
     }
-    if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+    let hangUp = events & Int16(POLLHUP | POLLERR) != 0
+    if events & Int16(POLLIN) != 0 || (hangUp && wantsToRead(connection)) {
+      // The read sees the end or the error, after any bytes before it.
       read(connection, now: now)
+    } else if hangUp {
+      // Both ways shut, or reset: nothing more can be written either.
+      drop(connection)
+      return
     }
     if connections[connection.id] === connection && events & Int16(POLLOUT) != 0 {
       flush(connection, now: now)
@@ -211,7 +218,11 @@ final class ServerLoop {
       return
     case .closing:
       if !connection.hasOutput { drop(connection) }
-    case .head, .body, .webSocket:
+    case .head:
+      // A response still being written, or requests read before the end,
+      // are answered first; the connection closes after them.
+      if !connection.hasOutput && connection.input.isEmpty { drop(connection) }
+    case .body, .webSocket:
       drop(connection)
     }
   }
@@ -221,7 +232,12 @@ final class ServerLoop {
     while true {
       switch connection.phase {
       case .head:
-        if connection.input.isEmpty { return }
+        // The next request waits until the last response is written: a
+        // client that does not read has at most one response queued.
+        if connection.input.isEmpty || connection.hasOutput {
+          if connection.readClosed && connection.input.isEmpty && !connection.hasOutput { drop(connection) }
+          return
+        }
         if connection.deadline?.reason != .request {
           connection.deadline = (now + limits.headerSeconds, .request)
         }
@@ -229,6 +245,8 @@ final class ServerLoop {
           switch try connection.parser.feed(connection.input) {
           case .needMore:
             connection.input = []
+            // Read to the end, and no whole head in it.
+            if connection.readClosed { drop(connection) }
             return
           case .request(let head, let bodyStart):
             connection.input.removeFirst(bodyStart)
@@ -239,14 +257,16 @@ final class ServerLoop {
           refuse(connection, HTTPResponse.refusing(error), because: error.description, now: now)
           return
         }
-      case .body(let head, var body):
-        let count = min(head.contentLength - body.count, connection.input.count)
-        body.append(contentsOf: connection.input.prefix(count))
+      case .body(let head):
+        let count = min(head.contentLength - connection.body.count, connection.input.count)
+        connection.body.append(contentsOf: connection.input.prefix(count))
         connection.input.removeFirst(count)
-        if body.count < head.contentLength {
-          connection.phase = .body(head, body)
+        if connection.body.count < head.contentLength {
+          if connection.readClosed { drop(connection) }
           return
         }
+        let body = connection.body
+        connection.body = []
         respond(to: head, body: body, on: connection)
       case .webSocket:
         readFrames(connection, now: now)
@@ -263,15 +283,27 @@ final class ServerLoop {
     do {
       try check.checkHost(head.host)
     } catch {
-      let status: HTTPStatus = error.kind == .missingHost ? .badRequest : .misdirectedRequest
-      refuse(connection, HTTPResponse.refusing(status: status), because: error.description, now: now)
+      refuse(connection, HTTPResponse.refusing(status: error.status), because: error.description, now: now)
       return
     }
     if head.headers.containsToken("websocket", in: "Upgrade") || head.headers["Sec-WebSocket-Key"] != nil {
       upgrade(head, on: connection, now: now)
     } else if head.contentLength > 0 {
-      connection.phase = .body(head, [])
+      let expectations = head.headers.listElements("Expect")
+      guard expectations.allSatisfy({ HTTPHeaders.sameName(String($0), "100-continue") }) else {
+        refuse(
+          connection, HTTPResponse.refusing(status: .expectationFailed),
+          because: "the request expects what this server does not do", now: now)
+        return
+      }
+      connection.phase = .body(head)
+      connection.body.reserveCapacity(head.contentLength)
       connection.deadline = (now + limits.headerSeconds, .request)
+      // A client that asked waits for this before sending the body.
+      if !expectations.isEmpty && head.version == .http1_1 {
+        connection.queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        flush(connection, now: now)
+      }
     } else {
       respond(to: head, body: [], on: connection)
     }
@@ -397,9 +429,9 @@ final class ServerLoop {
     case .upgradeRefused(let id, let response):
       guard let connection = connections[id], case .upgrading = connection.phase else { return }
       var response = response
-      if response.status.code < 400 {
+      if response.status.code < 300 {
         logger.log(
-          "web: the app refused a WebSocket with \(response.status.code), not an error: sent 500", now: now)
+          "web: the app refused a WebSocket with \(response.status.code), not a refusal: sent 500", now: now)
         response = HTTPResponse.refusing(status: .internalServerError)
       }
       refuse(connection, response, because: "the app refused the WebSocket", now: now)
@@ -409,14 +441,14 @@ final class ServerLoop {
       switch connection.phase {
       case .webSocket:
         connection.queue(frame)
-        if connection.pendingBytes > limits.pendingBytes {
-          logClosed(connection, "the client left more than \(limits.pendingBytes) bytes unread", now: now)
-          drop(connection)
-          return
-        }
         flush(connection, now: now)
       case .upgrading:
         connection.early.frames.append(frame)
+        connection.early.bytes += frame.count
+        if connection.early.bytes > limits.pendingBytes {
+          logClosed(connection, "closed, the app sent more than \(limits.pendingBytes) bytes before the 101", now: now)
+          drop(connection)
+        }
       default:
         break
       }
@@ -433,7 +465,7 @@ final class ServerLoop {
       }
     case .overflow(let id):
       guard let connection = connections[id] else { return }
-      logClosed(connection, "the client left more than \(limits.pendingBytes) bytes unread", now: now)
+      logClosed(connection, "closed, the client left more than \(limits.pendingBytes) bytes unread", now: now)
       drop(connection)
     case .wake, .stop:
       break
@@ -472,7 +504,6 @@ final class ServerLoop {
     connection.phase = .head
     connection.deadline = (now + limits.idleSeconds, .idle)
     flush(connection, now: now)
-    if connections[connection.id] === connection { process(connection, now: now) }
   }
 
   /// Writes the 101 accepting `handshake`, then reads frames: what the
@@ -485,8 +516,13 @@ final class ServerLoop {
     }
     connection.phase = .webSocket
     connection.decoder = WebSocketDecoder(maximumMessageSize: limits.messageBytes)
+    if connection.readClosed {
+      // The client left before its WebSocket opened.
+      drop(connection)
+      return
+    }
     for frame in connection.early.frames { connection.queue(frame) }
-    connection.early.frames = []
+    connection.early = ([], 0, connection.early.close)
     if let (code, reason) = connection.early.close {
       connection.queue(Self.closeFrame(code, reason: reason))
       beginClosing(connection, now: now)
@@ -528,7 +564,7 @@ final class ServerLoop {
     connection.phase = .closing
     connection.input = []
     connection.decoder = nil
-    connection.socket?.isClosed.store(true, ordering: .releasing)
+    endSocket(connection)
     connection.deadline = (now + lingerSeconds, .linger)
     flush(connection, now: now)
   }
@@ -537,9 +573,23 @@ final class ServerLoop {
   /// connection whose queue is written shuts its writing side (so the
   /// client sees the end) and closes once the client has closed too.
   private func flush(_ connection: ServerConnection, now: Double) {
+    // Closed already: its descriptor may be another's by now.
+    guard connections[connection.id] === connection else { return }
     guard connection.write() else {
       drop(connection)
       return
+    }
+    switch connection.phase {
+    case .webSocket where connection.pendingBytes > limits.pendingBytes:
+      logClosed(connection, "closed, the client left more than \(limits.pendingBytes) bytes unread", now: now)
+      drop(connection)
+      return
+    case .head where !connection.hasOutput:
+      // The response written: on to the next request, if one was read.
+      process(connection, now: now)
+      return
+    default:
+      break
     }
     guard connection.isClosing, !connection.hasOutput else { return }
     if connection.readClosed {
@@ -564,9 +614,19 @@ final class ServerLoop {
 
   /// Closes `connection` at once; its handler, if it had one, is told.
   private func drop(_ connection: ServerConnection) {
+    // Closed once: a second close could close another's descriptor.
+    guard connections[connection.id] === connection else { return }
     close(connection.fd)
     connections[connection.id] = nil
-    guard let socket = connection.socket else { return }
+    endSocket(connection)
+  }
+
+  /// Ends `connection`'s WebSocket, if it asked for one: the app's later
+  /// sends are dropped, and its handler is told, once, after the messages
+  /// before.
+  private func endSocket(_ connection: ServerConnection) {
+    guard let socket = connection.socket, !connection.socketEnded else { return }
+    connection.socketEnded = true
     socket.isClosed.store(true, ordering: .releasing)
     bridge.onMain { bridge in bridge.closed(socket.id) }
   }

@@ -96,7 +96,8 @@ package final class WebServer: Sendable {
 
   /// Stops: closes the listener and every connection (their handlers told
   /// `closed()`, on the main actor, after this returns). Returns once the
-  /// server's thread has ended; never waits on the main actor.
+  /// server's thread has ended (a call while another is stopping the
+  /// server returns at once); never waits on the main actor.
   package func stop() {
     let running = state.withLock { state -> (ServerMailbox, pthread_t)? in
       defer { state = .stopped }

@@ -8,8 +8,9 @@ package struct WebServerLimits: Sendable {
   package var bodyBytes = 64 << 10
   /// The most bytes of one WebSocket message (passed to ``WebSocketDecoder``).
   package var messageBytes = 1 << 20
-  /// The most messages a WebSocket may send a second: a token bucket with
-  /// a burst of the same; over it, the connection is closed with 1008.
+  /// The most messages (pings and pongs among them) a WebSocket may send
+  /// a second: a token bucket with a burst of the same; over it, the
+  /// connection is closed with 1008.
   package var messagesPerSecond = 200
   /// A request head must arrive whole within this many seconds of the
   /// connection's opening or of its first byte, and its body within as many

@@ -1,6 +1,13 @@
 import Synchronization
 
 /// The server's end of one WebSocket; sending never blocks (queued, written when the socket can take it).
+///
+/// Any thread may send and close. What is sent and not yet written to the
+/// socket counts against ``WebServerLimits/pendingBytes`` twice over: once
+/// on its way to the server's thread, once in the connection's queue; over
+/// either, the client is taken for one that does not read, and closed. So
+/// a single message over `pendingBytes` closes the connection too. After a
+/// close, by either side, sends are dropped.
 package final class WebSocketConnection: Sendable {
   /// A number naming the connection in log lines.
   package let id: Int
@@ -35,8 +42,9 @@ package final class WebSocketConnection: Sendable {
     mailbox.post(.send(id, frame))
   }
 
-  /// Closes with `code` and `reason` (cut to fit a close frame); a code
-  /// that may not be sent (1005, 1006, 1015) closes with a frame of no code.
+  /// Closes with `code` and `reason` (cut to fit a close frame), after
+  /// what was sent before; a code that may not be sent (1005, 1006, 1015)
+  /// closes with a frame of no code. The handler is told ``WebSocketHandler/closed()``.
   package func close(_ code: WebSocketCloseCode, reason: String) {
     guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     mailbox.post(.close(id, code, reason: reason))
