@@ -52,6 +52,7 @@ enum PageAssets {
     button { font: inherit; padding: .25rem .75rem; }
     label { display: flex; gap: .5rem; align-items: center; }
     #errors p { color: #900; }
+    #errors, #notices { padding: 0 1rem; }
 
     """
 
@@ -166,7 +167,8 @@ enum PageAssets {
           if (again) again.focus();
         }
         if (update.link !== undefined && update.link !== null) {
-          const path = "/" + update.link;
+          // The deep link as the address bar's path: its '?' and '#' escaped.
+          const path = "/" + encodeURI(update.link).replace(/\?/g, "%3F").replace(/#/g, "%23");
           if (location.pathname !== path) history.replaceState(null, "", path);
         }
         notices.replaceChildren(...(update.notices || []).map((notice) => element("p", { class: "notice " + notice.tone }, notice.text)));
@@ -197,9 +199,16 @@ enum PageAssets {
 
       const connect = () => {
         const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-        socket = new WebSocket(scheme + location.host + "/socket?link=" + encodeURIComponent(location.pathname.slice(1)));
+        const link = decodeURIComponent(location.pathname.slice(1));
+        socket = new WebSocket(scheme + location.host + "/socket?link=" + encodeURIComponent(link));
         socket.addEventListener("open", () => { status.textContent = "Connected"; retry = 250; });
-        socket.addEventListener("message", (message) => show(JSON.parse(message.data)));
+        socket.addEventListener("message", (message) => {
+          try {
+            show(JSON.parse(message.data));
+          } catch (error) {
+            errors.replaceChildren(element("p", {}, "The page could not show an update: " + error));
+          }
+        });
         socket.addEventListener("close", () => {
           status.textContent = "Disconnected; reconnecting…";
           setTimeout(connect, retry);

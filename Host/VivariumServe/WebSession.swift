@@ -23,6 +23,8 @@ final class WebSession: WebSocketHandler {
   private let connection: WebSocketConnection
   private let scheme: String?
   private var updateDue = false
+  /// Whether the tab's first screen is opening.
+  private var opening = false
   private var ended = false
   private let onEnd: () -> Void
 
@@ -44,15 +46,15 @@ final class WebSession: WebSocketHandler {
     let first = link.isEmpty ? start : link
     Task { @MainActor [weak self] in
       guard let self else { return }
-      if let first {
-        do {
-          try await self.runtime.open(first, scheme: scheme)
-        } catch {
-          self.send(PageUpdate(runtime: self.runtime, scheme: scheme, errors: ["\(first): \(error)"]))
-          return
-        }
-      }
-      self.updateSoon()
+      // As `vivarium run` opens its first screen: as the session's own line.
+      var errors: [String] = []
+      // Nothing is sent while the first screen opens: reading the session
+      // for the page during a deep link's open made the open take seconds
+      // (the dashboard's); what it shows is sent once it is open.
+      self.opening = true
+      if let first { errors = await self.session.execute("open \(first)").errors }
+      self.opening = false
+      self.send(PageUpdate(runtime: self.runtime, scheme: scheme, errors: errors))
     }
   }
 
@@ -93,7 +95,7 @@ final class WebSession: WebSocketHandler {
 
   /// Sends the page what it shows now, once for a burst of changes.
   private func updateSoon() {
-    guard !updateDue, !ended else { return }
+    guard !updateDue, !ended, !opening else { return }
     updateDue = true
     DispatchQueue.main.async { [weak self] in
       MainActor.assumeIsolated {

@@ -56,7 +56,9 @@ enum ServeCommand: Command {
     }
     let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
     runtime.host.serviceProviders = manifest?.providers ?? [:]
-    defer { runtime.shutdown() }
+    // The host is served to tabs, each a session of its own: the session
+    // the setup made shows nothing.
+    runtime.shutdown()
     let app = WebApp(host: runtime.host, token: RandomToken(), start: manifest?.start, scheme: manifest?.scheme)
     // The server's log lines come from its own thread: straight to stderr.
     let prefix = "vivarium \(name): "

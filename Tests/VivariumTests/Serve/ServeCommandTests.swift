@@ -31,10 +31,14 @@ struct ServeCommandTests {
     tab.send("routes")
     #expect(await tab.update { $0.errors.contains { $0.hasPrefix("'routes' ") } } != nil)
 
-    // A second tab, on a deep link: a session of its own.
+    // A second tab, on a deep link behind the sign-in: the person signed
+    // in, it opens there, in a session of its own.
     let second = try ServeClient(port: server.port)
-    try await second.openSocket(token: server.token, link: "login:form")
-    #expect(await second.update { $0.urn == "login:form" } != nil, "\(second.updates.suffix(2))")
+    try await second.openSocket(token: server.token, link: "products%3Asearch")
+    #expect(await second.update { $0.urn == "products:search" } != nil, "\(second.updates.suffix(2))")
+    let third = try ServeClient(port: server.port)
+    try await third.openSocket(token: server.token, link: "dashboard%3Ahome%3Fuser%3Dada")
+    #expect(await third.update { $0.urn == "dashboard:home?user=ada" } != nil, "\(third.updates.suffix(2))")
     tab.send("screen")
     #expect(await tab.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "the first tab stays where it was")
   }
