@@ -101,6 +101,9 @@ enum Socket {
     case failed(Int32)
   }
 
+  /// The most a connection's socket holds unsent, in bytes.
+  static let sendBufferBytes: Int32 = 256 << 10
+
   /// The next connection waiting on `listener`.
   static func accept(_ listener: Int32) -> Accepted {
     var storage = sockaddr_storage()
@@ -120,6 +123,11 @@ enum Socket {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    // The kernel keeps at most this much unsent for one client (it grows
+    // a loopback buffer to megabytes otherwise): what a client leaves
+    // unread is held in the server's queue, which `pendingBytes` bounds.
+    var sendBuffer = Self.sendBufferBytes
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
     return .connection(fd: fd, peer: host(of: storage))
   }
 
