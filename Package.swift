@@ -90,8 +90,9 @@ let package = Package(
     // heads parsed as their bytes arrive and responses built, the WebSocket
     // handshake and frames, checks of Host and Origin against DNS
     // rebinding and cross-site WebSockets, SHA-1, base64, random tokens and
-    // their comparison in constant time. Pure functions over bytes: no
-    // sockets, no server loop, no pages, and nothing of plugins or sessions.
+    // their comparison in constant time; and the server (Server/), one
+    // thread polling nonblocking sockets, asking the app on the main actor.
+    // No pages, and nothing of plugins or sessions.
     .target(name: "VivariumWeb", path: "Host/VivariumWeb"),
     // Finding, checking and loading plugins: ELF and probes, the loader, the
     // registry of manifests, the route table, the host's side of plugin
@@ -124,11 +125,16 @@ let package = Package(
     .target(
       name: "VivariumApp", dependencies: ["VivariumRuntime", "VivariumSupport", "VivariumTerminal", viperKit],
       path: "Host/VivariumApp"),
+    // The app served to browser tabs: the page, and one session of the
+    // shared host per tab's WebSocket, on the web's server.
+    .target(
+      name: "VivariumServe", dependencies: ["VivariumRuntime", "VivariumWeb", "VivariumSupport"],
+      path: "Host/VivariumServe"),
     .executableTarget(
       name: "vivarium",
       dependencies: [
-        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginSide", "VivariumLoading",
-        "VivariumSupport", "VivariumTerminal", viperKit, hosting,
+        "VivariumApp", "VivariumTools", "VivariumRuntime", "VivariumPluginSide", "VivariumLoading", "VivariumServe",
+        "VivariumWeb", "VivariumSupport", "VivariumTerminal", viperKit, hosting,
       ], path: "Host/vivarium"),
     // The conformance check runner `vivarium check` starts: the only
     // executable linking the test kit.
@@ -138,7 +144,7 @@ let package = Package(
     .testTarget(
       name: "VivariumTests",
       dependencies: [
-        "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumLoading", "VivariumRuntime",
+        "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumServe", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
         // The items service's interface: the sample plugins' tests fake it.
         "ItemsCatalog",

@@ -120,8 +120,15 @@ package struct HTTPResponse: Sendable, Equatable {
   /// security headers, and `Connection: close`, since what follows a
   /// refused head cannot be read.
   package static func refusing(_ error: HTTPRequestError) -> HTTPResponse {
+    refusing(status: error.status)
+  }
+
+  /// The response refusing a request with `status` (a 4xx or 5xx): a
+  /// short text saying only that status, the security headers, and
+  /// `Connection: close`.
+  package static func refusing(status: HTTPStatus) -> HTTPResponse {
     do {
-      var response = try HTTPResponse(status: error.status, text: "\(error.status)\n")
+      var response = try HTTPResponse(status: status, text: "\(status)\n")
       try response.addHeader("Connection", "close")
       response.addSecurityHeaders(noStore: true)
       return response

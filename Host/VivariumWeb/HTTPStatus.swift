@@ -33,6 +33,10 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   package static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
   /// `414 URI Too Long`.
   package static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
+  /// `417 Expectation Failed`: an `Expect` other than `100-continue`.
+  package static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
+  /// `421 Misdirected Request`: a `Host` that is not one of the server's.
+  package static let misdirectedRequest = HTTPStatus(code: 421, reason: "Misdirected Request")
   /// `426 Upgrade Required`: a WebSocket version this server does not speak.
   package static let upgradeRequired = HTTPStatus(code: 426, reason: "Upgrade Required")
   /// `431 Request Header Fields Too Large`.
@@ -41,6 +45,8 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
   package static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
   /// `501 Not Implemented`.
   package static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
+  /// `503 Service Unavailable`: too many connections.
+  package static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
   /// `505 HTTP Version Not Supported`.
   package static let httpVersionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 

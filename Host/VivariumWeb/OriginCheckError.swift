@@ -6,7 +6,8 @@ package struct OriginCheckError: Error, Equatable, CustomStringConvertible {
   package enum Kind: String, Sendable, CaseIterable {
     /// The request has no `Host` (400).
     case missingHost
-    /// The `Host` is not one of the server's: DNS rebinding, or a mistake (403).
+    /// The `Host` is not one of the server's: DNS rebinding, or a mistake
+    /// (421 Misdirected Request: this server does not answer for that host).
     case foreignHost
     /// The WebSocket handshake has no `Origin`: no browser's, so none to trust (403).
     case missingOrigin
@@ -26,5 +27,11 @@ package struct OriginCheckError: Error, Equatable, CustomStringConvertible {
   }
 
   /// The status of the response to the refused request.
-  package var status: HTTPStatus { kind == .missingHost ? .badRequest : .forbidden }
+  package var status: HTTPStatus {
+    switch kind {
+    case .missingHost: .badRequest
+    case .foreignHost: .misdirectedRequest
+    case .missingOrigin, .foreignOrigin: .forbidden
+    }
+  }
 }

@@ -7,7 +7,8 @@ import VivariumSupport
 
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
-  RunCommand.self, PluginsCommand.self, RoutesCommand.self, ServicesCommand.self, PermissionsCommand.self,
+  RunCommand.self, ServeCommand.self, PluginsCommand.self, RoutesCommand.self, ServicesCommand.self,
+  PermissionsCommand.self,
   RenderCommand.self, CheckCommand.self,
   GraphCommand.self,
   SDKCommand.self, NewCommand.self, ManifestCommand.self,

@@ -6,7 +6,7 @@ import Testing
 /// URN, …), no file of the reader's own (a plugin they have yet to build) and
 /// no internal command (`__zygote`, which the host starts itself).
 /// A command that needs arguments, named alone in prose (`vivarium check`), is
-/// a name, not an example.
+/// a name, not an example; so is a server's, which runs until stopped.
 @Suite("README examples")
 @MainActor
 struct ReadmeExampleTests {
@@ -51,6 +51,8 @@ struct ReadmeExampleTests {
     ]
     return found.map { $0.trimmingCharacters(in: .whitespaces) }.filter { command in
       command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
+        // A server runs until it is stopped: only its help is an example to run.
+        && (!command.hasPrefix("vivarium serve") || command.hasSuffix("--help"))
         && !command.contains("path/to")
         && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
         && !command.split(separator: " ").dropFirst().contains { word in

@@ -107,3 +107,27 @@ extension SessionCommand {
   /// Every command's name, as a person types it (aliases such as `exit` aside).
   package static let names = Name.allCases.map(\.rawValue)
 }
+
+extension SessionCommand {
+  /// Which command this is.
+  package var name: Name {
+    switch self {
+    case .tap: .tap
+    case .select: .select
+    case .type: .type
+    case .open: .open
+    case .back: .back
+    case .dismiss: .dismiss
+    case .ok: .ok
+    case .cancel: .cancel
+    case .wait: .wait
+    case .screen: .screen
+    case .tree: .tree
+    case .routes: .routes
+    case .plugins: .plugins
+    case .log: .log
+    case .help: .help
+    case .quit: .quit
+    }
+  }
+}

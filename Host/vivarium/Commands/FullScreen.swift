@@ -28,7 +28,7 @@ enum FullScreen {
       plugins: PluginsReport(discovery: discovery, catalog: runtime.catalog).text(style: .plain, width: width),
       routes: RoutesReport(catalog: runtime.catalog).text(style: .plain, width: width),
       scheme: manifest?.scheme, settles: false)
-    askForPermissions(runtime)
+    runtime.asksForPermissionsInAlerts()
     let first = start
     let opened = await session.execute(first.map { "open \($0)" } ?? "screen")
     if let first, runtime.top == nil {
@@ -58,28 +58,5 @@ enum FullScreen {
     let status = await AppLoop(app: app, terminal: mode, colour: console.style.colour).run(input: STDIN_FILENO)
     mode.close()
     return status
-  }
-
-  /// Has the app ask its person, the first time a module of its session
-  /// (or a provider, which serves every session) uses a permission never
-  /// decided, whether to allow it: the use waits for the answer, which is
-  /// kept in the data directory for the host.
-  @MainActor
-  private static func askForPermissions(_ runtime: HostRuntime) {
-    runtime.permissionAsker.ask = { [weak runtime] plugin, permission in
-      guard let runtime else { return .undecided }
-      // The calls waiting on this answer wait for the person, not for their provider.
-      return await runtime.host.waitingForThePerson {
-        await withCheckedContinuation { answered in
-          runtime.notifications.ask(
-            title: "Allow \(plugin.name)?",
-            question:
-              "\(plugin.name) (\(PathName.lastComponent(plugin.path))) asks to \(permission.explanation) (\(permission)). Your answer is kept; \(runtime.services.invocation.command("permissions")) changes it.",
-            HostNotifications.Choice(confirm: "Allow", cancel: "Deny")
-          ) { allowed in answered.resume(returning: allowed ? .granted : .denied) }
-          runtime.onScreenChanged()
-        }
-      }
-    }
   }
 }

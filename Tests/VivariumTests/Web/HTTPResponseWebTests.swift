@@ -113,6 +113,10 @@ struct HTTPResponseWebTests {
     }
     let tooLarge = HTTPResponse.refusing(HTTPRequestError(.headerBlockTooLarge, ""))
     #expect(Self.text(tooLarge.serialized()).hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+    let busy = HTTPResponse.refusing(status: .serviceUnavailable)
+    #expect(Self.text(busy.serialized()).hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+    #expect(busy["Connection"] == "close")
+    #expect(busy["Content-Security-Policy"] == HTTPResponse.contentSecurityPolicy)
   }
 
   /// What the response writes, the request parser reads back as a head.

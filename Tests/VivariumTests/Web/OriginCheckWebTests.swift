@@ -52,7 +52,7 @@ struct OriginCheckWebTests {
     #expect(Self.hostRefusal(check, nil) == .missingHost)
     #expect(Self.hostRefusal(check, "") == .missingHost)
     #expect(OriginCheckError(.missingHost, "").status.code == 400)
-    #expect(OriginCheckError(.foreignHost, "").status.code == 403)
+    #expect(OriginCheckError(.foreignHost, "").status.code == 421)
   }
 
   @Test func theAddressGiven() {

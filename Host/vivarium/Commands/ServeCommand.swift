@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import Synchronization
+import VivariumLoading
+import VivariumRuntime
+import VivariumServe
+import VivariumSupport
+import VivariumTerminal
+import VivariumWeb
+
+/// `vivarium serve`: the app served to browser tabs, each a session of its
+/// own on one host.
+enum ServeCommand: Command {
+  static let name = "serve"
+  static let summary = "Serve the app to web browsers: each tab a session of its own."
+  static let synopsis =
+    "vivarium serve [--plugins DIR]... [--port N] [--host ADDRESS] [--data DIR] [--in-process | --no-sandbox] [--allow PLUGIN[:PERMISSION]]..."
+  static let details = """
+    Serves the app over HTTP and WebSocket and prints the address to open, which
+    carries a random token: every request needs it (the page keeps it in a cookie
+    once opened). Each browser tab is a session of its own (its own screens and
+    deep link, in the address bar), all of them sharing the plugins, their
+    processes and what they saved. It listens on 127.0.0.1 unless --host says
+    otherwise; on any other address the connection is not encrypted: put a
+    reverse proxy with TLS in front. Ends on Ctrl-C (SIGINT) or SIGTERM.
+    """
+  static let port = ValueOption("port", "N", "Listen on port N (default 8080; 0 picks a free one).")
+  static let address = ValueOption(
+    "host", "ADDRESS", "Listen on ADDRESS (an IPv4 or IPv6 address; default 127.0.0.1, this machine only).")
+  static let options: [any CommandOption] =
+    [CommonOptions.plugins, port, address, CommonOptions.data, CommonOptions.noCache] + HostingOptions.all
+  static let exitCodes = """
+    0 ended by SIGINT or SIGTERM; 1 the address could not be listened on, or a --plugins path does not exist; 2 usage error.
+    """
+
+  /// The default port.
+  static let defaultPort: UInt16 = 8080
+
+  static func run(_ arguments: ParsedArguments, _ console: Console) async throws -> Int32 {
+    guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument '\(arguments.positionals[0])'") }
+    let portText = arguments.all(port).last
+    guard let portNumber = portText.map({ UInt16($0) }) ?? defaultPort else {
+      throw UsageError("--port is '\(portText ?? "")'; give a port number from 0 to 65535")
+    }
+    let listenAddress = arguments.all(address).last ?? "127.0.0.1"
+    let hosting = try HostingOptions.processes(
+      arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
+    var manifest: AppManifest?
+    switch AppManifest.find(in: discovery.directories) {
+    case .success(let found)?: manifest = found
+    case .failure(let error)?:
+      console.error(name, error.description)
+      return ExitCode.failure
+    case nil: break
+    }
+    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
+    runtime.host.serviceProviders = manifest?.providers ?? [:]
+    // The host is served to tabs, each a session of its own: the session
+    // the setup made shows nothing.
+    runtime.shutdown()
+    let app = WebApp(host: runtime.host, token: RandomToken(), start: manifest?.start, scheme: manifest?.scheme)
+    // The server's log lines come from its own thread: straight to stderr.
+    let prefix = "vivarium \(name): "
+    let server = WebServer(
+      host: listenAddress, port: portNumber,
+      log: { line in FileHandle.standardError.write(Data((prefix + line + "\n").utf8)) }, handler: app)
+    let bound: UInt16
+    do {
+      bound = try server.start()
+    } catch {
+      console.error(name, "cannot listen on \(listenAddress) port \(portNumber): \(error)")
+      return ExitCode.failure
+    }
+    defer { server.stop() }
+    if !Self.isLoopback(listenAddress) {
+      console.warning(
+        name,
+        "listening on \(listenAddress): the connection is not encrypted; put a reverse proxy with TLS in front of it")
+    }
+    if hosting == nil { console.warning(name, "plugins are not confined (--in-process): each may do whatever you may") }
+    console.out("Open \(app.address(host: listenAddress, port: bound)) in a browser; Ctrl-C stops serving.")
+    let signal = await Self.terminatingSignal()
+    console.out("Stopped by signal \(signal).")
+    return ExitCode.success
+  }
+
+  /// Whether `address` is this machine only.
+  static func isLoopback(_ address: String) -> Bool {
+    address == "localhost" || address == "::1" || address.hasPrefix("127.")
+  }
+
+  /// Waits for SIGINT or SIGTERM.
+  private static func terminatingSignal() async -> Int32 {
+    await withCheckedContinuation { continuation in
+      let once = Mutex(Optional(continuation))
+      _ = SignalPipe.start([SIGINT, SIGTERM]) { signal in
+        once.withLock { $0.take() }?.resume(returning: signal)
+      }
+    }
+  }
+}

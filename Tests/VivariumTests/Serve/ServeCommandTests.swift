@@ -1,0 +1,221 @@
+import Foundation
+import Glibc
+import Testing
+import VivariumWeb
+
+/// `vivarium serve` as a browser tab meets it, over real sockets: the
+/// token, the page, and a tab's session on the demo's plugins driven by the
+/// lines the page sends.
+@Suite(.serialized)
+struct ServeCommandTests {
+  @Test func aTabSignsInWithTheTokenAndASecondTabHasASessionOfItsOwn() async throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    let server = try ServeProcess(plugins: plugins.path, data: data.path)
+    defer { server.stop() }
+
+    // Without the token: refused.
+    let refused = try ServeClient(port: server.port)
+    refused.write("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+    #expect(await refused.readText { $0.contains("\r\n\r\n") }.hasPrefix("HTTP/1.1 401"))
+
+    // A tab: its session opens the app's first screen, the sign-in form.
+    let tab = try ServeClient(port: server.port)
+    try await tab.openSocket(token: server.token, link: "")
+    #expect(await tab.update { $0.urn == "login:form" } != nil, "\(tab.updates.suffix(2))")
+    tab.send("type user ada")
+    tab.send("type password lovelace")
+    tab.send("tap signIn")
+    #expect(await tab.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "\(tab.updates.suffix(2))")
+    // A line a page may not send is refused by name; the session goes on.
+    tab.send("routes")
+    #expect(await tab.update { $0.errors.contains { $0.hasPrefix("'routes' ") } } != nil)
+
+    // A second tab, on a deep link behind the sign-in: the person signed
+    // in, it opens there, in a session of its own.
+    let second = try ServeClient(port: server.port)
+    try await second.openSocket(token: server.token, link: "products%3Asearch")
+    #expect(await second.update { $0.urn == "products:search" } != nil, "\(second.updates.suffix(2))")
+    let third = try ServeClient(port: server.port)
+    try await third.openSocket(token: server.token, link: "dashboard%3Ahome%3Fuser%3Dada")
+    #expect(await third.update { $0.urn == "dashboard:home?user=ada" } != nil, "\(third.updates.suffix(2))")
+    tab.send("screen")
+    #expect(await tab.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "the first tab stays where it was")
+  }
+}
+
+/// One `vivarium serve --port 0` on a plugin directory, its address read
+/// from what it prints.
+final class ServeProcess {
+  let process = Process()
+  let port: UInt16
+  let token: String
+
+  init(plugins: String, data: String) throws {
+    process.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
+    process.arguments = ["serve", "--plugins", plugins, "--data", data, "--port", "0"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["VIVARIUM_PLUGIN_PATH"] = nil
+    environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.repository + "/Plugins/demo-http"
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // The first line names the address; a server that prints none within
+    // the bound is stopped and the test fails.
+    var text = ""
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    for _ in 0..<300 where !text.contains("\n") {
+      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, 100) > 0 else { continue }
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let count = read(descriptor, &buffer, buffer.count)
+      guard count > 0 else { break }
+      text += String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+    guard let match = text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)/),
+      let port = UInt16(match.1)
+    else {
+      process.terminate()
+      throw ServeTestError(description: "vivarium serve printed no address: \(text)")
+    }
+    self.port = port
+    token = String(match.2)
+  }
+
+  func stop() {
+    process.interrupt()
+    process.waitUntilExit()
+  }
+}
+
+struct ServeTestError: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// What a page receives after a change, as far as these tests read it.
+struct ServeUpdate: Decodable {
+  struct Screen: Decodable { let urn: String }
+  let screen: Screen?
+  let errors: [String]
+  var urn: String? { screen?.urn }
+}
+
+/// A browser tab's end of the connection, by hand: HTTP, then a WebSocket
+/// whose frames it masks, as a browser does. Every read is bounded.
+final class ServeClient {
+  private let socket: Int32
+  private let port: UInt16
+  private var buffer: [UInt8] = []
+  private(set) var updates: [String] = []
+
+  init(port: UInt16) throws {
+    self.port = port
+    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw ServeTestError(description: "cannot connect: errno \(errno)") }
+  }
+
+  deinit { close(socket) }
+
+  func write(_ text: String) { write(Array(text.utf8)) }
+
+  func write(_ bytes: [UInt8]) {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { Glibc.write(socket, $0.baseAddress, $0.count) }
+      guard count > 0 else { return }
+      written += count
+    }
+  }
+
+  /// Reads for at most `seconds` until `done` holds of what came.
+  private func read(seconds: Double = 20, until done: ([UInt8]) -> Bool) async -> Bool {
+    for _ in 0..<Int(seconds * 20) {
+      if done(buffer) { return true }
+      var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      if poll(&entry, 1, 0) > 0 {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = Glibc.read(socket, &chunk, chunk.count)
+        guard count > 0 else { return done(buffer) }
+        buffer += chunk[0..<count]
+      } else {
+        try? await Task.sleep(for: .milliseconds(50))
+      }
+    }
+    return done(buffer)
+  }
+
+  func readText(until done: (String) -> Bool) async -> String {
+    _ = await read { done(String(decoding: $0, as: UTF8.self)) }
+    return String(decoding: buffer, as: UTF8.self)
+  }
+
+  /// Upgrades to the tab's WebSocket, with the token's cookie and the server's own origin.
+  func openSocket(token: String, link: String) async throws {
+    let key = Base64.encode((0..<16).map { _ in UInt8.random(in: 0...255) })
+    write(
+      "GET /socket?link=\(link) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+        + "Cookie: vivarium-token=\(token)\r\n\r\n")
+    let head = await readText { $0.contains("\r\n\r\n") }
+    guard head.hasPrefix("HTTP/1.1 101") else { throw ServeTestError(description: "not upgraded: \(head)") }
+    let end = buffer.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound
+    buffer.removeFirst(end)
+  }
+
+  /// Sends `line` as one masked text message.
+  func send(_ line: String) {
+    let payload = Array(line.utf8)
+    precondition(payload.count < 126)
+    let mask: [UInt8] = (0..<4).map { _ in UInt8.random(in: 0...255) }
+    write([0x81, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+  }
+
+  /// The first update from now on (or already read and not yet looked at)
+  /// that `wanted` takes, within the bound; nil if none came.
+  func update(_ wanted: (ServeUpdate) -> Bool) async -> ServeUpdate? {
+    var found: ServeUpdate?
+    _ = await read { _ in
+      while let message = takeMessage() {
+        updates.append(message)
+        if found == nil, let update = try? JSONDecoder().decode(ServeUpdate.self, from: Data(message.utf8)),
+          wanted(update)
+        {
+          found = update
+        }
+      }
+      return found != nil
+    }
+    return found
+  }
+
+  /// One whole unmasked server frame's text, taken from the buffer.
+  private func takeMessage() -> String? {
+    guard buffer.count >= 2 else { return nil }
+    var length = Int(buffer[1] & 0x7F)
+    var offset = 2
+    if length == 126 {
+      guard buffer.count >= 4 else { return nil }
+      length = Int(buffer[2]) << 8 | Int(buffer[3])
+      offset = 4
+    } else if length == 127 {
+      guard buffer.count >= 10 else { return nil }
+      length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+      offset = 10
+    }
+    guard buffer.count >= offset + length else { return nil }
+    let text = String(decoding: buffer[offset..<(offset + length)], as: UTF8.self)
+    buffer.removeFirst(offset + length)
+    return text
+  }
+}
