@@ -464,10 +464,6 @@ package final class HostRuntime {
     var waited = await turn.acquire()
     defer {
       turn.release()
-      // A request queued after this turn carried out its own, while it
-      // held the turn (so that it was left to this turn), gets a turn now;
-      // before this one stops counting, so that a session waits for it.
-      if !requests.isEmpty { drain() }
       release()
     }
     let result: Result<T, Failure>
