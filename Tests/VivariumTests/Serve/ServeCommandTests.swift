@@ -139,7 +139,7 @@ final class ServeClient {
   }
 
   /// Reads for at most `seconds` until `done` holds of what came.
-  private func read(seconds: Double = 20, until done: ([UInt8]) -> Bool) async -> Bool {
+  private func read(seconds: Double = TestServices.settleLimit, until done: ([UInt8]) -> Bool) async -> Bool {
     for _ in 0..<Int(seconds * 20) {
       if done(buffer) { return true }
       var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

@@ -12,12 +12,12 @@ enum TestServices {
   /// How long a test session waits for the modules' work, in real seconds:
   /// a generous bound on a hang, not on a busy machine, where the test
   /// run's other suites may hold the main actor for seconds.
-  static let settleLimit = 300.0
+  nonisolated static let settleLimit = 300.0
   /// How long a module in a plugin process may take to answer in a test:
   /// generous, as the main actor the host answers on is the test run's,
   /// shared by every suite; a test of a process not responding names a
   /// short limit of its own.
-  static let responseLimit: Duration = .seconds(60)
+  nonisolated static let responseLimit: Duration = .seconds(60)
 
   /// Services keeping their files in `directory`; `signedIn` sets the
   /// setting the demo's route guards ask for (`session.user`).

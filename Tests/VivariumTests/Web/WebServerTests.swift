@@ -600,7 +600,7 @@ final class WebLogLines: Sendable {
 /// Waits until `condition` holds, for at most `seconds`: whether it did.
 /// It sleeps between looks, so the main actor runs meanwhile.
 @MainActor
-func webEventually(seconds: Double = 10, _ condition: @MainActor () -> Bool) async -> Bool {
+func webEventually(seconds: Double = TestServices.settleLimit, _ condition: @MainActor () -> Bool) async -> Bool {
   let start = ContinuousClock.now
   while !condition() {
     if ContinuousClock.now - start > .seconds(seconds) { return false }
@@ -687,7 +687,7 @@ final class WebRawClient {
 
   /// Reads until `condition` holds of what was read, or the connection
   /// closes, or `seconds` pass: whether it holds.
-  func read(seconds: Double = 10, until condition: ([UInt8]) -> Bool) async -> Bool {
+  func read(seconds: Double = TestServices.settleLimit, until condition: ([UInt8]) -> Bool) async -> Bool {
     _ = await webEventually(seconds: seconds) {
       readNow()
       return condition(received) || isClosed
@@ -696,7 +696,7 @@ final class WebRawClient {
   }
 
   /// Reads until the server closes the connection, or `seconds` pass: whether it closed.
-  func readUntilClosed(seconds: Double = 10) async -> Bool {
+  func readUntilClosed(seconds: Double = TestServices.settleLimit) async -> Bool {
     await webEventually(seconds: seconds) {
       readNow()
       return isClosed
