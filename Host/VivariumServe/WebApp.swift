@@ -16,20 +16,36 @@ package final class WebApp: WebHandler {
   /// The path of the WebSocket a page opens.
   static let socketPath = "/socket"
 
+  /// How long a tab whose page disconnected is kept for it to connect
+  /// again (a reload, a dropped network), in seconds: as long as Blazor
+  /// keeps a circuit.
+  static let keptFor: Double = 180
+  /// The most tabs kept without a page: past it, the one disconnected
+  /// longest ends first.
+  static let keptLimit = 64
+
   private let host: SharedHost
   private let token: RandomToken
   private let start: String?
   private let scheme: String?
-  /// The sessions open, by connection: each ends with its WebSocket.
-  private var sessions: [Int: WebSession] = [:]
+  private let directories: [String]
+  private let status: String?
+  /// The tabs, by id: each outlives its connections.
+  private var tabs: [String: WebTab] = [:]
 
-  /// The app over `host`, opening `start` (a URN or deep link) in a tab that
-  /// asks for no screen, and admitting those that present `token`.
-  package init(host: SharedHost, token: RandomToken, start: String?, scheme: String?) {
+  /// The app over `host` and the plugins in `directories`, opening `start`
+  /// (a URN or deep link) in a tab that asks for no screen, and admitting
+  /// those that present `token`; `status` is what the page's status line
+  /// says of the host (plugins not confined), if anything.
+  package init(
+    host: SharedHost, token: RandomToken, start: String?, scheme: String?, directories: [String], status: String? = nil
+  ) {
     self.host = host
     self.token = token
     self.start = start
     self.scheme = scheme
+    self.directories = directories
+    self.status = status
   }
 
   /// The address to open: the server's, with the token.
@@ -38,8 +54,8 @@ package final class WebApp: WebHandler {
     return "http://\(shown):\(port)/?token=\(token.text)"
   }
 
-  /// How many tabs are open.
-  package var sessionCount: Int { sessions.count }
+  /// How many tabs are open, with a page or kept for one.
+  package var sessionCount: Int { tabs.count }
 
   package func respond(to request: HTTPRequestHead, body: [UInt8]) -> HTTPResponse {
     guard request.method == "GET" || request.method == "HEAD" else {
@@ -72,12 +88,49 @@ package final class WebApp: WebHandler {
     guard request.target.path == Self.socketPath else {
       return .failure(WebUpgradeRefusal(Self.response(.notFound, text: "no WebSocket at this path")))
     }
-    let link = (try? request.target.queryItems())?.first { $0.name == "link" }?.value ?? ""
-    let session = WebSession(host: host, connection: connection, link: link, start: start, scheme: scheme) {
-      [weak self] in self?.sessions[connection.id] = nil
+    let query = (try? request.target.queryItems()) ?? []
+    let link = query.first { $0.name == "link" }?.value ?? ""
+    let asked = query.first { $0.name == "tab" }.map(\.value).flatMap { RandomToken.isText($0) ? $0 : nil }
+    let tab: WebTab
+    if let asked, let kept = tabs[asked], !kept.ended {
+      tab = kept
+    } else {
+      // A tab the host does not have (new, ended, or from before a
+      // restart, whose saved screens it gets back) under the id it asked for.
+      let id = asked ?? RandomToken().text
+      tab = WebTab(
+        id: id, host: host,
+        store: NavigationStore(dataDirectory: host.services.dataDirectory, directories: directories, tab: id),
+        link: link, start: start, scheme: scheme, status: status)
+      tabs[id] = tab
     }
-    sessions[connection.id] = session
-    return .success(session)
+    tab.attach(connection)
+    return .success(TabConnection(tab: tab, connection: connection) { [weak self] in self?.disconnected(tab) })
+  }
+
+  /// `tab`'s page disconnected: it is kept for ``keptFor`` seconds, and
+  /// the tabs kept longest end past ``keptLimit``.
+  private func disconnected(_ tab: WebTab) {
+    let kept = tabs.values.filter { $0.disconnectedAt != nil }.sorted { $0.disconnectedAt! < $1.disconnectedAt! }
+    for old in kept.prefix(max(0, kept.count - Self.keptLimit)) { end(old) }
+    Task { @MainActor [weak self, weak tab] in
+      try? await Task.sleep(for: .seconds(Self.keptFor))
+      guard let self, let tab, let since = tab.disconnectedAt, since.duration(to: .now) >= .seconds(Self.keptFor)
+      else { return }
+      end(tab)
+    }
+  }
+
+  private func end(_ tab: WebTab) {
+    tab.end()
+    if tabs[tab.id] === tab { tabs[tab.id] = nil }
+  }
+
+  /// Ends every tab, keeping what each saved: the host is stopping, and
+  /// the pages get their screens back when it serves again.
+  package func stop() {
+    for tab in tabs.values { tab.end(keepingSaved: true) }
+    tabs.removeAll()
   }
 
   /// Whether `request` carries the token in its cookie.

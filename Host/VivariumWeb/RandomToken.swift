@@ -35,6 +35,26 @@ package struct RandomToken: Sendable, CustomStringConvertible, CustomReflectable
     text = Base64.encodeURLSafe(bytes)
   }
 
+  /// The token `text` writes, as ``text`` gives it (kept in a file);
+  /// nil for text that is not a token's: another length or alphabet.
+  package init?(text: String) {
+    guard Self.isText(text) else { return nil }
+    self.text = text
+  }
+
+  /// Whether `text` could be a token's ``text``: its length and alphabet.
+  package static func isText(_ text: String) -> Bool {
+    text.utf8.count == textLength
+      && text.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+          true
+        default: false
+        }
+      }
+  }
+
   /// Whether `presented` is this token, compared in constant time
   /// (``ConstantTime``).
   package func matches(_ presented: String) -> Bool {

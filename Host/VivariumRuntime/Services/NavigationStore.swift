@@ -51,14 +51,40 @@ package final class NavigationStore {
   /// The least the journal grows to before it is folded into a snapshot.
   static let smallestJournal = 64 * 1024
 
-  /// The store for the plugins loaded from `directories`, in `dataDirectory`.
-  package init(dataDirectory: String, directories: [String]) {
+  /// The store for the plugins loaded from `directories`, in `dataDirectory`;
+  /// with `tab`, the store of that browser tab's session (`vivarium serve`).
+  package init(dataDirectory: String, directories: [String], tab: String? = nil) {
+    let name = Self.prefix(dataDirectory: dataDirectory, directories: directories) + (tab.map { "-tab-" + $0 } ?? "")
+    path = name + ".json"
+    journalPath = name + ".journal"
+  }
+
+  /// Where the files of the plugins loaded from `directories` begin.
+  private static func prefix(dataDirectory: String, directories: [String]) -> String {
     // The same directories however they were given: relative, through links.
     let key = directories.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
       .joined(separator: "\n")
-    let name = "\(dataDirectory)/\(Self.folder)/navigation-\(String(NavigationJournal.checksum(key.utf8), radix: 16))"
-    path = name + ".json"
-    journalPath = name + ".journal"
+    return "\(dataDirectory)/\(Self.folder)/navigation-\(String(NavigationJournal.checksum(key.utf8), radix: 16))"
+  }
+
+  /// Removes the stores of browser tabs on these plugins not written for
+  /// `age` seconds: the sessions of tabs closed while the host was not
+  /// running, whose screens nobody comes back for. Returns how many went.
+  @discardableResult
+  package static func removeTabs(dataDirectory: String, directories: [String], olderThan age: Double) -> Int {
+    let prefix = Self.prefix(dataDirectory: dataDirectory, directories: directories) + "-tab-"
+    let folder = (prefix as NSString).deletingLastPathComponent
+    let start = (prefix as NSString).lastPathComponent
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    var removed = 0
+    for file in files where file.hasPrefix(start) {
+      let path = folder + "/" + file
+      guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+        -modified.timeIntervalSinceNow > age
+      else { continue }
+      if (try? FileManager.default.removeItem(atPath: path)) != nil, file.hasSuffix(".json") { removed += 1 }
+    }
+    return removed
   }
 
   deinit { if journal >= 0 { close(journal) } }

@@ -108,6 +108,13 @@ enum HostingOptions {
     }
   }
 
+  /// The option that leaves plugins unconfined with `hosting` (nil: in
+  /// the host's process), as spelt on the command line; nil when they are
+  /// confined.
+  static func unconfinedBy(_ hosting: PluginProcessOptions?) -> String? {
+    hosting == nil ? inProcess.spelling : hosting?.confined == false ? noSandbox.spelling : nil
+  }
+
   /// The options for plugin processes, or nil with `--in-process`. Says
   /// on stderr, as `command`, when `--no-sandbox` leaves them unconfined.
   static func processes(_ arguments: ParsedArguments, executable: String, _ console: Console, command: String) throws

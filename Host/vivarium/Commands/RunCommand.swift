@@ -56,33 +56,14 @@ enum RunCommand: Command {
     let store = NavigationStore(dataDirectory: runtime.services.dataDirectory, directories: directories)
     if arguments.has(fresh) { store.remove() }
     var lost: [String] = []
-    if arguments.all(start).isEmpty, !arguments.has(fresh) {
-      switch store.load() {
-      case .success(let state?): lost = (store.damage.map { [$0] } ?? []) + (await runtime.restore(state))
-      case .success(nil): break
-      case .failure(let error): lost = [error.description]
-      }
-    }
-    for warning in lost { runtime.services.logLine(.warning, module: "host", warning) }
-    var reported = false
-    // Each change saves what it changed (the journal), not everything shown.
-    let tracker = NavigationChangeTracker(runtime)
-    runtime.onNavigationChanged = { [weak runtime] in
-      guard let runtime else { return }
-      do {
-        try store.record(tracker.takeChanges()) { runtime.navigationState }
-      } catch {
-        // Once: the person is told in the log, not on every change.
-        if !reported { runtime.services.logLine(.error, module: "host", "\(error)") }
-        reported = true
-      }
-    }
+    if arguments.all(start).isEmpty, !arguments.has(fresh) { lost = await runtime.restore(from: store) }
+    runtime.keepSaving(to: store)
     return (runtime.top != nil, lost)
   }
 
   static func run(_ given: ParsedArguments, _ console: Console) async throws -> Int32 {
     guard given.positionals.isEmpty else { throw UsageError("unexpected argument '\(given.positionals[0])'") }
-    let (arguments, builder) = try Watching.prepare(given, console)
+    let (arguments, builder) = try Watching.prepare(given, console, command: name)
     let input: FileHandle
     if let script = arguments.all(Self.script).last {
       guard let handle = FileHandle(forReadingAtPath: script) else {
@@ -113,14 +94,16 @@ enum RunCommand: Command {
     let first = resumed ? nil : arguments.all(start).last ?? manifest?.start
     let watching =
       arguments.has(Watching.watch)
-      ? Watching(runtime: runtime, directories: discovery.directories, hosting: hosting, builder: builder) : nil
+      ? Watching(host: runtime.host, directories: discovery.directories, hosting: hosting, builder: builder) {
+        [weak runtime] text, tone in
+        runtime?.notifications.notice(text, tone: tone)
+        runtime?.onScreenChanged()
+      } : nil
     defer { watching?.stop() }
     if fullScreen {
-      let unconfined =
-        hosting == nil ? HostingOptions.inProcess : hosting?.confined == false ? HostingOptions.noSandbox : nil
       return try await FullScreen.run(
         runtime: runtime, discovery: discovery, manifest: manifest, first: first, lost: lost,
-        unconfined: unconfined?.spelling, console)
+        unconfined: HostingOptions.unconfinedBy(hosting), console)
     }
     for warning in lost { console.warning(name, warning) }
     // Hints name the session's own commands ('routes').

@@ -1,9 +1,10 @@
 import Foundation
+import ViperKit
 import VivariumLoading
 import VivariumRuntime
 import VivariumSupport
 
-/// `vivarium run --watch [--build PACKAGE_DIR]`: a rebuilt plugin file is
+/// `vivarium run` and `serve` `--watch [--build PACKAGE_DIR]`: a rebuilt plugin file is
 /// reloaded in the running app; with `--build`, the package's sources are
 /// built when they change.
 @MainActor
@@ -23,10 +24,12 @@ final class Watching {
   /// With `--build`: builds the package once, before anything is loaded,
   /// and adds the plugins it built to `--plugins`; the builder goes on to
   /// ``init(runtime:directories:hosting:builder:)``. Fails when it does not build.
-  static func prepare(_ arguments: ParsedArguments, _ console: Console) throws -> (ParsedArguments, PackageBuilder?) {
+  static func prepare(_ arguments: ParsedArguments, _ console: Console, command: String) throws -> (
+    ParsedArguments, PackageBuilder?
+  ) {
     guard let package = arguments.all(build).last else { return (arguments, nil) }
     guard arguments.has(watch) else {
-      throw UsageError("--build works with --watch: vivarium run --watch --build \(package)")
+      throw UsageError("--build works with --watch: vivarium \(command) --watch --build \(package)")
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: package + "/Package.swift", isDirectory: &isDirectory),
@@ -35,7 +38,7 @@ final class Watching {
       throw UsageError(
         "--build '\(package)' is not a Swift package (it has no Package.swift); give your plugin's package folder")
     }
-    console.progress(RunCommand.name, "building \(package) (swift build)…")
+    console.progress(command, "building \(package) (swift build)…")
     let builder = PackageBuilder(directory: package)
     let outcome = builder.buildNow()
     guard outcome.succeeded else {
@@ -59,18 +62,22 @@ final class Watching {
 
   /// Starts watching the plugin files of `directories` (and, with
   /// `--build`, the package's sources, with the `builder` that built them
-  /// first); keep the result while the app runs.
-  init(runtime: HostRuntime, directories: [String], hosting: PluginProcessOptions?, builder: PackageBuilder?) {
+  /// first) for `host`, telling each reload and build to the person with
+  /// `tell` (a notice in each session shown); keep the result while the app
+  /// runs.
+  init(
+    host: SharedHost, directories: [String], hosting: PluginProcessOptions?, builder: PackageBuilder?,
+    tell: @escaping @MainActor (String, Tone) -> Void
+  ) {
     let reloader = PluginReloader(hosting: hosting)
-    let notices = runtime.notifications
     // Loads by path, numbered in the order the builds were seen, and the
     // number of the last one taken: a load that finishes after a newer one
     // was taken is dropped, so two quick saves never end on the older build,
     // and a newer one that is refused leaves the older one taken.
     var loads: [String: Int] = [:]
     var taken: [String: Int] = [:]
-    let watcher = PluginWatcher(directories: directories) { [weak runtime, weak builder] path in
-      guard let runtime else { return }
+    let watcher = PluginWatcher(directories: directories) { [weak host, weak builder] path in
+      guard let host else { return }
       let saved = builder.flatMap { path.hasPrefix($0.products + "/") ? $0.savedAt : nil }
       loads[path, default: 0] += 1
       let load = loads[path, default: 0]
@@ -84,25 +91,21 @@ final class Watching {
         // The SDK's own libraries sit beside plugins in a build folder.
         if case .rejected(let rejection) = outcome, rejection.isSDKLibrary { return }
         if case .loaded = outcome { taken[path] = load }
-        let reload = await runtime.host.reload(outcome)
+        let reload = await host.reload(outcome)
         let text = reload.summary(after: saved.map { Date().timeIntervalSince($0) })
-        runtime.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
-        notices.notice(text, tone: reload.accepted ? .positive : .negative)
-        runtime.onScreenChanged()
+        host.services.logLine(reload.accepted ? .info : .warning, module: "host", text)
+        tell(text, reload.accepted ? .positive : .negative)
       }
     }
     if let builder {
-      builder.onStart = { [weak runtime] files in
+      builder.onStart = { files in
         let names = files.prefix(3).map(PathName.lastComponent) + (files.count > 3 ? ["…"] : [])
         let package = PathName.lastComponent(builder.directory)
-        runtime?.notifications.notice(
-          names.isEmpty ? "Building \(package)…" : "Building \(package) (\(names.joined(separator: ", ")))…",
-          tone: .info)
-        runtime?.onScreenChanged()
+        tell(names.isEmpty ? "Building \(package)…" : "Building \(package) (\(names.joined(separator: ", ")))…", .info)
       }
-      builder.onEnd = { [weak runtime, weak watcher] outcome in
-        guard let runtime else { return }
-        runtime.services.logLine(outcome.succeeded ? .info : .warning, module: "host", outcome.output)
+      builder.onEnd = { [weak host, weak watcher] outcome in
+        guard let host else { return }
+        host.services.logLine(outcome.succeeded ? .info : .warning, module: "host", outcome.output)
         guard !outcome.succeeded else {
           // The build has written its products: reload them now.
           watcher?.lookNow()
@@ -111,10 +114,9 @@ final class Watching {
         // Sources changed while it ran (a save mid-build can fail it):
         // the next build, starting now, says how that one goes.
         guard !outcome.overtaken else { return }
-        runtime.notifications.notice(
+        tell(
           "Build failed, the running version stays: \(outcome.errors.joined(separator: "; ")) ('log' has the rest)",
-          tone: .negative)
-        runtime.onScreenChanged()
+          .negative)
       }
       builder.start()
     }

@@ -94,12 +94,13 @@ struct ServeTestError: Error, CustomStringConvertible {
   let description: String
 }
 
-/// What a page receives after a change, as far as these tests read it.
+/// What a page receives after a change, as far as these tests read it:
+/// the deep link shown and the errors.
 struct ServeUpdate: Decodable {
-  struct Screen: Decodable { let urn: String }
-  let screen: Screen?
+  let link: String?
   let errors: [String]
-  var urn: String? { screen?.urn }
+  /// The first module of the link.
+  var urn: String? { link?.split(separator: "/").first.map(String.init) }
 }
 
 /// A browser tab's end of the connection, by hand: HTTP, then a WebSocket

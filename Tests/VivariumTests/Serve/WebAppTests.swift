@@ -15,7 +15,7 @@ import VivariumWeb
 
   init() throws {
     let runtime = HostRuntime(catalog: PluginCatalog(outcomes: []), services: try TestServices.make())
-    app = WebApp(host: runtime.host, token: token, start: nil, scheme: nil)
+    app = WebApp(host: runtime.host, token: token, start: nil, scheme: nil, directories: [])
   }
 
   private func request(_ target: String, method: String = "GET", cookie: String? = nil) throws -> HTTPRequestHead {
