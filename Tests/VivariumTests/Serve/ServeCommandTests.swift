@@ -29,7 +29,7 @@ struct ServeCommandTests {
     #expect(await tab.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "\(tab.updates.suffix(2))")
     // A line a page may not send is refused by name; the session goes on.
     tab.send("routes")
-    #expect(await tab.update { $0.errors.contains { $0.hasPrefix("'routes' ") } } != nil)
+    #expect(await tab.update { ($0.errors ?? []).contains { $0.hasPrefix("'routes' ") } } != nil)
 
     // A second tab, on a deep link behind the sign-in: the person signed
     // in, it opens there, in a session of its own.
@@ -41,6 +41,42 @@ struct ServeCommandTests {
     #expect(await third.update { $0.urn == "dashboard:home?user=ada" } != nil, "\(third.updates.suffix(2))")
     tab.send("screen")
     #expect(await tab.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "the first tab stays where it was")
+  }
+
+  /// A tab whose connection drops connects again under its id and goes on
+  /// where it was (the page it replaces is told); after the server
+  /// restarts, on the token it kept, the tab gets its screens back.
+  @Test func aTabGoesOnAfterItReconnectsAndAfterTheServerRestarts() async throws {
+    let plugins = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    var server = try ServeProcess(plugins: plugins.path, data: data.path)
+    defer { server.stop() }
+    let page = try ServeClient(port: server.port)
+    try await page.openSocket(token: server.token, link: "")
+    let first = await page.update { $0.tab != nil }
+    let id = try #require(first?.tab)
+    #expect(first?.link == "login:form", "\(page.updates.suffix(2))")
+    page.send("type user ada")
+    page.send("type password lovelace")
+    page.send("tap signIn")
+    #expect(await page.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "\(page.updates.suffix(2))")
+    page.send("tap profile")
+    #expect(await page.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(page.updates.suffix(2))")
+
+    // Reloaded: the link it asks for is its address bar's; its session is kept.
+    let reloaded = try ServeClient(port: server.port)
+    try await reloaded.openSocket(token: server.token, link: "login%3Aform", tab: id)
+    #expect(await reloaded.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(reloaded.updates)")
+    #expect(await page.update { $0.takenOver == true } != nil, "the page it replaced is told")
+
+    // Restarted: the same token, and the tab's screens back.
+    let token = server.token
+    server.stop()
+    server = try ServeProcess(plugins: plugins.path, data: data.path)
+    #expect(server.token == token, "the token is kept in the data directory")
+    let restarted = try ServeClient(port: server.port)
+    try await restarted.openSocket(token: server.token, link: "login%3Aform", tab: id)
+    #expect(await restarted.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(restarted.updates)")
   }
 }
 
@@ -97,8 +133,10 @@ struct ServeTestError: Error, CustomStringConvertible {
 /// What a page receives after a change, as far as these tests read it:
 /// the deep link shown and the errors.
 struct ServeUpdate: Decodable {
+  let tab: String?
   let link: String?
-  let errors: [String]
+  let errors: [String]?
+  let takenOver: Bool?
   /// The first module of the link.
   var urn: String? { link?.split(separator: "/").first.map(String.init) }
 }
@@ -162,10 +200,10 @@ final class ServeClient {
   }
 
   /// Upgrades to the tab's WebSocket, with the token's cookie and the server's own origin.
-  func openSocket(token: String, link: String) async throws {
+  func openSocket(token: String, link: String, tab: String? = nil) async throws {
     let key = Base64.encode((0..<16).map { _ in UInt8.random(in: 0...255) })
     write(
-      "GET /socket?link=\(link) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "GET /socket?link=\(link)\(tab.map { "&tab=" + $0 } ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:\(port)\r\n"
         + "Cookie: vivarium-token=\(token)\r\n\r\n")
     let head = await readText { $0.contains("\r\n\r\n") }
