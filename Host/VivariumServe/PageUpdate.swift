@@ -63,6 +63,13 @@ struct PageUpdate: Encodable {
     self.status = status
   }
 
+  /// Whether the page learns nothing from this update, sent after `last`:
+  /// no change, notice or error, and the same link, depth and alert.
+  func saysNothingNew(after last: PageUpdate) -> Bool {
+    page == nil && changes?.isEmpty != false && notices.isEmpty && errors.isEmpty && tab == nil && status == nil
+      && link == last.link && depth == last.depth && alert == last.alert
+  }
+
   /// The update as the text of one WebSocket message.
   var json: String {
     // Every value here encodes: strings, numbers and the app's own types.

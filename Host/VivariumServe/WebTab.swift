@@ -38,6 +38,8 @@ final class WebTab {
   private var connection: WebSocketConnection?
   /// The page as last sent on ``connection``: the next update is what changed.
   private var sent: PageNode?
+  /// The last update sent, to send none that says nothing new.
+  private var lastSent: PageUpdate?
   /// What the status line says of the host (plugins not confined).
   private let status: String?
   private var updateDue = false
@@ -86,6 +88,7 @@ final class WebTab {
     self.connection = connection
     disconnectedAt = nil
     sent = nil
+    lastSent = nil
     // Only a tab a person has open is asked for permissions.
     if runtime.permissionAsker.ask == nil { runtime.asksForPermissionsInAlerts() }
     if !opening { send(errors: []) }
@@ -160,6 +163,9 @@ final class WebTab {
       tab: sent == nil ? id : nil, page: page, since: sent, runtime: runtime, status: sent == nil ? status : nil,
       errors: errors)
     sent = page
+    // Nothing new (a burst's second signal): nothing sent.
+    if let lastSent, update.saysNothingNew(after: lastSent) { return }
+    lastSent = update
     connection.send(update.json)
   }
 }
