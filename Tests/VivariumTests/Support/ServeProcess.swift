@@ -4,8 +4,11 @@ import Glibc
 /// One `vivarium serve --port 0` on a plugin directory, its address read
 /// from what it prints: for tests that talk to it as browser tabs do.
 final class ServeProcess {
+  /// The server's process.
   let process = Process()
+  /// The port it listens on, on 127.0.0.1.
   let port: UInt16
+  /// Its token, from the address it printed.
   let token: String
   /// The directories it serves from, when it made them: kept until it goes.
   private let owned: [TemporaryDirectory]
