@@ -29,7 +29,27 @@ struct ReadmeExampleTests {
       .filter { seen.insert($0.command).inserted }
   }()
 
+  /// The `vivarium` examples of `page` that run as written.
   nonisolated static func commands(in page: String) -> [String] {
+    let names = [
+      "vivarium check", "vivarium check --app", "vivarium render", "vivarium new", "vivarium permissions grant",
+      "vivarium permissions deny",
+    ]
+    return shown(in: page).filter { command in
+      command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
+        // A server runs until it is stopped: only its help is an example to run.
+        && (!command.hasPrefix("vivarium serve") || command.hasSuffix("--help"))
+        && !command.contains("path/to")
+        && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
+        && !command.split(separator: " ").dropFirst().contains { word in
+          word.contains { $0.isUppercase } || word.hasPrefix("[") || word.hasPrefix("__") || word == "new"
+        }
+    }
+  }
+
+  /// Every line of `page`'s shell blocks (its comment left out) and every
+  /// code span, trimmed.
+  nonisolated static func shown(in page: String) -> [String] {
     let text = (try? String(contentsOfFile: BuildProducts.repository + "/" + page, encoding: .utf8)) ?? ""
     var found: [String] = []
     var inShell = false
@@ -45,20 +65,7 @@ struct ReadmeExampleTests {
           .filter { $0.offset % 2 == 1 }.map { String($0.element) }
       }
     }
-    let names = [
-      "vivarium check", "vivarium check --app", "vivarium render", "vivarium new", "vivarium permissions grant",
-      "vivarium permissions deny",
-    ]
-    return found.map { $0.trimmingCharacters(in: .whitespaces) }.filter { command in
-      command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
-        // A server runs until it is stopped: only its help is an example to run.
-        && (!command.hasPrefix("vivarium serve") || command.hasSuffix("--help"))
-        && !command.contains("path/to")
-        && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
-        && !command.split(separator: " ").dropFirst().contains { word in
-          word.contains { $0.isUppercase } || word.hasPrefix("[") || word.hasPrefix("__") || word == "new"
-        }
-    }
+    return found.map { $0.trimmingCharacters(in: .whitespaces) }
   }
 
   /// The plugin directory Scripts/demo makes, relative to the repository.
@@ -88,5 +95,53 @@ struct ReadmeExampleTests {
     let result = try ProcessRunner.vivarium(
       arguments, environment: ["VIVARIUM_DATA_DIR": dataDirectory.path], directory: BuildProducts.repository)
     #expect(result.status == 0, "\(example): \(result.stderr)")
+  }
+
+  /// The Quick start's test command is Scripts/test, and CI runs it. It is
+  /// not run as written here: it runs `swift test`, this whole suite, which
+  /// would start again from inside itself (and it may install a package).
+  /// It runs with stand-ins for `swift`, `chromium`, `apt-get` and `sudo` on
+  /// its PATH, which note what it would have run: `swift test` with its
+  /// arguments, from the repository, and before it Chromium's install, only
+  /// when no `chromium` is found (the package lists updated only if the
+  /// install fails).
+  @Test func theTestCommandRunsSwiftTestAfterInstallingChromiumIfMissing() throws {
+    #expect(Self.shown(in: "README.md").contains("Scripts/test"))
+    let ci = try String(contentsOfFile: BuildProducts.repository + "/.ci/run", encoding: .utf8)
+    #expect(ci.split(separator: "\n").contains("Scripts/test"), "\(ci)")
+
+    let bin = try TemporaryDirectory()
+    let log = bin.path + "/ran"
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for tool in ["bash", "dirname", "id"] {
+      let found = try #require(path.split(separator: ":").map { $0 + "/" + tool }.first { access($0, X_OK) == 0 })
+      try FileManager.default.createSymbolicLink(atPath: bin.path + "/" + tool, withDestinationPath: found)
+    }
+    let note = "echo \"${0##*/} $*\" >> \(log)"
+    try bin.write("swift", Data("#!/bin/sh\n\(note)\necho \"  in $PWD\" >> \(log)\n".utf8), mode: 0o755)
+    try bin.write("sudo", Data("#!/bin/sh\nexec \"$@\"\n".utf8), mode: 0o755)
+    // Refuses to install until the package lists are updated.
+    try bin.write(
+      "apt-get",
+      Data(
+        "#!/bin/sh\n\(note)\ncase $1 in update) : > \(bin.path)/updated;; install) test -e \(bin.path)/updated;; esac\n"
+          .utf8), mode: 0o755)
+    let chromium = try bin.write("chromium", Data("#!/bin/sh\n".utf8), mode: 0o755)
+    let script = BuildProducts.repository + "/Scripts/test"
+
+    let present = try ProcessRunner.run(script, ["--filter", "Browser"], environment: ["PATH": bin.path])
+    #expect(present.status == 0, "\(present.stderr)")
+    #expect(
+      try String(contentsOfFile: log, encoding: .utf8)
+        == "swift test --filter Browser\n  in \(BuildProducts.repository)\n")
+
+    try FileManager.default.removeItem(atPath: chromium)
+    try FileManager.default.removeItem(atPath: log)
+    let missing = try ProcessRunner.run(script, [], environment: ["PATH": bin.path])
+    #expect(missing.status == 0, "\(missing.stderr)")
+    let install = "apt-get install -y --no-install-recommends chromium\n"
+    #expect(
+      try String(contentsOfFile: log, encoding: .utf8)
+        == install + "apt-get update\n" + install + "swift test\n  in \(BuildProducts.repository)\n")
   }
 }

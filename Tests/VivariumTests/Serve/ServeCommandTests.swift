@@ -80,56 +80,6 @@ struct ServeCommandTests {
   }
 }
 
-/// One `vivarium serve --port 0` on a plugin directory, its address read
-/// from what it prints.
-final class ServeProcess {
-  let process = Process()
-  let port: UInt16
-  let token: String
-
-  init(plugins: String, data: String) throws {
-    process.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
-    process.arguments = ["serve", "--plugins", plugins, "--data", data, "--port", "0"]
-    var environment = ProcessInfo.processInfo.environment
-    environment["VIVARIUM_PLUGIN_PATH"] = nil
-    environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.repository + "/Plugins/demo-http"
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    // The first line names the address; a server that prints none within
-    // the bound is stopped and the test fails.
-    var text = ""
-    let descriptor = output.fileHandleForReading.fileDescriptor
-    for _ in 0..<300 where !text.contains("\n") {
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, 100) > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(descriptor, &buffer, buffer.count)
-      guard count > 0 else { break }
-      text += String(decoding: buffer[0..<count], as: UTF8.self)
-    }
-    guard let match = text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)/),
-      let port = UInt16(match.1)
-    else {
-      process.terminate()
-      throw ServeTestError(description: "vivarium serve printed no address: \(text)")
-    }
-    self.port = port
-    token = String(match.2)
-  }
-
-  func stop() {
-    process.interrupt()
-    process.waitUntilExit()
-  }
-}
-
-struct ServeTestError: Error, CustomStringConvertible {
-  let description: String
-}
-
 /// What a page receives after a change, as far as these tests read it:
 /// the deep link shown and the errors.
 struct ServeUpdate: Decodable {
