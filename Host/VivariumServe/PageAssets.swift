@@ -132,10 +132,10 @@ enum PageAssets {
       const oneLine = (value) => value.replace(/[\r\n]/g, " ");
 
       // The value of a field: not while the person types in it (their
-      // keystrokes are on their way), unless the module empties it.
+      // keystrokes are on their way, and an update may still carry the
+      // value from before them).
       const setValue = (element, value) => {
-        if (element.value === value) return;
-        if (document.activeElement === element && value !== "") return;
+        if (element.value === value || document.activeElement === element) return;
         element.value = value;
       };
 
@@ -170,15 +170,12 @@ enum PageAssets {
       const focusedAddress = () => {
         const active = document.activeElement;
         if (!active || !screen.contains(active)) return null;
-        for (const name of ["data-tap", "data-type", "data-list"]) {
-          if (active.hasAttribute(name)) return [name, active.getAttribute(name)];
-        }
-        return null;
+        return active.getAttribute("data-address");
       };
 
       const refocus = (address) => {
         if (!address || (document.activeElement && screen.contains(document.activeElement))) return;
-        const again = screen.querySelector("[" + address[0] + '="' + CSS.escape(address[1]) + '"]');
+        const again = screen.querySelector('[data-address="' + CSS.escape(address) + '"]');
         if (again) again.focus();
       };
 
@@ -242,7 +239,13 @@ enum PageAssets {
         }
       });
 
+      // The alert or question shown; built again only when it changes, so
+      // that the focus stays on its button while other updates come.
+      let shownAlert = "null";
       const showAlert = (alert) => {
+        const key = JSON.stringify(alert || null);
+        if (key === shownAlert && (alert === null || alertDialog.open)) return;
+        shownAlert = key;
         if (!alert) {
           if (alertDialog.open) alertDialog.close();
           return;
@@ -274,9 +277,10 @@ enum PageAssets {
         for (const change of update.changes || []) apply(change);
         refocus(focused);
         focusModal();
-        // A new screen: its first control has the focus, as in the terminal app.
+        // A new screen, or the focused control gone: the first control has
+        // the focus, as in the terminal app.
         const active = document.activeElement;
-        if (update.page && (!active || active === document.body)) {
+        if (!active || active === document.body) {
           const first = screen.querySelector("input,button,[role=listbox]");
           if (first && !first.closest("[inert]")) first.focus();
         }
@@ -288,18 +292,18 @@ enum PageAssets {
 
       // What the person does, for every element the session sends.
       screen.addEventListener("click", (event) => {
-        const button = event.target.closest("[data-tap]");
-        if (button) return send("tap " + button.getAttribute("data-tap"));
+        const button = event.target.closest("button[data-address]");
+        if (button) return send("tap " + button.getAttribute("data-address"));
         const row = event.target.closest("[data-row]");
-        const list = row && row.closest("[data-list]");
-        if (list) send("select " + list.getAttribute("data-list") + " " + row.getAttribute("data-row"));
+        const list = row && row.closest("[role=listbox][data-address]");
+        if (list) send("select " + list.getAttribute("data-address") + " " + row.getAttribute("data-row"));
       });
       screen.addEventListener("input", (event) => {
-        const field = event.target.closest("[data-type]");
-        if (field) send("type " + field.getAttribute("data-type") + " " + oneLine(field.value));
+        const field = event.target.closest("input[data-address]");
+        if (field) send("type " + field.getAttribute("data-address") + " " + oneLine(field.value));
       });
       screen.addEventListener("keydown", (event) => {
-        const field = event.target.closest("input[data-type]");
+        const field = event.target.closest("input[data-address]");
         if (field && event.key === "Enter") {
           // To the next control, as in the terminal app.
           const controls = [...screen.querySelectorAll("input,button,[role=listbox]")].filter((c) => !c.closest("[inert]"));
@@ -321,7 +325,7 @@ enum PageAssets {
           }
           event.preventDefault();
         } else if ((event.key === "Enter" || event.key === " ") && options[active]) {
-          send("select " + list.getAttribute("data-list") + " " + options[active].getAttribute("data-row"));
+          send("select " + list.getAttribute("data-address") + " " + options[active].getAttribute("data-row"));
           event.preventDefault();
         }
       });

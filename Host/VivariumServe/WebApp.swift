@@ -104,7 +104,7 @@ package final class WebApp: WebHandler {
         link: link, start: start, scheme: scheme, status: status)
       tabs[id] = tab
     }
-    tab.attach(connection)
+    tab.attach(connection, link: link)
     return .success(TabConnection(tab: tab, connection: connection) { [weak self] in self?.disconnected(tab) })
   }
 

@@ -43,8 +43,11 @@ final class WebTab {
   /// What the status line says of the host (plugins not confined).
   private let status: String?
   private var updateDue = false
-  /// Whether the tab's first screen is opening: nothing is sent meanwhile.
+  /// Whether the tab's first screen is opening: nothing is sent meanwhile,
+  /// and the lines the page sends wait in ``waiting``.
   private var opening = false
+  private var waiting: [(String, WebSocketConnection)] = []
+  private var dropped = 0
   private(set) var ended = false
   /// When the page's connection ended, while it has none.
   private(set) var disconnectedAt: ContinuousClock.Instant?
@@ -70,17 +73,24 @@ final class WebTab {
       // A tab the host saved (it restarted) gets its screens back; else it
       // opens its link as `vivarium run` opens its first screen, as a line.
       _ = await runtime.restore(from: store)
-      if runtime.top == nil, let first { errors = await session.execute("open \(first)").errors }
+      if runtime.top == nil || (!link.isEmpty && link != runtime.link(scheme: nil)), let first {
+        errors = await session.execute("open \(first)").errors
+      }
       runtime.keepSaving(to: store)
       opening = false
+      if dropped > 0 { errors.append("\(dropped) lines sent while the first screen opened were dropped") }
       send(errors: errors)
+      // Lines the page sent meanwhile, in order.
+      for (line, connection) in waiting { received(line, on: connection) }
+      waiting = []
     }
   }
 
   /// The page's connection is `connection` from now on: it gets the whole
   /// page first, then changes. A connection before it is told it was taken
-  /// over, and closed.
-  func attach(_ connection: WebSocketConnection) {
+  /// over, and closed. A page whose address bar holds another link than
+  /// the tab shows (the person typed one) has it opened.
+  func attach(_ connection: WebSocketConnection, link: String) {
     if let previous = self.connection {
       previous.send(PageUpdate.takenOver)
       previous.close(.normalClosure, reason: "the tab connected again")
@@ -91,7 +101,9 @@ final class WebTab {
     lastSent = nil
     // Only a tab a person has open is asked for permissions.
     if runtime.permissionAsker.ask == nil { runtime.asksForPermissionsInAlerts() }
-    if !opening { send(errors: []) }
+    guard !opening else { return }
+    send(errors: [])
+    if !link.isEmpty, link != runtime.link(scheme: nil) { received("open \(link)", on: connection) }
   }
 
   /// `connection` ended: the tab waits for the page to connect again.
@@ -120,6 +132,12 @@ final class WebTab {
   /// A line from the page on `connection`.
   func received(_ text: String, on connection: WebSocketConnection) {
     guard !ended, self.connection?.id == connection.id else { return }
+    guard !opening else {
+      // A page sends none before its first screen: past 64, they are
+      // dropped, and the page told once it is open.
+      if waiting.count < 64 { waiting.append((text, connection)) } else { dropped += 1 }
+      return
+    }
     guard text.utf8.count <= Self.lineLimit, !text.contains(where: \.isNewline) else {
       return send(errors: ["a message must be one session line"])
     }
@@ -138,7 +156,8 @@ final class WebTab {
     Task { @MainActor [weak self] in
       guard let self else { return }
       let step = await session.execute(text)
-      send(errors: step.errors)
+      // A line is always answered, if only to say it was carried out.
+      send(errors: step.errors, answering: true)
     }
   }
 
@@ -155,8 +174,9 @@ final class WebTab {
     }
   }
 
-  /// Sends the page what changed since it was last sent, with `errors`.
-  private func send(errors: [String]) {
+  /// Sends the page what changed since it was last sent, with `errors`;
+  /// nothing when nothing did, unless `answering` a line of the page's.
+  private func send(errors: [String], answering: Bool = false) {
     guard !ended, let connection else { return }
     let page = PageRenderer.page(runtime.layers.compactMap { $0.last.map(ComposedScreen.init) })
     let update = PageUpdate(
@@ -164,7 +184,7 @@ final class WebTab {
       errors: errors)
     sent = page
     // Nothing new (a burst's second signal): nothing sent.
-    if let lastSent, update.saysNothingNew(after: lastSent) { return }
+    if !answering, let lastSent, update.saysNothingNew(after: lastSent) { return }
     lastSent = update
     connection.send(update.json)
   }

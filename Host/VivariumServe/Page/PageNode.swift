@@ -22,12 +22,10 @@ struct PageNode: Equatable, Sendable {
     case ariaSelected = "aria-selected"
     case ariaModal = "aria-modal"
     case ariaBusy = "aria-busy"
-    /// The address a button's tap names (`tap ADDRESS`).
-    case dataTap = "data-tap"
-    /// The address a field's text goes to (`type ADDRESS TEXT`).
-    case dataType = "data-type"
-    /// The address of a list whose rows are selected (`select ADDRESS ROW`).
-    case dataList = "data-list"
+    /// The element's address in the session: what a button's tap, a
+    /// field's text and a list's selection name (`tap ADDRESS`, `type
+    /// ADDRESS TEXT`, `select ADDRESS ROW`).
+    case dataAddress = "data-address"
     /// A row's id in its list.
     case dataRow = "data-row"
     /// How many characters a secret field holds: its text never travels.
@@ -58,8 +56,7 @@ struct PageNode: Equatable, Sendable {
   /// above others leaves them as they are.
   var key: String {
     let address =
-      attributes[.dataRow] ?? attributes[.dataTap] ?? attributes[.dataType] ?? attributes[.dataList]
-      ?? attributes[.ariaLabel] ?? ""
+      attributes[.dataRow] ?? attributes[.dataAddress] ?? attributes[.ariaLabel] ?? ""
     return tag.rawValue + " " + address
   }
 }

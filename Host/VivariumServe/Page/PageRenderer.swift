@@ -53,25 +53,25 @@ enum PageRenderer {
       let role = tone == .warning || tone == .negative ? "alert" : "status"
       return PageNode(.p, [.class: "notice " + tone.rawValue, .role: role], text: text)
     case .button(let id, let title):
-      return PageNode(.button, [.type: "button", .dataTap: id], text: title)
+      return PageNode(.button, [.type: "button", .dataAddress: id], text: title)
     case .field(let id, let label, let value, let placeholder):
       return labelled(
         label,
         PageNode(
           .input,
-          [.type: "text", .dataType: id, .value: value, .placeholder: placeholder, .autocomplete: "off"]))
+          [.type: "text", .dataAddress: id, .value: value, .placeholder: placeholder, .autocomplete: "off"]))
     case .secretField(let id, let label, let length, let placeholder):
       return labelled(
         label,
         PageNode(
           .input,
           [
-            .type: "password", .dataType: id, .dataLength: String(length), .placeholder: placeholder,
+            .type: "password", .dataAddress: id, .dataLength: String(length), .placeholder: placeholder,
             .autocomplete: "off",
           ]))
     case .list(let id, let rows):
       return PageNode(
-        .ul, [.role: "listbox", .ariaLabel: id, .tabindex: "0", .dataList: id],
+        .ul, [.role: "listbox", .ariaLabel: id, .tabindex: "0", .dataAddress: id],
         rows.map { row in
           var parts = [PageNode(.span, [.class: "title"], text: row.title)]
           if !row.detail.isEmpty { parts.append(PageNode(.span, [.class: "muted"], text: row.detail)) }

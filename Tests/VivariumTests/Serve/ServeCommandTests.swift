@@ -59,14 +59,20 @@ struct ServeCommandTests {
     page.send("type user ada")
     page.send("type password lovelace")
     page.send("tap signIn")
-    #expect(await page.update { $0.urn?.hasPrefix("dashboard:home") == true } != nil, "\(page.updates.suffix(2))")
-    page.send("tap profile")
-    #expect(await page.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(page.updates.suffix(2))")
+    // On the dashboard, the weather asks for its permission: allowed.
+    let asked = await page.update { $0.alert != nil }
+    #expect(asked?.urn?.hasPrefix("dashboard:home") == true, "\(page.updates.suffix(2))")
+    page.send("ok")
+    // Pushed as a page's command line does: not waiting for the dashboard
+    // to draw its button.
+    page.send("open profile:ada")
+    let shown = try #require(await page.update { $0.link?.hasSuffix("/profile:ada") == true }?.link)
+    let address = try #require(shown.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
 
-    // Reloaded: the link it asks for is its address bar's; its session is kept.
+    // Reloaded, its address bar unchanged: its session is kept.
     let reloaded = try ServeClient(port: server.port)
-    try await reloaded.openSocket(token: server.token, link: "login%3Aform", tab: id)
-    #expect(await reloaded.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(reloaded.updates)")
+    try await reloaded.openSocket(token: server.token, link: address, tab: id)
+    #expect(await reloaded.update { $0.link == shown } != nil, "\(reloaded.updates)")
     #expect(await page.update { $0.takenOver == true } != nil, "the page it replaced is told")
 
     // Restarted: the same token, and the tab's screens back.
@@ -75,15 +81,23 @@ struct ServeCommandTests {
     server = try ServeProcess(plugins: plugins.path, data: data.path)
     #expect(server.token == token, "the token is kept in the data directory")
     let restarted = try ServeClient(port: server.port)
-    try await restarted.openSocket(token: server.token, link: "login%3Aform", tab: id)
-    #expect(await restarted.update { $0.link?.hasSuffix("/profile:ada") == true } != nil, "\(restarted.updates)")
+    try await restarted.openSocket(token: server.token, link: address, tab: id)
+    #expect(await restarted.update { $0.link == shown } != nil, "\(restarted.updates)")
+
+    // Another link typed in its address bar: opened in the tab's session.
+    let typed = try ServeClient(port: server.port)
+    try await typed.openSocket(token: server.token, link: "products%3Asearch", tab: id)
+    #expect(await typed.update { $0.link?.hasSuffix("products:search") == true } != nil, "\(typed.updates)")
   }
 }
 
 /// What a page receives after a change, as far as these tests read it:
 /// the deep link shown and the errors.
 struct ServeUpdate: Decodable {
+  /// An alert or question, by its title.
+  struct Alert: Decodable { let title: String }
   let tab: String?
+  let alert: Alert?
   let link: String?
   let errors: [String]?
   let takenOver: Bool?
