@@ -31,11 +31,16 @@ enum ServeCommand: Command {
     """
   static let port = ValueOption("port", "N", "Listen on port N (default 8080; 0 picks a free one).")
   static let newToken = FlagOption(
-    "new-token", "Make a new token, so that the addresses given before stop working (the token is kept in the data directory otherwise).")
+    "new-token",
+    "Make a new token, so that the addresses given before stop working (the token is kept in the data directory otherwise)."
+  )
   static let address = ValueOption(
     "host", "ADDRESS", "Listen on ADDRESS (an IPv4 or IPv6 address; default 127.0.0.1, this machine only).")
   static let options: [any CommandOption] =
-    [CommonOptions.plugins, port, address, CommonOptions.data, newToken, Watching.watch, Watching.build, CommonOptions.noCache]
+    [
+      CommonOptions.plugins, port, address, CommonOptions.data, newToken, Watching.watch, Watching.build,
+      CommonOptions.noCache,
+    ]
     + HostingOptions.all
   static let exitCodes = """
     0 ended by SIGINT or SIGTERM; 1 the address could not be listened on, a --plugins path does not exist, or the --build package does not build; 2 usage error.
@@ -127,7 +132,8 @@ enum ServeCommand: Command {
   static func token(in dataDirectory: String, new: Bool) throws(CommandFailure) -> RandomToken {
     let path = dataDirectory + "/" + tokenFile
     if !new, case .data(let data) = FileContents.read(path, limit: 1024),
-      let kept = RandomToken(text: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+      let kept = RandomToken(
+        text: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     {
       return kept
     }
