@@ -128,7 +128,7 @@ let package = Package(
     // The app served to browser tabs: the page, and one session of the
     // shared host per tab's WebSocket, on the web's server.
     .target(
-      name: "VivariumServe", dependencies: ["VivariumRuntime", "VivariumWeb", "VivariumSupport"],
+      name: "VivariumServe", dependencies: ["VivariumRuntime", "VivariumWeb", "VivariumSupport", viperKit],
       path: "Host/VivariumServe"),
     .executableTarget(
       name: "vivarium",
