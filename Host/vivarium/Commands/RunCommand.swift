@@ -77,19 +77,8 @@ enum RunCommand: Command {
     let fullScreen =
       interactive && isatty(STDOUT_FILENO) == 1 && !arguments.has(Self.line) && !arguments.has(CommonOptions.json)
       && console.environment["TERM"] != "dumb"
-    let hosting = try HostingOptions.processes(
-      arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
-    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
-    var manifest: AppManifest?
-    switch AppManifest.find(in: discovery.directories) {
-    case .success(let found)?: manifest = found
-    case .failure(let error)?:
-      console.error(name, error.description)
-      return ExitCode.failure
-    case nil: break
-    }
-    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
-    runtime.host.serviceProviders = manifest?.providers ?? [:]
+    guard let app = try RuntimeSetup.app(arguments, console, command: name) else { return ExitCode.failure }
+    let (hosting, discovery, manifest, runtime) = (app.hosting, app.discovery, app.manifest, app.runtime)
     let (resumed, lost) = await resume(runtime, directories: discovery.directories, arguments)
     let first = resumed ? nil : arguments.all(start).last ?? manifest?.start
     let watching =
@@ -110,8 +99,9 @@ enum RunCommand: Command {
     runtime.services.invocation.place = .session
     let session = Session(
       runtime: runtime, renderer: TextRenderer(width: console.width, style: console.style),
-      plugins: PluginsReport(discovery: discovery, catalog: catalog).text(style: console.style, width: console.width),
-      routes: RoutesReport(catalog: catalog).text(style: console.style, width: console.width),
+      plugins: PluginsReport(discovery: discovery, catalog: runtime.catalog).text(
+        style: console.style, width: console.width),
+      routes: RoutesReport(catalog: runtime.catalog).text(style: console.style, width: console.width),
       scheme: manifest?.scheme, settles: !interactive)
     let transcript = Transcript(console: console, json: arguments.has(CommonOptions.json), echo: !interactive)
     defer { runtime.shutdown() }

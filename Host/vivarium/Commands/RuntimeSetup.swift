@@ -48,6 +48,36 @@ enum RuntimeSetup {
     return HostRuntime(catalog: catalog, services: services)
   }
 
+  /// What `run` and `serve` start an app with: the plugin processes'
+  /// options, the plugins found and loaded, the app manifest among them,
+  /// and the runtime with the manifest's service providers.
+  struct App {
+    let hosting: PluginProcessOptions?
+    let discovery: PluginDiscovery
+    let manifest: AppManifest?
+    let runtime: HostRuntime
+  }
+
+  /// Loads the plugins `arguments` name and sets up an app's runtime on
+  /// them, as `command`; nil when the app manifest cannot be read (said on
+  /// stderr).
+  static func app(_ arguments: ParsedArguments, _ console: Console, command: String) throws -> App? {
+    let hosting = try HostingOptions.processes(
+      arguments, executable: PluginCatalogLoader.executablePath, console, command: command)
+    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: command, hosting: hosting)
+    var manifest: AppManifest?
+    switch AppManifest.find(in: discovery.directories) {
+    case .success(let found)?: manifest = found
+    case .failure(let error)?:
+      console.error(command, error.description)
+      return nil
+    case nil: break
+    }
+    let runtime = try Self.runtime(catalog, arguments, console, command: command)
+    runtime.host.serviceProviders = manifest?.providers ?? [:]
+    return App(hosting: hosting, discovery: discovery, manifest: manifest, runtime: runtime)
+  }
+
   /// What `--allow` grants, each naming a loaded plugin and, when it names
   /// a permission, one that plugin declares; else why not.
   private static func checkedAllowances(_ arguments: ParsedArguments, _ catalog: PluginCatalog) throws

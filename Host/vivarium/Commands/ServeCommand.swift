@@ -61,19 +61,8 @@ enum ServeCommand: Command {
       throw UsageError("--port is '\(portText ?? "")'; give a port number from 0 to 65535")
     }
     let listenAddress = arguments.all(address).last ?? "127.0.0.1"
-    let hosting = try HostingOptions.processes(
-      arguments, executable: PluginCatalogLoader.executablePath, console, command: name)
-    let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, hosting: hosting)
-    var manifest: AppManifest?
-    switch AppManifest.find(in: discovery.directories) {
-    case .success(let found)?: manifest = found
-    case .failure(let error)?:
-      console.error(name, error.description)
-      return ExitCode.failure
-    case nil: break
-    }
-    let runtime = try RuntimeSetup.runtime(catalog, arguments, console, command: name)
-    runtime.host.serviceProviders = manifest?.providers ?? [:]
+    guard let setup = try RuntimeSetup.app(arguments, console, command: name) else { return ExitCode.failure }
+    let (hosting, discovery, manifest, runtime) = (setup.hosting, setup.discovery, setup.manifest, setup.runtime)
     // The host is served to tabs, each a session of its own: the session
     // the setup made shows nothing.
     runtime.shutdown()
