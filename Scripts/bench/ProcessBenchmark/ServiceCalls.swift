@@ -52,7 +52,7 @@ func serviceCallTimes(_ mode: Mode, vivarium: String, plugins: String, data: Str
       fail("ask:echo: \(error)")
     }
     // As a script line does: until the tap and the work it started have ended.
-    let stuck = await runtime.settleWork()
+    let stuck = await runtime.settleWork(limit: 60)
     let lines = runtime.screen()?.lines(TextRenderer(width: 80)) ?? []
     guard stuck.isEmpty, lines.contains(where: { $0.contains("Answer \(call): echo: ping") }),
       let took = lines.first(where: { $0.contains("Call \(call) took ") }),

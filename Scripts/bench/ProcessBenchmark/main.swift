@@ -120,7 +120,7 @@ func drawMessages(_ scenario: Scenario, _ runtime: HostRuntime) async -> [Plugin
     } catch {
       fail("\(scenario.urn): \(error)")
     }
-    await runtime.settleCalls()
+    await runtime.settleCalls(limit: 60)
     guard let after = runtime.screen()?.tree else { fail("\(scenario.urn) drew nothing") }
     let changes = ViewTreeDiff.diff(from: before, to: after)
     draws.append(changes.wholeTree.map { .draw(module: 1, $0) } ?? .drawChanges(module: 1, changes))
@@ -200,7 +200,7 @@ func roundTrips(
         // Out of process the draw comes on its own time; a script's line
         // then waits for the call's answer too.
         let drawn = await screens[mode]!.shown(now: mode == .inProcess)
-        await runtime.settleCalls()
+        await runtime.settleCalls(limit: 60)
         let done = nanoseconds()
         if round > 0, mode == .outOfProcess { cpuHost.append(Double(hostCPUNanoseconds() - cpuStart) / 1000) }
         if round > 0 {

@@ -36,7 +36,7 @@ func run() async throws {
   ] {
     _ = await app.handle(key)
   }
-  await runtime.letTimePass(2)
+  await runtime.letTimePass(2, settleLimit: 60)
   guard runtime.top?.urn == "dashboard:home?user=ada" else {
     print("error: the demo did not sign in; is the release build's plugin directory complete?")
     exit(1)
