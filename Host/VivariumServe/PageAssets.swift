@@ -67,7 +67,7 @@ enum PageAssets {
     .horizontal { flex-direction: row; flex-wrap: wrap; align-items: center; }
     section.module { padding-left: .75rem; margin: .25rem 0; width: 100%; box-sizing: border-box; }
     .slot > section.module { border-left: 3px solid #9ab; }
-    .modal { position: fixed; inset: 3rem 2rem auto 2rem; max-width: 50rem; margin: auto; padding: 1rem;
+    .modal { position: fixed; inset: 3rem 2rem auto 2rem; width: auto; max-width: 50rem; margin: auto; padding: 1rem;
       background: #fff; border: 1px solid #678; box-shadow: 0 .5rem 2rem #0005; }
     [inert] { opacity: .55; }
     [role=listbox] { list-style: none; padding: 0; margin: 0; min-width: 20rem; border: 1px solid #bbb; background: #fff; }
@@ -195,7 +195,7 @@ enum PageAssets {
 
       // The top modal gets the focus when it opens.
       const focusModal = () => {
-        const modals = screen.querySelectorAll('[role=dialog]');
+        const modals = screen.querySelectorAll('dialog.modal');
         const top = modals[modals.length - 1];
         if (top && !top.contains(document.activeElement)) {
           const first = top.querySelector("button,input,[tabindex]");

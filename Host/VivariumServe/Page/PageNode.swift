@@ -11,13 +11,13 @@
 struct PageNode: Equatable, Sendable {
   /// The elements a page is made of.
   enum Tag: String, CaseIterable, Sendable {
-    case div, section, h2, h3, h4, p, span, button, label, input, ul, li
+    case div, section, h2, h3, h4, p, span, button, label, input, ul, li, dialog
   }
 
   /// The attributes an element may have: none runs script, none loads
   /// anything.
   enum Attribute: String, CaseIterable, Comparable, Sendable {
-    case id, `class`, role, type, placeholder, autocomplete, value, tabindex, inert
+    case id, `class`, role, type, placeholder, autocomplete, value, tabindex, inert, open
     case ariaLabel = "aria-label"
     case ariaSelected = "aria-selected"
     case ariaModal = "aria-modal"

@@ -11,10 +11,11 @@ import VivariumRuntime
 ///   field `type=password` whose text is never sent to the page (only how
 ///   long it is);
 /// - a list is a `listbox` of `option`s, each row's title, detail and
-///   marker as text;
+///   marker as text, named by the heading above it (by its id when none);
 /// - a stack is a flex box, a slot a named `region` holding its children's
 ///   modules, each a `section` named by its URN;
-/// - a modal layer is a `dialog` (`aria-modal`), the layers under it inert.
+/// - a modal layer is an open `<dialog>` (`aria-modal`), the layers under
+///   it inert.
 enum PageRenderer {
   /// The page for `layers`: each layer's top screen, bottom first.
   static func page(_ layers: [ComposedScreen]) -> PageNode {
@@ -25,7 +26,7 @@ enum PageRenderer {
         if index < layers.count - 1 { section.attributes[.inert] = "" }
         guard index > 0 else { return section }
         return PageNode(
-          .div, [.role: "dialog", .ariaModal: "true", .ariaLabel: screen.urn, .class: "modal"], [section])
+          .dialog, [.open: "", .ariaModal: "true", .ariaLabel: screen.urn, .class: "modal"], [section])
       })
   }
 
@@ -42,8 +43,11 @@ enum PageRenderer {
   }
 
   /// `node`, drawn in a module `depth` levels down, its slots' children
-  /// from `slots`.
-  static func node(_ node: ViewNode, depth: Int = 0, slots: [String: ComposedScreen.Slot] = [:]) -> PageNode {
+  /// from `slots`; `heading` is the last heading drawn before it in its
+  /// module, which names a list.
+  static func node(
+    _ node: ViewNode, depth: Int = 0, slots: [String: ComposedScreen.Slot] = [:], heading: String? = nil
+  ) -> PageNode {
     switch node {
     case .text(let text, let tone):
       return PageNode(.p, [.class: tone.rawValue], text: text)
@@ -71,7 +75,7 @@ enum PageRenderer {
           ]))
     case .list(let id, let rows):
       return PageNode(
-        .ul, [.role: "listbox", .ariaLabel: id, .tabindex: "0", .dataAddress: id],
+        .ul, [.role: "listbox", .ariaLabel: heading ?? id, .tabindex: "0", .dataAddress: id],
         rows.map { row in
           var parts = [PageNode(.span, [.class: "title"], text: row.title)]
           if !row.detail.isEmpty { parts.append(PageNode(.span, [.class: "muted"], text: row.detail)) }
@@ -82,8 +86,13 @@ enum PageRenderer {
             .li, [.role: "option", .id: "row:" + id + ":" + row.id, .dataRow: row.id, .ariaSelected: "false"], parts)
         })
     case .stack(let axis, let children):
+      var heading = heading
       return PageNode(
-        .div, [.class: "stack " + axis.rawValue], children.map { Self.node($0, depth: depth, slots: slots) })
+        .div, [.class: "stack " + axis.rawValue],
+        children.map { child in
+          if case .heading(let text) = child { heading = text }
+          return Self.node(child, depth: depth, slots: slots, heading: heading)
+        })
     case .slot(let name):
       return region(name, slots[name], depth: depth)
     @unknown default:

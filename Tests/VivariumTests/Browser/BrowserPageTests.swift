@@ -75,6 +75,27 @@ struct BrowserPageTests {
       print("Browser: the dashboard as the page draws it: \(shots)/dashboard.png")
       try await expectAccessible(
         tab, "the dashboard", scope: "#screen", roles: ["button", "listbox", "option"])
+
+      // The wallet's top-up, presented modally: an open dialog above the
+      // dashboard, which is inert under it, the focus in the dialog.
+      try await tab.tabUntil("document.activeElement?.getAttribute('data-address') === 'tab.feed'", "the feed's tab")
+      try #require(try await tab.press(.enter), "Enter on the button sends its tap")
+      try await tab.waitUntil("document.querySelector('#screen [data-address$=topUp]')", "the wallet in the feed")
+      try await tab.tabUntil(
+        "document.activeElement?.getAttribute('data-address')?.endsWith('topUp')", "the wallet's top-up button")
+      try #require(try await tab.press(.enter), "Enter on the button sends its tap")
+      try await tab.waitForScreen("wallet:topup")
+      let modal = try await tab.evaluate(
+        """
+        (() => {
+          const dialog = document.querySelector('#screen > .layers > dialog.modal[open][aria-modal=true]');
+          const below = document.querySelector('#screen > .layers').firstElementChild;
+          return { dialog: !!dialog, belowInert: below.inert, focusInside: !!dialog?.contains(document.activeElement) };
+        })()
+        """)
+      #expect(modal == ["dialog": true, "belowInert": true, "focusInside": true], "\(modal.text)")
+      try await tab.screenshot(to: shots + "/top-up.png")
+      try await expectAccessible(tab, "the top-up dialog", scope: "#screen dialog.modal", roles: ["button", "listbox"])
     }
   }
 
