@@ -62,6 +62,38 @@ struct CommandLineTests {
     #expect(report.plugins.filter { $0.status == "rejected" }.allSatisfy { !$0.messages.isEmpty })
   }
 
+  @Test func pluginsDisableTurnsAPluginOffUntilEnableAndSaysSoInTheList() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.itemsList, as: "libItemsList.so")
+    try dir.copy(BuildProducts.itemsDetail, as: "libItemsDetail.so")
+    let data = try TemporaryDirectory()
+    let place = ["--plugins", dir.path, "--data", data.path]
+    let list = {
+      let result = try ProcessRunner.vivarium(["plugins", "--json"] + place)
+      #expect(result.status == 0, "\(result.stderr)")
+      let rows = try JSONDecoder().decode(PluginsJSON.self, from: Data(result.stdout.utf8)).plugins
+      return Dictionary(uniqueKeysWithValues: rows.map { (($0.path as NSString).lastPathComponent, $0) })
+    }
+    // By its file's name without lib and .so, as `permissions` takes it.
+    let off = try ProcessRunner.vivarium(["plugins", "disable", "ItemsDetail"] + place)
+    #expect(off.status == 0, "\(off.stderr)")
+    var rows = try list()
+    #expect(rows["libItemsDetail.so"]?.status == "disabled")
+    #expect(rows["libItemsDetail.so"]?.reason == "disabled")
+    #expect(rows["libItemsList.so"]?.status == "loaded")
+    // None of its modules is offered (the runtime's tests hold the reason to `plugin-off`).
+    #expect(try ProcessRunner.vivarium(["render", "items:detail:1"] + place).status == 1)
+
+    let on = try ProcessRunner.vivarium(["plugins", "enable", "ItemsDetail"] + place)
+    #expect(on.status == 0, "\(on.stderr)")
+    rows = try list()
+    #expect(rows["libItemsDetail.so"]?.status == "loaded")
+    // Mistakes: a plugin not there, an action not known.
+    #expect(try ProcessRunner.vivarium(["plugins", "disable", "Nothing"] + place).status == 1)
+    #expect(try ProcessRunner.vivarium(["plugins", "disabel", "ItemsDetail"] + place).status == 2)
+    #expect(try ProcessRunner.vivarium(["plugins", "disable"] + place).status == 2)
+  }
+
   /// Named relative to the working directory, as a person types it: one
   /// path component, which Foundation's path functions trap on.
   @Test func pluginsTextNamesEachFile() throws {

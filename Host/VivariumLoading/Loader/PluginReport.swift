@@ -104,6 +104,9 @@ package struct Rejection: Error, Sendable, Equatable, Codable {
     /// Another loaded file declares the same plugin name: a name is a
     /// claim, and what is granted, stored or set for it would go to both.
     case nameConflict = "name-conflict"
+    /// The person turned the plugin off (`vivarium plugins disable`):
+    /// its file is fine, and nothing of it runs until it is turned on.
+    case disabled
   }
 
   /// The file or directory refused.
@@ -114,6 +117,10 @@ package struct Rejection: Error, Sendable, Equatable, Codable {
   package let reasons: [String]
   /// For each reason, the conformance check it fails (CHECKS.md).
   package let checks: [String]
+  /// The plugin's declared name, for a plugin turned off (``Kind/disabled``).
+  package private(set) var plugin: String?
+  /// The URN patterns a plugin turned off offers when on.
+  package private(set) var offers: [String] = []
 
   /// The plugin at `path` kept off because its build asks for the
   /// permissions `asked`, never decided (``Kind/permissionsWidened``).
@@ -130,6 +137,20 @@ package struct Rejection: Error, Sendable, Equatable, Codable {
       path, .permissionsWidened,
       "\(name)'s new build (\(path)) asks for \(list), which you have not decided about, so it stays off; grant with \(grant) or deny with \(deny), then start again; or allow for one session with --allow \(stem)"
     )
+  }
+
+  /// The plugin `name` at `path`, which offers the URN patterns `offers`
+  /// when on, turned off by the person (``Kind/disabled``); `invocation`
+  /// writes the command that turns it on.
+  package static func disabled(_ path: String, name: String, offers: [String], invocation: Invocation = .plain)
+    -> Rejection
+  {
+    var rejection = Rejection(
+      path, .disabled,
+      "\(name) is turned off in this app; turn it on with \(invocation.command(["plugins", "enable", name]))")
+    rejection.plugin = name
+    rejection.offers = offers
+    return rejection
   }
 
   init(_ path: String, _ kind: Kind, _ reasons: String...) {
@@ -161,7 +182,7 @@ extension Rejection.Kind {
       .contractsDisagree, .badManifest, .tooManyModules:
       CheckID.loadEntry.rawValue
     // Not a conformance check: `vivarium check` grants nothing and asks nothing.
-    case .permissionsWidened, .sandboxMissing, .nameConflict: CheckID.loadEntry.rawValue
+    case .permissionsWidened, .sandboxMissing, .nameConflict, .disabled: CheckID.loadEntry.rawValue
     case .missingDirectory, .unsafePermissions, .notRegularFile, .unreadable, .empty, .notELF, .wrongPlatform,
       .notSharedObject, .truncated, .sdkLibrary, .duplicate, .relativePath, .implausible:
       CheckID.loadFile.rawValue

@@ -13,12 +13,30 @@ package struct PluginFailure: Equatable, Sendable {
   package let lastLines: [String]
   /// The line where Swift said why it stopped, if it did.
   package let fatalError: String?
+  /// Set when the person turned the plugin off: then its modules say it
+  /// is off, and offer to turn it on instead of a restart.
+  package let turnedOff: TurnedOff?
+
+  /// A plugin the person turned off.
+  package struct TurnedOff: Equatable, Sendable {
+    /// Its declared name.
+    package let name: String
+    /// The command that turns it on, as the person would run it.
+    package let enableCommand: String
+
+    /// The plugin `name`, turned on again by `enableCommand`.
+    package init(name: String, enableCommand: String) {
+      self.name = name
+      self.enableCommand = enableCommand
+    }
+  }
 
   /// How many stderr lines are kept.
   static let linesKept = 6
 
-  init(plugin: String, status: Int32, stderr: String, stopReason: String?, memoryLimit: Int) {
+  init(plugin: String, status: Int32, stderr: String, stopReason: String?, turnedOff: TurnedOff?, memoryLimit: Int) {
     self.plugin = plugin
+    self.turnedOff = turnedOff
     // What it said before Swift's stack trace, which names no file of the plugin.
     let said = stderr.components(separatedBy: "\nCurrent stack trace:")[0]
     let lines = said.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
@@ -45,6 +63,7 @@ package struct PluginFailure: Equatable, Sendable {
 
   /// What the module's place on screen shows.
   var tree: ViewNode {
+    if let turnedOff { return Self.turnedOffTree(turnedOff) }
     var lines: [ViewNode] = [
       .heading("⚠ \(plugin) stopped"),
       .notice(.negative, "The plugin process hosting this module ended: \(cause)."),
@@ -60,8 +79,22 @@ package struct PluginFailure: Equatable, Sendable {
     return .stack(.vertical, lines)
   }
 
+  /// What a module of a plugin turned off shows in its place.
+  static func turnedOffTree(_ off: TurnedOff) -> ViewNode {
+    .stack(
+      .vertical,
+      [
+        .heading("⏻ \(off.name) is off"),
+        .notice(.info, "\(off.name) is turned off in this app, so what it shows here is not shown."),
+        .text("Turn it on here, or with \(off.enableCommand).", tone: .muted),
+        .button(id: enableButton, title: "Turn \(off.name) on"),
+      ])
+  }
+
   /// The restart button's id.
   static let restartButton = "restart"
+  /// The id of the button that turns a plugin turned off on again.
+  static let enableButton = "enable"
   /// The not-responding screen's buttons.
   static let waitButton = "wait"
   static let stopButton = "stop"

@@ -196,7 +196,7 @@ package final class PluginSupervisor {
         current.stopReason = reason
       case .ended(let status, let stderr):
         let failure = PluginFailure(
-          plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason,
+          plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason, turnedOff: turnedOff,
           memoryLimit: options.memoryLimit)
         state = .ended(failure)
         if !current.mapped, current.stopReason == nil, status & 0x7F != 0 {
@@ -245,12 +245,25 @@ package final class PluginSupervisor {
   /// is running again, else why not.
   package func restart() async -> Rejection? {
     if let starting { return await starting.value }
+    if turnedOff != nil { return .disabled(path, name: name, offers: contracts.map(\.urn)) }
     guard case .ended = state else { return nil }
     return await start()
   }
 
   /// Ends the process for good when the host lets the plugin go.
   package func terminate() { stop(because: "the host let it go") }
+
+  /// Set once the person turned the plugin off (``turnOff(enableCommand:)``).
+  package private(set) var turnedOff: PluginFailure.TurnedOff?
+
+  /// Ends the process for good because the person turned the plugin off:
+  /// its modules say so in their place, naming `enableCommand` that turns
+  /// it on (``PluginFailure/turnedOff``), and it is not restarted; turning
+  /// it on loads a new one.
+  package func turnOff(enableCommand: String) {
+    turnedOff = PluginFailure.TurnedOff(name: name, enableCommand: enableCommand)
+    stop(because: "it was turned off")
+  }
 
   /// Kills the process; its modules show `reason` once it has ended.
   func stop(because reason: String) {
@@ -470,7 +483,7 @@ package final class PluginSupervisor {
     case .ended(let status, let stderr):
       released.removeAll()
       let failure = PluginFailure(
-        plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason,
+        plugin: fileName, status: status, stderr: stderr, stopReason: current.stopReason, turnedOff: turnedOff,
         memoryLimit: options.memoryLimit)
       state = .ended(failure)
       current.connection?.disconnect()

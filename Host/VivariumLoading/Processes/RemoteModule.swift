@@ -134,7 +134,8 @@ package final class RemoteModule {
     guard self.failure == nil else { return }
     self.failure = failure
     context.canvas.draw(failure.tree)
-    link.moduleFailed(failure.summary)
+    // Turned off by the person: not a failure to report.
+    if failure.turnedOff == nil { link.moduleFailed(failure.summary) }
   }
 
   /// What the module asked, carried out by the host's link.
@@ -179,6 +180,7 @@ package final class RemoteModule {
   fileprivate func handle(_ event: ViewEvent) {
     if failure != nil {
       if event == .tap(button: PluginFailure.restartButton) { link.restartPlugin() }
+      if event == .tap(button: PluginFailure.enableButton), let off = failure?.turnedOff { link.turnOn(off.name) }
       return
     }
     if case .notResponding(let what, _) = process.state {

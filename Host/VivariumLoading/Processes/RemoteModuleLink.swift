@@ -13,6 +13,8 @@ package protocol RemoteModuleLink: HostLink {
   func stateChanged()
   /// The person asked to restart the module's plugin.
   func restartPlugin()
+  /// The person asked to turn on the plugin `name`, turned off.
+  func turnOn(_ name: String)
   /// Role objects of the module, named in `roles`, outlived its detach.
   func reportLeak(_ roles: [String])
 }

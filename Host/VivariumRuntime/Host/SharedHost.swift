@@ -46,6 +46,12 @@ package final class SharedHost {
   }
   /// The services handed to modules.
   package let services: HostServices
+  /// Loads a plugin file while the app runs, as its plugins are hosted:
+  /// how a plugin turned on comes back (``turnOn(_:)``); nil when this
+  /// host loads none after its start.
+  package var reloader: PluginReloader?
+  /// The plugins the person turned off, as this host last read them.
+  var switches: PluginSwitches
   /// Where business service calls go.
   private(set) lazy var serviceRouter = ServiceRouter(host: self)
   /// The sessions open on this host, in the order they were opened; a
@@ -65,6 +71,7 @@ package final class SharedHost {
   package init(catalog: PluginCatalog, services: HostServices) {
     self.catalog = catalog
     self.services = services
+    switches = PluginSwitches(dataDirectory: services.dataDirectory)
     services.settingOwnership = catalog.settingOwnership
     // A provider serves every session: its uses are asked where a person can be.
     services.permissions.askerForTheHost = { [weak self] in self?.firstAbleAsker() }

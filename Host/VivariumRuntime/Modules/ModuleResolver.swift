@@ -30,6 +30,12 @@ extension PluginCatalog {
     }
     switch routing {
     case .notFound:
+      if let off = turnedOff(offering: text) {
+        throw ResolveError(
+          .pluginOff,
+          "'\(text)' is offered by \(off.plugin ?? off.path), which is turned off; turn it on with \(invocation.command(["plugins", "enable", off.plugin ?? off.path]))"
+        )
+      }
       throw ResolveError(.notFound, notFoundMessage(text, invocation))
     case .conflict(let entries):
       throw ResolveError(.conflict, "'\(text)' is ambiguous: " + RouteConflict(routes: entries.map(\.value)).message)
@@ -40,6 +46,15 @@ extension PluginCatalog {
       for (name, value) in extra { given.append((name, value, "with --arg")) }
       let arguments = try ArgumentBinder.bind(given, to: route)
       return ResolvedModule(urn: text, route: route, arguments: arguments)
+    }
+  }
+
+  /// The plugin turned off one of whose patterns matches `text`, if any.
+  private func turnedOff(offering text: String) -> Rejection? {
+    guard let urn = try? ParsedURN(parsing: text) else { return nil }
+    return rejected.first { rejection in
+      rejection.kind == .disabled
+        && rejection.offers.contains { (try? URNPattern(parsing: $0))?.match(urn) != nil }
     }
   }
 

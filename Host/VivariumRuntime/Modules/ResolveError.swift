@@ -9,6 +9,8 @@ package struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible
   package enum Kind: String, Sendable, Codable {
     case invalidURN = "invalid-urn"
     case notFound = "not-found"
+    /// The plugin that offers it is turned off (`vivarium plugins enable` turns it on).
+    case pluginOff = "plugin-off"
     case conflict
     case missingArgument = "missing-argument"
     case unknownArgument = "unknown-argument"

@@ -194,14 +194,14 @@ extension HostRuntime {
     if isTopLayer { appear(node) }
   }
 
-  private func removeTop(ofLayer index: Int) {
+  func removeTop(ofLayer index: Int) {
     let removed = navigation.pop(layer: index)
     disappear(removed)
     if index == layers.count - 1, let uncovered = layers[index].last { appear(uncovered) }
     detach(removed)
   }
 
-  private func closeLayers(from index: Int) {
+  func closeLayers(from index: Int) {
     let closed = layers[index...].reversed().flatMap { $0.reversed() }
     let modals = layers[index...].reversed().compactMap(\.first)
     navigation.close(from: index)

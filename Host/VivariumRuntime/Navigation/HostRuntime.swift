@@ -428,6 +428,8 @@ package final class HostRuntime {
     case failed(ModuleNode, String)
     /// The person asked to restart the module's plugin.
     case restartPlugin(ModuleNode)
+    /// The person asked, on a module of it, to turn on the plugin named, turned off.
+    case turnOn(ModuleNode, plugin: String)
   }
 
   /// Queues `request`, made by a module (or by the host about one).
@@ -541,6 +543,9 @@ package final class HostRuntime {
     case .module(let node, let request): await perform(request, from: node)
     case .failed(let node, let failure): moduleFailed(node, failure)
     case .restartPlugin(let node): await restartPlugin(of: node)
+    case .turnOn(_, let name):
+      // Its modules are rebuilt in every session's turn, this one's after this.
+      Task.immediate { [host] in host.tell(await host.turnOn(name)) }
     }
   }
 
@@ -573,7 +578,7 @@ extension HostRuntime.Request {
   /// The module that made the request.
   var node: ModuleNode {
     switch self {
-    case .module(let node, _), .failed(let node, _), .restartPlugin(let node): node
+    case .module(let node, _), .failed(let node, _), .restartPlugin(let node), .turnOn(let node, _): node
     }
   }
 
@@ -583,6 +588,7 @@ extension HostRuntime.Request {
     case .module(_, let request): request.summary
     case .failed: "report its plugin's failure"
     case .restartPlugin: "restart its plugin"
+    case .turnOn(_, let name): "turn \(name) on"
     }
   }
 }

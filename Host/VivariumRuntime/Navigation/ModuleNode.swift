@@ -29,6 +29,9 @@ package final class ModuleNode {
   /// The module it was rebuilt from, in its place, when its plugin was
   /// restarted or reloaded: a view keeps that module's focus and scroll.
   package internal(set) var rebuiltFrom: ObjectIdentifier?
+  /// Whether it could not embed a module because that module's plugin is
+  /// turned off: it is rebuilt, to embed it, once a plugin is turned on.
+  var missedAPluginTurnedOff = false
   /// Lifecycle events sent to it so far, in order.
   package internal(set) var lifecycle: [LifecycleEvent] = []
   /// Its weak role references, which outlive the module for leak checks.
@@ -221,6 +224,9 @@ final class NodeLink: RemoteModuleLink {
 
   /// The person asked to restart the module's plugin.
   func restartPlugin() { enqueue { .restartPlugin($0) } }
+
+  /// The person asked to turn on the plugin `name`, turned off.
+  func turnOn(_ name: String) { enqueue { .turnOn($0, plugin: name) } }
 
   /// Role objects of the module outlived its detach.
   func reportLeak(_ roles: [String]) {

@@ -36,6 +36,8 @@ package enum FileContents: Equatable {
     package static let appManifest = 1 << 20
     /// `permissions.json`: the person's decisions about plugins' permissions.
     package static let permissions = 1 << 20
+    /// `plugins.json`: the plugins the person turned off.
+    package static let pluginSwitches = 1 << 20
     /// `permission-uses.jsonl` and the one before it: a new one is started
     /// past 4 MiB, so a file is at most that and one line more.
     package static let permissionUses = 5 << 20

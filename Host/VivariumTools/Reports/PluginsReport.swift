@@ -9,11 +9,23 @@ import VivariumSupport
 package struct PluginsReport: Encodable, Sendable {
   /// One file or directory.
   package struct Row: Encodable, Sendable {
-    /// `loaded` or `rejected`.
-    package let status: String
+    /// What became of the file.
+    package enum Status: String, Encodable, Sendable {
+      /// It loaded: its modules are offered.
+      case loaded
+      /// It was refused: ``reason`` says why.
+      case rejected
+      /// The person turned it off (`vivarium plugins enable` turns it on).
+      case disabled
+      /// One of the SDK's own libraries beside plugins: not a plugin.
+      case skipped
+    }
+
+    /// What became of the file.
+    package let status: Status
     /// The file or directory.
     package let path: String
-    /// The plugin's name, when loaded.
+    /// The plugin's name, when loaded or turned off.
     package let name: String?
     /// The SDK version the plugin was built against, when loaded.
     package let sdkVersion: String?
@@ -83,13 +95,13 @@ package struct PluginsReport: Encodable, Sendable {
       switch outcome {
       case .loaded(let plugin):
         Row(
-          status: "loaded", path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
+          status: .loaded, path: plugin.path, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
           from: plugin.source?.rawValue, urns: plugin.contracts.map(\.urn),
           permissions: plugin.permissions.map(\.description), reason: nil, messages: [])
       case .rejected(let rejection):
         Row(
-          status: rejection.isSDKLibrary ? "skipped" : "rejected", path: rejection.path, name: nil, sdkVersion: nil,
-          from: nil,
+          status: rejection.isSDKLibrary ? .skipped : rejection.kind == .disabled ? .disabled : .rejected,
+          path: rejection.path, name: rejection.plugin, sdkVersion: nil, from: nil,
           urns: [], permissions: [],
           reason: rejection.kind.rawValue, messages: rejection.reasons)
       }
@@ -121,17 +133,19 @@ package struct PluginsReport: Encodable, Sendable {
     let nameWidth = min(names.map(\.count).max() ?? 0, 32)
     for (row, shownName) in zip(plugins, names) {
       let name = shownName.padding(toLength: max(nameWidth, shownName.count), withPad: " ", startingAt: 0)
-      if row.status == "loaded" {
+      switch row.status {
+      case .loaded:
         let urns = row.urns.map(\.oneLineVisible).joined(separator: ", ")
         lines.append("  \(style.tone(.positive, "loaded  "))  \(name)  \(urns)")
         if !row.permissions.isEmpty {
           let permissions = row.permissions.map(\.oneLineVisible).joined(separator: ", ")
           lines.append(String(repeating: " ", count: 14) + style.dim("asks for \(permissions)"))
         }
-      } else if row.status == "skipped" {
+      case .skipped:
         lines.append("  \(style.dim("skipped "))  \(name)  \(style.dim((row.messages.first ?? "").oneLineVisible))")
-      } else {
-        lines.append("  \(style.tone(.negative, "rejected"))  \(name)  \(style.dim((row.reason ?? "").oneLineVisible))")
+      case .rejected, .disabled:
+        let status = row.status == .disabled ? style.dim("disabled") : style.tone(.negative, "rejected")
+        lines.append("  \(status)  \(name)  \(style.dim((row.reason ?? "").oneLineVisible))")
         let indent = String(repeating: " ", count: 14)
         for message in row.messages {
           let wrapped = TextRenderer.wrap(message.oneLineVisible, width: max(width - indent.count, 30))
@@ -158,15 +172,16 @@ package struct PluginsReport: Encodable, Sendable {
         lines += TextRenderer.wrap(conflict.message.oneLineVisible, width: max(width - 4, 30)).map { "  " + $0 }
       }
     }
-    let count = { (status: String) in self.plugins.filter { $0.status == status }.count }
-    let skipped = count("skipped") > 0 ? ", \(count("skipped")) skipped" : ""
+    let count = { (status: Row.Status) in self.plugins.filter { $0.status == status }.count }
+    let skipped = count(.skipped) > 0 ? ", \(count(.skipped)) skipped" : ""
+    let disabled = count(.disabled) > 0 ? ", \(count(.disabled)) disabled" : ""
     let identities =
       identityConflicts.isEmpty ? "" : ", " + Plural.count(identityConflicts.count, "identity conflict")
     let overlapping = overlaps.isEmpty ? "" : ", " + Plural.count(overlaps.count, "URN overlap")
     let cached = plugins.filter { $0.from == ScanSource.cache.rawValue }.count
     let fromCache = cached > 0 ? " (\(cached) from the registry cache)" : ""
     lines.append(
-      "\(count("loaded")) loaded\(fromCache), \(count("rejected")) rejected\(skipped), "
+      "\(count(.loaded)) loaded\(fromCache), \(count(.rejected)) rejected\(disabled)\(skipped), "
         + Plural.count(conflicts.count, "URN conflict") + overlapping + identities)
     return lines.joined(separator: "\n")
   }

@@ -55,7 +55,7 @@ enum PermissionsCommand: Command {
       guard arguments.positionals.isEmpty else { throw UsageError("--log takes no action; give it alone") }
       return showLog(PermissionLog(dataDirectory: data), arguments, console)
     }
-    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, keepsWidenedOff: false)
+    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, keepsOff: false)
     let identities = catalog.loaded.map(PluginIdentity.init)
     var store = PermissionStore(dataDirectory: data)
     if let damage = store.damage { console.warning(name, damage) }

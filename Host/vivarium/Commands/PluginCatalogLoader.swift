@@ -13,11 +13,13 @@ enum PluginCatalogLoader {
   /// A plugin the registry cache in the data directory knows (unless
   /// `--no-cache`; `--rescan` forgets what it knows) is not probed again,
   /// and none is loaded until one of its modules is built: with `hosting`,
-  /// in a process of its own.
+  /// in a process of its own. With `keepsOff`, the plugins the person
+  /// turned off (``PluginSwitches``), and those whose new build asks for
+  /// permissions never decided, are kept out of the catalog.
   @MainActor
   static func load(
     _ arguments: ParsedArguments, _ console: Console, command: String, quiet: Bool = false,
-    hosting: PluginProcessOptions? = nil, plugins: [String]? = nil, keepsWidenedOff: Bool = true
+    hosting: PluginProcessOptions? = nil, plugins: [String]? = nil, keepsOff: Bool = true
   ) throws -> (PluginDiscovery, PluginCatalog) {
     let paths = plugins ?? arguments.all(CommonOptions.plugins)
     if !quiet, let missing = missingPaths(paths).first { throw CommandFailure(missingMessage(missing)) }
@@ -36,11 +38,16 @@ enum PluginCatalogLoader {
     let probe = arguments.has(CommonOptions.inProcess) ? nil : PluginProbe(executable: executablePath)
     let scanner = PluginScanner(probe: probe, hosting: hosting, loader: loader)
     var outcomes = discovery.scan(with: scanner, registry: &registry)
-    // A plugin whose new build asks for permissions never decided stays off.
-    if keepsWidenedOff {
-      outcomes = PermissionStore(dataDirectory: RuntimeSetup.dataDirectory(arguments, console)).keepingOffWidened(
-        outcomes, allowances: try HostingOptions.allowances(arguments),
-        invocation: RuntimeSetup.invocation(arguments, plugins: paths))
+    // A plugin turned off, or whose new build asks for permissions never
+    // decided, stays off.
+    if keepsOff {
+      let data = RuntimeSetup.dataDirectory(arguments, console)
+      let invocation = RuntimeSetup.invocation(arguments, plugins: paths)
+      let switches = PluginSwitches(dataDirectory: data)
+      if let damage = switches.damage { console.warning(command, damage) }
+      outcomes = switches.keepingOffDisabled(outcomes, invocation: invocation)
+      outcomes = PermissionStore(dataDirectory: data).keepingOffWidened(
+        outcomes, allowances: try HostingOptions.allowances(arguments), invocation: invocation)
     }
     do {
       try registry.save()
@@ -58,7 +65,7 @@ enum PluginCatalogLoader {
         // Kept off for its permissions or its name: the reason is the person's
         // to act on, here (once, though it names several files).
         let warning =
-          [.permissionsWidened, .nameConflict].contains(rejection.kind)
+          [.permissionsWidened, .nameConflict, .disabled].contains(rejection.kind)
           ? rejection.reasons.joined(separator: " ")
           : "skipped \(rejection.path) (\(rejection.kind.rawValue)); run \(RuntimeSetup.invocation(arguments, plugins: paths).command("plugins")) for the reason"
         if said.insert(warning).inserted { console.warning(command, warning) }

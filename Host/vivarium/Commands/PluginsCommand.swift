@@ -1,10 +1,14 @@
+import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 import VivariumTools
 
 /// `vivarium plugins`: scan, check and load, one row per file.
 enum PluginsCommand: Command {
   static let name = "plugins"
-  static let summary = "List every plugin file found, loaded or rejected with the reason."
-  static let synopsis = "vivarium plugins [--plugins DIR]... [--json] [--rescan | --no-cache] [--data DIR]"
+  static let summary = "List every plugin file found, loaded or rejected with the reason; turn one off or on."
+  static let synopsis =
+    "vivarium plugins [disable | enable PLUGIN] [--plugins DIR]... [--json] [--rescan | --no-cache] [--data DIR]"
   static let details = """
     Scans each plugin directory for .so files, checks each one (ELF headers, entry symbol,
     descriptor magic, plugin ABI, SDK and Swift compiler versions, contracts) and loads
@@ -20,6 +24,13 @@ enum PluginsCommand: Command {
     again, nor is one that crashed or hung its probe. A file the cache does not know is
     probed: loaded, with others, in a child process per core. --rescan scans every file
     again and rewrites the cache; --no-cache neither reads nor writes it.
+
+    'disable PLUGIN' turns a plugin off (PLUGIN is its file, its file's name without lib and
+    .so, or its declared name) and 'enable PLUGIN' turns it back on; the choice is kept in
+    plugins.json in the data directory. A plugin turned off is listed as disabled, and nothing
+    of it runs: its modules, routes and services are not offered. An app running on the data
+    directory takes the change at once: its modules on screen say the plugin is off, and
+    come back when it is turned on.
     """
   /// Read where the cache is opened (PluginCatalogLoader).
   static let rescan = FlagOption(
@@ -29,13 +40,26 @@ enum PluginsCommand: Command {
     rescan,
   ]
   static let exitCodes = """
-    0 the scan ran, even if files were rejected (see each row); 1 a directory or file given with --plugins does \
-    not exist (it still gets its row); 2 usage error.
+    0 the scan ran, even if files were rejected (see each row), or the plugin was turned off or on; 1 a \
+    directory or file given with --plugins does not exist (it still gets its row), PLUGIN names no plugin or \
+    several, or the choice cannot be saved; 2 usage error.
     """
 
+  /// The actions, each whether it turns the plugin on.
+  static let actions: [(name: String, enables: Bool)] = [("disable", false), ("enable", true)]
+
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
-    guard arguments.positionals.isEmpty else {
-      throw UsageError("unexpected argument '\(arguments.positionals[0])'; plugin directories go after --plugins")
+    if let action = arguments.positionals.first {
+      guard let enables = actions.first(where: { $0.name == action })?.enables else {
+        let names = actions.map(\.name)
+        throw UsageError(
+          "unknown action '\(action)'\(Suggestion.didYouMean(action, among: names)); give \(names.joined(separator: " or ")) and a PLUGIN, or none to list (plugin directories go after --plugins)"
+        )
+      }
+      guard arguments.positionals.count == 2 else {
+        throw UsageError("\(action) takes one PLUGIN: its file, its file's name without lib and .so, or its name")
+      }
+      return try turn(arguments.positionals[1], on: enables, arguments, console)
     }
     let (discovery, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true)
     let report = PluginsReport(discovery: discovery, catalog: catalog)
@@ -47,5 +71,36 @@ enum PluginsCommand: Command {
     let missing = PluginCatalogLoader.missingPaths(arguments.all(CommonOptions.plugins))
     for path in missing { console.error(name, PluginCatalogLoader.missingMessage(path)) }
     return missing.isEmpty ? ExitCode.success : ExitCode.failure
+  }
+}
+
+extension PluginsCommand {
+  /// Turns the plugin `selector` names on or off, in the data directory's
+  /// ``PluginSwitches``.
+  fileprivate static func turn(_ selector: String, on: Bool, _ arguments: ParsedArguments, _ console: Console) throws
+    -> Int32
+  {
+    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true, keepsOff: false)
+    let identities = catalog.loaded.map(PluginIdentity.init)
+    let named: [PluginIdentity]
+    do {
+      named = try PermissionAllowance.plugins(named: selector, among: identities)
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+    guard let plugin = named.first else { throw CommandFailure("'\(selector)' names no plugin") }
+    guard named.count == 1 else {
+      throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
+    }
+    var switches = PluginSwitches(dataDirectory: RuntimeSetup.dataDirectory(arguments, console))
+    let changed: Bool
+    do {
+      changed = try switches.set(plugin.name, enabled: on)
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+    let state = on ? "on" : "off"
+    console.out("\(plugin.name.oneLineVisible) is \(changed ? "now" : "already") \(state) (\(switches.path))")
+    return ExitCode.success
   }
 }

@@ -50,7 +50,8 @@ enum RuntimeSetup {
 
   /// What `run` and `serve` start an app with: the plugin processes'
   /// options, the plugins found and loaded, the app manifest among them,
-  /// and the runtime with the manifest's service providers.
+  /// and the runtime with the manifest's service providers, following the
+  /// plugins turned off and on while it runs.
   struct App {
     let hosting: PluginProcessOptions?
     let discovery: PluginDiscovery
@@ -75,6 +76,10 @@ enum RuntimeSetup {
     }
     let runtime = try Self.runtime(catalog, arguments, console, command: command)
     runtime.host.serviceProviders = manifest?.providers ?? [:]
+    // A plugin turned on while the app runs is loaded as the others were;
+    // one turned off or on by `vivarium plugins` beside it is followed.
+    runtime.host.reloader = PluginReloader(hosting: hosting)
+    runtime.host.followSwitches()
     return App(hosting: hosting, discovery: discovery, manifest: manifest, runtime: runtime)
   }
 

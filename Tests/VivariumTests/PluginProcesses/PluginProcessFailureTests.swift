@@ -374,6 +374,8 @@ final class FaultyHost {
       outcomes: await PluginDiscovery(commandLine: [plugins.path], environment: [:], executable: BuildProducts.vivarium)
         .load(hosting: options))
     runtime = HostRuntime(catalog: catalog, services: TestServices.make(in: data))
+    // A plugin turned on is loaded as the others were.
+    runtime.host.reloader = PluginReloader(hosting: options)
   }
 
   func process(named file: String) -> PluginSupervisor? {

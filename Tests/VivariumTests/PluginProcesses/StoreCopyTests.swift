@@ -242,6 +242,7 @@ private final class RemoteDemo {
     func moduleFailed(_ failure: String) {}
     func stateChanged() {}
     func restartPlugin() {}
+    func turnOn(_ name: String) {}
     func reportLeak(_ roles: [String]) {}
   }
 

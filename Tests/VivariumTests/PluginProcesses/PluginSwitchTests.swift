@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import ViperKit
+
+@testable import VivariumLoading
+@testable import VivariumRuntime
+@testable import VivariumSupport
+
+/// Plugins turned off and on while the app runs, in every session: a
+/// screen of the plugin closes back to the one below, its module embedded
+/// elsewhere says it is off and offers to turn it on, its routes and its
+/// services leave, and turning it on brings all of it back.
+@Suite("Plugins turned off and on while the app runs")
+@MainActor
+struct PluginSwitchTests {
+  /// The faulty plugin's declared name.
+  static let faulty = "FaultyPlugin"
+
+  @Test func offLeavesEverySessionAndOnComesBackInPlace() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+    let consumer = host.runtime
+    let other = consumer.host.openSession()
+    // One session calls the faulty service; the other shows a frame
+    // embedding a faulty module, with a faulty screen pushed over it.
+    try await consumer.open("ask:echo")
+    try await consumer.act(.tap(button: "ask"))
+    _ = try await host.waitForText("Answer 1")
+    try await other.open("frame:trap?at=tap")
+    try await other.open("faulty:demo")
+    await other.settleAll()
+    #expect(other.layers[0].map(\.urn) == ["frame:trap?at=tap", "faulty:demo"])
+
+    let off = await consumer.host.turnOff(Self.faulty)
+    #expect(off.problem == nil && off.files.map(PathName.lastComponent) == ["libFaulty.so"])
+    #expect(PluginSwitches(dataDirectory: host.data.path).disabled == [Self.faulty], "the choice is kept")
+    // Its screen closed back to the one below; its embedded module says it is off.
+    #expect(other.layers[0].map(\.urn) == ["frame:trap?at=tap"])
+    try await waitUntil("the embedded module says it is off") { Self.showsOff(other) }
+    // Its routes left: opening or embedding one of its modules says it is off.
+    do {
+      _ = try consumer.catalog.resolve("faulty:demo")
+      Issue.record("a module of a plugin turned off resolved")
+    } catch {
+      #expect(error.kind == .pluginOff)
+    }
+    try await other.open("frame:exit?at=tap")
+    #expect(other.takeProblems().map(\.cause).contains(.pluginOff))
+    // Its service is unavailable to the consumer.
+    try await consumer.act(.tap(button: "ask"))
+    _ = try await host.waitForText("Failed 2 (unavailable)")
+
+    // Turned on from the module that says it is off, in the other session.
+    try await other.back()
+    try await other.act(.tap(button: "inner/enable"))
+    try await waitUntil("the choice kept") { PluginSwitches(dataDirectory: host.data.path).disabled.isEmpty }
+    try await waitUntil("the embedded module back") { !Self.showsOff(other) }
+    #expect(
+      other.nodes.map(\.urn).contains("faulty:trap?at=tap"), "the embedded module is back: \(other.nodes.map(\.urn))")
+    _ = try consumer.catalog.resolve("faulty:demo")
+    try await consumer.act(.tap(button: "ask"))
+    _ = try await host.waitForText("Answer 3")
+  }
+
+  @Test func aChoiceSavedByAnotherProcessIsFollowed() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+    try await host.runtime.open("frame:trap?at=tap")
+    await host.runtime.settleAll()
+    // As `vivarium plugins disable` beside the app does.
+    var elsewhere = PluginSwitches(dataDirectory: host.data.path)
+    #expect(try elsewhere.set(Self.faulty, enabled: false))
+    await host.runtime.host.takeSwitchesSavedElsewhere()
+    #expect(host.runtime.catalog.rejected.contains { $0.kind == .disabled && $0.plugin == Self.faulty })
+    #expect(host.runtime.notifications.takeNotices().contains { $0.text.contains(Self.faulty) })
+    try await waitUntil("the embedded module says it is off") { Self.showsOff(host.runtime) }
+    #expect(try elsewhere.set(Self.faulty, enabled: true))
+    await host.runtime.host.takeSwitchesSavedElsewhere()
+    #expect(host.runtime.catalog.loaded.contains { $0.name == Self.faulty })
+    try await waitUntil("the embedded module back") { !Self.showsOff(host.runtime) }
+  }
+
+  /// Whether a module of `session` says the faulty plugin is off.
+  static func showsOff(_ session: HostRuntime) -> Bool {
+    session.nodes.contains { $0.tree?.contains(.button(id: "enable", title: "Turn \(faulty) on")) == true }
+  }
+
+  /// Waits, within ``TestServices/settleLimit``, until `condition` holds:
+  /// a process's end and a reload arrive on their own time.
+  private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(TestServices.settleLimit)
+    while !condition() {
+      guard ContinuousClock.now < deadline else { throw WaitedTooLong(what: what) }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  private struct WaitedTooLong: Error {
+    let what: String
+  }
+}
+
+/// The plugins turned off, as the data directory keeps them.
+@Suite struct PluginSwitchesStoreTests {
+  @Test func aChoiceIsKeptAndAnotherProcessesChangeIsRead() throws {
+    let data = try TemporaryDirectory()
+    var mine = PluginSwitches(dataDirectory: data.path)
+    var theirs = PluginSwitches(dataDirectory: data.path)
+    #expect(try mine.set("Weather", enabled: false))
+    #expect(try !mine.set("Weather", enabled: false), "already off: nothing changed")
+    #expect(theirs.isStale)
+    theirs.reload()
+    #expect(theirs.isDisabled("Weather") && !theirs.isStale)
+    #expect(try theirs.set("Weather", enabled: true))
+    #expect(mine.isStale)
+    mine.reload()
+    #expect(mine.disabled.isEmpty)
+  }
+
+  @Test func aFileThatCannotBeReadIsNeverOverwritten() throws {
+    let data = try TemporaryDirectory()
+    let path = data.path + "/plugins.json"
+    try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+    var switches = PluginSwitches(dataDirectory: data.path)
+    #expect(switches.damage?.contains(path) == true)
+    #expect(switches.disabled.isEmpty, "every plugin counts as on")
+    #expect(throws: PluginSwitchesError.self) { try switches.set("Weather", enabled: false) }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
+  }
+}
