@@ -33,6 +33,10 @@ package final class PluginServiceDesk {
   /// How many of the process's host service calls that wait for an answer
   /// the host has answered: reads served from the process's copies are not.
   private(set) var callsAnswered = 0
+  /// The host service, business service and http calls the process made
+  /// in the last minute (reads it served from its own copies of its
+  /// stores never reach the host, and are not counted).
+  package private(set) var calls = CallCounts()
 
   /// What carries out one of the process's calls, giving its answer.
   private typealias Work = @MainActor () async -> WireAnswer
@@ -57,6 +61,7 @@ package final class PluginServiceDesk {
   /// has (at once for the host's own stores, which save as they are
   /// called). Everything else is answered at once.
   func serveHostService(_ call: UInt32, _ module: UInt32, _ service: HostServiceCall) {
+    calls.count(.hostService, at: CallCounts.now)
     guard let (services, user) = self.services(of: module) else {
       let reason = module == 0 ? "the plugin's providers have no services yet" : "the module was detached"
       return answerHostService(call, .failed(reason))
@@ -164,6 +169,7 @@ package final class PluginServiceDesk {
   /// process's providers) through the services the host gave it, and
   /// answers it when it ends; the process goes on meanwhile.
   func serveBusiness(_ call: UInt32, _ module: UInt32, _ request: ServiceRequest) {
+    calls.count(.businessService, at: CallCounts.now)
     guard takesCall(call) else { return }
     let services = module == 0 ? providerServices : supervisor.module(module)?.context.services
     guard let calls = services?.businessServices else {
@@ -185,6 +191,7 @@ package final class PluginServiceDesk {
   /// providers) through the http service the host gave it, and answers it
   /// when it ends; the process goes on meanwhile.
   func serveHTTP(_ call: UInt32, _ module: UInt32, _ request: HTTPRequest) {
+    calls.count(.http, at: CallCounts.now)
     guard takesCall(call) else { return }
     guard let http = module == 0 ? providerServices?.http : supervisor.module(module)?.context.services.http else {
       let reason = module == 0 ? "the plugin's providers do not list the service 'http'" : "the module was detached"

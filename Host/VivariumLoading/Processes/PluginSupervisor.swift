@@ -43,6 +43,8 @@ package final class PluginSupervisor {
   private var current = Generation(number: 0, connection: nil, isStarting: false)
   /// Counts starts: modules of an earlier process are failed for good.
   var generation: Int { current.number }
+  /// How many times a process was started again after the first.
+  package var restarts: Int { max(0, generation - 1) }
   /// The current process's id (0 before the first start), to watch it from outside.
   package var pid: pid_t { current.connection?.pid ?? 0 }
 

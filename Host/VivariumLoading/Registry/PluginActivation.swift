@@ -17,6 +17,8 @@ package final class PluginActivation {
   /// Where the record came from.
   package let source: ScanSource
   private let hosting: PluginProcessOptions?
+  /// Whether the plugin is loaded in a process of its own.
+  nonisolated var runsApart: Bool { hosting != nil }
   private let loader: PluginLoader
   /// The loaded plugin, once it is.
   package private(set) var plugin: LoadedPlugin?
@@ -85,4 +87,8 @@ extension LoadedPlugin {
   /// The process hosting the plugin, if it runs in one: started at load, or
   /// when one of its modules was first built.
   @MainActor package var runningProcess: PluginSupervisor? { process ?? activation?.process }
+
+  /// Whether the plugin runs in a process of its own, or will once one of
+  /// its modules is needed; false when it runs in the host's.
+  package var runsApart: Bool { process != nil || activation?.runsApart == true }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import ViperKit
 import VivariumLoading
 import VivariumSupport
@@ -55,16 +57,20 @@ extension SharedHost {
     return await bringBack(name)
   }
 
-  /// Follows the choices saved in the data directory by another process
-  /// (`vivarium plugins disable`): every `interval` (one look at the
-  /// file's signature), a change is carried out and told in every
-  /// session. Ends with the host.
-  package func followSwitches(every interval: Duration = .seconds(1)) {
+  /// Every `interval`, follows the choices saved in the data directory by
+  /// another process (`vivarium plugins disable`: one look at the file's
+  /// signature; a change is carried out and told in every session), and
+  /// publishes what each plugin is doing for `vivarium plugins --live`
+  /// (``PluginActivityFile``). Ends with the host.
+  package func keepHouse(every interval: Duration = .seconds(1)) {
     Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
         guard let self else { return }
         await self.takeSwitchesSavedElsewhere()
+        guard services.saveRefusal == nil else { continue }
+        let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: activity())
+        try? snapshot.write(in: services.dataDirectory)
       }
     }
   }

@@ -52,6 +52,8 @@ package final class SharedHost {
   package var reloader: PluginReloader?
   /// The plugins the person turned off, as this host last read them.
   var switches: PluginSwitches
+  /// The plugin processes' CPU time at the last look (``activity()``).
+  let sampler = ProcessSampler()
   /// Where business service calls go.
   private(set) lazy var serviceRouter = ServiceRouter(host: self)
   /// The sessions open on this host, in the order they were opened; a

@@ -8,7 +8,7 @@ enum PluginsCommand: Command {
   static let name = "plugins"
   static let summary = "List every plugin file found, loaded or rejected with the reason; turn one off or on."
   static let synopsis =
-    "vivarium plugins [disable | enable PLUGIN] [--plugins DIR]... [--json] [--rescan | --no-cache] [--data DIR]"
+    "vivarium plugins [disable | enable PLUGIN] [--plugins DIR]... [--json] [--rescan | --no-cache] [--data DIR] | --live [--sort COLUMN] [--times N] [--json] [--data DIR]"
   static let details = """
     Scans each plugin directory for .so files, checks each one (ELF headers, entry symbol,
     descriptor magic, plugin ABI, SDK and Swift compiler versions, contracts) and loads
@@ -31,24 +31,46 @@ enum PluginsCommand: Command {
     of it runs: its modules, routes and services are not offered. An app running on the data
     directory takes the change at once: its modules on screen say the plugin is off, and
     come back when it is turned on.
+
+    --live shows what each plugin of the app running on the data directory is doing, as the
+    app publishes it each second (state/plugins-live.json): its state (running, idle,
+    not-started, disabled, crashed, not-responding, in-process), its process id, its share of a
+    core since the last second, its resident and proportional memory, its modules live in every
+    session, the host and business service calls and the http requests its process made in the
+    last minute, and its restarts. On a terminal it redraws each second until Ctrl-C; with
+    --json it writes a JSON line each second.
     """
   /// Read where the cache is opened (PluginCatalogLoader).
   static let rescan = FlagOption(
     "rescan", "Forget what the plugin registry cache knows and scan every plugin file again; the cache is rewritten.")
+  static let live = FlagOption(
+    "live",
+    "Show what each plugin of the app running on the data directory is doing, each second: state, process, CPU, memory, modules, calls, restarts."
+  )
+  static let sort = ValueOption(
+    "sort", "COLUMN",
+    "With --live: sort by \(PluginActivity.SortKey.allCases.map(\.rawValue).joined(separator: ", ")) (cpu unless given)."
+  )
+  static let times = ValueOption("times", "N", "With --live: show N times, then end (until Ctrl-C unless given).")
   static let options: [any CommandOption] = [
     CommonOptions.plugins, CommonOptions.json, CommonOptions.inProcess, CommonOptions.noCache, CommonOptions.data,
-    rescan,
+    rescan, live, sort, times,
   ]
   static let exitCodes = """
-    0 the scan ran, even if files were rejected (see each row), or the plugin was turned off or on; 1 a \
-    directory or file given with --plugins does not exist (it still gets its row), PLUGIN names no plugin or \
-    several, or the choice cannot be saved; 2 usage error.
+    0 the scan ran, even if files were rejected (see each row), the plugin was turned off or on, or --live \
+    showed what it was asked to; 1 a directory or file given with --plugins does not exist (it still gets its \
+    row), PLUGIN names no plugin or several, the choice cannot be saved, or no app runs on the data directory \
+    (--live); 2 usage error.
     """
 
   /// The actions, each whether it turns the plugin on.
   static let actions: [(name: String, enables: Bool)] = [("disable", false), ("enable", true)]
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
+    if arguments.has(live) {
+      guard arguments.positionals.isEmpty else { throw UsageError("--live takes no action; give it alone") }
+      return try Self.live(arguments, console)
+    }
     if let action = arguments.positionals.first {
       guard let enables = actions.first(where: { $0.name == action })?.enables else {
         let names = actions.map(\.name)

@@ -77,9 +77,10 @@ enum RuntimeSetup {
     let runtime = try Self.runtime(catalog, arguments, console, command: command)
     runtime.host.serviceProviders = manifest?.providers ?? [:]
     // A plugin turned on while the app runs is loaded as the others were;
-    // one turned off or on by `vivarium plugins` beside it is followed.
+    // one turned off or on by `vivarium plugins` beside it is followed, and
+    // what each plugin does is published for `vivarium plugins --live`.
     runtime.host.reloader = PluginReloader(hosting: hosting)
-    runtime.host.followSwitches()
+    runtime.host.keepHouse()
     return App(hosting: hosting, discovery: discovery, manifest: manifest, runtime: runtime)
   }
 

@@ -126,3 +126,73 @@ struct PluginSwitchTests {
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
   }
 }
+
+/// What each plugin is doing and what it costs, as the app's plugins
+/// screen and `vivarium plugins --live` show it.
+@Suite("What each plugin costs")
+@MainActor
+struct PluginActivityTests {
+  @Test func eachPluginsStateProcessMemoryModulesAndCallsAreCounted() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+    var byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
+    #expect(byName.values.allSatisfy { $0.state == .notStarted || $0.state == .idle }, "\(byName)")
+
+    try await host.runtime.open("ask:echo")
+    try await host.runtime.act(.tap(button: "ask"))
+    _ = try await host.waitForText("Answer 1")
+    byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
+    let consumer = try #require(byName["FaultyFramePlugin"], "\(byName.keys)")
+    #expect(consumer.state == .running && consumer.modules == 1)
+    #expect(consumer.pid == host.process(named: "libFaultyFrame.so")?.pid)
+    #expect((consumer.residentKiB ?? 0) > 0 && (consumer.proportionalKiB ?? 0) > 0)
+    #expect(consumer.businessServiceCalls == 1, "the call to the faulty service")
+    let provider = try #require(byName[PluginSwitchTests.faulty])
+    #expect(provider.state == .idle && provider.modules == 0, "it serves, and shows nothing")
+    // A second look gives each process's share of a core since the first.
+    #expect(host.runtime.host.activity().allSatisfy { $0.pid == nil || $0.cpuPercent != nil })
+
+    _ = await host.runtime.host.turnOff(PluginSwitchTests.faulty)
+    byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
+    #expect(byName[PluginSwitchTests.faulty]?.state == .disabled && byName[PluginSwitchTests.faulty]?.pid == nil)
+  }
+
+  @Test func sortingPutsTheLargestFirstAndTiesByName() {
+    func plugin(_ name: String, cpu: Double?, memory: Int?) -> PluginActivity {
+      PluginActivity(
+        plugin: name, file: "/p/lib\(name).so", state: .running, pid: 1, cpuPercent: cpu, residentKiB: memory,
+        proportionalKiB: memory, modules: 0, hostServiceCalls: 0, businessServiceCalls: 0, httpRequests: 0,
+        restarts: 0)
+    }
+    let plugins = [plugin("b", cpu: 1, memory: 10), plugin("a", cpu: 1, memory: nil), plugin("c", cpu: 5, memory: 30)]
+    #expect(plugins.sorted { PluginActivity.SortKey.cpu.orders($0, before: $1) }.map(\.plugin) == ["c", "a", "b"])
+    #expect(plugins.sorted { PluginActivity.SortKey.memory.orders($0, before: $1) }.map(\.plugin) == ["c", "b", "a"])
+    #expect(plugins.sorted { PluginActivity.SortKey.name.orders($0, before: $1) }.map(\.plugin) == ["a", "b", "c"])
+  }
+
+  @Test func liveShowsWhatARunningAppPublishedAndNothingOfOneThatEnded() throws {
+    let data = try TemporaryDirectory()
+    let small = PluginActivity(
+      plugin: "Small", file: "/p/libSmall.so", state: .idle, pid: 10, cpuPercent: 0.5, residentKiB: 100,
+      proportionalKiB: 50, modules: 0, hostServiceCalls: 0, businessServiceCalls: 0, httpRequests: 0, restarts: 0)
+    let large = PluginActivity(
+      plugin: "Large", file: "/p/libLarge.so", state: .running, pid: 11, cpuPercent: 9, residentKiB: 900,
+      proportionalKiB: 500, modules: 2, hostServiceCalls: 3, businessServiceCalls: 1, httpRequests: 4, restarts: 1)
+    // Published as by a host that runs: this test's own process.
+    try PluginActivityFile(host: getpid(), time: 0, plugins: [small, large]).write(in: data.path)
+    let shown = try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--json", "--data", data.path])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let file = try JSONDecoder().decode(PluginActivityFile.self, from: Data(shown.stdout.utf8))
+    #expect(file.plugins.map(\.plugin) == ["Large", "Small"], "sorted by cpu")
+    let table = try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--sort", "name", "--data", data.path])
+    #expect(table.status == 0, "\(table.stderr)")
+    let lines = table.stdout.split(separator: "\n")
+    let large = try #require(lines.firstIndex { $0.hasPrefix("Large ") }, "\(lines)")
+    let small = try #require(lines.firstIndex { $0.hasPrefix("Small ") }, "\(lines)")
+    #expect(large < small, "sorted by name")
+    #expect(try ProcessRunner.vivarium(["plugins", "--live", "--sort", "size", "--data", data.path]).status == 2)
+
+    // A host that ended leaves its last snapshot, which is not shown (no process has the largest id).
+    try PluginActivityFile(host: Int32.max, time: 0, plugins: [small]).write(in: data.path)
+    #expect(try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--data", data.path]).status == 1)
+  }
+}
