@@ -186,9 +186,9 @@ struct PluginActivityTests {
     let table = try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--sort", "name", "--data", data.path])
     #expect(table.status == 0, "\(table.stderr)")
     let lines = table.stdout.split(separator: "\n")
-    let large = try #require(lines.firstIndex { $0.hasPrefix("Large ") }, "\(lines)")
-    let small = try #require(lines.firstIndex { $0.hasPrefix("Small ") }, "\(lines)")
-    #expect(large < small, "sorted by name")
+    let largeRow = try #require(lines.firstIndex { $0.hasPrefix("Large ") }, "\(lines)")
+    let smallRow = try #require(lines.firstIndex { $0.hasPrefix("Small ") }, "\(lines)")
+    #expect(largeRow < smallRow, "sorted by name")
     #expect(try ProcessRunner.vivarium(["plugins", "--live", "--sort", "size", "--data", data.path]).status == 2)
 
     // A host that ended leaves its last snapshot, which is not shown (no process has the largest id).
