@@ -28,6 +28,14 @@ package final class Route: Sendable {
     self.sdkVersion = sdkVersion
   }
 
+  /// A screen of the host's own, built by `factory` in the host's process
+  /// (the plugins screen): no plugin file provides it.
+  package static func hostScreen(_ factory: any ModuleFactory) throws(URNError) -> Route {
+    Route(
+      pattern: try URNPattern(parsing: factory.contract.urn), source: .factory(factory), pluginPath: "",
+      identity: PluginIdentity(name: "Vivarium", path: ""), sdkVersion: .current)
+  }
+
   /// Whether the module's contract declares where it navigates
   /// (``Contract/opens``), so that its requests are checked against it.
   package var declaresNavigation: Bool { sdkVersion >= NavigationCheck.declaredSince }

@@ -255,6 +255,10 @@ package final class PluginSupervisor {
   /// Ends the process for good when the host lets the plugin go.
   package func terminate() { stop(because: "the host let it go") }
 
+  /// Ends the process because the person asked (the plugins screen): its
+  /// modules show it ended, and a restart starts it again.
+  package func end() { stop(because: "it was ended from the plugins screen") }
+
   /// Set once the person turned the plugin off (``turnOff(enableCommand:)``).
   package private(set) var turnedOff: PluginFailure.TurnedOff?
 

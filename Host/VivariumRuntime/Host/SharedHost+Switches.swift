@@ -68,6 +68,7 @@ extension SharedHost {
         try? await Task.sleep(for: interval)
         guard let self else { return }
         await self.takeSwitchesSavedElsewhere()
+        self.refreshPluginsScreens()
         guard services.saveRefusal == nil else { continue }
         let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: activity())
         try? snapshot.write(in: services.dataDirectory)
@@ -82,6 +83,43 @@ extension SharedHost {
     switches.reload()
     for name in switches.disabled.subtracting(before).sorted() { tell(await takeOut(name)) }
     for name in before.subtracting(switches.disabled).sorted() { tell(await bringBack(name)) }
+  }
+
+  /// Redraws each plugins screen open, in every session, with what each plugin is doing now.
+  func refreshPluginsScreens() {
+    for session in sessions {
+      for node in session.nodes {
+        if let view = node.module?.view as? PluginsScreen.View {
+          view.presenter.refresh()
+        }
+      }
+    }
+  }
+
+  /// Ends the process of the plugin `name`, as the person asked from the
+  /// plugins screen: its modules show it ended, with a Restart button.
+  package func endProcess(of name: String) {
+    for plugin in catalog.loaded where plugin.name == name {
+      plugin.runningProcess?.end()
+    }
+  }
+
+  /// Starts the ended process of the plugin `name` again, and rebuilds its
+  /// modules in their places in every session; a failure is told.
+  package func restartProcess(of name: String) async {
+    for plugin in catalog.loaded where plugin.name == name {
+      guard let process = plugin.runningProcess, case .ended = process.state else { continue }
+      if let rejection = await process.restart() {
+        let text = "\(name) could not be restarted: \(rejection.reasons.joined(separator: "; "))"
+        services.logLine(.warning, module: "host", text)
+        for session in sessions { session.notifications.notice(text, tone: .negative) }
+        continue
+      }
+      for session in sessions {
+        await session.inTurn { await session.rebuildFailedModules(of: process) }
+        session.onScreenChanged()
+      }
+    }
   }
 
   /// Says `turned` in the log and in every session.

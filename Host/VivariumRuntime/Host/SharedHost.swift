@@ -54,6 +54,22 @@ package final class SharedHost {
   var switches: PluginSwitches
   /// The plugin processes' CPU time at the last look (``activity()``).
   let sampler = ProcessSampler()
+  /// The host's own screens (``PluginsScreen``), by URN.
+  private lazy var hostScreens: [String: Route] = {
+    guard let plugins = PluginsScreen.route(for: self) else { return [:] }
+    return [PluginsScreen.urn: plugins]
+  }()
+
+  /// Resolves `urn` to one of the host's own screens, else to a module of
+  /// the catalog (``PluginCatalog/resolve(_:arguments:invocation:)``).
+  package func resolve(_ urn: String, arguments: [(name: String, value: String)], invocation: Invocation)
+    throws(ResolveError) -> ResolvedModule
+  {
+    if let screen = hostScreens[urn], arguments.isEmpty {
+      return ResolvedModule(urn: urn, route: screen, arguments: Arguments([:]))
+    }
+    return try catalog.resolve(urn, arguments: arguments, invocation: invocation)
+  }
   /// Where business service calls go.
   private(set) lazy var serviceRouter = ServiceRouter(host: self)
   /// The sessions open on this host, in the order they were opened; a

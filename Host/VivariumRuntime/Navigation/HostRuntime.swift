@@ -231,7 +231,7 @@ package final class HostRuntime {
     async throws(ResolveError) -> ModuleNode
   {
     let catalogVersion = host.catalogVersion
-    let resolved = try catalog.resolve(urn, arguments: arguments, invocation: services.invocation)
+    let resolved = try host.resolve(urn, arguments: arguments, invocation: services.invocation)
     if let refusing = resolved.route.contract.guards.first(where: { !RouteGuard.holds(services.setting($0.setting)) }) {
       throw ResolveError(
         .guarded, "\(resolved.urn) is guarded: \(refusing.reason) (it needs the setting '\(refusing.setting)')",

@@ -35,7 +35,7 @@ struct PluginSwitchTests {
     #expect(PluginSwitches(dataDirectory: host.data.path).disabled == [Self.faulty], "the choice is kept")
     // Its screen closed back to the one below; its embedded module says it is off.
     #expect(other.layers[0].map(\.urn) == ["frame:trap?at=tap"])
-    try await waitUntil("the embedded module says it is off") { Self.showsOff(other) }
+    try await Self.waitUntil("the embedded module says it is off") { Self.showsOff(other) }
     // Its routes left: opening or embedding one of its modules says it is off.
     do {
       _ = try consumer.catalog.resolve("faulty:demo")
@@ -52,8 +52,8 @@ struct PluginSwitchTests {
     // Turned on from the module that says it is off, in the other session.
     try await other.back()
     try await other.act(.tap(button: "inner/enable"))
-    try await waitUntil("the choice kept") { PluginSwitches(dataDirectory: host.data.path).disabled.isEmpty }
-    try await waitUntil("the embedded module back") { !Self.showsOff(other) }
+    try await Self.waitUntil("the choice kept") { PluginSwitches(dataDirectory: host.data.path).disabled.isEmpty }
+    try await Self.waitUntil("the embedded module back") { !Self.showsOff(other) }
     #expect(
       other.nodes.map(\.urn).contains("faulty:trap?at=tap"), "the embedded module is back: \(other.nodes.map(\.urn))")
     _ = try consumer.catalog.resolve("faulty:demo")
@@ -71,11 +71,11 @@ struct PluginSwitchTests {
     await host.runtime.host.takeSwitchesSavedElsewhere()
     #expect(host.runtime.catalog.rejected.contains { $0.kind == .disabled && $0.plugin == Self.faulty })
     #expect(host.runtime.notifications.takeNotices().contains { $0.text.contains(Self.faulty) })
-    try await waitUntil("the embedded module says it is off") { Self.showsOff(host.runtime) }
+    try await Self.waitUntil("the embedded module says it is off") { Self.showsOff(host.runtime) }
     #expect(try elsewhere.set(Self.faulty, enabled: true))
     await host.runtime.host.takeSwitchesSavedElsewhere()
     #expect(host.runtime.catalog.loaded.contains { $0.name == Self.faulty })
-    try await waitUntil("the embedded module back") { !Self.showsOff(host.runtime) }
+    try await Self.waitUntil("the embedded module back") { !Self.showsOff(host.runtime) }
   }
 
   /// Whether a module of `session` says the faulty plugin is off.
@@ -85,7 +85,7 @@ struct PluginSwitchTests {
 
   /// Waits, within ``TestServices/settleLimit``, until `condition` holds:
   /// a process's end and a reload arrive on their own time.
-  private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+  static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(TestServices.settleLimit)
     while !condition() {
       guard ContinuousClock.now < deadline else { throw WaitedTooLong(what: what) }
@@ -93,7 +93,7 @@ struct PluginSwitchTests {
     }
   }
 
-  private struct WaitedTooLong: Error {
+  struct WaitedTooLong: Error {
     let what: String
   }
 }
@@ -154,6 +154,49 @@ struct PluginActivityTests {
     _ = await host.runtime.host.turnOff(PluginSwitchTests.faulty)
     byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
     #expect(byName[PluginSwitchTests.faulty]?.state == .disabled && byName[PluginSwitchTests.faulty]?.pid == nil)
+  }
+
+  @Test func thePluginsScreenShowsEachPluginAndEndsRestartsAndTurnsThemOffAndOn() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+    let runtime = host.runtime
+    try await runtime.open("ask:echo")
+    try await runtime.open("vivarium:plugins")
+    await runtime.settleAll()
+    let screen = try #require(runtime.top)
+    #expect(screen.urn == "vivarium:plugins" && screen.pluginPath.isEmpty, "a screen of the host's own")
+    func rows() -> [String: ListRow] {
+      guard case .stack(_, let lines)? = screen.tree else { return [:] }
+      for case .list(PluginsScreen.listID, let rows) in lines {
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
+      }
+      return [:]
+    }
+    #expect(rows()["FaultyFramePlugin"]?.marker?.label == PluginActivity.State.running.rawValue, "\(rows())")
+
+    // The consumer's process, ended and restarted from the screen.
+    try await runtime.act(.select(list: PluginsScreen.listID, row: "FaultyFramePlugin"))
+    try await runtime.act(.tap(button: PluginsScreen.endID))
+    try await PluginSwitchTests.waitUntil("ended") {
+      (screen.module?.presenter as? PluginsScreen.Presenter)?.refresh()
+      return rows()["FaultyFramePlugin"]?.marker?.label == PluginActivity.State.crashed.rawValue
+    }
+    try await runtime.act(.tap(button: PluginsScreen.restartID))
+    try await PluginSwitchTests.waitUntil("restarted") {
+      (screen.module?.presenter as? PluginsScreen.Presenter)?.refresh()
+      return rows()["FaultyFramePlugin"]?.marker?.label == PluginActivity.State.running.rawValue
+    }
+    #expect(host.process(named: "libFaultyFrame.so")?.restarts == 1)
+
+    // The provider, turned off and on from the screen.
+    try await runtime.act(.select(list: PluginsScreen.listID, row: PluginSwitchTests.faulty))
+    try await runtime.act(.tap(button: PluginsScreen.turnOffID))
+    try await PluginSwitchTests.waitUntil("turned off") {
+      rows()[PluginSwitchTests.faulty]?.marker?.label == PluginActivity.State.disabled.rawValue
+    }
+    try await runtime.act(.tap(button: PluginsScreen.turnOnID))
+    try await PluginSwitchTests.waitUntil("turned on") {
+      runtime.catalog.loaded.contains { $0.name == PluginSwitchTests.faulty }
+    }
   }
 
   @Test func sortingPutsTheLargestFirstAndTiesByName() {

@@ -1,0 +1,159 @@
+import ViperKit
+import VivariumLoading
+import VivariumSupport
+
+/// The app's plugins screen, `vivarium:plugins`: a screen of the host's own
+/// (no plugin provides it) listing what each plugin is doing and what it
+/// costs (``PluginActivity``), redrawn each second, sortable by each
+/// column; a plugin selected can be turned off or on, and its process
+/// ended or restarted (Chrome's task manager, VS Code's Running
+/// Extensions). Open it with `open vivarium:plugins` (`:open` in the app).
+enum PluginsScreen {
+  /// Its URN.
+  static let urn = "vivarium:plugins"
+  /// Its list of plugins, a row per plugin by name.
+  static let listID = "plugins"
+  /// Buttons: sort by a column (`sort.cpu`), and act on the plugin selected.
+  static let sortPrefix = "sort."
+  static let turnOffID = "turnOff"
+  static let turnOnID = "turnOn"
+  static let endID = "endProcess"
+  static let restartID = "restartProcess"
+
+  /// Its contract: it takes no argument and opens nothing.
+  static let contract = Contract(
+    urn: urn,
+    summary:
+      "What each plugin is doing and what it costs, each second; turn a plugin off or on, end or restart its process.")
+
+  /// What the host resolves `vivarium:plugins` to, for `host`.
+  @MainActor
+  static func route(for host: SharedHost) -> Route? {
+    try? Route.hostScreen(Factory(host: host))
+  }
+
+  /// Builds the screen for the host it was made for.
+  struct Factory: ModuleFactory {
+    static let contract = PluginsScreen.contract
+    /// The host whose plugins it shows.
+    weak var host: SharedHost?
+
+    @MainActor
+    func build(_ context: ModuleContext) throws -> Module {
+      guard let host else { throw ModuleBuildError("the host has stopped") }
+      let presenter = Presenter(host: host)
+      let view = View(canvas: context.canvas, presenter: presenter)
+      presenter.view = view
+      return Module(view: view, presenter: presenter)
+    }
+  }
+
+  /// Draws what the presenter gives it, and passes on what the person does.
+  @MainActor
+  final class View: ViperView {
+    let canvas: any Canvas
+    let presenter: Presenter
+
+    init(canvas: any Canvas, presenter: Presenter) {
+      self.canvas = canvas
+      self.presenter = presenter
+    }
+
+    func handle(_ event: ViewEvent) { presenter.handle(event) }
+  }
+
+  /// Keeps the order and the plugin selected, and draws the screen.
+  @MainActor
+  final class Presenter: ViperPresenter {
+    weak var host: SharedHost?
+    weak var view: View?
+    var order = PluginActivity.SortKey.cpu
+    var selected: String?
+    /// What the last action did, said under the list.
+    var said: String?
+
+    init(host: SharedHost) { self.host = host }
+
+    func lifecycle(_ event: LifecycleEvent) {
+      if event == .attach { refresh() }
+    }
+
+    func handle(_ event: ViewEvent) {
+      switch event {
+      case .select(listID, let row): selected = row
+      case .tap(let button) where button.hasPrefix(sortPrefix):
+        if let key = PluginActivity.SortKey(rawValue: String(button.dropFirst(sortPrefix.count))) { order = key }
+      case .tap(turnOffID): act { host, name in host.tell(await host.turnOff(name)) }
+      case .tap(turnOnID): act { host, name in host.tell(await host.turnOn(name)) }
+      case .tap(endID): act { host, name in host.endProcess(of: name) }
+      case .tap(restartID): act { host, name in await host.restartProcess(of: name) }
+      default: break
+      }
+      refresh()
+    }
+
+    private func act(_ action: @escaping @MainActor (SharedHost, String) async -> Void) {
+      guard let host, let selected else { return }
+      Task.immediate { [weak self] in
+        await action(host, selected)
+        self?.refresh()
+      }
+    }
+
+    /// Draws the screen from what each plugin is doing now.
+    func refresh() {
+      guard let host, let view else { return }
+      view.canvas.draw(PluginsScreen.tree(host.activity(), order: order, selected: selected))
+    }
+  }
+
+  /// The screen for `plugins`, sorted by `order`, with `selected`'s actions.
+  static func tree(_ plugins: [PluginActivity], order: PluginActivity.SortKey, selected: String?) -> ViewNode {
+    let sorted = plugins.sorted { order.orders($0, before: $1) }
+    let sorts = PluginActivity.SortKey.allCases.map { key in
+      ViewNode.button(id: sortPrefix + key.rawValue, title: key == order ? "\(key.rawValue) ▾" : key.rawValue)
+    }
+    var lines: [ViewNode] = [
+      .heading("Plugins"),
+      .text(
+        "Each plugin's CPU, memory, modules and calls in the last minute, each second. Select one to act on it.",
+        tone: .muted),
+      .stack(.horizontal, [.text("Sort by", tone: .muted)] + sorts),
+      .list(id: listID, rows: sorted.map(row)),
+    ]
+    if let plugin = sorted.first(where: { $0.plugin == selected }) {
+      lines.append(.heading(plugin.plugin))
+      lines.append(.text(plugin.file, tone: .muted))
+      var actions: [ViewNode] = []
+      switch plugin.state {
+      case .disabled: actions.append(.button(id: turnOnID, title: "Turn on"))
+      case .crashed: actions += [.button(id: restartID, title: "Restart"), .button(id: turnOffID, title: "Turn off")]
+      case .running, .idle, .notResponding:
+        actions += [.button(id: endID, title: "End process"), .button(id: turnOffID, title: "Turn off")]
+      case .notStarted, .inProcess: actions.append(.button(id: turnOffID, title: "Turn off"))
+      }
+      lines.append(.stack(.horizontal, actions))
+    }
+    return .stack(.vertical, lines)
+  }
+
+  /// A plugin's row: its name, what it costs, its state.
+  static func row(_ plugin: PluginActivity) -> ListRow {
+    var costs: [String] = []
+    if let pid = plugin.pid { costs.append("pid \(pid)") }
+    if let cpu = plugin.cpuPercent { costs.append(String(format: "%.1f%%", cpu)) }
+    if let memory = plugin.proportionalKiB { costs.append(String(format: "%.1f MiB", Double(memory) / 1024)) }
+    costs.append(Plural.count(plugin.modules, "module"))
+    costs.append("\(plugin.calls) calls")
+    if plugin.restarts > 0 { costs.append(Plural.count(plugin.restarts, "restart")) }
+    let tone: Tone =
+      switch plugin.state {
+      case .running: .positive
+      case .crashed, .notResponding: .negative
+      case .idle, .notStarted, .disabled, .inProcess: .muted
+      }
+    return ListRow(
+      id: plugin.plugin, title: plugin.plugin, detail: costs.joined(separator: " · "),
+      marker: Marker(tone, plugin.state.rawValue))
+  }
+}
