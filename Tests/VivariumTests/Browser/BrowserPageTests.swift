@@ -204,7 +204,7 @@ struct BrowserPageTests {
   /// control in the accessibility tree has a name, and there are controls of
   /// each of `roles` (else the check saw nothing); Tab alone reaches every
   /// control in turn, without staying on one, and each shows its focus.
-  private func expectAccessible(_ tab: BrowserTab, _ what: String, scope: String, roles: Set<String>) async throws {
+  func expectAccessible(_ tab: BrowserTab, _ what: String, scope: String, roles: Set<String>) async throws {
     let nodes = try await tab.accessibilityTree()
     let controls = nodes.filter { Self.controlRoles.contains($0.role) }
     #expect(roles.isSubset(of: Set(controls.map(\.role))), "\(what): \(nodes)")

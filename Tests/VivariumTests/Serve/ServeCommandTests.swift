@@ -89,6 +89,47 @@ struct ServeCommandTests {
     try await typed.openSocket(token: server.token, link: "products%3Asearch", tab: id)
     #expect(await typed.update { $0.link?.hasSuffix("products:search") == true } != nil, "\(typed.updates)")
   }
+
+  /// `serve --watch`: a plugin file replaced in the plugin directory (a
+  /// new build, told apart by its heading) is reloaded in every tab that
+  /// shows it, each where it was, and each tab is told.
+  @Test func aRebuiltPluginIsReloadedInEveryTabAndEachIsTold() async throws {
+    let server = try ServeProcess.serving(["ProductSearch"], arguments: ["--watch"])
+    defer { server.stop() }
+    let first = try ServeClient(port: server.port)
+    try await first.openSocket(token: server.token, link: "products%3Asearch")
+    let second = try ServeClient(port: server.port)
+    try await second.openSocket(token: server.token, link: "products%3Asearch")
+    #expect(await first.update { $0.urn == "products:search" } != nil, "\(first.updates.suffix(2))")
+    let opened = await second.update { $0.urn == "products:search" }
+    let id = try #require(opened?.tab)
+    // The second tab on the second page: its own state, kept through the reload.
+    let previous = #""data-address":"previous""#
+    second.send("tap next")
+    #expect(await second.message { $0.contains(previous) } != nil, "\(second.updates.suffix(2))")
+
+    // The new build, moved in as a linker's output is (the link to the
+    // built file replaced by a file of its own).
+    let path = server.plugins + "/libProductSearch.so"
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let heading = try #require(bytes.range(of: Data("Products".utf8)))
+    bytes.replaceSubrange(heading, with: Data("Produkte".utf8))
+    try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+
+    for tab in [first, second] {
+      let told = await tab.update { update in
+        (update.notices ?? []).contains { $0.tone == "positive" && $0.text.contains("libProductSearch.so") }
+      }
+      #expect(told?.urn == "products:search", "told, on the same screen: \(tab.updates.suffix(3))")
+      #expect(tab.updates.contains { $0.contains("Produkte") }, "the new build is shown: \(tab.updates.suffix(3))")
+    }
+    // The second tab's page, whole, as a reload of the page gets it: the
+    // new build, on the second page (it can go back to the first).
+    let reloaded = try ServeClient(port: server.port)
+    try await reloaded.openSocket(token: server.token, link: "products%3Asearch", tab: id)
+    let page = await reloaded.message { $0.contains(#""page":"#) } ?? ""
+    #expect(page.contains("Produkte") && page.contains(previous), "\(reloaded.updates)")
+  }
 }
 
 /// What a page receives after a change, as far as these tests read it:
@@ -101,6 +142,13 @@ struct ServeUpdate: Decodable {
   let link: String?
   let errors: [String]?
   let takenOver: Bool?
+  /// The notices new since the last update.
+  let notices: [Notice]?
+  /// A notice: its tone (`positive`, `negative`, …) and text.
+  struct Notice: Decodable {
+    let tone: String
+    let text: String
+  }
   /// The first module of the link.
   var urn: String? { link?.split(separator: "/").first.map(String.init) }
 }
@@ -187,15 +235,18 @@ final class ServeClient {
   /// The first update from now on (or already read and not yet looked at)
   /// that `wanted` takes, within the bound; nil if none came.
   func update(_ wanted: (ServeUpdate) -> Bool) async -> ServeUpdate? {
-    var found: ServeUpdate?
+    let decode = { (text: String) in try? JSONDecoder().decode(ServeUpdate.self, from: Data(text.utf8)) }
+    return await message { decode($0).map(wanted) ?? false }.flatMap(decode)
+  }
+
+  /// The first message from now on (or already read and not yet looked at)
+  /// whose text `wanted` takes, within the bound; nil if none came.
+  func message(_ wanted: (String) -> Bool) async -> String? {
+    var found: String?
     _ = await read { _ in
       while let message = takeMessage() {
         updates.append(message)
-        if found == nil, let update = try? JSONDecoder().decode(ServeUpdate.self, from: Data(message.utf8)),
-          wanted(update)
-        {
-          found = update
-        }
+        if found == nil, wanted(message) { found = message }
       }
       return found != nil
     }

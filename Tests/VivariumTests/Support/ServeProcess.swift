@@ -10,6 +10,8 @@ final class ServeProcess {
   let port: UInt16
   /// Its token, from the address it printed.
   let token: String
+  /// The plugin directory it serves.
+  let plugins: String
   /// The directories it serves from, when it made them: kept until it goes.
   private let owned: [TemporaryDirectory]
 
@@ -24,18 +26,34 @@ final class ServeProcess {
   static func demo() throws -> ServeProcess {
     let plugins = try BuildProducts.demoPluginDirectory()
     let data = try TemporaryDirectory()
-    return try ServeProcess(plugins: plugins.path, data: data.path, owning: [plugins, data])
+    return try ServeProcess(plugins: plugins.path, data: data.path, arguments: [], owning: [plugins, data])
+  }
+
+  /// A server on a plugin directory of its own holding links to the built
+  /// plugins `names` (`Faulty`), and no app manifest: a tab opens the deep
+  /// link it asks for. `arguments` go after serve's own (`--watch`,
+  /// `--response-limit 1`). Fresh data: nothing remembered.
+  static func serving(_ names: [String], arguments: [String] = []) throws -> ServeProcess {
+    let plugins = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    for name in names {
+      try FileManager.default.createSymbolicLink(
+        atPath: plugins.path + "/lib\(name).so", withDestinationPath: BuildProducts.directory + "/lib\(name).so")
+    }
+    let data = try TemporaryDirectory()
+    return try ServeProcess(plugins: plugins.path, data: data.path, arguments: arguments, owning: [plugins, data])
   }
 
   /// A server on `plugins` keeping its data in `data`.
   convenience init(plugins: String, data: String) throws {
-    try self.init(plugins: plugins, data: data, owning: [])
+    try self.init(plugins: plugins, data: data, arguments: [], owning: [])
   }
 
-  private init(plugins: String, data: String, owning: [TemporaryDirectory]) throws {
+  private init(plugins: String, data: String, arguments: [String], owning: [TemporaryDirectory]) throws {
     owned = owning
+    self.plugins = plugins
     process.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
-    process.arguments = ["serve", "--plugins", plugins, "--data", data, "--port", "0"]
+    process.arguments = ["serve", "--plugins", plugins, "--data", data, "--port", "0"] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["VIVARIUM_PLUGIN_PATH"] = nil
     environment["VIVARIUM_HTTP"] = "replay:" + BuildProducts.demoHTTP
