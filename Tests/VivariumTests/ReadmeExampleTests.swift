@@ -39,6 +39,8 @@ struct ReadmeExampleTests {
       command.hasPrefix("vivarium ") && !names.contains(command) && !command.contains("~")
         // A server runs until it is stopped: only its help is an example to run.
         && (!command.hasPrefix("vivarium serve") || command.hasSuffix("--help"))
+        // What a running app publishes: shown beside one (PluginActivityTests runs it).
+        && !command.contains("--live")
         && !command.contains("path/to")
         && !command.contains("Weather") && !command.contains("|") && !command.contains("…")
         && !command.split(separator: " ").dropFirst().contains { word in
