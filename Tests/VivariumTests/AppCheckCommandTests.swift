@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import VivariumRuntime
+@testable import VivariumSupport
 @testable import VivariumTools
 
 /// `vivarium check --app DIR` on the demo's plugin directory passes; with the
@@ -33,6 +35,29 @@ struct AppCheckCommandTests {
     #expect(text.status == 0)
     #expect(
       text.stdout.contains("4 business services") && text.stdout.contains("every link resolves"), "\(text.stdout)")
+  }
+
+  @Test func aPluginTurnedOffOrNamedWithWithoutGetsANoteOfWhatStopsWorking() throws {
+    let directory = try BuildProducts.demoPluginDirectory()
+    let data = try TemporaryDirectory()
+    func notes(_ extra: [String]) throws -> [AppFinding] {
+      let result = try ProcessRunner.vivarium(
+        ["check", "--app", directory.path, "--json", "--data", data.path] + extra)
+      #expect(result.status == 0, "a note does not fail the check: \(result.stderr)")
+      return try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).findings
+    }
+    let asked = try notes(["--without", "WalletPlugin"])
+    #expect(asked.map(\.name) == ["app.without-plugin"])
+    #expect(asked.first?.files.map(PathName.lastComponent) == ["libWallet.so", "libFeed.so"])
+    // Turned off in the data directory: noted without asking, and still checked.
+    var switches = PluginSwitches(dataDirectory: data.path)
+    #expect(try switches.set("WeatherPlugin", enabled: false))
+    let off = try notes([])
+    #expect(off.map(\.name) == ["app.without-plugin"])
+    #expect(off.first?.files.first.map(PathName.lastComponent) == "libWeather.so")
+    let unknown = try ProcessRunner.vivarium(["check", "--app", directory.path, "--without", "Wallet"])
+    #expect(unknown.status == 2, "a name no plugin declares")
+    #expect(try ProcessRunner.vivarium(["check", BuildProducts.itemsList, "--without", "WalletPlugin"]).status == 2)
   }
 
   @Test func aPluginRebuiltWithAChangedArgumentTypeFailsNamingBothSides() throws {

@@ -30,9 +30,10 @@ struct AppCheckTests {
 
   /// Findings for an app of one plugin file per contract, `plugins/NAME.so`
   /// named after each contract's namespace, starting at login:form.
+  /// With a note of what stops working without each plugin named in `without`.
   func findings(
     _ contracts: [Contract], start: String? = "login:form", scheme: String? = nil,
-    oldSDK: Set<String> = []
+    oldSDK: Set<String> = [], without: Set<String> = []
   ) -> [AppFinding] {
     let recorder = ProbeRecorder()
     let outcomes = contracts.enumerated().map { index, contract in
@@ -44,7 +45,7 @@ struct AppCheckTests {
           factories: [ProbeFactory(contract: contract, recorder: recorder).factory]))
     }
     let manifest = start.map { AppManifest(name: "Probe app", start: $0, scheme: scheme, path: "plugins/app.json") }
-    return AppCheck.findings(AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: manifest))
+    return AppCheck.findings(AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: manifest), without: without)
   }
 
   static let app = [login, home, items, picker, profile]
@@ -107,6 +108,19 @@ struct AppCheckTests {
 
   @Test func anAppWhoseLinksAllResolvePasses() {
     #expect(findings(Self.app) == [])
+  }
+
+  /// For each plugin named, a note of what stops working when it is
+  /// turned off: its files, the depending plugins' after it.
+  @Test func whatStopsWorkingWithoutAPluginIsNoted() {
+    let notes = findings(Self.app, without: ["items2", "items3", "login0"])
+    #expect(notes.allSatisfy { $0.name == "app.without-plugin" && $0.severity == .note })
+    let byPlugin = Dictionary(uniqueKeysWithValues: notes.map { ($0.files[0], $0) })
+    #expect(byPlugin.keys.sorted() == ["libitems2", "libitems3", "liblogin0"].map { "plugins/\($0).so" })
+    #expect(byPlugin["plugins/libitems2.so"]?.files == ["plugins/libitems2.so", "plugins/libhome1.so"])
+    #expect(byPlugin["plugins/libitems2.so"]?.message.contains("home:main embeds items:list") == true)
+    #expect(byPlugin["plugins/libitems3.so"]?.files == ["plugins/libitems3.so", "plugins/libitems2.so"])
+    #expect(byPlugin["plugins/liblogin0.so"]?.files == ["plugins/liblogin0.so"], "only the start needs it")
   }
 
   @Test func aChangedArgumentTypeNamesBothSides() throws {

@@ -59,7 +59,7 @@ package struct ServiceGraph: Sendable, Equatable {
     }
 
     /// `the module items:list of ItemsList`, for messages.
-    var described: String { "the \(user) of \(plugin)" }
+    package var described: String { "the \(user) of \(plugin)" }
   }
 
   /// A service provided in the app, and who uses it.

@@ -9,8 +9,9 @@ import VivariumSupport
 /// back is one its target declares; the start opens; every module is
 /// reachable from the start, or listed as reachable only by deep link.
 package enum AppCheck {
-  /// Every finding about `flow`, in the order of its modules.
-  package static func findings(_ flow: AppFlow) -> [AppFinding] {
+  /// Every finding about `flow`, in the order of its modules, and what
+  /// stops working without each plugin named in `without`.
+  package static func findings(_ flow: AppFlow, without: Set<String> = []) -> [AppFinding] {
     var findings = startFindings(flow)
     for rejection in flow.refused {
       findings.append(
@@ -42,9 +43,41 @@ package enum AppCheck {
             "rebuild it against ViperKit \(declaringSDK) or later and declare Contract.opens"
         ))
     }
+    findings += withoutPlugins(without, flow)
     guard flow.manifest != nil, flow.startProblem == nil else { return findings }
     for route in flow.unreachable {
       findings.append(unreached(route, flow))
+    }
+    return findings
+  }
+
+  /// For each plugin of `names`, what stops working when it is turned
+  /// off (`vivarium plugins disable`): the start, if it opens one of its
+  /// modules; the other plugins' modules that open or embed one of its
+  /// modules; and those of the other plugins (modules and services) that
+  /// require a business service it provides. Nothing, a note says so too.
+  static func withoutPlugins(_ names: Set<String>, _ flow: AppFlow) -> [AppFinding] {
+    var findings: [AppFinding] = []
+    for (plugin, path) in flow.pluginFiles.sorted(by: { $0.key < $1.key }) where names.contains(plugin) {
+      var lost: [String] = []
+      var files: [String] = []
+      if flow.start.contains(where: { $0.pluginPath == path }) { lost.append("the app's start") }
+      for edge in flow.edges where edge.from.pluginPath != path && edge.to.contains(where: { $0.pluginPath == path }) {
+        lost.append("\(edge.from.pattern.text) \(edge.kind.verb) \(edge.pattern)")
+        files.append(edge.from.pluginPath)
+      }
+      for service in flow.services.services where service.provider == plugin {
+        for consumer in service.consumers where !consumer.isOptional && consumer.plugin != plugin {
+          lost.append("\(consumer.described) requires \(service.name)")
+          files.append(flow.pluginFiles[consumer.plugin] ?? consumer.plugin)
+        }
+      }
+      if lost.isEmpty { lost.append("nothing else stops working") }
+      findings.append(
+        AppFinding(
+          name: "app.without-plugin", severity: .note, module: nil, files: [path] + Set(files).sorted(),
+          message: "without \(plugin) (turned off): " + lost.joined(separator: "; "),
+          fix: "nothing, if the app may run without it; otherwise keep it on"))
     }
     return findings
   }

@@ -21,14 +21,16 @@ package struct AppCheckReport: Encodable, Sendable {
   package let failed: Bool
 
   /// The report on `flow`, the app in `directory`.
-  package init(directory: String, flow: AppFlow) {
+  /// With a note of what stops working without each plugin named in
+  /// `without` (their declared names).
+  package init(directory: String, flow: AppFlow, without: Set<String> = []) {
     self.directory = directory
     app = flow.manifest?.name
     start = flow.manifest?.start
     modules = flow.routes.count
     links = flow.edges.count
     services = flow.services.services.count
-    findings = AppCheck.findings(flow)
+    findings = AppCheck.findings(flow, without: without)
     failed = findings.contains { $0.severity == .failed }
   }
 

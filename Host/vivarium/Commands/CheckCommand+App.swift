@@ -1,5 +1,7 @@
 import Foundation
 import VivariumLoading
+import VivariumRuntime
+import VivariumSupport
 import VivariumTools
 
 /// `vivarium check --app DIR`: the whole app a plugin directory makes up.
@@ -25,7 +27,17 @@ extension CheckCommand {
     guard isDirectory.boolValue else {
       throw UsageError("--app takes a plugin directory, and '\(directory)' is a file; check files without --app")
     }
-    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, plugins: [directory])
+    // The app as its files make it: a plugin turned off is checked too, and noted.
+    let (_, catalog) = try PluginCatalogLoader.load(
+      arguments, console, command: name, plugins: [directory], keepsOff: false)
+    let names = Set(catalog.loaded.map(\.name))
+    for named in arguments.all(without) where !names.contains(named) {
+      throw UsageError(
+        "--without '\(named)' names no plugin of \(directory)\(Suggestion.didYouMean(named, among: names.sorted())); give a declared name ('vivarium plugins' lists them)"
+      )
+    }
+    let turnedOff = PluginSwitches(dataDirectory: RuntimeSetup.dataDirectory(arguments, console)).disabled
+    let off = Set(arguments.all(without)).union(turnedOff.intersection(names))
     var manifest: AppManifest?
     var problem: ManifestError?
     switch AppManifest.find(in: [directory]) {
@@ -34,7 +46,7 @@ extension CheckCommand {
     case nil: break
     }
     let flow = AppFlow(catalog: catalog, manifest: manifest, manifestProblem: problem)
-    let report = AppCheckReport(directory: directory, flow: flow)
+    let report = AppCheckReport(directory: directory, flow: flow, without: off)
     if arguments.has(CommonOptions.json) {
       console.json(report)
     } else {

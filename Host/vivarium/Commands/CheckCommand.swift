@@ -8,7 +8,7 @@ enum CheckCommand: Command {
   static let name = "check"
   static let summary = "Run the conformance checks on plugin files before shipping them."
   static let synopsis =
-    "vivarium check (PLUGIN.so... | --app DIR) [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
+    "vivarium check (PLUGIN.so... | --app DIR [--without PLUGIN]... [--data DIR]) [--strictness 1-10] [--only PATTERN]... [--skip PATTERN]... [--timeout SECONDS] [--json] [--in-process]"
   static let details = """
     Runs every check listed in Host/SDK/TestKit/CHECKS.md on each file (a directory means
     every .so in it; the SDK's own libraries there are skipped, as in a build folder):
@@ -28,20 +28,26 @@ enum CheckCommand: Command {
     requires; every output a module expects back is one its target declares, with the
     same fields; every module is reachable from the start (with a scheme, those only a
     deep link reaches are listed). Each finding has a stable name, the files involved
-    and what to change.
+    and what to change. For each plugin turned off in the data directory (vivarium plugins
+    disable), and each named with --without, a note says what stops working without it:
+    the start, the links of other plugins' modules into its modules, and what requires a
+    business service it provides.
     """ + "\n\nFindings: " + AppFinding.names.map { "\($0.name), \($0.meaning)" }.joined(separator: "; ") + "."
   static let strictness = ValueOption("strictness", "N", "How deep to go, 1 to 10 (default 5).")
   static let only = ValueOption("only", "PATTERN", "Run only checks matching PATTERN (repeatable).")
   static let skip = ValueOption("skip", "PATTERN", "Skip checks matching PATTERN (repeatable).")
   static let timeout = ValueOption("timeout", "SECONDS", "Time limit of each check (default 30).")
   static let app = ValueOption("app", "DIR", "Check the whole app in the plugin directory DIR instead of plugin files.")
+  static let without = ValueOption(
+    "without", "PLUGIN",
+    "With --app: say what stops working when PLUGIN (its declared name) is turned off (repeatable).")
   static let list = FlagOption(
     "list", "List the checks (those --only and --skip select): name, strictness, what each verifies.")
   static let inProcess = CommonOptions.inProcess.described(
     "Load the plugin in this process and run every check in one vivarium-check process without a time limit, for debuggers; a crash then ends the run."
   )
   static let options: [any CommandOption] = [
-    strictness, only, skip, timeout, app, list, CommonOptions.json, inProcess,
+    strictness, only, skip, timeout, app, without, CommonOptions.data, list, CommonOptions.json, inProcess,
   ]
   static let exitCodes =
     "0 nothing failed, crashed or timed out (warnings and notes allowed); 1 something did, a file named does not exist, or --app found a failure; 2 usage error."
@@ -58,6 +64,9 @@ enum CheckCommand: Command {
 
   static func run(_ arguments: ParsedArguments, _ console: Console) throws -> Int32 {
     if !arguments.all(app).isEmpty { return try checkApp(arguments, console) }
+    for option in [without, CommonOptions.data] where arguments.isGiven(option) {
+      throw UsageError("\(option.spelling) applies to --app: give the app's plugin directory with --app DIR")
+    }
     let only = arguments.all(Self.only)
     let skip = arguments.all(Self.skip)
     try validate(only, option: Self.only)
