@@ -147,7 +147,7 @@ package struct Rejection: Error, Sendable, Equatable, Codable {
   {
     var rejection = Rejection(
       path, .disabled,
-      "\(name) is turned off in this app; turn it on with \(invocation.command(["plugins", "enable", name]))")
+      "\(name) is turned off in this app; turn it on with \(invocation.enabling(name))")
     rejection.plugin = name
     rejection.offers = offers
     return rejection
@@ -204,4 +204,10 @@ package enum PluginOutcome: Sendable {
     case .rejected(let rejection): rejection.path
     }
   }
+}
+
+extension Invocation {
+  /// The command that turns on the plugin `name`, turned off:
+  /// `'vivarium plugins enable NAME …'`.
+  package func enabling(_ name: String) -> String { command(["plugins", "enable", name]) }
 }

@@ -349,6 +349,9 @@ package final class PluginSupervisor {
   /// The module `id` of the process, unless it was detached or never built.
   func module(_ id: UInt32) -> RemoteModule? { modules[id] }
 
+  /// How many modules of the plugin live in its process, in every session.
+  package var liveModules: Int { modules.count }
+
   /// Gives the process a copy of each store in `services` it has none of
   /// yet, and keeps it current: its modules read there without waiting on
   /// the host, and a write still comes here, the copies changing before

@@ -53,12 +53,26 @@ package struct PluginActivity: Codable, Sendable, Equatable {
   /// How many times its process was started again.
   package let restarts: Int
 
-  /// The calls its process made in the last minute, of every kind.
-  package var calls: Int { hostServiceCalls + businessServiceCalls + httpRequests }
+  /// The host and business service calls its process made in the last minute.
+  package var calls: Int { hostServiceCalls + businessServiceCalls }
 
-  /// What plugins can be sorted by; all but the name put the largest first.
+  /// What plugins can be sorted by: the name and the state in alphabetical
+  /// order, the others the largest first.
   package enum SortKey: String, CaseIterable, Sendable {
-    case name, state, cpu, memory, modules, calls, restarts
+    /// The plugin's declared name.
+    case name
+    /// Its state's name.
+    case state
+    /// The share of a core its process used.
+    case cpu
+    /// Its process's proportional memory, else its resident memory.
+    case memory
+    /// Its modules live.
+    case modules
+    /// Its host and business service calls in the last minute.
+    case calls
+    /// Its process's restarts.
+    case restarts
 
     /// Whether `a` goes before `b`; ties go by name.
     package func orders(_ a: PluginActivity, before b: PluginActivity) -> Bool {
@@ -69,7 +83,7 @@ package struct PluginActivity: Codable, Sendable, Equatable {
       case .name: return a.plugin != b.plugin ? a.plugin < b.plugin : a.file < b.file
       case .state: return a.state != b.state ? a.state.rawValue < b.state.rawValue : a.plugin < b.plugin
       case .cpu: return larger { $0.cpuPercent ?? -1 }
-      case .memory: return larger { $0.proportionalKiB ?? -1 }
+      case .memory: return larger { $0.proportionalKiB ?? $0.residentKiB ?? -1 }
       case .modules: return larger(\.modules)
       case .calls: return larger(\.calls)
       case .restarts: return larger(\.restarts)
@@ -82,7 +96,7 @@ package struct PluginActivity: Codable, Sendable, Equatable {
 /// each used since the look before.
 @MainActor
 final class ProcessSampler {
-  private var last: [Int32: (ticks: Int, at: ContinuousClock.Instant)] = [:]
+  private var last: [Int32: (ticks: Int, at: ContinuousClock.Instant, percent: Double?)] = [:]
   private let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
   /// The share of one core `pid` used since it was last sampled (nil at
@@ -93,12 +107,18 @@ final class ProcessSampler {
       return nil
     }
     let now = ContinuousClock.now
-    defer { last[pid] = (ticks, now) }
-    guard let before = last[pid] else { return nil }
-    let elapsed = Double((now - before.at).components.attoseconds) / 1e18 + Double((now - before.at).components.seconds)
-    guard elapsed > 0 else { return nil }
-    return Double(ticks - before.ticks) / ticksPerSecond / elapsed * 100
+    var percent: Double?
+    if let before = last[pid] {
+      let elapsed = now - before.at
+      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      if seconds > 0 { percent = Double(ticks - before.ticks) / ticksPerSecond / seconds * 100 }
+    }
+    last[pid] = (ticks, now, percent)
+    return percent
   }
+
+  /// The share `pid` used between the last two samples, without a new one.
+  func lastPercent(_ pid: Int32) -> Double? { last[pid]?.percent }
 
   /// Forgets the processes not in `pids`.
   func keep(only pids: Set<Int32>) {
@@ -116,9 +136,17 @@ final class ProcessSampler {
     return user + system
   }
 
-  /// Resident and proportional memory of `pid`, in KiB (`/proc/PID/smaps_rollup`).
-  static func memory(_ pid: Int32) -> (resident: Int, proportional: Int)? {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+  /// Resident and proportional memory of `pid`, in KiB
+  /// (`/proc/PID/smaps_rollup`); only the resident one (`/proc/PID/statm`)
+  /// when the process keeps its memory map from other users (a confined
+  /// plugin process is not dumpable, so only root reads its map).
+  static func memory(_ pid: Int32) -> (resident: Int, proportional: Int?)? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else {
+      guard let statm = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
+      let fields = statm.split(separator: " ")
+      guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+      return (pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024, nil)
+    }
     var resident: Int?
     var proportional: Int?
     for line in text.split(separator: "\n") {
@@ -134,10 +162,14 @@ final class ProcessSampler {
 
 extension SharedHost {
   /// What each plugin of the catalog is doing now, in catalog order, the
-  /// plugins turned off among them; each look samples the CPU time of the
-  /// plugin processes, so a share covers the time since the look before.
-  package func activity() -> [PluginActivity] {
-    let live = Dictionary(grouping: sessions.flatMap(\.nodes), by: \.pluginPath).mapValues(\.count)
+  /// plugins turned off among them. With `sampling` (the host's look each
+  /// second), the CPU time of the plugin processes is sampled, so a share
+  /// covers the time since the look before; without, the share is the one
+  /// the last two samples gave.
+  package func activity(sampling: Bool = false) -> [PluginActivity] {
+    // A plugin process counts its own modules; those in the host's process are counted here.
+    let inHost = catalog.loaded.contains { !$0.runsApart }
+    let live = inHost ? Dictionary(grouping: sessions.flatMap(\.nodes), by: \.pluginPath).mapValues(\.count) : [:]
     let now = CallCounts.now
     var pids: Set<Int32> = []
     let plugins: [PluginActivity] = catalog.outcomes.compactMap { outcome in
@@ -149,13 +181,14 @@ extension SharedHost {
           proportionalKiB: nil, modules: 0, hostServiceCalls: 0, businessServiceCalls: 0, httpRequests: 0,
           restarts: 0)
       case .loaded(let plugin):
-        let modules = live[plugin.path] ?? 0
         guard let process = plugin.runningProcess else {
+          let modules = live[plugin.path] ?? 0
           return PluginActivity(
             plugin: plugin.name, file: plugin.path, state: plugin.runsApart ? .notStarted : .inProcess, pid: nil,
             cpuPercent: nil, residentKiB: nil, proportionalKiB: nil, modules: modules, hostServiceCalls: 0,
             businessServiceCalls: 0, httpRequests: 0, restarts: 0)
         }
+        let modules = process.liveModules
         let state: PluginActivity.State
         switch process.state {
         case .running: state = process.pid == 0 ? .notStarted : modules > 0 ? .running : .idle
@@ -167,21 +200,24 @@ extension SharedHost {
         let memory = pid.flatMap(ProcessSampler.memory)
         let calls = process.serviceDesk.calls
         return PluginActivity(
-          plugin: plugin.name, file: plugin.path, state: state, pid: pid, cpuPercent: pid.flatMap(sampler.cpuPercent),
-          residentKiB: memory?.resident, proportionalKiB: memory?.proportional, modules: modules,
+          plugin: plugin.name, file: plugin.path, state: state, pid: pid,
+          cpuPercent: pid.flatMap(sampling ? sampler.cpuPercent : sampler.lastPercent),
+          residentKiB: memory?.resident, proportionalKiB: memory?.proportional ?? nil, modules: modules,
           hostServiceCalls: calls.count(.hostService, endingAt: now),
           businessServiceCalls: calls.count(.businessService, endingAt: now),
           httpRequests: calls.count(.http, endingAt: now), restarts: process.restarts)
       }
     }
-    sampler.keep(only: pids)
+    if sampling { sampler.keep(only: pids) }
     return plugins
   }
 }
 
 /// What a running host's plugins are doing, as it last published it in
-/// `state/plugins-live.json` in its data directory (each second): how
-/// `vivarium plugins --live` sees an app another process runs.
+/// `state/plugins-live.json` in its data directory: how `vivarium plugins
+/// --live` sees an app another process runs. The host publishes it each
+/// second while someone asks for it (``ask(in:)``, within the last few
+/// seconds), and otherwise not at all.
 package struct PluginActivityFile: Codable, Sendable {
   /// The host's process.
   package let host: Int32
@@ -202,11 +238,40 @@ package struct PluginActivityFile: Codable, Sendable {
     dataDirectory + "/" + NavigationStore.folder + "/plugins-live.json"
   }
 
-  /// Publishes it in `dataDirectory`, replacing the one before.
+  /// The file whose modification time asks a host for the activity.
+  static func askPath(in dataDirectory: String) -> String {
+    dataDirectory + "/" + NavigationStore.folder + "/plugins-live.asked"
+  }
+
+  /// How long after a request the host publishes.
+  static let askedFor: Double = 5
+
+  /// Asks the host running on `dataDirectory` to publish for a while.
+  package static func ask(in dataDirectory: String) {
+    let path = askPath(in: dataDirectory)
+    try? FileManager.default.createDirectory(
+      atPath: PathName.parent(path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    if !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+      utimes(path, nil)
+    }
+  }
+
+  /// Whether someone asked for it in `dataDirectory` recently.
+  static func isAsked(in dataDirectory: String) -> Bool {
+    var info = stat()
+    guard stat(askPath(in: dataDirectory), &info) == 0 else { return false }
+    return Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) < askedFor
+  }
+
+  /// Publishes it in `dataDirectory`, replacing the one before (written
+  /// whole, then renamed; not flushed to disk: it lasts a second).
   package func write(in dataDirectory: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    try AtomicFile.write(try encoder.encode(self), to: Self.path(in: dataDirectory))
+    let path = Self.path(in: dataDirectory)
+    try FileManager.default.createDirectory(
+      atPath: PathName.parent(path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 
   /// What a host running on `dataDirectory` published, or why there is
@@ -214,7 +279,7 @@ package struct PluginActivityFile: Codable, Sendable {
   package static func read(in dataDirectory: String) -> Result<PluginActivityFile, PluginActivityFileError> {
     let path = path(in: dataDirectory)
     let data: Data
-    switch FileContents.read(path, limit: FileContents.Limit.pluginSwitches) {
+    switch FileContents.read(path, limit: FileContents.Limit.pluginActivity) {
     case .data(let read): data = read
     case .missing: return .failure(.noHost(dataDirectory))
     case .failed(let code): return .failure(.unreadable(path, AtomicFile.errorText(code)))
@@ -235,12 +300,17 @@ package enum PluginActivityFileError: Error, CustomStringConvertible {
   case noHost(String)
   /// The file is there but cannot be read.
   case unreadable(String, String)
+  /// The app did not publish when asked (a host busy, or stopped).
+  case noAnswer(String)
 
+  /// What is wrong and what to do.
   package var description: String {
     switch self {
     case .noHost(let data):
       "no app is running on the data directory \(data); start one with 'vivarium run' or 'vivarium serve' (with the same --data), then look again"
     case .unreadable(let path, let why): "\(path) cannot be read (\(why)); the app writes it again within a second"
+    case .noAnswer(let data):
+      "the app running on the data directory \(data) did not say what its plugins are doing within 3 s; it may be busy or stopped, try again"
     }
   }
 }

@@ -66,6 +66,12 @@ package struct PluginSwitches: Sendable {
     damage = "\(path) cannot be used (\(unusable)); every plugin is on until it is fixed or removed"
   }
 
+  /// Keeps `disabled` as the names turned off, whatever the file says (a
+  /// file that cannot be read changes nothing in a running app).
+  package mutating func keep(_ disabled: Set<String>) {
+    self.disabled = disabled
+  }
+
   /// Whether the plugin named `name` is turned off.
   package func isDisabled(_ name: String) -> Bool { disabled.contains(name) }
 

@@ -13,11 +13,15 @@ enum PluginsScreen {
   static let urn = "vivarium:plugins"
   /// Its list of plugins, a row per plugin by name.
   static let listID = "plugins"
-  /// Buttons: sort by a column (`sort.cpu`), and act on the plugin selected.
+  /// The start of a sort button's id: `sort.cpu` sorts by ``PluginActivity/SortKey/cpu``.
   static let sortPrefix = "sort."
+  /// Turns the plugin selected off.
   static let turnOffID = "turnOff"
+  /// Turns the plugin selected on.
   static let turnOnID = "turnOn"
+  /// Ends the process of the plugin selected.
   static let endID = "endProcess"
+  /// Starts the ended process of the plugin selected again.
   static let restartID = "restartProcess"
 
   /// Its contract: it takes no argument and opens nothing.
@@ -75,7 +79,13 @@ enum PluginsScreen {
     init(host: SharedHost) { self.host = host }
 
     func lifecycle(_ event: LifecycleEvent) {
-      if event == .attach { refresh() }
+      switch event {
+      case .attach:
+        host?.pluginsScreens.add(self)
+        refresh()
+      case .detach: host?.pluginsScreens.remove(self)
+      default: break
+      }
     }
 
     func handle(_ event: ViewEvent) {
@@ -102,8 +112,13 @@ enum PluginsScreen {
 
     /// Draws the screen from what each plugin is doing now.
     func refresh() {
-      guard let host, let view else { return }
-      view.canvas.draw(PluginsScreen.tree(host.activity(), order: order, selected: selected))
+      guard let host else { return }
+      show(host.activity(sampling: false))
+    }
+
+    /// Draws the screen from `plugins`, what each is doing.
+    func show(_ plugins: [PluginActivity]) {
+      view?.canvas.draw(PluginsScreen.tree(plugins, order: order, selected: selected))
     }
   }
 
@@ -144,7 +159,7 @@ enum PluginsScreen {
     if let cpu = plugin.cpuPercent { costs.append(String(format: "%.1f%%", cpu)) }
     if let memory = plugin.proportionalKiB { costs.append(String(format: "%.1f MiB", Double(memory) / 1024)) }
     costs.append(Plural.count(plugin.modules, "module"))
-    costs.append("\(plugin.calls) calls")
+    costs.append(Plural.count(plugin.calls, "call"))
     if plugin.restarts > 0 { costs.append(Plural.count(plugin.restarts, "restart")) }
     let tone: Tone =
       switch plugin.state {

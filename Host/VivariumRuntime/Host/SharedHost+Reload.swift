@@ -101,6 +101,11 @@ extension SharedHost {
     case .loaded(let loaded): plugin = loaded
     case .rejected(let rejection): return .refused(rejection.reasons)
     }
+    // A plugin the person turned off takes no new build until turned on.
+    if switches.isDisabled(plugin.name) {
+      plugin.process?.terminate()
+      return .refused(["\(plugin.name) is turned off; turn it on with \(services.invocation.enabling(plugin.name))"])
+    }
     // A build that claims the name of another plugin loaded is refused, as
     // at load; the running build stays.
     let replaced = catalog.replacing(.loaded(plugin))

@@ -7,7 +7,8 @@ import VivariumSupport
 /// Turning a plugin off and on while the app runs (OSGi's stop and start
 /// of a bundle), in every session: from a module's "Turn on" button, from
 /// the app, or from `vivarium plugins disable` beside it
-/// (``followSwitches(every:)``).
+/// (``keepHouse(every:)``). One change is carried out at a time, in the
+/// order asked: a plugin turned off while it was being turned on ends off.
 extension SharedHost {
   /// What turning a plugin off or on did, for the person.
   package struct Turned: Sendable, Equatable {
@@ -19,13 +20,19 @@ extension SharedHost {
     package let files: [String]
     /// What went wrong: the choice could not be saved, or the plugin could
     /// not be loaded again.
-    package let problem: String?
+    package var problem: String?
+
+    /// Whether the choice took effect only in part (``problem`` says how).
+    package var isPartial = false
 
     /// One sentence for a notice.
     package var summary: String {
-      if let problem { return "\(plugin) could not be turned \(on ? "on" : "off"): \(problem)" }
-      let found = files.isEmpty ? " (no plugin file found declares it)" : ""
-      return "\(plugin) is turned \(on ? "on" : "off")\(found)."
+      let state = on ? "on" : "off"
+      if let problem {
+        return isPartial
+          ? "\(plugin) is turned \(state), but \(problem)" : "\(plugin) could not be turned \(state): \(problem)"
+      }
+      return "\(plugin) is turned \(state)."
     }
   }
 
@@ -37,63 +44,97 @@ extension SharedHost {
   /// of its modules still shown (embedded, or the first screen) says it
   /// is off and offers to turn it on.
   package func turnOff(_ name: String) async -> Turned {
-    do {
-      try switches.set(name, enabled: false)
-    } catch {
-      return Turned(plugin: name, on: false, files: [], problem: error.description)
+    await inSwitchTurn {
+      // Choices saved elsewhere since the last look are carried out first.
+      await self.takeSwitchesSavedElsewhereInTurn()
+      do throws(PluginSwitchesError) {
+        try self.switches.set(name, enabled: false)
+      } catch {
+        return Turned(plugin: name, on: false, files: [], problem: error.description)
+      }
+      return await self.takeOut(name)
     }
-    return await takeOut(name)
   }
 
   /// Turns the plugin `name` on, keeps the choice, and loads it again: its
   /// routes, services and commands come back, and its modules still shown
   /// are rebuilt in place, in every session.
   package func turnOn(_ name: String) async -> Turned {
-    do {
-      try switches.set(name, enabled: true)
-    } catch {
-      return Turned(plugin: name, on: true, files: [], problem: error.description)
+    await inSwitchTurn {
+      await self.takeSwitchesSavedElsewhereInTurn()
+      do throws(PluginSwitchesError) {
+        try self.switches.set(name, enabled: true)
+      } catch {
+        return Turned(plugin: name, on: true, files: [], problem: error.description)
+      }
+      return await self.bringBack(name)
     }
-    return await bringBack(name)
+  }
+
+  /// Runs `change` after every change asked before it has been carried out.
+  private func inSwitchTurn<T: Sendable>(_ change: @escaping @MainActor () async -> T) async -> T {
+    let before = switchTurn
+    let turn = Task { @MainActor in
+      await before?.value
+      return await change()
+    }
+    switchTurn = Task { _ = await turn.value }
+    return await turn.value
   }
 
   /// Every `interval`, follows the choices saved in the data directory by
   /// another process (`vivarium plugins disable`: one look at the file's
-  /// signature; a change is carried out and told in every session), and
-  /// publishes what each plugin is doing for `vivarium plugins --live`
-  /// (``PluginActivityFile``). Ends with the host.
+  /// signature; a change is carried out and told in every session), and,
+  /// while someone looks, says what each plugin is doing: to each plugins
+  /// screen open, and in the data directory for `vivarium plugins --live`
+  /// when it asked (``PluginActivityFile``). An app nobody looks at pays
+  /// two file looks a second. Ends with the host.
   package func keepHouse(every interval: Duration = .seconds(1)) {
     Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
         guard let self else { return }
         await self.takeSwitchesSavedElsewhere()
-        self.refreshPluginsScreens()
-        guard services.saveRefusal == nil else { continue }
-        let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: activity())
-        try? snapshot.write(in: services.dataDirectory)
+        self.showActivity()
       }
     }
   }
 
-  /// Carries out the choices saved since they were last read.
+  /// Shows what each plugin is doing to whoever looks: each plugins screen
+  /// open, and `vivarium plugins --live` if it asked.
+  func showActivity() {
+    let screens = pluginsScreens.objects
+    let published = services.saveRefusal == nil && PluginActivityFile.isAsked(in: services.dataDirectory)
+    guard !screens.isEmpty || published else { return }
+    let plugins = activity(sampling: true)
+    for screen in screens { screen.show(plugins) }
+    guard published else { return }
+    let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: plugins)
+    do {
+      try snapshot.write(in: services.dataDirectory)
+    } catch {
+      services.logLine(.warning, module: "host", "cannot publish what each plugin is doing: \(error)")
+    }
+  }
+
+  /// Carries out the choices saved since they were last read, in turn.
   package func takeSwitchesSavedElsewhere() async {
+    guard switches.isStale else { return }
+    await inSwitchTurn { await self.takeSwitchesSavedElsewhereInTurn() }
+  }
+
+  private func takeSwitchesSavedElsewhereInTurn() async {
     guard switches.isStale else { return }
     let before = switches.disabled
     switches.reload()
+    // A file that cannot be read changes nothing: the plugins stay as they are.
+    if let damage = switches.damage {
+      services.logLine(.warning, module: "host", damage)
+      switches.keep(before)
+      return
+    }
     for name in switches.disabled.subtracting(before).sorted() { tell(await takeOut(name)) }
     for name in before.subtracting(switches.disabled).sorted() { tell(await bringBack(name)) }
-  }
-
-  /// Redraws each plugins screen open, in every session, with what each plugin is doing now.
-  func refreshPluginsScreens() {
-    for session in sessions {
-      for node in session.nodes {
-        if let view = node.module?.view as? PluginsScreen.View {
-          view.presenter.refresh()
-        }
-      }
-    }
   }
 
   /// Ends the process of the plugin `name`, as the person asked from the
@@ -144,33 +185,50 @@ extension SharedHost {
     if !plugins.isEmpty { catalog = outcome }
     var keptRunning = 0
     for plugin in plugins {
+      // Ended first, so that no session's turn waits on it.
+      if let process = plugin.runningProcess {
+        process.turnOff(enableCommand: services.invocation.with(.commandLine).enabling(name))
+      } else if !plugin.runsApart {
+        // In the host's process it cannot be unloaded: it is kept to be taken back as it is.
+        parkedPlugins[plugin.path] = plugin
+        keptRunning += sessions.reduce(0) { $0 + $1.nodes.count { $0.pluginPath == plugin.path } }
+      }
       for session in sessions {
         await session.inTurn { session.closeScreens(ofPlugin: plugin.path) }
         session.onScreenChanged()
       }
-      if let process = plugin.runningProcess {
-        process.turnOff(enableCommand: services.invocation.with(.commandLine).command(["plugins", "enable", name]))
-      } else {
-        keptRunning += sessions.reduce(0) { $0 + $1.nodes.count { $0.pluginPath == plugin.path } }
-      }
     }
-    let problem =
-      keptRunning == 0
-      ? nil
-      : "\(Plural.count(keptRunning, "module")) of it runs in this process (--in-process) and stays until the app starts again"
-    return Turned(plugin: name, on: false, files: plugins.map(\.path), problem: problem)
+    var turned = Turned(plugin: name, on: false, files: plugins.map(\.path), problem: nil)
+    if keptRunning > 0 {
+      turned.problem =
+        "its \(Plural.count(keptRunning, "module")) already shown run in this process (--in-process) until the app starts again"
+      turned.isPartial = true
+    }
+    return turned
   }
 
   private func bringBack(_ name: String) async -> Turned {
     let paths = catalog.rejected.filter { $0.kind == .disabled && $0.plugin == name }.map(\.path)
     guard !paths.isEmpty else { return Turned(plugin: name, on: true, files: [], problem: nil) }
-    guard let reloader else {
-      return Turned(
-        plugin: name, on: true, files: paths, problem: "this host loads no plugin while it runs; start it again")
-    }
     var problems: [String] = []
     for path in paths {
-      let reload = await reload(await reloader.load(path))
+      let outcome: PluginOutcome
+      if let parked = parkedPlugins.removeValue(forKey: path) {
+        outcome = .loaded(parked)
+      } else if let reloader {
+        outcome = await reloader.load(path)
+      } else {
+        var turned = Turned(
+          plugin: name, on: true, files: paths, problem: "this host loads no plugin while it runs; start it again")
+        turned.isPartial = true
+        return turned
+      }
+      // Turned off again while it loaded: it stays off.
+      guard !switches.isDisabled(name) else {
+        if case .loaded(let plugin) = outcome { plugin.process?.terminate() }
+        continue
+      }
+      let reload = await reload(outcome)
       problems += reload.problems
     }
     // Modules that could not show one of its modules while it was off try again.

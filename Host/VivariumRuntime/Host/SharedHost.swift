@@ -54,6 +54,13 @@ package final class SharedHost {
   var switches: PluginSwitches
   /// The plugin processes' CPU time at the last look (``activity()``).
   let sampler = ProcessSampler()
+  /// The last change of ``switches`` asked, which the next one waits for.
+  var switchTurn: Task<Void, Never>?
+  /// Plugins in the host's process turned off, by file: taken back as they
+  /// are when turned on (code loaded in a process is never unloaded).
+  var parkedPlugins: [String: LoadedPlugin] = [:]
+  /// The plugins screens open, in every session: redrawn each second.
+  var pluginsScreens = WeakRegistry<PluginsScreen.Presenter>()
   /// The host's own screens (``PluginsScreen``), by URN.
   private lazy var hostScreens: [String: Route] = {
     guard let plugins = PluginsScreen.route(for: self) else { return [:] }

@@ -33,7 +33,7 @@ extension PluginCatalog {
       if let off = turnedOff(offering: text) {
         throw ResolveError(
           .pluginOff,
-          "'\(text)' is offered by \(off.plugin ?? off.path), which is turned off; turn it on with \(invocation.command(["plugins", "enable", off.plugin ?? off.path]))"
+          "'\(text)' is offered by \(off.plugin ?? off.path), which is turned off; turn it on with \(invocation.enabling(off.plugin ?? off.path))"
         )
       }
       throw ResolveError(.notFound, notFoundMessage(text, invocation))

@@ -76,7 +76,7 @@ package enum AppCheck {
       findings.append(
         AppFinding(
           name: "app.without-plugin", severity: .note, module: nil, files: [path] + Set(files).sorted(),
-          message: "without \(plugin) (turned off): " + lost.joined(separator: "; "),
+          message: "without \(plugin): " + lost.joined(separator: "; "),
           fix: "nothing, if the app may run without it; otherwise keep it on"))
     }
     return findings

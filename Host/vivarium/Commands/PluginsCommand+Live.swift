@@ -26,11 +26,7 @@ extension PluginsCommand {
     let data = RuntimeSetup.dataDirectory(arguments, console)
     let redraws = console.terminalWidth != nil && !arguments.has(CommonOptions.json)
     while remaining.map({ $0 > 0 }) ?? true {
-      let file: PluginActivityFile
-      switch PluginActivityFile.read(in: data) {
-      case .success(let read): file = read
-      case .failure(let error): throw CommandFailure(error.description)
-      }
+      let file = try fresh(in: data)
       let plugins = file.plugins.sorted { key.orders($0, before: $1) }
       if arguments.has(CommonOptions.json) {
         console.jsonLine(PluginActivityFile(host: file.host, time: file.time, plugins: plugins))
@@ -57,6 +53,23 @@ extension PluginsCommand {
       mebibytes(plugin.proportionalKiB), String(plugin.modules), String(calls), String(plugin.httpRequests),
       String(plugin.restarts),
     ]
+  }
+
+  /// What the app running on `data` publishes once asked: a snapshot taken
+  /// after the ask, waited for up to 3 s.
+  private static func fresh(in data: String) throws -> PluginActivityFile {
+    let asked = Date().timeIntervalSince1970
+    PluginActivityFile.ask(in: data)
+    let deadline = ContinuousClock.now + .seconds(3)
+    while true {
+      switch PluginActivityFile.read(in: data) {
+      case .success(let file) where file.time >= asked - 0.5: return file
+      case .failure(let error) where ContinuousClock.now >= deadline: throw CommandFailure(error.description)
+      case .success where ContinuousClock.now >= deadline:
+        throw CommandFailure(PluginActivityFileError.noAnswer(data).description)
+      default: Thread.sleep(forTimeInterval: 0.1)
+      }
+    }
   }
 
   /// The plugins as a table, a row each.

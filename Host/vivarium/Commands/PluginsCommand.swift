@@ -33,13 +33,12 @@ enum PluginsCommand: Command {
     come back when it is turned on.
 
     --live shows what each plugin of the app running on the data directory is doing, as the
-    app publishes it each second (state/plugins-live.json): its state (running, idle,
-    not-started, disabled, crashed, not-responding, in-process), its process id, its share of a
-    core since the last second, its resident and proportional memory, its modules live in every
-    session, the host and business service calls and the http requests its process made in the
-    last minute, and its restarts. On a terminal it redraws each second until Ctrl-C; with
-    --json it writes a JSON line each second.
-    """
+    app publishes it each second while asked (state/plugins-live.json): its state, its process
+    id, its share of a core in the last second, its resident and proportional memory, its
+    modules live in every session, the host and business service calls and the http requests
+    its process made in the last minute, and its restarts. On a terminal it redraws each second
+    until Ctrl-C; with --json it writes a JSON line each second.
+    """ + "\n\nStates: " + PluginActivity.State.allCases.map(\.rawValue).joined(separator: ", ") + "."
   /// Read where the cache is opened (PluginCatalogLoader).
   static let rescan = FlagOption(
     "rescan", "Forget what the plugin registry cache knows and scan every plugin file again; the cache is rewritten.")
@@ -102,6 +101,11 @@ extension PluginsCommand {
   fileprivate static func turn(_ selector: String, on: Bool, _ arguments: ParsedArguments, _ console: Console) throws
     -> Int32
   {
+    var switches = PluginSwitches(dataDirectory: RuntimeSetup.dataDirectory(arguments, console))
+    // A name turned off is turned on even if no file declares it any more.
+    if on, switches.isDisabled(selector) {
+      return try save(selector, on: true, in: &switches, console)
+    }
     let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true, keepsOff: false)
     let identities = catalog.loaded.map(PluginIdentity.init)
     let named: [PluginIdentity]
@@ -114,15 +118,21 @@ extension PluginsCommand {
     guard named.count == 1 else {
       throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
     }
-    var switches = PluginSwitches(dataDirectory: RuntimeSetup.dataDirectory(arguments, console))
+    return try save(plugin.name, on: on, in: &switches, console)
+  }
+
+  /// Turns the plugin `name` on or off in `switches`, and says so.
+  private static func save(_ name: String, on: Bool, in switches: inout PluginSwitches, _ console: Console) throws
+    -> Int32
+  {
     let changed: Bool
     do {
-      changed = try switches.set(plugin.name, enabled: on)
+      changed = try switches.set(name, enabled: on)
     } catch {
       throw CommandFailure("\(error)")
     }
     let state = on ? "on" : "off"
-    console.out("\(plugin.name.oneLineVisible) is \(changed ? "now" : "already") \(state) (\(switches.path))")
+    console.out("\(name.oneLineVisible) is \(changed ? "now" : "already") \(state) (\(switches.path))")
     return ExitCode.success
   }
 }

@@ -51,7 +51,7 @@ struct PluginSwitchTests {
 
     // Turned on from the module that says it is off, in the other session.
     try await other.back()
-    try await other.act(.tap(button: "inner/enable"))
+    try await other.act(.tap(button: "inner/" + PluginFailure.enableButton))
     try await Self.waitUntil("the choice kept") { PluginSwitches(dataDirectory: host.data.path).disabled.isEmpty }
     try await Self.waitUntil("the embedded module back") { !Self.showsOff(other) }
     #expect(
@@ -59,6 +59,21 @@ struct PluginSwitchTests {
     _ = try consumer.catalog.resolve("faulty:demo")
     try await consumer.act(.tap(button: "ask"))
     _ = try await host.waitForText("Answer 3")
+  }
+
+  /// Changes are carried out one at a time, in the order asked: a plugin
+  /// turned off while it is being turned on (its process starting) ends off.
+  @Test func offAskedWhileOnIsUnderWayEndsOff() async throws {
+    let host = try await FaultyHost(plugins: ["Faulty", "FaultyFrame"])
+    let shared = host.runtime.host
+    _ = await shared.turnOff(Self.faulty)
+    let on = Task.immediate { await shared.turnOn(Self.faulty) }
+    let off = Task.immediate { await shared.turnOff(Self.faulty) }
+    let (turnedOn, turnedOff) = (await on.value, await off.value)
+    #expect(turnedOn.on && !turnedOff.on && turnedOn.problem == nil && turnedOff.problem == nil)
+    #expect(PluginSwitches(dataDirectory: host.data.path).isDisabled(Self.faulty))
+    #expect(!shared.catalog.loaded.contains { $0.name == Self.faulty })
+    #expect(shared.catalog.rejected.contains { $0.kind == .disabled && $0.plugin == Self.faulty })
   }
 
   @Test func aChoiceSavedByAnotherProcessIsFollowed() async throws {
@@ -80,7 +95,9 @@ struct PluginSwitchTests {
 
   /// Whether a module of `session` says the faulty plugin is off.
   static func showsOff(_ session: HostRuntime) -> Bool {
-    session.nodes.contains { $0.tree?.contains(.button(id: "enable", title: "Turn \(faulty) on")) == true }
+    session.nodes.contains { node in
+      node.tree?.contains { if case .button(PluginFailure.enableButton, _) = $0 { true } else { false } } == true
+    }
   }
 
   /// Waits, within ``TestServices/settleLimit``, until `condition` holds:
@@ -148,8 +165,10 @@ struct PluginActivityTests {
     #expect(consumer.businessServiceCalls == 1, "the call to the faulty service")
     let provider = try #require(byName[PluginSwitchTests.faulty])
     #expect(provider.state == .idle && provider.modules == 0, "it serves, and shows nothing")
-    // A second look gives each process's share of a core since the first.
-    #expect(host.runtime.host.activity().allSatisfy { $0.pid == nil || $0.cpuPercent != nil })
+    // The host's second look gives each process's share of a core since its first.
+    _ = host.runtime.host.activity(sampling: true)
+    #expect(host.runtime.host.activity(sampling: true).allSatisfy { $0.pid == nil || $0.cpuPercent != nil })
+    #expect(host.runtime.host.activity().allSatisfy { $0.pid == nil || $0.cpuPercent != nil }, "the last share, kept")
 
     _ = await host.runtime.host.turnOff(PluginSwitchTests.faulty)
     byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
@@ -220,10 +239,12 @@ struct PluginActivityTests {
     let large = PluginActivity(
       plugin: "Large", file: "/p/libLarge.so", state: .running, pid: 11, cpuPercent: 9, residentKiB: 900,
       proportionalKiB: 500, modules: 2, hostServiceCalls: 3, businessServiceCalls: 1, httpRequests: 4, restarts: 1)
-    // Published as by a host that runs: this test's own process.
-    try PluginActivityFile(host: getpid(), time: 0, plugins: [small, large]).write(in: data.path)
+    // Published as by a host that runs (this test's own process) and answers the ask (a time to come).
+    let later = Date().timeIntervalSince1970 + 600
+    try PluginActivityFile(host: getpid(), time: later, plugins: [small, large]).write(in: data.path)
     let shown = try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--json", "--data", data.path])
     #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(FileManager.default.fileExists(atPath: data.path + "/state/plugins-live.asked"), "the host is asked")
     let file = try JSONDecoder().decode(PluginActivityFile.self, from: Data(shown.stdout.utf8))
     #expect(file.plugins.map(\.plugin) == ["Large", "Small"], "sorted by cpu")
     let table = try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--sort", "name", "--data", data.path])
@@ -235,7 +256,7 @@ struct PluginActivityTests {
     #expect(try ProcessRunner.vivarium(["plugins", "--live", "--sort", "size", "--data", data.path]).status == 2)
 
     // A host that ended leaves its last snapshot, which is not shown (no process has the largest id).
-    try PluginActivityFile(host: Int32.max, time: 0, plugins: [small]).write(in: data.path)
+    try PluginActivityFile(host: Int32.max, time: later, plugins: [small]).write(in: data.path)
     #expect(try ProcessRunner.vivarium(["plugins", "--live", "--times", "1", "--data", data.path]).status == 1)
   }
 }
