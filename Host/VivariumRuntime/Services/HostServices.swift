@@ -420,10 +420,26 @@ package final class HostNotifications: Notifier {
   /// nil for an alert.
   private var answers: [(@MainActor (Bool) -> Void)?] = []
 
-  /// Records a notice.
-  package func notice(_ text: String, tone: Tone) { notices.append(Notice(tone: tone, text: text)) }
-  /// Records an alert.
+  /// How many notices wait at most to be shown, and how many alerts: a
+  /// session nobody looks at (a browser tab whose page is away) keeps the
+  /// newest, so a module raising them without end costs it nothing more.
+  package static let noticesKept = 100
+  package static let alertsKept = 20
+
+  /// Records a notice; past ``noticesKept`` waiting, the oldest is dropped.
+  package func notice(_ text: String, tone: Tone) {
+    if notices.count >= Self.noticesKept { notices.removeFirst(notices.count - Self.noticesKept + 1) }
+    notices.append(Notice(tone: tone, text: text))
+  }
+  /// Records an alert; past ``alertsKept`` waiting, the oldest alert (not a
+  /// question, which waits for its answer) is dropped, and a new alert is
+  /// dropped when only questions wait.
   package func alert(title: String, message: String) {
+    if alerts.count >= Self.alertsKept {
+      guard let oldest = answers.firstIndex(where: { $0 == nil }) else { return }
+      alerts.remove(at: oldest)
+      answers.remove(at: oldest)
+    }
     alerts.append(Alert(title: title, message: message))
     answers.append(nil)
   }
@@ -432,6 +448,8 @@ package final class HostNotifications: Notifier {
   package func ask(
     title: String, question: String, _ choice: Choice, then: @escaping @MainActor (Bool) -> Void
   ) {
+    // Past the questions kept, one more is answered as the cautious answer, at once.
+    guard alerts.count < Self.alertsKept else { return then(false) }
     alerts.append(Alert(title: title, message: question, choice: choice))
     answers.append(then)
   }
