@@ -230,10 +230,12 @@ extension SharedHost {
       }
       let reload = await reload(outcome)
       problems += reload.problems
+      // Refused as it loaded: the catalog says why, not that it is off.
+      if case .rejected = outcome { catalog = catalog.replacing(outcome) }
     }
     // Modules that could not show one of its modules while it was off try again.
     for session in sessions {
-      await session.inTurn { await session.rebuildModulesMissingATurnedOffPlugin() }
+      await session.inTurn { await session.rebuildModules(missing: name) }
       session.onScreenChanged()
     }
     return Turned(
@@ -242,11 +244,11 @@ extension SharedHost {
 }
 
 extension HostRuntime {
-  /// Rebuilds in place each module that could not embed a module of a
-  /// plugin turned off (``ModuleNode/missedAPluginTurnedOff``), so that it
-  /// embeds it again.
-  func rebuildModulesMissingATurnedOffPlugin() async {
-    let wanting = nodes.filter(\.missedAPluginTurnedOff)
+  /// Rebuilds in place each module that could not embed a module of the
+  /// plugin `name` while it was off (``ModuleNode/missedPluginsTurnedOff``),
+  /// so that it embeds it now.
+  func rebuildModules(missing name: String) async {
+    let wanting = nodes.filter { $0.missedPluginsTurnedOff.contains(name) }
     let outermost = wanting.filter { node in !wanting.contains { $0 !== node && node.isInside($0) } }
     for node in outermost { await rebuild(node) }
   }

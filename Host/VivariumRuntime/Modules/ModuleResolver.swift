@@ -31,10 +31,9 @@ extension PluginCatalog {
     switch routing {
     case .notFound:
       if let off = turnedOff(offering: text) {
-        throw ResolveError(
-          .pluginOff,
-          "'\(text)' is offered by \(off.plugin ?? off.path), which is turned off; turn it on with \(invocation.enabling(off.plugin ?? off.path))"
-        )
+        let name = off.plugin ?? off.path
+        throw ResolveError.pluginOff(
+          name, "'\(text)' is offered by \(name), which is turned off; turn it on with \(invocation.enabling(name))")
       }
       throw ResolveError(.notFound, notFoundMessage(text, invocation))
     case .conflict(let entries):

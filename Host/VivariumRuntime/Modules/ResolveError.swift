@@ -46,11 +46,21 @@ package struct ResolveError: Error, Sendable, Equatable, CustomStringConvertible
     package let reason: String
   }
 
+  /// For ``Kind/pluginOff``: the plugin turned off, by its declared name.
+  package private(set) var turnedOff: String?
+
   init(_ kind: Kind, _ message: String, refusedBy: RouteGuard? = nil, redirect: Redirect? = nil) {
     self.kind = kind
     self.message = message
     self.refusedBy = refusedBy
     self.redirect = redirect
+  }
+
+  /// `urn` is offered by `plugin`, turned off; `message` says how to turn it on.
+  static func pluginOff(_ plugin: String, _ message: String) -> ResolveError {
+    var error = ResolveError(.pluginOff, message)
+    error.turnedOff = plugin
+    return error
   }
 
   /// Why `urn` did not open, as its ``OpenGuard`` decided; nil when it opens.

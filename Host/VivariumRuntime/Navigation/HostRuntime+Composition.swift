@@ -8,7 +8,7 @@ extension HostRuntime {
       _ = try await insertChild(urn, in: slot, of: parent)
     } catch {
       report(parent, "cannot embed '\(urn)' in slot '\(slot)': \(error.message)", cause: error.kind)
-      if error.kind == .pluginOff { parent.missedAPluginTurnedOff = true }
+      if let plugin = error.turnedOff { parent.missedPluginsTurnedOff.insert(plugin) }
     }
   }
 

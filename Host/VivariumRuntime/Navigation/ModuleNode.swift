@@ -29,9 +29,9 @@ package final class ModuleNode {
   /// The module it was rebuilt from, in its place, when its plugin was
   /// restarted or reloaded: a view keeps that module's focus and scroll.
   package internal(set) var rebuiltFrom: ObjectIdentifier?
-  /// Whether it could not embed a module because that module's plugin is
-  /// turned off: it is rebuilt, to embed it, once a plugin is turned on.
-  var missedAPluginTurnedOff = false
+  /// The plugins turned off (their declared names) whose modules it could
+  /// not embed: it is rebuilt, to embed them, once one is turned on.
+  var missedPluginsTurnedOff: Set<String> = []
   /// Lifecycle events sent to it so far, in order.
   package internal(set) var lifecycle: [LifecycleEvent] = []
   /// Its weak role references, which outlive the module for leak checks.

@@ -87,10 +87,17 @@ struct PluginSwitchTests {
     #expect(host.runtime.catalog.rejected.contains { $0.kind == .disabled && $0.plugin == Self.faulty })
     #expect(host.runtime.notifications.takeNotices().contains { $0.text.contains(Self.faulty) })
     try await Self.waitUntil("the embedded module says it is off") { Self.showsOff(host.runtime) }
+    // A frame opened while it is off cannot embed its module.
+    try await host.runtime.open("frame:exit?at=tap")
+    #expect(host.runtime.top?.allChildren.isEmpty == true)
     #expect(try elsewhere.set(Self.faulty, enabled: true))
     await host.runtime.host.takeSwitchesSavedElsewhere()
     #expect(host.runtime.catalog.loaded.contains { $0.name == Self.faulty })
     try await Self.waitUntil("the embedded module back") { !Self.showsOff(host.runtime) }
+    // The frame that missed it is built again, and embeds it.
+    try await Self.waitUntil("the frame's module embedded") {
+      host.runtime.top?.allChildren.map(\.urn) == ["faulty:exit?at=tap"]
+    }
   }
 
   /// Whether a module of `session` says the faulty plugin is off.
