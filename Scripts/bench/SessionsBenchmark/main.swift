@@ -10,7 +10,10 @@
 //     Previous in turn, settled and laid out as text), median (min–max) of
 //     200, and its ratio to the same with one session open;
 //  3. with 1,000 sessions open, every session sending events at once: events
-//     a second, and per second of CPU time (host and plugin processes).
+//     a second, and per second of CPU time (host and plugin processes);
+//  4. the host's look at what each plugin is doing and costs, which it
+//     takes each second while a plugins screen is open or `vivarium plugins
+//     --live` asks (SharedHost.activity), median (min–max) of 50.
 // Built and run by Scripts/benchmark:
 //   sessions-benchmark VIVARIUM PLUGIN-DIR [LARGEST [EVENTS]]
 // where VIVARIUM is the release `vivarium` that plugin processes run as,
@@ -192,6 +195,12 @@ func run() async {
       "        one event in the first session: \(summary(times)) µs, \(String(format: "%.2f", ratio))× that with one session"
     )
     if count == 1_000 { await throughput(bench) }
+    let looks = (0..<50).map { _ in
+      let start = nanoseconds()
+      _ = bench.sessions[0].host.activity(sampling: true)
+      return Double(nanoseconds() - start) / 1000
+    }
+    print("        the host's look at what each plugin costs (activity): \(summary(looks)) µs")
     before = (count, bench.memory())
   }
   for problem in bench.sessions.flatMap({ $0.takeProblems() }).prefix(5) { print("  problem: \(problem)") }
