@@ -1,3 +1,5 @@
+import VivariumRuntime
+
 /// The page a browser tab loads, compiled into the binary: its HTML, its one
 /// script and its style sheet.
 ///
@@ -24,6 +26,7 @@ enum PageAssets {
     <header>
     <h1 id="app-title">Vivarium</h1>
     <p id="status" role="status" aria-live="polite">Connecting…</p>
+    <button type="button" id="plugins-button" data-open="\(PluginsScreen.urn)">Plugins</button>
     <button type="button" id="keys-button" aria-haspopup="dialog" aria-keyshortcuts="?">Keys</button>
     </header>
     <main id="screen"></main>
@@ -336,6 +339,9 @@ enum PageAssets {
       });
       alertDialog.addEventListener("cancel", (event) => { event.preventDefault(); send("cancel"); });
       document.getElementById("keys-button").addEventListener("click", () => keysDialog.showModal());
+      // The app's own plugins screen, opened as a link is.
+      const pluginsButton = document.getElementById("plugins-button");
+      pluginsButton.addEventListener("click", () => send("open " + pluginsButton.getAttribute("data-open")));
 
       const openCommandLine = () => {
         commandLine.hidden = false;

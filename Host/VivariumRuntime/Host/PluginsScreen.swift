@@ -8,9 +8,9 @@ import VivariumSupport
 /// column; a plugin selected can be turned off or on, and its process
 /// ended or restarted (Chrome's task manager, VS Code's Running
 /// Extensions). Open it with `open vivarium:plugins` (`:open` in the app).
-enum PluginsScreen {
+package enum PluginsScreen {
   /// Its URN.
-  static let urn = "vivarium:plugins"
+  package static let urn = "vivarium:plugins"
   /// Its list of plugins, a row per plugin by name.
   static let listID = "plugins"
   /// The start of a sort button's id: `sort.cpu` sorts by ``PluginActivity/SortKey/cpu``.

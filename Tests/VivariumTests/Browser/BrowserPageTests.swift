@@ -96,6 +96,15 @@ struct BrowserPageTests {
       #expect(modal == ["dialog": true, "belowInert": true, "focusInside": true], "\(modal.text)")
       try await tab.screenshot(to: shots + "/top-up.png")
       try await expectAccessible(tab, "the top-up dialog", scope: "#screen dialog.modal", roles: ["button", "listbox"])
+
+      // The app's own plugins screen, from the page's header: a row per
+      // plugin, opened over the top-up, in its dialog.
+      try await tab.evaluate("document.getElementById('plugins-button').click(); 0")
+      try await tab.waitForScreen("vivarium:plugins")
+      try await tab.waitUntil(
+        "document.querySelector('#screen [role=option][data-row=WalletPlugin]')", "the wallet's row")
+      try await expectAccessible(
+        tab, "the plugins screen", scope: "#screen dialog.modal", roles: ["button", "listbox", "option"])
     }
   }
 
