@@ -130,7 +130,12 @@ enum PageAssets {
         node.textContent = value;
         return node;
       };
-      const send = (line) => { if (socket && socket.readyState === 1) socket.send(line); };
+      const send = (line) => {
+        if (socket && socket.readyState === 1) {
+          notices.replaceChildren();
+          socket.send(line);
+        }
+      };
       // Addresses and text go as one session line each: `tap ADDRESS`, `type ADDRESS TEXT`.
       const oneLine = (value) => value.replace(/[\r\n]/g, " ");
 
@@ -288,7 +293,10 @@ enum PageAssets {
           if (first && !first.closest("[inert]")) first.focus();
         }
         if (update.link !== undefined) follow(update.link, update.depth);
-        notices.replaceChildren(...(update.notices || []).map((notice) => text("p", notice.text, { class: "notice " + notice.tone })));
+        // A notice stays until newer ones come, or the person acts (send).
+        if (update.notices && update.notices.length > 0) {
+          notices.replaceChildren(...update.notices.map((notice) => text("p", notice.text, { class: "notice " + notice.tone })));
+        }
         errors.replaceChildren(...(update.errors || []).map((error) => text("p", error)));
         showAlert(update.alert);
       };
