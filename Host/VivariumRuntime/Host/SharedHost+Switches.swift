@@ -211,6 +211,7 @@ extension SharedHost {
     let paths = catalog.rejected.filter { $0.kind == .disabled && $0.plugin == name }.map(\.path)
     guard !paths.isEmpty else { return Turned(plugin: name, on: true, files: [], problem: nil) }
     var problems: [String] = []
+    var taken = false
     for path in paths {
       let outcome: PluginOutcome
       if let parked = parkedPlugins.removeValue(forKey: path) {
@@ -230,6 +231,7 @@ extension SharedHost {
       }
       let reload = await reload(outcome)
       problems += reload.problems
+      taken = taken || reload.accepted
       // Refused as it loaded: the catalog says why, not that it is off.
       if case .rejected = outcome { catalog = catalog.replacing(outcome) }
     }
@@ -238,8 +240,11 @@ extension SharedHost {
       await session.inTurn { await session.rebuildModules(missing: name) }
       session.onScreenChanged()
     }
-    return Turned(
+    var turned = Turned(
       plugin: name, on: true, files: paths, problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+    // Taken, with problems rebuilding some module: on, and said so.
+    turned.isPartial = taken && turned.problem != nil
+    return turned
   }
 }
 
