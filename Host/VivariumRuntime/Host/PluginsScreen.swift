@@ -104,8 +104,12 @@ package enum PluginsScreen {
 
     private func act(_ action: @escaping @MainActor (SharedHost, String) async -> Void) {
       guard let host, let selected else { return }
+      // The row names a file; what is done is done to the plugin its file declares.
+      let plugins = host.activity(sampling: false)
+      let ids = PluginsScreen.rowIDs(plugins)
+      guard let plugin = plugins.first(where: { ids[$0.file] == selected }) else { return }
       Task.immediate { [weak self] in
-        await action(host, selected)
+        await action(host, plugin.plugin)
         self?.refresh()
       }
     }
@@ -124,6 +128,7 @@ package enum PluginsScreen {
 
   /// The screen for `plugins`, sorted by `order`, with `selected`'s actions.
   static func tree(_ plugins: [PluginActivity], order: PluginActivity.SortKey, selected: String?) -> ViewNode {
+    let ids = rowIDs(plugins)
     let sorted = plugins.sorted { order.orders($0, before: $1) }
     let sorts = PluginActivity.SortKey.allCases.map { key in
       ViewNode.button(id: sortPrefix + key.rawValue, title: key == order ? "\(key.rawValue) ▾" : key.rawValue)
@@ -134,9 +139,9 @@ package enum PluginsScreen {
         "Each plugin's CPU, memory, modules and calls in the last minute, each second. Select one to act on it.",
         tone: .muted),
       .stack(.horizontal, [.text("Sort by", tone: .muted)] + sorts),
-      .list(id: listID, rows: sorted.map(row)),
+      .list(id: listID, rows: sorted.map { row($0, id: ids[$0.file] ?? $0.plugin) }),
     ]
-    if let plugin = sorted.first(where: { $0.plugin == selected }) {
+    if let plugin = sorted.first(where: { ids[$0.file] == selected }) {
       lines.append(.heading(plugin.plugin))
       lines.append(.text(plugin.file, tone: .muted))
       var actions: [ViewNode] = []
@@ -152,8 +157,18 @@ package enum PluginsScreen {
     return .stack(.vertical, lines)
   }
 
-  /// A plugin's row: its name, what it costs, its state.
-  static func row(_ plugin: PluginActivity) -> ListRow {
+  /// Each plugin file's row id, in catalog order: the plugin's name, or,
+  /// for a later file declaring a name an earlier one declares (both
+  /// turned off: only then are both listed), the name and the file.
+  static func rowIDs(_ plugins: [PluginActivity]) -> [String: String] {
+    var seen: Set<String> = []
+    return Dictionary(
+      plugins.map { ($0.file, seen.insert($0.plugin).inserted ? $0.plugin : "\($0.plugin) \($0.file)") },
+      uniquingKeysWith: { first, _ in first })
+  }
+
+  /// A plugin's row, `id`: its name, what it costs, its state.
+  static func row(_ plugin: PluginActivity, id: String) -> ListRow {
     var costs: [String] = []
     if let pid = plugin.pid { costs.append("pid \(pid)") }
     if let cpu = plugin.cpuPercent { costs.append(String(format: "%.1f%%", cpu)) }
@@ -168,7 +183,7 @@ package enum PluginsScreen {
       case .idle, .notStarted, .disabled, .inProcess: .muted
       }
     return ListRow(
-      id: plugin.plugin, title: plugin.plugin, detail: costs.joined(separator: " · "),
+      id: id, title: plugin.plugin, detail: costs.joined(separator: " · "),
       marker: Marker(tone, plugin.state.rawValue))
   }
 }

@@ -225,6 +225,22 @@ struct PluginActivityTests {
     }
   }
 
+  /// Two files declaring one name (both turned off, so both listed) are two
+  /// rows of their own; selecting the second shows its file's actions.
+  @Test func twoFilesOfOneNameAreTwoRows() throws {
+    func off(_ file: String) -> PluginActivity {
+      PluginActivity(
+        plugin: "Twin", file: file, state: .disabled, pid: nil, cpuPercent: nil, residentKiB: nil,
+        proportionalKiB: nil, modules: 0, hostServiceCalls: 0, businessServiceCalls: 0, httpRequests: 0, restarts: 0)
+    }
+    let plugins = [off("/a/libTwin.so"), off("/b/libTwin.so")]
+    let ids = PluginsScreen.rowIDs(plugins)
+    #expect(Set(ids.values).count == 2 && ids["/a/libTwin.so"] == "Twin")
+    let tree = PluginsScreen.tree(plugins, order: .name, selected: ids["/b/libTwin.so"])
+    #expect(tree.contains(.text("/b/libTwin.so", tone: .muted)), "the second file's actions")
+    #expect(!tree.contains(.text("/a/libTwin.so", tone: .muted)))
+  }
+
   @Test func sortingPutsTheLargestFirstAndTiesByName() {
     func plugin(_ name: String, cpu: Double?, memory: Int?) -> PluginActivity {
       PluginActivity(
