@@ -14,6 +14,8 @@ extension SharedHost {
     package let accepted: Bool
     /// The modules of the plugin rebuilt in their places.
     package let rebuilt: Int
+    /// Why the build was refused, when it was.
+    package var refusal: Rejection?
     /// What went wrong: why the build was refused, or what the rebuilding
     /// reported (a module that could not be rebuilt keeps running the
     /// earlier build; a saved tab or state that no longer fits).
@@ -50,7 +52,10 @@ extension SharedHost {
     let path = outcome.path
     let previous: LoadedPlugin?
     switch swapCatalog(for: outcome) {
-    case .refused(let problems): return Reload(path: path, accepted: false, rebuilt: 0, problems: problems)
+    case .refused(let refusal):
+      var reload = Reload(path: path, accepted: false, rebuilt: 0, problems: refusal.reasons)
+      reload.refusal = refusal
+      return reload
     case .swapped(let replaced): previous = replaced
     }
     let version = catalogVersion
@@ -85,8 +90,8 @@ extension SharedHost {
   private enum Swap {
     /// The catalog has the new build, in place of this one, if any.
     case swapped(LoadedPlugin?)
-    /// The build was refused, for these reasons; the catalog is unchanged.
-    case refused([String])
+    /// The build was refused, for this reason; the catalog is unchanged.
+    case refused(Rejection)
   }
 
   /// Puts `outcome`, checked as at load, in the catalog in place of the
@@ -99,19 +104,22 @@ extension SharedHost {
     let plugin: LoadedPlugin
     switch checked {
     case .loaded(let loaded): plugin = loaded
-    case .rejected(let rejection): return .refused(rejection.reasons)
+    case .rejected(let rejection): return .refused(rejection)
     }
     // A plugin the person turned off takes no new build until turned on.
     if switches.isDisabled(plugin.name) {
       plugin.process?.terminate()
-      return .refused(["\(plugin.name) is turned off; turn it on with \(services.invocation.enabling(plugin.name))"])
+      return .refused(
+        .disabled(
+          plugin.path, name: plugin.name, offers: plugin.contracts.map(\.urn),
+          invocation: services.invocation.with(.commandLine)))
     }
     // A build that claims the name of another plugin loaded is refused, as
     // at load; the running build stays.
     let replaced = catalog.replacing(.loaded(plugin))
     if let claimed = replaced.rejected.first(where: { $0.path == path && $0.kind == .nameConflict }) {
       plugin.process?.terminate()
-      return .refused(claimed.reasons)
+      return .refused(claimed)
     }
     let previous = catalog.loaded.first { $0.path == path }
     catalog = replaced

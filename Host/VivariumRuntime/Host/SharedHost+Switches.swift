@@ -232,8 +232,8 @@ extension SharedHost {
       let reload = await reload(outcome)
       problems += reload.problems
       taken = taken || reload.accepted
-      // Refused as it loaded: the catalog says why, not that it is off.
-      if case .rejected = outcome { catalog = catalog.replacing(outcome) }
+      // Refused: the catalog says why, not that it is off.
+      if let refusal = reload.refusal { catalog = catalog.replacing(.rejected(refusal)) }
     }
     // Modules that could not show one of its modules while it was off try again.
     for session in sessions {
