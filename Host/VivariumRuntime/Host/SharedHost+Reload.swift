@@ -98,21 +98,16 @@ extension SharedHost {
   /// build of its file there, if any.
   private func swapCatalog(for outcome: PluginOutcome) -> Swap {
     let path = outcome.path
-    // A build asking for permissions never decided stays off, as at load.
+    // A plugin the person turned off, or a build asking for permissions
+    // never decided, stays off, as at load.
+    let invocation = services.invocation.with(.commandLine)
     let checked = PermissionStore(dataDirectory: services.dataDirectory).keepingOffWidened(
-      [outcome], allowances: services.permissions.allowances, invocation: services.invocation.with(.commandLine))[0]
+      switches.keepingOffDisabled([outcome], invocation: invocation), allowances: services.permissions.allowances,
+      invocation: invocation)[0]
     let plugin: LoadedPlugin
     switch checked {
     case .loaded(let loaded): plugin = loaded
     case .rejected(let rejection): return .refused(rejection)
-    }
-    // A plugin the person turned off takes no new build until turned on.
-    if switches.isDisabled(plugin.name) {
-      plugin.process?.terminate()
-      return .refused(
-        .disabled(
-          plugin.path, name: plugin.name, offers: plugin.contracts.map(\.urn),
-          invocation: services.invocation.with(.commandLine)))
     }
     // A build that claims the name of another plugin loaded is refused, as
     // at load; the running build stays.

@@ -18,10 +18,7 @@ struct BrowserPageTests {
   static let controlRoles: Set = ["button", "textbox", "listbox", "option", "checkbox", "link"]
 
   @Test func theLoginFormShowsAndTheKeyboardAloneSignsIn() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       let tab = try await context.openTab(server.address)
       try await tab.waitForScreen("login:form")
       #expect(try await tab.evaluate("document.querySelectorAll('#screen input[data-address=user]').length") == 1)
@@ -53,10 +50,7 @@ struct BrowserPageTests {
   }
 
   @Test func everyControlHasANameAVisibleFocusAndIsReachedByTab() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       let tab = try await context.openTab(server.address)
       try await tab.waitForScreen("login:form")
       try await expectAccessible(tab, "the login form", scope: "#screen", roles: ["textbox", "button"])
@@ -109,10 +103,7 @@ struct BrowserPageTests {
   }
 
   @Test func aQuestionKeepsTheFocusWhenThePageUpdates() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       let tab = try await context.openTab(server.address)
       try await tab.waitForScreen("login:form")
       try await tab.signIn(user: "ada", password: "lovelace")
@@ -129,10 +120,7 @@ struct BrowserPageTests {
   }
 
   @Test func textFromPeopleAndPluginsNeverBecomesMarkup() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       for payload in [#"<img src=x onerror="window.pwned=1">"#, "<script>window.pwned=2</script>"] {
         let tab = try await context.openTab(server.address)
         try await tab.waitForScreen("login:form")
@@ -153,10 +141,7 @@ struct BrowserPageTests {
   }
 
   @Test func twoTabsAreTwoSessionsAndADeepLinkOpensItsScreen() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       let first = try await context.openTab(server.address)
       let second = try await context.openTab(server.address)
       try await first.waitForScreen("login:form")
@@ -181,10 +166,7 @@ struct BrowserPageTests {
   }
 
   @Test func thePolicyBlocksInlineScript() async throws {
-    let browser = try await DevToolsBrowser.shared()
-    let server = try ServeProcess.demo()
-    defer { server.stop() }
-    try await browser.withContext { context in
+    try await withDemo { context, server in
       let tab = try await context.openTab(server.address)
       try await tab.waitForScreen("login:form")
       try await tab.evaluate(
@@ -207,6 +189,15 @@ struct BrowserPageTests {
       let violations = try await tab.evaluate("violations").elements.compactMap(\.string)
       #expect(Set(violations) == ["script-src-elem", "script-src-attr"], "\(violations)")
     }
+  }
+
+  /// Runs `body` in a browser context of its own on a server of its own
+  /// on the demo's plugins (``ServeProcess/demo()``), stopped after.
+  private func withDemo(_ body: (BrowserContext, ServeProcess) async throws -> Void) async throws {
+    let browser = try await DevToolsBrowser.shared()
+    let server = try ServeProcess.demo()
+    defer { server.stop() }
+    try await browser.withContext { context in try await body(context, server) }
   }
 
   /// Expects of what `scope` holds (`#screen`, `#alert`), named `what`: every

@@ -33,6 +33,10 @@ struct PluginSwitchTests {
     let off = await consumer.host.turnOff(Self.faulty)
     #expect(off.problem == nil && off.files.map(PathName.lastComponent) == ["libFaulty.so"])
     #expect(PluginSwitches(dataDirectory: host.data.path).disabled == [Self.faulty], "the choice is kept")
+    // A new build of it (as `--watch` sees one) is refused while it is off.
+    let reloader = try #require(consumer.host.reloader)
+    let rebuilt = await consumer.host.reload(await reloader.load(try #require(off.files.first)))
+    #expect(!rebuilt.accepted && rebuilt.refusal?.kind == .disabled)
     // Its screen closed back to the one below; its embedded module says it is off.
     #expect(other.layers[0].map(\.urn) == ["frame:trap?at=tap"])
     try await Self.waitUntil("the embedded module says it is off") { Self.showsOff(other) }
