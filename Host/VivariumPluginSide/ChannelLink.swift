@@ -129,6 +129,16 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
     try check(await server.call(module, .settingSet(key: key, value: value)))
   }
 
+  /// From the changes the host sends to the process's copy of the
+  /// settings; a module that did not declare settings is never told.
+  func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void) {
+    guard copied.contains(.settings) else {
+      _ = server.ask(module, .settingValue(key: key))  // The host reports the undeclared use.
+      return
+    }
+    server.copies.observe(.settings, key, by: owner, changed)
+  }
+
   func log(_ level: LogLevel, _ message: String) { server.tell(module, .log(level, message)) }
   func notice(_ text: String, tone: Tone) { server.tell(module, .notice(text, tone)) }
   func alert(title: String, message: String) { server.tell(module, .alert(title: title, message: message)) }

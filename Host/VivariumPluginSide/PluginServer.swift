@@ -126,7 +126,9 @@ package final class PluginServer {
   func receive(_ message: HostMessage) {
     switch message {
     case .storeCopy(let store, let entries): copies.replace(store, with: entries)
-    case .storeChanged(let store, let key, let value): copies.change(store, key, to: value)
+    case .storeChanged(let store, let key, let value):
+      copies.change(store, key, to: value)
+      if copies.isObserved(store, key) { inTurn { [copies] in copies.tell(store, key) } }
     case .clock(let now): copies.setClock(now)
     case .answerWithin(let seconds): heldAnswerLimit = .seconds(seconds)
     case .answer(let call, let answer): connection.deliver(call, answer)
@@ -474,6 +476,36 @@ final class StoreCopies {
   /// Sets or removes `key` of `store`, if the process holds a copy of it.
   func change(_ store: WireStore, _ key: String, to value: ArgumentValue?) {
     stores[store]?[key] = value
+  }
+
+  /// The modules observing keys of a store (``ViperKit/SettingsStore/observe(_:by:_:)``).
+  private var observers: [(store: WireStore, key: String, owner: Weak, changed: @MainActor (ArgumentValue?) -> Void)] =
+    []
+
+  /// Has `changed` called with `key`'s value in `store` at each change the
+  /// host sends, while `owner` lives; replaces what `owner` observed of it.
+  func observe(
+    _ store: WireStore, _ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void
+  ) {
+    observers.removeAll { $0.owner.object == nil || ($0.owner.object === owner && $0.store == store && $0.key == key) }
+    observers.append((store, key, Weak(owner), changed))
+  }
+
+  /// Whether a module observes `key` of `store`.
+  func isObserved(_ store: WireStore, _ key: String) -> Bool {
+    observers.contains { $0.store == store && $0.key == key && $0.owner.object != nil }
+  }
+
+  /// Tells the modules observing `key` of `store` its value now.
+  func tell(_ store: WireStore, _ key: String) {
+    observers.removeAll { $0.owner.object == nil }
+    let value = stores[store]?[key]
+    for observer in observers where observer.store == store && observer.key == key { observer.changed(value) }
+  }
+
+  private struct Weak {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
   }
 
   /// `read` applied to the copy of `store`; nil when the process holds none.

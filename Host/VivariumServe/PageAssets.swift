@@ -27,6 +27,7 @@ enum PageAssets {
     <h1 id="app-title">Vivarium</h1>
     <p id="status" role="status" aria-live="polite">Connecting…</p>
     <button type="button" id="plugins-button" data-open="\(PluginsScreen.urn)">Plugins</button>
+    <button type="button" id="settings-button" data-open="\(SettingsScreen.urn)">Settings</button>
     <button type="button" id="keys-button" aria-haspopup="dialog" aria-keyshortcuts="?">Keys</button>
     </header>
     <main id="screen"></main>
@@ -347,9 +348,10 @@ enum PageAssets {
       });
       alertDialog.addEventListener("cancel", (event) => { event.preventDefault(); send("cancel"); });
       document.getElementById("keys-button").addEventListener("click", () => keysDialog.showModal());
-      // The app's own plugins screen, opened as a link is.
-      const pluginsButton = document.getElementById("plugins-button");
-      pluginsButton.addEventListener("click", () => send("open " + pluginsButton.getAttribute("data-open")));
+      // The app's own screens (plugins, settings), opened as a link is.
+      for (const button of document.querySelectorAll("header [data-open]")) {
+        button.addEventListener("click", () => send("open " + button.getAttribute("data-open")));
+      }
 
       const openCommandLine = () => {
         commandLine.hidden = false;

@@ -17,9 +17,17 @@ enum ForecastContract {
     urn: "weather:{city}",
     summary: "The forecast for a city, day by day, from the weather service.",
     arguments: [.required("city", .string, "The city: London, New York, Paris or Tokyo.")],
-    requires: [.required(WeatherService.self, "1.0"..<"2")])
+    services: [.settings],
+    requires: [.required(WeatherService.self, "1.0"..<"2")],
+    settings: [
+      SettingDeclaration(
+        unitsKey, .choice(default: "celsius", among: ["celsius", "fahrenheit"]),
+        description: "How the forecast shows temperatures.")
+    ])
 
   static let backID = "back"
+  /// The setting choosing the forecast's unit: `celsius` or `fahrenheit`.
+  static let unitsKey = "weather.units"
 }
 
 /// Draws the forecast and a Back button.
@@ -91,38 +99,52 @@ final class ForecastInteractor: ViperInteractor {
   }
 }
 
-/// Asks the interactor once the module is attached, formats its answer,
-/// and leaves on Back.
+/// Asks the interactor once the module is attached, formats its answer in
+/// the unit the person chose (the `weather.units` setting, redrawn when it
+/// changes), and leaves on Back.
 final class ForecastPresenter: ViperPresenter, ForecastInteractorOutput {
   weak var view: ForecastView?
   private let city: String
   private let interactor: ForecastInteractor
   private let router: any AppRouter
+  private let settings: (any SettingsStore)?
+  private var forecast: Forecast?
 
-  init(city: String, interactor: ForecastInteractor, router: any AppRouter) {
+  init(city: String, interactor: ForecastInteractor, router: any AppRouter, settings: (any SettingsStore)?) {
     self.city = city
     self.interactor = interactor
     self.router = router
+    self.settings = settings
   }
 
   func didTapBack() { router.pop() }
 
   func lifecycle(_ event: LifecycleEvent) {
     guard event == .attach else { return }
+    settings?.observe(ForecastContract.unitsKey, by: self) { [weak self] _ in
+      guard let self, let forecast = self.forecast else { return }
+      self.present(forecast, for: self.city)
+    }
     view?.display(.loading(city: city))
     interactor.fetchForecast(for: city)
   }
 
   func present(_ forecast: Forecast, for city: String) {
-    view?.display(.days(city: city, lines: forecast.days.map(ForecastPresenter.line)))
+    self.forecast = forecast
+    let fahrenheit = settings?.value(forKey: ForecastContract.unitsKey) == .string("fahrenheit")
+    view?.display(.days(city: city, lines: forecast.days.map { ForecastPresenter.line($0, fahrenheit: fahrenheit) }))
   }
 
   func presentFailure(_ reason: String, for city: String) {
     view?.display(.failed(city: city, reason: reason))
   }
 
-  /// `2026-11-27: 9 °C, low 4 °C, overcast`.
-  static func line(_ day: DayForecast) -> String { "\(day.date): \(day.shown)" }
+  /// `2026-11-27: 9 °C, low 4 °C, overcast`, or in °F.
+  static func line(_ day: DayForecast, fahrenheit: Bool = false) -> String {
+    guard fahrenheit else { return "\(day.date): \(day.shown)" }
+    func degrees(_ celsius: Double) -> Int { Int((celsius * 9 / 5 + 32).rounded()) }
+    return "\(day.date): \(degrees(day.highC)) °F, low \(degrees(day.lowC)) °F, \(day.summary)"
+  }
 }
 
 /// Builds the forecast screen.
@@ -132,7 +154,8 @@ struct ForecastFactory: ModuleFactory {
   func build(_ context: ModuleContext) throws -> Module {
     let interactor = ForecastInteractor(services: context.services, work: context.work)
     let presenter = ForecastPresenter(
-      city: context.arguments.string("city") ?? "", interactor: interactor, router: context.router)
+      city: context.arguments.string("city") ?? "", interactor: interactor, router: context.router,
+      settings: context.services.settings)
     let view = ForecastView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter

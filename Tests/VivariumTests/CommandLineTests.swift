@@ -94,6 +94,37 @@ struct CommandLineTests {
     #expect(try ProcessRunner.vivarium(["plugins", "disable"] + place).status == 2)
   }
 
+  @Test func settingsListsSetsChecksAndResetsWhatAPluginDeclares() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(BuildProducts.directory + "/libWeather.so", as: "libWeather.so")
+    let data = try TemporaryDirectory()
+    let place = ["--plugins", dir.path, "--data", data.path]
+    struct Row: Decodable {
+      let plugin, key, kind, value: String
+      let isDefault: Bool
+      let choices: [String]
+    }
+    let listed = try ProcessRunner.vivarium(["settings", "--json"] + place)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let rows = try JSONDecoder().decode([Row].self, from: Data(listed.stdout.utf8))
+    #expect(rows.map(\.key) == ["weather.units"] && rows[0].isDefault && rows[0].kind == "choice")
+    #expect(rows[0].value == "celsius" && rows[0].choices == ["celsius", "fahrenheit"])
+    // Set, read back, refused outside its choices, reset.
+    #expect(try ProcessRunner.vivarium(["settings", "Weather", "weather.units", "fahrenheit"] + place).status == 0)
+    let read = try ProcessRunner.vivarium(["settings", "Weather", "weather.units"] + place)
+    #expect(read.status == 0 && read.stdout == "fahrenheit\n", "\(read.stderr)")
+    #expect(try ProcessRunner.vivarium(["settings", "Weather", "weather.units", "kelvin"] + place).status == 1)
+    let reset = try ProcessRunner.vivarium(["settings", "Weather", "weather.units", "--reset", "--json"] + place)
+    #expect(reset.status == 0, "\(reset.stderr)")
+    #expect(try JSONDecoder().decode(Row.self, from: Data(reset.stdout.utf8)).isDefault)
+    // Mistakes: a plugin or key not there, too many words, --reset with a value.
+    #expect(try ProcessRunner.vivarium(["settings", "Nothing"] + place).status == 1)
+    #expect(try ProcessRunner.vivarium(["settings", "Weather", "weather.unit"] + place).status == 1)
+    #expect(try ProcessRunner.vivarium(["settings", "Weather", "weather.units", "celsius", "x"] + place).status == 2)
+    #expect(
+      try ProcessRunner.vivarium(["settings", "Weather", "weather.units", "celsius", "--reset"] + place).status == 2)
+  }
+
   /// Named relative to the working directory, as a person types it: one
   /// path component, which Foundation's path functions trap on.
   @Test func pluginsTextNamesEachFile() throws {

@@ -132,7 +132,13 @@ struct PluginRegistryTests {
             name: "id", type: .int, required: false, defaultValue: .int(.min), description: "日本",
             choices: [.int(.max), .string(""), .bool(true), .double(-.infinity)])
         ],
-        settings: [SettingDeclaration("session.user", readableByOthers: true), SettingDeclaration("theme")])
+        settings: [
+          SettingDeclaration("session.user", readableByOthers: true), SettingDeclaration("theme"),
+          SettingDeclaration("a.flag", .bool(default: true), description: "A flag."),
+          SettingDeclaration("a.count", .int(default: 3, in: -2...9), description: "A count.", readableByOthers: true),
+          SettingDeclaration("a.text", .string(default: "x"), description: "A text."),
+          SettingDeclaration("a.pick", .choice(default: "b", among: ["a", "b"]), description: "A pick."),
+        ])
     ],
     version: SemanticVersion(1, 2, 3),
     provides: [
@@ -164,7 +170,7 @@ struct PluginRegistryTests {
       ("ArgumentSpec", contract.arguments[0], 6), ("MessageSpec", contract.outputs[0], 3),
       ("SlotSpec", contract.slots[0], 4), ("RouteGuard", contract.guards[0], 3),
       ("NavigationTarget", contract.opens[0], 4), ("ServiceRequirement", contract.requires[0], 3),
-      ("ServiceProvision", provision, 4), ("SettingDeclaration", SettingDeclaration("k"), 2),
+      ("ServiceProvision", provision, 4), ("SettingDeclaration", SettingDeclaration("k"), 4),
       ("SemanticVersion", provision.version, 3), ("VersionRange", contract.requires[0].versions, 2),
       // A rejection's plugin name and patterns are a plugin turned off's, made
       // from the person's choice at each start after the cache is read: never cached.

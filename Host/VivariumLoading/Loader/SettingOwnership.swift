@@ -13,15 +13,41 @@ package struct SettingOwnership: Sendable {
   }
 
   private let claims: [String: [Claim]]
+  /// The settings declared with a type, the person's to change, in the
+  /// order of the catalog and of each contract: a key declared with a
+  /// type by several plugins, the first's.
+  package let typed: [TypedSetting]
+  private let typedIndex: [String: Int]
+
+  /// A setting declared with a type (``ViperKit/SettingDeclaration/type``)
+  /// and the plugin that declares it.
+  package struct TypedSetting: Sendable {
+    /// The declaring plugin's name.
+    package let plugin: String
+    /// Its declaration, whose type is not nil.
+    package let declaration: SettingDeclaration
+    /// Its type.
+    package var type: SettingType { declaration.type ?? .string(default: "") }
+  }
 
   /// No setting owned: every plugin may read and change every key.
-  package init() { claims = [:] }
+  package init() {
+    claims = [:]
+    typed = []
+    typedIndex = [:]
+  }
 
   /// The claims of the plugins in `plugins`.
   package init(_ plugins: [LoadedPlugin]) {
     var claims: [String: [Claim]] = [:]
+    var typed: [TypedSetting] = []
+    var typedIndex: [String: Int] = [:]
     for plugin in plugins {
       for declaration in plugin.contracts.flatMap(\.settings) {
+        if declaration.type != nil, typedIndex[declaration.key] == nil {
+          typedIndex[declaration.key] = typed.count
+          typed.append(TypedSetting(plugin: plugin.name, declaration: declaration))
+        }
         var list = claims[declaration.key, default: []]
         if let index = list.firstIndex(where: { $0.path == plugin.path }) {
           // Declared by several of its modules: readable by others if any says so.
@@ -34,6 +60,18 @@ package struct SettingOwnership: Sendable {
       }
     }
     self.claims = claims
+    self.typed = typed
+    self.typedIndex = typedIndex
+  }
+
+  /// The typed declaration of `key`, if one is loaded.
+  package func typed(_ key: String) -> TypedSetting? {
+    typedIndex[key].map { typed[$0] }
+  }
+
+  /// What `key` reads as while it is not set: its type's default.
+  package func defaultValue(_ key: String) -> ArgumentValue? {
+    typed(key)?.type.defaultValue
   }
 
   /// Whether the plugin at `path` may read `key`: a key no plugin

@@ -66,6 +66,34 @@ extension RegistryWriter {
     list(contract.settings) { writer, setting in
       writer.string(setting.key)
       writer.flag(setting.readableByOthers)
+      writer.settingType(setting.type)
+      writer.string(setting.description)
+    }
+  }
+
+  /// A byte for its kind (0: none), then its default and its values.
+  private mutating func settingType(_ type: SettingType?) {
+    switch type {
+    case nil: byte(0)
+    case .bool(let value):
+      byte(1)
+      flag(value)
+    case .int(let value, let range):
+      byte(2)
+      signed(value)
+      signed(range.lowerBound)
+      signed(range.upperBound)
+    case .string(let value):
+      byte(3)
+      string(value)
+    case .choice(let value, let choices):
+      byte(4)
+      string(value)
+      strings(choices)
+    case .some(_):
+      // A type of a newer ViperKit than the host's: no plugin has one (a
+      // plugin's minor is never newer than the host's).
+      byte(0)
     }
   }
 
@@ -179,11 +207,33 @@ extension RegistryReader {
     }
     let requires = try list { (reader) throws(RegistryDamage) in try reader.requirement() }
     let settings = try list { (reader) throws(RegistryDamage) in
-      SettingDeclaration(try reader.string(), readableByOthers: try reader.flag())
+      let key = try reader.string()
+      let readable = try reader.flag()
+      guard let type = try reader.settingType() else { return SettingDeclaration(key, readableByOthers: readable) }
+      return SettingDeclaration(key, type, description: try reader.string(), readableByOthers: readable)
     }
     return Contract(
       urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
       slots: slots, services: services, guards: guards, opens: opens, requires: requires, settings: settings)
+  }
+
+  /// What ``RegistryWriter``'s `settingType` wrote; an untyped
+  /// declaration's empty description is read past.
+  private mutating func settingType() throws(RegistryDamage) -> SettingType? {
+    switch try byte() {
+    case 0:
+      _ = try string()
+      return nil
+    case 1: return .bool(default: try flag())
+    case 2:
+      let value = try signed()
+      let (lowest, highest) = (try signed(), try signed())
+      guard lowest <= highest else { throw RegistryDamage("a setting's range ends below its start") }
+      return .int(default: value, in: lowest...highest)
+    case 3: return .string(default: try string())
+    case 4: return .choice(default: try string(), among: try strings())
+    case let other: throw RegistryDamage("\(other) is not a setting type")
+    }
   }
 
   private mutating func message() throws(RegistryDamage) -> MessageSpec {

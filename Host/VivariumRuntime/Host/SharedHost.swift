@@ -61,10 +61,12 @@ package final class SharedHost {
   var parkedPlugins: [String: LoadedPlugin] = [:]
   /// The plugins screens open, in every session: redrawn each second.
   var pluginsScreens = WeakRegistry<PluginsScreen.Presenter>()
-  /// The host's own screens (``PluginsScreen``), by URN.
+  /// The host's own screens (``PluginsScreen``, ``SettingsScreen``), by URN.
   private lazy var hostScreens: [String: Route] = {
-    guard let plugins = PluginsScreen.route(for: self) else { return [:] }
-    return [PluginsScreen.urn: plugins]
+    var screens: [String: Route] = [:]
+    screens[PluginsScreen.urn] = PluginsScreen.route(for: self)
+    screens[SettingsScreen.urn] = SettingsScreen.route(for: self)
+    return screens
   }()
 
   /// Resolves `urn` to one of the host's own screens, else to a module of

@@ -35,7 +35,10 @@ package final class HostServices {
   private let lock: DataDirectoryLock
   private lazy var settings = FileSettingsStore(
     PersistentDictionary(
-      path: dataDirectory + "/settings.json", refusal: saveRefusal, onProblem: { [weak self] in self?.report($0) }))
+      path: dataDirectory + "/" + Self.settingsFile, refusal: saveRefusal,
+      onProblem: { [weak self] in self?.report($0) }))
+  /// The app-wide settings' file in the data directory.
+  package static let settingsFile = "settings.json"
   private var stores: [String: FileKeyValueStore] = [:]
 
   /// Services keeping their files in `dataDirectory`, telling virtual time
@@ -81,8 +84,11 @@ package final class HostServices {
     return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/vivarium"
   }
 
-  /// The app-wide setting `key`, for route guards.
-  func setting(_ key: String) -> ArgumentValue? { settings.value(forKey: key) }
+  /// The app-wide setting `key`, for route guards: a typed setting not set
+  /// at its default.
+  func setting(_ key: String) -> ArgumentValue? {
+    settings.value(forKey: key) ?? settingOwnership.defaultValue(key)
+  }
 
   /// Has `changed` called with the key and new value of each app-wide
   /// setting saved, for as long as `owner` lives; replaces what `owner`
@@ -90,6 +96,13 @@ package final class HostServices {
   func observeSettings(by owner: AnyObject, _ changed: @escaping @MainActor (String, ArgumentValue?) -> Void) {
     settings.observe(by: owner, changed)
   }
+
+  /// The settings the person changes, for the app's settings screen.
+  package var settingsEditor: SettingsEditor { SettingsEditor(store: settings, ownership: settingOwnership) }
+
+  /// Takes what was saved in the settings elsewhere since the last look
+  /// (`vivarium settings` beside the app), telling the modules observing it.
+  package func takeSettingsSavedElsewhere() { settings.dictionary.refresh() }
 
   /// Sets the app-wide setting `key`, as a module with the settings service
   /// would (for tests).

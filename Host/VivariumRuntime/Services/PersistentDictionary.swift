@@ -193,6 +193,25 @@ final class PersistentDictionary<Value: Codable & Equatable> {
     }
   }
 
+  /// Catches up with what another instance saved since it last looked (a
+  /// `vivarium settings` beside a running app), and tells the observers:
+  /// one look at the journal's name when nothing was saved. A read-only
+  /// instance, which never locks, does not look.
+  func refresh() {
+    guard refusal == nil else { return }
+    if let identity = StoreJournal.identity(at: journalPath), identity == journalIdentity,
+      identity.size == journalOffset
+    {
+      return
+    }
+    do {
+      try withLockedJournal {}
+    } catch {
+      onProblem("\(journalPath) could not be read again (\(error)); what was saved elsewhere shows at the next save")
+    }
+    tell()
+  }
+
   /// Appends `line` to the journal and flushes it to disk; on failure,
   /// the journal is cut back to what it was.
   private func append(_ line: Data) throws {

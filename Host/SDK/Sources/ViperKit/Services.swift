@@ -122,7 +122,8 @@ extension KeyValueStore {
 /// and test harnesses.
 @MainActor
 public protocol SettingsStore: AnyObject {
-  /// The setting `key`, if set.
+  /// The setting `key`, if set; a typed setting (``SettingDeclaration/type``)
+  /// not set reads as its default.
   func value(forKey key: String) -> ArgumentValue?
   /// Sets or (with nil) clears `key`. Throws when it could not be saved.
   /// In a plugin process this holds up the module's main actor until the
@@ -134,6 +135,16 @@ public protocol SettingsStore: AnyObject {
   /// conformer that saves in the caller's own process need not implement
   /// it: the default calls ``set(_:forKey:)``. (ViperKit 2.7)
   func save(_ value: ArgumentValue?, forKey key: String) async throws
+  /// Calls `changed` with the value of `key` each time it changes, for as
+  /// long as `owner` lives: in any session, by any plugin, by the person in
+  /// the settings screen or with `vivarium settings`. A module that shows a
+  /// setting redraws from it; observe with the role that draws (its
+  /// presenter) as `owner`, so the observation ends with the module.
+  /// `changed` runs on the main actor in the module's turn, never inside
+  /// the module's own ``set(_:forKey:)``. A typed setting reset reads as its
+  /// default (``SettingType/defaultValue``). Observing `key` again by the
+  /// same `owner` replaces the earlier `changed`. (ViperKit 3.1)
+  func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void)
 }
 
 extension SettingsStore {
@@ -141,6 +152,10 @@ extension SettingsStore {
   public func save(_ value: ArgumentValue?, forKey key: String) async throws {
     try set(value, forKey: key)
   }
+
+  /// Never calls `changed`: right for a store whose values change only
+  /// through its own ``set(_:forKey:)``, as a test's fixed settings do.
+  public func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void) {}
 }
 
 /// How much a log line matters.

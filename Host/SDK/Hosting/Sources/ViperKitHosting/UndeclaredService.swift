@@ -132,6 +132,11 @@ public final class UndeclaredService: KeyValueStore, SettingsStore, ModuleLogger
     throw Refused(description: problem)
   }
 
+  /// Reports the use; `changed` is never called.
+  public func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void) {
+    used()
+  }
+
   // MARK: ModuleLogger, Notifier
 
   /// Reports the use; the line is dropped.

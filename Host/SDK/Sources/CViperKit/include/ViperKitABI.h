@@ -24,7 +24,7 @@
 
 /* The SDK version a plugin is compiled against (see docs/writing-a-plugin.md, "Compatibility"). */
 #define VIPERKIT_VERSION_MAJOR 3
-#define VIPERKIT_VERSION_MINOR 0
+#define VIPERKIT_VERSION_MINOR 1
 #define VIPERKIT_VERSION_PATCH 0
 
 /* The name of the symbol every plugin exports. */

@@ -8,8 +8,23 @@ import ViperKitHosting
 public final class FakeServices {
   /// Storage values by key.
   public var stored: [String: String] = [:]
-  /// Settings by key.
-  public var settings: [String: ArgumentValue] = [:]
+  /// Settings by key, as set; a typed setting of a contract the fake
+  /// handed services for reads as its default while it is not here. A
+  /// change here is told to the modules that observe the key, as the
+  /// person's change in the settings screen is.
+  public var settings: [String: ArgumentValue] = [:] {
+    didSet {
+      let changed = Set(oldValue.keys).union(settings.keys).filter { oldValue[$0] != settings[$0] }
+      settingObservers.removeAll { $0.owner.object == nil }
+      for observer in settingObservers where changed.contains(observer.key) {
+        observer.changed(setting(observer.key))
+      }
+    }
+  }
+  /// The typed settings of the contracts the fake handed services for, by key.
+  private var settingTypes: [String: SettingType] = [:]
+  /// The modules observing settings (``SettingsStore/observe(_:by:_:)``).
+  private var settingObservers: [(owner: WeakOwner, key: String, changed: @MainActor (ArgumentValue?) -> Void)] = []
   /// Log lines, `level: message`.
   public private(set) var logLines: [String] = []
   /// Notices raised, `tone: text`.
@@ -53,6 +68,9 @@ public final class FakeServices {
   /// ``services(for:urn:)`` for the module `urn`, or for the provider `urn`
   /// when `isProvider`.
   func services(for contract: Contract, urn: String, isProvider: Bool) -> Services {
+    for declaration in contract.settings {
+      if let type = declaration.type { settingTypes[declaration.key] = type }
+    }
     var listed = Services()
     for name in Set(contract.services) {
       switch name {
@@ -94,6 +112,24 @@ public final class FakeServices {
       fake.used.insert(service)
       fake[keyPath: values][key] = value
     }
+  }
+
+  /// The setting `key` as a module reads it: as set, else its default.
+  fileprivate func setting(_ key: String) -> ArgumentValue? {
+    settings[key] ?? settingTypes[key]?.defaultValue
+  }
+
+  /// Has `changed` called with `key`'s value at each change, while `owner` lives.
+  fileprivate func observeSetting(
+    _ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void
+  ) {
+    settingObservers.removeAll { $0.owner.object == nil || ($0.owner.object === owner && $0.key == key) }
+    settingObservers.append((WeakOwner(owner), key, changed))
+  }
+
+  fileprivate struct WeakOwner {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
   }
 
   private final class Log: ModuleLogger {
@@ -151,4 +187,14 @@ extension FakeServices.Entries: KeyValueStore where Value == String {
   func keys() -> [String] { fake[keyPath: values].keys.sorted() }
 }
 
-extension FakeServices.Entries: SettingsStore where Value == ArgumentValue {}
+extension FakeServices.Entries: SettingsStore where Value == ArgumentValue {
+  func value(forKey key: String) -> ArgumentValue? {
+    fake.used.insert(service)
+    return fake.setting(key)
+  }
+
+  func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void) {
+    fake.used.insert(service)
+    fake.observeSetting(key, by: owner, changed)
+  }
+}
