@@ -84,17 +84,19 @@ extension SharedHost {
 
   /// Every `interval`, follows the choices saved in the data directory by
   /// another process (`vivarium plugins disable`: one look at the file's
-  /// signature; a change is carried out and told in every session), and,
+  /// signature; a change is carried out and told in every session) and the
+  /// plugins' log levels (`vivarium log --set-level`: one more look), and,
   /// while someone looks, says what each plugin is doing: to each plugins
   /// screen open, and in the data directory for `vivarium plugins --live`
   /// when it asked (``PluginActivityFile``). An app nobody looks at pays
-  /// two file looks a second. Ends with the host.
+  /// three file looks a second. Ends with the host.
   package func keepHouse(every interval: Duration = .seconds(1)) {
     Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
         guard let self else { return }
         await self.takeSwitchesSavedElsewhere()
+        self.services.followLogLevels()
         self.showActivity()
       }
     }

@@ -106,18 +106,7 @@ extension PluginsCommand {
     if on, switches.isDisabled(selector) {
       return try save(selector, on: true, in: &switches, console)
     }
-    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true, keepsOff: false)
-    let identities = catalog.loaded.map(PluginIdentity.init)
-    let named: [PluginIdentity]
-    do {
-      named = try PermissionAllowance.plugins(named: selector, among: identities)
-    } catch {
-      throw CommandFailure("\(error)")
-    }
-    guard let plugin = named.first else { throw CommandFailure("'\(selector)' names no plugin") }
-    guard named.count == 1 else {
-      throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
-    }
+    let plugin = try PluginCatalogLoader.plugin(named: selector, arguments, console, command: name)
     return try save(plugin.name, on: on, in: &switches, console)
   }
 
