@@ -109,7 +109,7 @@ struct ServicesTests {
     let storage = try #require(services.storage)
     #expect(storage.value(forKey: "k") == nil)
     #expect(throws: UndeclaredService.Refused.self) { try storage.set("v", forKey: "k") }
-    let logged = host.recentLog.filter { $0.contains(" error \(urn): ") }
+    let logged = host.recentLog.filter { $0.contains(" error [ShopPlugin] \(urn): ") }
     try #require(logged.count == 2, "once per service: \(host.recentLog)")
     // The service, named where it is used and in what to add to the contract.
     #expect(logged[0].contains("'clock'") && logged[0].contains("add .clock to"), "\(logged)")
