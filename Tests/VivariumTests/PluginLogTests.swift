@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ViperKit
 
+@testable import VivariumApp
 @testable import VivariumLoading
 @testable import VivariumRuntime
 @testable import VivariumSupport
@@ -208,6 +209,17 @@ struct PluginLogTests {
     #expect(await session.execute("log warning").output.count == 2)
     #expect(await session.execute("log Wallet").output.count == 2)
     #expect(await session.execute("log Nothing").errors.first?.contains("'Nothing'") == true)
+  }
+}
+
+extension PluginLogTests {
+  /// The full-screen app's `log` completes a plugin loaded or a level, then a level.
+  @Test func theAppsLogCompletesPluginsAndLevels() async throws {
+    let pilot = try await Pilot()
+    let first = pilot.app.completions(["log"], "")
+    #expect(first.contains("WalletPlugin") && first.contains("warning"))
+    #expect(pilot.app.completions(["log", "WalletPlugin"], "") == LogLevel.allCases.map(\.rawValue))
+    #expect(pilot.app.completions(["log", "WalletPlugin", "warning"], "").isEmpty)
   }
 }
 
