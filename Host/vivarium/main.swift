@@ -8,7 +8,7 @@ import VivariumSupport
 /// Every subcommand, in the order `vivarium --help` lists them.
 let commands: [any Command.Type] = [
   RunCommand.self, ServeCommand.self, PluginsCommand.self, RoutesCommand.self, ServicesCommand.self,
-  PermissionsCommand.self, SettingsCommand.self,
+  PermissionsCommand.self, SettingsCommand.self, LogCommand.self,
   RenderCommand.self, CheckCommand.self,
   GraphCommand.self,
   SDKCommand.self, NewCommand.self, ManifestCommand.self,

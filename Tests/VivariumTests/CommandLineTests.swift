@@ -197,7 +197,7 @@ struct CommandLineTests {
     #expect(result.stderr.contains("--help"))
   }
 
-  @Test(arguments: ["run", "plugins", "routes", "render", "check", "graph", "sdk", "new"])
+  @Test(arguments: ["run", "plugins", "log", "routes", "render", "check", "graph", "sdk", "new"])
   func everyCommandHasHelp(command: String) throws {
     let result = try ProcessRunner.vivarium([command, "--help"])
     #expect(result.status == 0)

@@ -109,7 +109,7 @@ struct ServicesTests {
     let storage = try #require(services.storage)
     #expect(storage.value(forKey: "k") == nil)
     #expect(throws: UndeclaredService.Refused.self) { try storage.set("v", forKey: "k") }
-    let logged = host.recentLog.filter { $0.contains(" error \(urn): ") }
+    let logged = host.recentLog.filter { $0.contains(" error [ShopPlugin] \(urn): ") }
     try #require(logged.count == 2, "once per service: \(host.recentLog)")
     // The service, named where it is used and in what to add to the contract.
     #expect(logged[0].contains("'clock'") && logged[0].contains("add .clock to"), "\(logged)")
@@ -119,11 +119,11 @@ struct ServicesTests {
     #expect(notices.first?.text.contains(urn) == true && notices.first?.text.contains("add .clock") == true)
   }
 
-  @Test func logLinesAreTaggedWithTheModuleAndWrittenToTheDataDirectory() throws {
+  @Test func logLinesAreTaggedWithThePluginAndTheModuleAndWrittenToTheDataDirectory() throws {
     let services = TestServices.make(in: data)
     services.services(for: Contract(urn: "a:b", summary: "s", services: [.log]), plugin: Self.shop, urn: "a:b")
       .log?.log(.warning, "disk nearly full")
-    let line = "2026-11-21T12:00:00Z warning a:b: disk nearly full"
+    let line = "2026-11-21T12:00:00Z warning [ShopPlugin] a:b: disk nearly full"
     #expect(services.recentLog == [line])
     #expect(try String(contentsOfFile: data.path + "/vivarium.log", encoding: .utf8) == line + "\n")
   }

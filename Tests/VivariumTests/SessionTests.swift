@@ -68,15 +68,18 @@ struct SessionCommandTests {
   /// Every spelling the command enumeration declares parses, as its name
   /// does, and is refused with its own usage line when its words are missing
   /// or one is extra: a command declared but not dispatched, or dispatched to
-  /// another's usage, fails here.
+  /// another's usage, fails here. A word in brackets (`log [PLUGIN]`) may
+  /// be left out.
   @Test(arguments: SessionCommand.Name.allCases)
   func everyDeclaredCommandParses(name: SessionCommand.Name) throws {
-    let arguments = name.arguments.split(separator: " ").map { _ in "1" }
+    let words = name.arguments.split(separator: " ")
+    let arguments = words.filter { !$0.hasPrefix("[") }.map { _ in "1" }
     let command = try SessionCommand.parse(([name.rawValue] + arguments).joined(separator: " "))
     #expect(command != nil)
     for spelling in [name.rawValue] + name.aliases {
       #expect(try SessionCommand.parse(([spelling] + arguments).joined(separator: " ")) == command)
-      let wrong = arguments.isEmpty ? "\(spelling) extra" : spelling
+      let extra = Array(repeating: "extra", count: words.count + 1).joined(separator: " ")
+      let wrong = arguments.isEmpty ? "\(spelling) \(extra)" : spelling
       #expect {
         try SessionCommand.parse(wrong)
       } throws: { error in

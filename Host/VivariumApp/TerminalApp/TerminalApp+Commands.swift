@@ -59,9 +59,14 @@ extension TerminalApp {
   /// What completes `word` after `before` on the command line: command
   /// names first; after `open`, the URNs the catalog routes (up to their
   /// first variable part); after `tap`, `select` or `type`, the addresses
-  /// of the buttons, lists or fields on screen.
+  /// of the buttons, lists or fields on screen; after `log`, the plugins
+  /// loaded and the levels, then the levels.
   func completions(_ before: [Substring], _ word: Substring) -> [String] {
     guard let command = before.first else { return SessionCommand.names }
+    if SessionCommand.Name(spelling: String(command)) == .log, before.count <= 2 {
+      let levels = LogLevel.allCases.map(\.rawValue)
+      return before.count == 1 ? runtime.catalog.loaded.map(\.name) + levels : levels
+    }
     guard before.count == 1 else { return [] }
     /// The addresses of the hotspots on screen of a kind.
     func addresses(_ isTarget: (Hotspot.Kind) -> Bool) -> [String] {

@@ -84,13 +84,14 @@ extension SharedHost {
 
   /// Every `interval`, follows the choices saved in the data directory by
   /// another process (`vivarium plugins disable`: one look at the file's
-  /// signature; a change is carried out and told in every session) and
-  /// the settings saved by another (`vivarium settings`: one look at the
+  /// signature; a change is carried out and told in every session), the
+  /// settings saved by another (`vivarium settings`: one look at the
   /// journal's name and size; the modules observing a setting changed are
-  /// told), and, while someone looks, says what each plugin is doing: to
-  /// each plugins screen open, and in the data directory for `vivarium
+  /// told) and the plugins' log levels (`vivarium log --set-level`: one
+  /// more look), and, while someone looks, says what each plugin is doing:
+  /// to each plugins screen open, and in the data directory for `vivarium
   /// plugins --live` when it asked (``PluginActivityFile``). An app nobody
-  /// looks at pays three file looks a second. Ends with the host.
+  /// looks at pays four file looks a second. Ends with the host.
   package func keepHouse(every interval: Duration = .seconds(1)) {
     Task { [weak self] in
       while !Task.isCancelled {
@@ -98,6 +99,7 @@ extension SharedHost {
         guard let self else { return }
         await self.takeSwitchesSavedElsewhere()
         self.services.takeSettingsSavedElsewhere()
+        self.services.followLogLevels()
         self.showActivity()
       }
     }

@@ -55,6 +55,20 @@ extension PermissionAllowance {
     )
   }
 
+  /// The one plugin among `plugins` that `selector` names (``names(_:_:)``),
+  /// as every command taking a PLUGIN takes it; a failure naming those
+  /// loaded when it names none, and their files when it names several.
+  package static func plugin(named selector: String, among plugins: [PluginIdentity]) throws(PermissionNamingError)
+    -> PluginIdentity
+  {
+    let named = try self.plugins(named: selector, among: plugins)
+    guard named.count == 1 else {
+      throw PermissionNamingError(
+        description: "'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
+    }
+    return named[0]
+  }
+
   /// Fails, naming what they do declare, unless one of `plugins` declares `permission`.
   package static func check(_ permission: PluginPermission, isDeclaredBy plugins: [PluginIdentity])
     throws(PermissionNamingError)

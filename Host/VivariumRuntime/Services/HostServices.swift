@@ -28,7 +28,23 @@ package final class HostServices {
   package let announcements = HostAnnouncements()
   /// Log entries written during this run, newest last: one per message, its
   /// line breaks kept (each line after the first indented by four spaces).
-  package private(set) var recentLog: [String] = []
+  package var recentLog: [String] { recentEntries.map(\.text) }
+  /// The same entries, each with its level and plugin, for the session's
+  /// `log PLUGIN LEVEL`.
+  package private(set) var recentEntries: [LogEntry] = []
+
+  /// How many entries ``recentEntries`` keeps.
+  package static let recentEntriesKept = 200
+
+  /// An entry of ``recentEntries``.
+  package struct LogEntry: Sendable, Equatable {
+    /// How much it matters.
+    package let level: LogLevel
+    /// The declared name of the plugin whose line it is; nil for the host's.
+    package let plugin: String?
+    /// The line, its message's line breaks kept.
+    package let text: String
+  }
 
   /// The clock every module gets: real, or virtual from `now`.
   package let clock: ModuleClock
@@ -49,6 +65,8 @@ package final class HostServices {
     self.dataDirectory = dataDirectory
     clock = ModuleClock(now.map { .virtual(start: $0) } ?? .real)
     lock = DataDirectoryLock(directory: dataDirectory)
+    logLevels = PluginLogLevels(dataDirectory: dataDirectory)
+    if let damage = logLevels.damage { logLine(.warning, module: "host", damage) }
     guard lock.access == .exclusive else { return }
     let leftovers = DataDirectoryLock.removeLeftovers(
       in: [dataDirectory, dataDirectory + "/storage", dataDirectory + "/" + NavigationStore.folder])
@@ -257,9 +275,33 @@ package final class HostServices {
     guard let dropped = logBuckets[plugin]?.dropped, dropped > 0 else { return }
     logBuckets[plugin]?.dropped = 0
     let (rate, burst) = pluginLogRate
-    logLine(
+    write(
       .warning, module: "host",
-      "\(plugin): \(dropped) lines dropped (a plugin may log \(Int(rate)) lines a second, \(Int(burst)) at once)")
+      "\(plugin): \(dropped) lines dropped (a plugin may log \(Int(rate)) lines a second, \(Int(burst)) at once)",
+      by: plugin)
+  }
+
+  /// The level each plugin logs at (``PluginLogLevels``), as last read.
+  private var logLevels: PluginLogLevels
+
+  /// Follows the levels saved in the data directory by another process
+  /// (`vivarium log --set-level`): one look at the file's signature, and
+  /// each change logged. A file that cannot be read changes nothing: the
+  /// levels stay as they were, and the log says why.
+  package func followLogLevels() {
+    guard logLevels.isStale else { return }
+    let before = logLevels.levels
+    logLevels.reload()
+    if let damage = logLevels.damage {
+      logLevels.keep(before)
+      logLine(.warning, module: "host", damage)
+      return
+    }
+    for name in Set(before.keys).union(logLevels.levels.keys).sorted() where before[name] != logLevels.levels[name] {
+      let level = logLevels.level(of: name)
+      // Named, as a line of the plugin's, whatever its level.
+      write(.info, module: "host", "\(name) logs at \(level.rawValue) and above now", by: name)
+    }
   }
 
   private static func monotonicSeconds() -> Double {
@@ -270,30 +312,43 @@ package final class HostServices {
 
   /// Appends a line to `vivarium.log` in the data directory (line breaks
   /// in `message` escaped, and at most ``longestMessage`` of it) and an
-  /// entry to ``recentLog`` (line breaks kept). A line `by` a plugin counts
-  /// against its rate (``pluginLogRate``), and past it is dropped.
+  /// entry to ``recentLog`` (line breaks kept). A line `by` a plugin names
+  /// it (``LogRecord``); below the plugin's level (``PluginLogLevels``) it is
+  /// dropped, and it counts against its rate (``pluginLogRate``), past
+  /// which it is dropped too.
   package func logLine(_ level: LogLevel, module: String, _ message: String, by plugin: String? = nil) {
-    if let plugin, !admitsLine(by: plugin) { return }
+    if let plugin {
+      guard logLevels.keeps(level, by: plugin), admitsLine(by: plugin) else { return }
+    }
+    write(level, module: module, message, by: plugin)
+  }
+
+  /// Writes the line ``logLine(_:module:_:by:)`` let through.
+  private func write(_ level: LogLevel, module: String, _ message: String, by plugin: String?) {
     var message = message
     if message.utf8.count > Self.longestMessage {
       let more = message.utf8.count - Self.longestMessage
       message = String(decoding: message.utf8.prefix(Self.longestMessage), as: UTF8.self) + "… (\(more) bytes more)"
     }
-    let time = logTime()
     // One line each, whatever the module wrote: a newline cannot forge a
     // line of the host's, and no control character reaches `tail -f`.
-    let head = "\(time) \(level.rawValue) \(TerminalText.visible(module)): "
-    let line = head + TerminalText.visible(message)
+    let record = LogRecord(time: logTime(), level: level, plugin: plugin, module: module, message: message)
+    let head = record.head
+    let line = record.line
     // For the session's `log`, the message as written, its lines broken
     // where it breaks them, each continuation indented under the first
     // (a line as often as a service call: most have no line break).
     if message.utf8.contains(UInt8(ascii: "\n")) {
       let lines = TerminalText.visible(message.trimmingCharacters(in: .newlines), keepingNewlines: true)
-      recentLog.append(head + lines.replacingOccurrences(of: "\n", with: "\n    "))
+      recentEntries.append(
+        LogEntry(level: level, plugin: record.plugin, text: head + lines.replacingOccurrences(of: "\n", with: "\n    "))
+      )
     } else {
-      recentLog.append(line)
+      recentEntries.append(LogEntry(level: level, plugin: record.plugin, text: line))
     }
-    if recentLog.count > 200 { recentLog.removeFirst(recentLog.count - 200) }
+    if recentEntries.count > Self.recentEntriesKept {
+      recentEntries.removeFirst(recentEntries.count - Self.recentEntriesKept)
+    }
     appendToLogFile(line + "\n")
   }
 
@@ -323,7 +378,7 @@ package final class HostServices {
       // Said once; the lines stay in recentLog for the session's `log`.
       logFailed = true
       announcements.notice(
-        "\(dataDirectory)/vivarium.log could not be written (\(AtomicFile.errorText(failure))); the session goes on, and 'log' shows this session's lines",
+        "\(dataDirectory)/\(LogRecord.fileName) could not be written (\(AtomicFile.errorText(failure))); the session goes on, and 'log' shows this session's lines",
         tone: .warning)
     }
   }
@@ -337,7 +392,7 @@ package final class HostServices {
   /// reached ``logFileLimit``, and opens a new one; under a lock on it, so
   /// that of two sessions writing it, one renames it and the other follows.
   private func rotateLog(_ fd: Int32) {
-    let path = dataDirectory + "/vivarium.log"
+    let path = dataDirectory + "/" + LogRecord.fileName
     while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
     var open = stat()
     var named = stat()
@@ -349,7 +404,7 @@ package final class HostServices {
       flock(fd, LOCK_UN)
       return
     }
-    if current { rename(path, path + ".1") }
+    if current { rename(path, dataDirectory + "/" + LogRecord.previousFileName) }
     logFile = Self.openLog(dataDirectory)
     if case .success(let new) = logFile {
       var info = stat()
@@ -383,7 +438,8 @@ package final class HostServices {
       atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     // Neither through a link nor into a FIFO, whose open would wait for a reader.
     let fd = open(
-      dataDirectory + "/vivarium.log", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+      dataDirectory + "/" + LogRecord.fileName, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+      0o600)
     return fd >= 0 ? .success(fd) : .failure(FileContents.Errno(code: errno))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ViperKit
 import ViperKitHosting
+import VivariumLoading
 import VivariumSupport
 
 /// An interactive session over a ``HostRuntime``: runs the person's commands
@@ -155,7 +156,7 @@ package final class Session {
       case .tree(let link): (output, draws, asksForLink) = (link ? linkLines() : treeLines(), false, link)
       case .routes: (output, draws) = ([reports.routes], false)
       case .plugins: (output, draws) = ([reports.plugins], false)
-      case .log: (output, draws) = (runtime.services.recentLog.suffix(20).map { $0 }, false)
+      case .log(let plugin, let level): (output, draws) = (try logLines(of: plugin, at: level), false)
       case .help: (output, draws) = ([SessionCommand.commandList], false)
       case .quit: return quietStep(line, quit: true)
       }
@@ -170,6 +171,32 @@ package final class Session {
     }
     if settles { errors += await settle() }
     return finish(line, output: output, errors: errors, draws: draws, asksForLink: asksForLink)
+  }
+
+  /// The latest 20 lines of the log, of the plugin `selector` names (as
+  /// `vivarium log --plugin` takes it, or a name the log holds) and at
+  /// `level` and above when given.
+  private func logLines(of selector: String?, at level: LogLevel?) throws -> [String] {
+    var entries = runtime.services.recentEntries
+    if let level { entries = entries.filter { $0.level >= level } }
+    var plugin: String?
+    if let selector {
+      let name: String
+      do {
+        name = try PermissionAllowance.plugin(named: selector, among: runtime.catalog.loaded.map(PluginIdentity.init))
+          .name
+      } catch {
+        // A plugin turned off or gone since is still named by its lines.
+        guard entries.contains(where: { $0.plugin == selector }) else { throw error }
+        name = selector
+      }
+      plugin = TerminalText.visible(name)
+      entries = entries.filter { $0.plugin == plugin }
+    }
+    guard entries.isEmpty, selector != nil || level != nil else { return entries.suffix(20).map(\.text) }
+    let of = plugin.map { " of \($0)" } ?? ""
+    let at = level.map { " at \($0.rawValue) and above" } ?? ""
+    return ["no log line\(of)\(at) in this run's latest \(HostServices.recentEntriesKept)"]
   }
 
   /// Waits for modules' work to settle: nothing, or the error naming what

@@ -26,7 +26,8 @@ extension SessionCommand {
       case .type: "ADDRESS TEXT"
       case .open: "URN"
       case .wait: "DURATION"
-      case .back, .dismiss, .ok, .cancel, .screen, .tree, .routes, .plugins, .log, .help, .quit: ""
+      case .log: "[PLUGIN] [LEVEL]"
+      case .back, .dismiss, .ok, .cancel, .screen, .tree, .routes, .plugins, .help, .quit: ""
       }
     }
 
@@ -57,7 +58,7 @@ extension SessionCommand {
       case .tree: "the live module tree, with each module's plugin"
       case .routes: "every module the plugins offer"
       case .plugins: "every plugin file, loaded or rejected"
-      case .log: "the latest log lines"
+      case .log: "the latest log lines; of PLUGIN, at LEVEL and above"
       case .help: "this list"
       case .quit: "end the session"
       }

@@ -1,4 +1,5 @@
 import Foundation
+import ViperKit
 import ViperKitHosting
 import VivariumSupport
 
@@ -31,8 +32,10 @@ package enum SessionCommand: Equatable, Sendable {
   case routes
   /// `plugins`: the plugin report.
   case plugins
-  /// `log`: the latest log lines.
-  case log
+  /// `log [PLUGIN] [LEVEL]`: the latest log lines, of PLUGIN (as a person
+  /// names it: its file, its file's name without `lib` and `.so`, or its
+  /// declared name) and at LEVEL and above when given.
+  case log(plugin: String?, level: LogLevel?)
   /// `help`: the command list.
   case help
   /// `quit` or `exit`: end the session.
@@ -47,6 +50,8 @@ package enum SessionCommand: Equatable, Sendable {
       case unknownCommand = "unknown-command"
       /// `wait` with no duration, or one out of range.
       case badDuration = "bad-duration"
+      /// `log PLUGIN LEVEL` whose LEVEL is not a log level.
+      case badLevel = "bad-level"
     }
 
     /// Which problem it is.
@@ -82,6 +87,7 @@ package enum SessionCommand: Equatable, Sendable {
       switch command {
       case .type: rest.count >= 1
       case .tree: rest.isEmpty || command.options.contains { [$0.flag] == rest }
+      case .log: rest.count <= arity
       default: rest.count == arity
       }
     guard fits else { throw ParseError(.usage, command.usage(as: name)) }
@@ -101,7 +107,7 @@ package enum SessionCommand: Equatable, Sendable {
     case .screen: return .screen
     case .routes: return .routes
     case .plugins: return .plugins
-    case .log: return .log
+    case .log: return try log(rest)
     case .help: return .help
     case .quit: return .quit
     }
@@ -128,6 +134,24 @@ package enum SessionCommand: Equatable, Sendable {
       return seconds
     }
     throw ParseError(.badDuration, "wait '\(text)' is not a duration; write e.g. wait 5s, wait 300ms, wait 2m")
+  }
+
+  /// `log`'s words: a level alone, a plugin alone, or a plugin then a level.
+  static func log(_ words: [String]) throws(ParseError) -> SessionCommand {
+    let levels = LogLevel.allCases.map(\.rawValue)
+    switch words.count {
+    case 0: return .log(plugin: nil, level: nil)
+    case 1:
+      return LogLevel(rawValue: words[0]).map { .log(plugin: nil, level: $0) } ?? .log(plugin: words[0], level: nil)
+    default:
+      guard let level = LogLevel(rawValue: words[1]) else {
+        throw ParseError(
+          .badLevel,
+          "log: '\(words[1])' is not a level\(Suggestion.didYouMean(words[1], among: levels)); give one of \(levels.joined(separator: ", ")), e.g. log \(words[0]) warning"
+        )
+      }
+      return .log(plugin: words[0], level: level)
+    }
   }
 
   /// Whether this is a `wait`.

@@ -38,6 +38,8 @@ package enum FileContents: Equatable {
     package static let permissions = 1 << 20
     /// `plugins.json`: the plugins the person turned off.
     package static let pluginSwitches = 1 << 20
+    /// `log-levels.json`: the level each plugin logs at.
+    package static let logLevels = 1 << 20
     /// `state/plugins-live.json`: what each plugin of a running app is doing.
     package static let pluginActivity = 4 << 20
     /// `permission-uses.jsonl` and the one before it: a new one is started

@@ -110,16 +110,11 @@ enum PermissionsCommand: Command {
 
   /// The one plugin `selector` names, or a failure saying which it names.
   private static func choose(_ selector: String, among plugins: [PluginIdentity]) throws -> PluginIdentity {
-    let named: [PluginIdentity]
     do {
-      named = try PermissionAllowance.plugins(named: selector, among: plugins)
+      return try PermissionAllowance.plugin(named: selector, among: plugins)
     } catch {
       throw CommandFailure("\(error)")
     }
-    guard named.count == 1 else {
-      throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
-    }
-    return named[0]
   }
 
   private static func list(

@@ -80,6 +80,22 @@ enum PluginCatalogLoader {
     return (discovery, catalog)
   }
 
+  /// The one plugin `selector` names (its file, its file's name without
+  /// `lib` and `.so`, or its declared name) among those the command line
+  /// loads, those turned off included; a failure (exit 1) naming it and
+  /// what to do when it names none or several.
+  @MainActor
+  static func plugin(named selector: String, _ arguments: ParsedArguments, _ console: Console, command: String) throws
+    -> PluginIdentity
+  {
+    let (_, catalog) = try load(arguments, console, command: command, quiet: true, keepsOff: false)
+    do {
+      return try PermissionAllowance.plugin(named: selector, among: catalog.loaded.map(PluginIdentity.init))
+    } catch {
+      throw CommandFailure("\(error)")
+    }
+  }
+
   /// The plugin paths given (with `--plugins`) that do not exist.
   static func missingPaths(_ paths: [String]) -> [String] {
     paths.filter { !FileManager.default.fileExists(atPath: $0) }

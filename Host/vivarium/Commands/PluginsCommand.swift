@@ -106,24 +106,8 @@ extension PluginsCommand {
     if on, switches.isDisabled(selector) {
       return try save(selector, on: true, in: &switches, console)
     }
-    let (_, catalog) = try PluginCatalogLoader.load(arguments, console, command: name, quiet: true, keepsOff: false)
-    return try save(plugin(named: selector, among: catalog).name, on: on, in: &switches, console)
-  }
-
-  /// The one plugin of `catalog` that `selector` names: its file, its
-  /// file's name without lib and .so, or its declared name.
-  static func plugin(named selector: String, among catalog: PluginCatalog) throws -> PluginIdentity {
-    let named: [PluginIdentity]
-    do {
-      named = try PermissionAllowance.plugins(named: selector, among: catalog.loaded.map(PluginIdentity.init))
-    } catch {
-      throw CommandFailure("\(error)")
-    }
-    guard let plugin = named.first else { throw CommandFailure("'\(selector)' names no plugin") }
-    guard named.count == 1 else {
-      throw CommandFailure("'\(selector)' names \(named.map(\.path).joined(separator: " and ")); give the file's path")
-    }
-    return plugin
+    let plugin = try PluginCatalogLoader.plugin(named: selector, arguments, console, command: name)
+    return try save(plugin.name, on: on, in: &switches, console)
   }
 
   /// Turns the plugin `name` on or off in `switches`, and says so.

@@ -43,7 +43,12 @@ enum SettingsCommand: Command {
       show(editor.rows(), arguments, console)
       return ExitCode.success
     }
-    let plugin = try PluginsCommand.plugin(named: selector, among: catalog)
+    let plugin: PluginIdentity
+    do {
+      plugin = try PermissionAllowance.plugin(named: selector, among: catalog.loaded.map(PluginIdentity.init))
+    } catch {
+      throw CommandFailure("\(error)")
+    }
     let rows = editor.rows(of: plugin.name)
     guard positionals.count > 1 else {
       show(rows, arguments, console)

@@ -50,7 +50,7 @@ struct TerminalAppMessagesTests {
   }
 
   @Test func aReportWrapsInsteadOfBeingCutAtTheScrollBar() async throws {
-    let pilot = try await Pilot(signedIn: true, width: 60, height: 14)
+    let pilot = try await Pilot(signedIn: true, width: 60, height: 15)
     await run(pilot, "help")
     await pilot.press(.end)
     // Its columns kept, the rest of the line on the next row, indented.

@@ -158,8 +158,9 @@ extension SettingsStore {
   public func observe(_ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void) {}
 }
 
-/// How much a log line matters.
-public enum LogLevel: String, Codable, Hashable, Sendable, Comparable {
+/// How much a log line matters; ``allCases`` lists the levels from the
+/// least to the most severe.
+public enum LogLevel: String, Codable, Hashable, Sendable, Comparable, CaseIterable {
   /// Detail for whoever debugs the module.
   case debug
   /// Something normal worth recording.
@@ -171,8 +172,7 @@ public enum LogLevel: String, Codable, Hashable, Sendable, Comparable {
 
   /// Orders by severity.
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-    let order: [LogLevel] = [.debug, .info, .warning, .error]
-    return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }
 }
 
