@@ -29,6 +29,7 @@ let interfaces: [String: [String]] = [
   "WeatherInterface": ["Weather", "Dashboard"],
   "PeopleInterface": ["Profile", "Dashboard"],
   "SessionInterface": ["Login", "Dashboard"],
+  "WalletInterface": ["Wallet"],
 ]
 /// Exports only `vivarium_plugin_entry` (Plugins/exports.map).
 let exportsOnlyTheEntry: [LinkerSetting] = [
@@ -146,8 +147,9 @@ let package = Package(
       dependencies: [
         "VivariumSupport", "VivariumWire", "VivariumWeb", "VivariumServe", "VivariumLoading", "VivariumRuntime",
         "VivariumTools", "VivariumTerminal", "VivariumApp", "CVivariumSystem", viperKit, hosting, testKit,
-        // The items service's interface: the sample plugins' tests fake it.
-        "ItemsCatalog",
+        // The items service's interface: the sample plugins' tests fake it;
+        // the wallet's event, which the events' tests publish.
+        "ItemsCatalog", "WalletInterface",
       ], path: "Tests/VivariumTests",
       exclude: ["Sessions", "Fixtures"]),
     // The items domain (entity, date format, the items service's interface)
@@ -155,11 +157,12 @@ let package = Package(
     .target(name: "ItemsCatalog", dependencies: [viperKit], path: "Plugins/ItemsCatalog"),
     // The other services' interfaces: faulty (Faulty provides it, FaultyFrame
     // uses it), weather (Weather; the dashboard) and people (Profile; the
-    // dashboard).
+    // dashboard); the wallet's event (Wallet publishes and subscribes).
     .target(name: "FaultyInterface", dependencies: [viperKit], path: "Plugins/FaultyInterface"),
     .target(name: "WeatherInterface", dependencies: [viperKit], path: "Plugins/WeatherInterface"),
     .target(name: "PeopleInterface", dependencies: [viperKit], path: "Plugins/PeopleInterface"),
     .target(name: "SessionInterface", dependencies: [viperKit], path: "Plugins/SessionInterface"),
+    .target(name: "WalletInterface", dependencies: [viperKit], path: "Plugins/WalletInterface"),
     // The manifests of the sample plugins (see plugin(_:)).
     .executableTarget(
       name: "sample-manifests",

@@ -70,7 +70,9 @@ final class ChannelServices: KeyValueStore, SettingsStore, ModuleLogger, Notifie
     let host = ChannelServices(
       server: server, module: module, copied: Set(WireStore.allCases.filter { declared.contains($0.service) }),
       declaresClock: declared.contains(.clock))
-    return Services(named: names) { _ in host }.adding(ChannelServiceCalls(server: server, module: module))
+    var services = Services(named: names) { _ in host }.adding(ChannelServiceCalls(server: server, module: module))
+    services.events = server.events.bus(for: module)
+    return services
   }
 
   init(server: PluginServer, module: UInt32, copied: Set<WireStore>, declaresClock: Bool) {

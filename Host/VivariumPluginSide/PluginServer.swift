@@ -39,11 +39,18 @@ package final class PluginServer {
   /// The business services the plugin provides, made on first use.
   private lazy var providers = ProcessProviders(server: self, types: providerTypes)
   private let providerTypes: [any ServiceProvider.Type]
+  /// The events its modules and providers subscribed to, and those the host delivers.
+  private(set) lazy var events = ProcessEvents(server: self, subscribes: subscribes)
+  private let subscribes: [String]
 
-  init(connection: HostConnection, factories: [any ModuleFactory], providers: [any ServiceProvider.Type]) {
+  init(
+    connection: HostConnection, factories: [any ModuleFactory], providers: [any ServiceProvider.Type],
+    subscribes: [String] = []
+  ) {
     self.connection = connection
     self.factories = factories
     providerTypes = providers
+    self.subscribes = subscribes
   }
 
   /// Whether `arguments` (without the executable) start a plugin process.
@@ -86,6 +93,7 @@ package final class PluginServer {
       let channel = connection.channel
       let factories: [any ModuleFactory]
       var providers: [any ServiceProvider.Type] = []
+      var subscribes: [String] = []
       var loader = PluginLoader()
       if confined { loader.beforeMapping = { ProcessConfinement.confine(for: $0) } }
       loader.beforeEntry = { channel.send(.mapped) }
@@ -94,10 +102,11 @@ package final class PluginServer {
         // Loaded by this process's own loader: every module is built here.
         factories = plugin.factoriesInThisProcess ?? []
         providers = plugin.providerTypes
+        subscribes = plugin.topics.subscribes
         let ready = PluginMessage.ready(
           version: WireProtocol.version, name: plugin.name, sdkVersion: plugin.sdkVersion.description,
           contracts: factories.map(\.contract), pluginVersion: plugin.version, provides: plugin.provides,
-          hosts: plugin.hosts)
+          hosts: plugin.hosts, publishes: plugin.topics.publishes, subscribes: plugin.topics.subscribes)
         // Encoded once: with ten thousand contracts, that is most of a start.
         let encoded = try? ready.encoded()
         if let tooLarge = PluginLimits.rejection(
@@ -112,7 +121,8 @@ package final class PluginServer {
         channel.send(.refused(kind: rejection.kind.rawValue, reasons: rejection.reasons))
         exit(0)
       }
-      let server = PluginServer(connection: connection, factories: factories, providers: providers)
+      let server = PluginServer(
+        connection: connection, factories: factories, providers: providers, subscribes: subscribes)
       connection.run(receiving: server.receive)
     }
   }
@@ -130,6 +140,7 @@ package final class PluginServer {
       copies.change(store, key, to: value)
       if copies.isObserved(store, key) { inTurn { [copies] in copies.tell(store, key) } }
     case .clock(let now): copies.setClock(now)
+    case .deliver(let topic, let payload): events.receive(topic, payload) { inTurn($0) }
     case .answerWithin(let seconds): heldAnswerLimit = .seconds(seconds)
     case .answer(let call, let answer): connection.deliver(call, answer)
     case .build(let call, let module, let factory, let urn, let arguments, let services, let restoring):

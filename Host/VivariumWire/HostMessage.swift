@@ -62,4 +62,7 @@ package enum HostMessage: WireMessage {
   /// module holds up is still answered before the host takes the process
   /// for stuck. Sent once, first, after the process is ready.
   case answerWithin(seconds: Double)
+  /// An event on `topic`, which the plugin subscribes to: for each of its
+  /// modules and providers subscribed in the process (ViperKit 3.1).
+  case deliver(topic: String, ServiceValue)
 }

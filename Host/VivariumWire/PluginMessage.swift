@@ -13,10 +13,12 @@ package enum PluginMessage: WireMessage {
   /// the dynamic loader.
   case mapped
   /// The plugin loaded: its name, SDK version and contracts, in factory
-  /// order, and its own version and the business services it provides.
+  /// order, its own version, the business services it provides, the
+  /// hosts it may reach and the topics of events it publishes and
+  /// subscribes to.
   case ready(
     version: Int, name: String, sdkVersion: String, contracts: [Contract], pluginVersion: SemanticVersion,
-    provides: [ServiceProvision], hosts: [String])
+    provides: [ServiceProvision], hosts: [String], publishes: [String] = [], subscribes: [String] = [])
   /// The plugin file was refused while loading (the reason as the probe gives it).
   case refused(kind: String, reasons: [String])
 
@@ -83,4 +85,22 @@ package enum PluginMessage: WireMessage {
   /// The caller of `callBusinessService` or `sendHTTP` call `call` no
   /// longer waits: its work was cancelled.
   case cancelServiceCall(call: UInt32)
+  /// Module `module` (0: one of the process's providers) announces an
+  /// event on `topic` (ViperKit 3.1); the host delivers it to every live
+  /// subscriber. Nothing is answered.
+  case publish(module: UInt32, topic: String, ServiceValue)
+  /// What went wrong with events on `topic` in the process, for module
+  /// `module` (0: the process's providers, or none): the host logs it.
+  case eventProblem(module: UInt32, topic: String, EventProblem)
+}
+
+/// What went wrong with events in a plugin process (``PluginMessage/eventProblem(module:topic:_:)``).
+package enum EventProblem: Codable, Equatable, Sendable {
+  /// A module subscribed to a topic its plugin does not declare in `subscribes`.
+  case undeclaredSubscription
+  /// A subscriber could not read an event's payload: why.
+  case unreadable(String)
+  /// Events were dropped: the process's subscribers did not keep up with
+  /// the most it holds waiting.
+  case dropped(queueLimit: Int)
 }

@@ -121,6 +121,11 @@ package final class WireChannel<Sent: WireMessage>: Sendable {
   /// Whether bytes are waiting for the peer to make room.
   package var hasPending: Bool { outgoing.withLock { $0.since != nil } }
 
+  /// How many bytes sent wait for the peer to read them, those held back included.
+  package var waitingBytes: Int {
+    outgoing.withLock { $0.pending.count - $0.written + ($0.held?.count ?? 0) }
+  }
+
   /// Writes what waits for room, as much as the socket takes now: for the
   /// thread that polls the socket, when it is writable. False when the peer
   /// closed its end: what waited is dropped, and sending fails from then on.

@@ -3,7 +3,7 @@ package enum WireProtocol {
   /// Bumped on any change to the encoding of ``HostMessage`` or
   /// ``PluginMessage``: their cases, their fields, or the `Codable` form of
   /// a value they carry.
-  package static let version = 14
+  package static let version = 15
   /// The largest frame either side accepts: a message longer than this
   /// crosses in several (``WireFrame``), so that a reader holds at most one
   /// frame beyond the message it is reading.

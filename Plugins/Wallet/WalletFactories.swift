@@ -1,4 +1,5 @@
 import ViperKit
+import WalletInterface
 
 /// Builds and wires `wallet:preview`.
 struct WalletPreviewFactory: ModuleFactory {
@@ -11,6 +12,7 @@ struct WalletPreviewFactory: ModuleFactory {
     let view = WalletPreviewView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter
+    interactor.followBalance(for: presenter)
     return Module(view: view, presenter: presenter, interactor: interactor, router: router)
   }
 }
@@ -32,4 +34,8 @@ struct TopUpFactory: ModuleFactory {
 public enum WalletPlugin: ViperPlugin {
   /// The factories of the modules this plugin offers.
   public static func factories() -> [any ModuleFactory] { [WalletPreviewFactory(), TopUpFactory()] }
+  /// Each change of the balance, announced to every preview, in every window.
+  public static var publishes: [EventDeclaration] { [EventDeclaration(WalletBalance.self)] }
+  /// What the previews show.
+  public static var subscribes: [EventDeclaration] { [EventDeclaration(WalletBalance.self)] }
 }

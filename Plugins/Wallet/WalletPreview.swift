@@ -1,4 +1,5 @@
 import ViperKit
+import WalletInterface
 
 /// Draws the balance and forwards the top-up tap.
 final class WalletPreviewView: ViperView, WalletPreviewViewInput {
@@ -43,6 +44,13 @@ final class WalletPreviewPresenter: ViperPresenter {
 
   func lifecycle(_ event: LifecycleEvent) {
     if event == .attach { interactor.loadBalance() }
+  }
+
+  /// The balance another preview changed, in this window or another.
+  func balanceChangedElsewhere(_ balance: Int) {
+    guard balance != self.balance else { return }
+    self.balance = balance
+    show()
   }
 
   private func show() {
@@ -90,6 +98,13 @@ final class WalletInteractor: ViperInteractor, WalletInteractorInput {
     self.services = services
   }
 
+  /// Has the presenter told of each change of the balance, made anywhere.
+  func followBalance(for presenter: WalletPreviewPresenter) {
+    services.events?.subscribe(WalletBalance.self, by: presenter) { [weak presenter] change in
+      presenter?.balanceChangedElsewhere(change.balance)
+    }
+  }
+
   private var balance: Int {
     services.storage?.value(forKey: WalletInteractor.balanceKey).flatMap(Int.init) ?? WalletInteractor.startingBalance
   }
@@ -100,6 +115,7 @@ final class WalletInteractor: ViperInteractor, WalletInteractorInput {
     let updated = balance + amount
     try? services.storage?.set(String(updated), forKey: WalletInteractor.balanceKey)
     presenter?.present(balance: balance, changed: true)
+    try? services.events?.publish(WalletBalance.self, .init(balance: balance))
   }
 }
 

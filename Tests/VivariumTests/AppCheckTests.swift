@@ -50,6 +50,30 @@ struct AppCheckTests {
 
   static let app = [login, home, items, picker, profile]
 
+  @Test func aSubscriptionNoPluginPublishesIsNotedAndOneSomePluginPublishesIsNot() {
+    let recorder = ProbeRecorder()
+    func plugin(_ name: String, publishes: [String] = [], subscribes: [String] = []) -> PluginOutcome {
+      var plugin = LoadedPlugin(
+        path: "plugins/lib\(name).so", name: name,
+        factories: [
+          ProbeFactory(contract: Contract(urn: "\(name.lowercased()):x", summary: "X."), recorder: recorder).factory
+        ])
+      plugin.topics = PluginTopics(publishes: publishes, subscribes: subscribes)
+      return .loaded(plugin)
+    }
+    let outcomes = [
+      plugin("Wallet", publishes: ["wallet.changed"], subscribes: ["wallet.changed"]),
+      plugin("Feed", subscribes: ["wallet.changed", "feed.nobody"]),
+    ]
+    let flow = AppFlow(catalog: PluginCatalog(outcomes: outcomes), manifest: nil)
+    let notes = AppCheck.findings(flow).filter { $0.name == "app.event-unpublished" }
+    #expect(notes.count == 1 && notes[0].severity == .note && notes[0].files == ["plugins/libFeed.so"], "\(notes)")
+    #expect(notes.first?.message.contains("'feed.nobody'") == true)
+    // Without the wallet, its topic has no publisher either.
+    let without = AppCheck.findings(flow, without: ["Wallet"]).filter { $0.name == "app.event-unpublished" }
+    #expect(without.count == 2, "\(without)")
+  }
+
   /// The app with home:main requiring a weather service, and the plugins
   /// named in `providers` each providing it at `version`.
   func serviceFindings(

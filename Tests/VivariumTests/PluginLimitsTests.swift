@@ -60,7 +60,7 @@ struct PluginLimitsTests {
     var reader = WireFrameReader()
     WireFrame.frame(try ready.encoded()).withUnsafeBytes { reader.append($0) }
     let received = try #require(try reader.nextMessage(PluginMessage.self))
-    let sent: [Contract]? = if case .ready(_, _, _, let sent, _, _, _) = received.message { sent } else { nil }
+    let sent: [Contract]? = if case .ready(_, _, _, let sent, _, _, _, _, _) = received.message { sent } else { nil }
     #expect(try #require(sent, "a ready message").count == 10_000)
     #expect(PluginInbox.limit > received.size)
     // The limits hold ten times as many modules as rich as these.

@@ -82,15 +82,21 @@ struct PluginManifestTests {
     #expect(record.name == plugin.name)
     #expect(
       PluginManifest.differences(
-        record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides, path: path) == [])
+        record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides, topics: plugin.topics,
+        path: path) == [])
     // A manifest naming other hosts, or other services, than the code disagrees.
     let otherHosts = PluginManifest.differences(
       record, from: plugin.contracts, hosts: plugin.hosts + ["elsewhere.example"], provides: plugin.provides,
-      path: path)
+      topics: plugin.topics, path: path)
     #expect(otherHosts.count == 1 && otherHosts[0].contains("'elsewhere.example'"), "\(otherHosts)")
     let otherServices = PluginManifest.differences(
-      record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides.dropLast(), path: path)
+      record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides.dropLast(),
+      topics: plugin.topics, path: path)
     #expect(otherServices.count == (plugin.provides.isEmpty ? 0 : 1), "\(otherServices)")
+    let otherTopics = PluginManifest.differences(
+      record, from: plugin.contracts, hosts: plugin.hosts, provides: plugin.provides,
+      topics: PluginTopics(publishes: ["other.topic"]), path: path)
+    #expect(otherTopics.count == 1 && otherTopics[0].contains("'other.topic'"), "\(otherTopics)")
   }
 
   @Test(arguments: BuildProducts.faultyPluginNames)

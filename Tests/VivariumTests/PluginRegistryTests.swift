@@ -147,7 +147,8 @@ struct PluginRegistryTests {
         requires: [ServiceRequirement(service: "api", versions: VersionRange("1"..<"1"), isOptional: true)],
         services: [.storage])
     ],
-    hosts: ["api.example.com", "*.example.org"])
+    hosts: ["api.example.com", "*.example.org"],
+    topics: PluginTopics(publishes: ["wallet.balance-changed"], subscribes: ["a.b", "wallet.balance-changed"]))
 
   @Test func everyFieldOfARecordOrARefusalComesBack() throws {
     let refused = Rejection(data.path + "/x", .timedOut, ["it hung", ""], checks: ["load.entry", "x"])
@@ -166,7 +167,7 @@ struct PluginRegistryTests {
     let contract = try #require(Self.richRecord.contracts.first)
     let provision = try #require(Self.richRecord.provides.first)
     let fields: [(String, Any, Int)] = [
-      ("PluginRecord", Self.richRecord, 6), ("Contract", contract, 12),
+      ("PluginRecord", Self.richRecord, 7), ("Contract", contract, 12),
       ("ArgumentSpec", contract.arguments[0], 6), ("MessageSpec", contract.outputs[0], 3),
       ("SlotSpec", contract.slots[0], 4), ("RouteGuard", contract.guards[0], 3),
       ("NavigationTarget", contract.opens[0], 4), ("ServiceRequirement", contract.requires[0], 3),
@@ -201,11 +202,10 @@ struct PluginRegistryTests {
     bytes.string("s")
     for part in [requirement.lower, 0, 0, requirement.upper, 0, 0] { bytes.unsigned(UInt64(part)) }
     bytes.flag(false)
-    // No settings; then the plugin's version, no provisions and no hosts.
+    // No settings; then the plugin's version, no provisions, no hosts and no topics.
     bytes.unsigned(0)
     for part: UInt64 in [1, 0, 0] { bytes.unsigned(part) }
-    bytes.unsigned(0)
-    bytes.unsigned(0)
+    for _ in 0..<4 { bytes.unsigned(0) }
     return bytes.bytes
   }
 

@@ -25,11 +25,11 @@ struct ServiceNamesTests {
   }
 
   /// Each name fills the field of its own name, and every field but the
-  /// business services has a name.
+  /// business services and the events has a name.
   @Test func eachNameFillsTheFieldOfItsName() {
     let all = Self.standIns(Services.Name.allCases)
     let fields = Mirror(reflecting: all).children.compactMap(\.label)
-    #expect(fields == Services.Name.allCases.map(\.rawValue) + ["businessServices"])
+    #expect(fields == Services.Name.allCases.map(\.rawValue) + ["businessServices", "events"])
     let filled = Self.standIns(in: all)
     #expect(filled.count == Services.Name.allCases.count)
     for (field, standIn) in filled { #expect(field == standIn.service.rawValue) }

@@ -170,6 +170,7 @@ struct WireProtocolTests {
       .callProvider(call: 28, serviceRequest), .callProvider(call: .max, emptyRequest),
       .answer(call: 29, .httpResponse(HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: [65]))),
       .answer(call: 30, .httpFailed(HTTPError(.undeclaredHost, url: "https://evil.example", reason: "not declared"))),
+      .deliver(topic: "wallet.balance-changed", .record(["balance": .int(70)])), .deliver(topic: "", .null),
     ]
     return samples
   }()
@@ -203,7 +204,7 @@ struct WireProtocolTests {
           ServiceProvision(
             service: "weather", version: "1.0",
             requires: [ServiceRequirement(service: "api", versions: VersionRange("1"..<"2"), isOptional: true)])
-        ], hosts: ["api.example.com", "*.example.org"]),
+        ], hosts: ["api.example.com", "*.example.org"], publishes: ["a.b"], subscribes: ["a.b", "c"]),
       .ready(version: -1, name: "", sdkVersion: "", contracts: [], pluginVersion: "0", provides: [], hosts: []),
       .refused(kind: "symbol", reasons: ["no vivarium_plugin_entry", "built with Swift 5.10"]),
       .refused(kind: "", reasons: []),
@@ -238,6 +239,10 @@ struct WireProtocolTests {
     samples += [
       .sendHTTP(call: 29, module: 2, get),
       .sendHTTP(call: 30, module: 0, HTTPRequest("", method: "POST", body: [0, 255])),
+      .publish(module: 2, topic: "wallet.balance-changed", .record(["balance": .int(70)])),
+      .eventProblem(module: 2, topic: "t", .undeclaredSubscription),
+      .eventProblem(module: 0, topic: "t", .unreadable("keyNotFound balance")),
+      .eventProblem(module: 0, topic: "", .dropped(queueLimit: 256)),
     ]
     return samples
   }()

@@ -195,6 +195,7 @@ package struct PluginLoader: Sendable {
     loaded.provides = plugin.provides
     loaded.providerTypes = plugin.providers
     loaded.hosts = plugin.hosts
+    loaded.topics = PluginTopics(plugin)
     return loaded
   }
 

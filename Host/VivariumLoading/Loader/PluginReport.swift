@@ -18,6 +18,8 @@ package struct LoadedPlugin: Sendable {
   package internal(set) var providerTypes: [any ServiceProvider.Type] = []
   /// The hosts it may reach through the host's http service (``ViperKit/ViperPlugin/hosts``).
   package internal(set) var hosts: [String] = []
+  /// The topics of events it publishes and subscribes to.
+  package internal(set) var topics = PluginTopics()
   /// Where each of its modules comes from, at least one, in the order of
   /// its factories.
   package let modules: [ModuleSource]

@@ -117,6 +117,9 @@ final class PluginConnection {
   /// Whether the process has not ended: the host can send to it.
   var isOpen: Bool { channel != nil }
 
+  /// How many bytes sent wait for the process to read them.
+  var waitingBytes: Int { channel?.waitingBytes ?? 0 }
+
   /// Sends `message` without waiting for the process to read it; false
   /// when it could not be (the process ended, or shut its end). Bytes the
   /// socket has no room for wait in the channel, written as the process

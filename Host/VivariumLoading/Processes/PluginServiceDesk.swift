@@ -239,6 +239,24 @@ package final class PluginServiceDesk {
     callsUnderWay.cancel(call)
   }
 
+  // MARK: Events the process publishes
+
+  /// Announces the event module `module` (0: one of the process's
+  /// providers) published on `topic`, through the event bus the host gave
+  /// it; a module detached since publishes nothing.
+  func publish(_ module: UInt32, _ topic: String, _ payload: ServiceValue) {
+    calls.count(.hostService, at: CallCounts.now)
+    let services = module == 0 ? providerServices : supervisor.module(module)?.context.services
+    services?.events?.publish(topic: topic, payload)
+  }
+
+  /// Reports what the process said went wrong with events for module
+  /// `module` (0: its providers) on `topic`, as its bus reports its own.
+  func eventProblem(_ module: UInt32, _ topic: String, _ problem: EventProblem) {
+    let services = module == 0 ? providerServices : supervisor.module(module)?.context.services
+    (services?.events as? HostEventBus)?.take(problem, on: topic)
+  }
+
   // MARK: The host's calls to the process's providers
 
   /// Gives the process's providers `services` (their host services and a

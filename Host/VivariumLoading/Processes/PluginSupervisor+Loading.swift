@@ -45,6 +45,7 @@ extension PluginSupervisor {
     plugin.version = pluginVersion
     plugin.provides = provides
     plugin.hosts = hosts
+    plugin.topics = topics
     return .loaded(plugin)
   }
 }

@@ -36,6 +36,8 @@ package final class PluginSupervisor {
   private(set) var pluginVersion = SemanticVersion(0)
   private(set) var provides: [ServiceProvision] = []
   private(set) var hosts: [String] = []
+  /// The topics of events it publishes and subscribes to, as it said when ready.
+  private(set) var topics = PluginTopics()
 
   /// How the current process is doing.
   package private(set) var state: State = .running
@@ -168,7 +170,10 @@ package final class PluginSupervisor {
       switch item {
       case .message(.mapped):
         current.mapped = true
-      case .message(.ready(let version, let name, let sdk, let contracts, let pluginVersion, let provides, let hosts)):
+      case .message(
+        .ready(
+          let version, let name, let sdk, let contracts, let pluginVersion, let provides, let hosts, let publishes,
+          let subscribes)):
         guard version == WireProtocol.version else {
           stop(because: "it speaks protocol \(version), the host \(WireProtocol.version)")
           return StartOutcome(
@@ -188,6 +193,7 @@ package final class PluginSupervisor {
         self.pluginVersion = pluginVersion
         self.provides = provides
         self.hosts = hosts
+        self.topics = PluginTopics(publishes: publishes, subscribes: subscribes)
         return StartOutcome(rejection: nil)
       case .message(.refused(let kind, let reasons)):
         stop(because: "it refused the plugin")
@@ -427,6 +433,32 @@ package final class PluginSupervisor {
     }
   }
 
+  /// What became of an event sent to the process (``deliver(topic:_:)``).
+  package enum Delivery: Sendable {
+    /// Sent.
+    case sent
+    /// Not sent: no process runs, so none of its modules is live.
+    case noProcess
+    /// Not sent: the process has not read what it was sent before, past
+    /// ``eventBacklogLimit`` bytes.
+    case overflow
+  }
+
+  /// The most bytes that may wait for the process to read them for an
+  /// event to be sent to it: past them, events are dropped (and counted)
+  /// rather than queued behind a subscriber that does not keep up.
+  package static let eventBacklogLimit = 1 << 20
+
+  /// Sends the process an event on `topic`, which its plugin subscribes to,
+  /// without waiting for it to be read.
+  package func deliver(topic: String, _ payload: ServiceValue) -> Delivery {
+    if case .ended = state { return .noProcess }
+    guard let connection = current.connection, connection.isOpen, !current.isStarting else { return .noProcess }
+    guard connection.waitingBytes < Self.eventBacklogLimit else { return .overflow }
+    send(.deliver(topic: topic, payload))
+    return .sent
+  }
+
   /// The host answered a call the process waited for: the time of the
   /// host's oldest call starts again now, as the wait was the host's.
   func hostAnswered() { calls.hostAnswered(at: .now) }
@@ -554,6 +586,8 @@ package final class PluginSupervisor {
     case .sendHTTP(let call, let module, let request): serviceDesk.serveHTTP(call, module, request)
     case .cancelServiceCall(let call): serviceDesk.cancel(call)
     case .providerAnswered(let call, let outcome): serviceDesk.providerAnswered(call, outcome)
+    case .publish(let module, let topic, let payload): serviceDesk.publish(module, topic, payload)
+    case .eventProblem(let module, let topic, let problem): serviceDesk.eventProblem(module, topic, problem)
     case .mapped, .ready, .refused:
       stop(because: "it sent '\(message.name)' again, after its start")
     }

@@ -46,7 +46,7 @@ extension PluginManifest {
     return .success(
       PluginRecord(
         name: manifest.name, sdkVersion: manifest.sdkVersion, contracts: manifest.contracts, version: manifest.version,
-        provides: manifest.provides, hosts: manifest.hosts))
+        provides: manifest.provides, hosts: manifest.hosts, topics: PluginTopics(manifest)))
   }
 
   /// What a manifest says it was made for, read also from one whose
@@ -95,9 +95,12 @@ extension PluginManifest {
     }
     defer { file.close() }
     let declared = probe.scan([file]).first?.map {
-      PluginManifest(
+      var manifest = PluginManifest(
         name: $0.name, contracts: $0.contracts, sdkVersion: $0.sdkVersion, compiler: swiftCompilerIdentity(),
         version: $0.version, provides: $0.provides, hosts: $0.hosts)
+      manifest.publishes = $0.topics.publishes.map(EventDeclaration.init(topic:))
+      manifest.subscribes = $0.topics.subscribes.map(EventDeclaration.init(topic:))
+      return manifest
     }
     let carried = elf.manifest.map { record($0, path: path, validatingContracts: false) }
     return (declared ?? .failure(Rejection(path, .crashed, "the probe gave no report")), carried)
@@ -107,7 +110,8 @@ extension PluginManifest {
   /// whose code declares `contracts`, the http `hosts` and the business
   /// services it `provides`, one sentence per difference; empty when it does.
   package static func differences(
-    _ carried: PluginRecord, from contracts: [Contract], hosts: [String], provides: [ServiceProvision], path: String
+    _ carried: PluginRecord, from contracts: [Contract], hosts: [String], provides: [ServiceProvision],
+    topics: PluginTopics, path: String
   ) -> [String] {
     var found =
       ContractDisagreement(path: path, recorded: carried.contracts, loaded: contracts, source: .manifest)?
@@ -121,6 +125,11 @@ extension PluginManifest {
       let names = { (provisions: [ServiceProvision]) in provisions.map { "\($0.service) \($0.version)" } }
       found.append(
         "the manifest says the plugin provides \(list(names(carried.provides))) but the code provides \(list(names(provides)))"
+      )
+    }
+    if carried.topics != topics {
+      found.append(
+        "the manifest says the plugin publishes \(list(carried.topics.publishes)) and subscribes to \(list(carried.topics.subscribes)) but the code publishes \(list(topics.publishes)) and subscribes to \(list(topics.subscribes))"
       )
     }
     return found

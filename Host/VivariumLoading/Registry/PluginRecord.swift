@@ -16,11 +16,13 @@ package struct PluginRecord: Codable, Hashable, Sendable {
   package var provides: [ServiceProvision]
   /// The hosts it may reach through the host's http service.
   package var hosts: [String]
+  /// The topics of events it publishes and subscribes to.
+  package var topics: PluginTopics
 
   /// A record of a plugin offering `contracts`, and `provides`.
   package init(
     name: String, sdkVersion: ViperKitVersion, contracts: [Contract], version: SemanticVersion = SemanticVersion(0),
-    provides: [ServiceProvision] = [], hosts: [String] = []
+    provides: [ServiceProvision] = [], hosts: [String] = [], topics: PluginTopics = PluginTopics()
   ) {
     self.name = name
     self.sdkVersion = sdkVersion
@@ -28,13 +30,14 @@ package struct PluginRecord: Codable, Hashable, Sendable {
     self.version = version
     self.provides = provides
     self.hosts = hosts
+    self.topics = topics
   }
 
   /// The record of a plugin loaded into this process or a plugin process.
   init(_ plugin: LoadedPlugin) {
     self.init(
       name: plugin.name, sdkVersion: plugin.sdkVersion, contracts: plugin.contracts, version: plugin.version,
-      provides: plugin.provides, hosts: plugin.hosts)
+      provides: plugin.provides, hosts: plugin.hosts, topics: plugin.topics)
   }
 }
 

@@ -137,6 +137,7 @@ package struct PluginScanner: Sendable {
     plugin.version = record.version
     plugin.provides = record.provides
     plugin.hosts = record.hosts
+    plugin.topics = record.topics
     return .loaded(plugin)
   }
 }

@@ -20,6 +20,8 @@ extension RegistryWriter {
       writer.services(provision.services)
     }
     strings(record.hosts)
+    strings(record.topics.publishes)
+    strings(record.topics.subscribes)
   }
 
   mutating func rejection(_ rejection: Rejection) {
@@ -157,9 +159,10 @@ extension RegistryReader {
         requires: try reader.list { (reader) throws(RegistryDamage) in try reader.requirement() },
         services: try reader.services())
     }
+    let hosts = try strings()
     return PluginRecord(
       name: name, sdkVersion: sdkVersion, contracts: contracts, version: version, provides: provides,
-      hosts: try strings())
+      hosts: hosts, topics: PluginTopics(publishes: try strings(), subscribes: try strings()))
   }
 
   mutating func rejection() throws(RegistryDamage) -> Rejection {

@@ -100,6 +100,8 @@ package final class SharedHost {
     self.services = services
     switches = PluginSwitches(dataDirectory: services.dataDirectory)
     services.settingOwnership = catalog.settingOwnership
+    // Events go to the plugins of the catalog as it is when they are published.
+    services.events.plugins = { [weak self] in self?.catalog.loaded ?? [] }
     // A provider serves every session: its uses are asked where a person can be.
     services.permissions.askerForTheHost = { [weak self] in self?.firstAbleAsker() }
   }

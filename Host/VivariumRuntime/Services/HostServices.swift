@@ -67,6 +67,9 @@ package final class HostServices {
     lock = DataDirectoryLock(directory: dataDirectory)
     logLevels = PluginLogLevels(dataDirectory: dataDirectory)
     if let damage = logLevels.damage { logLine(.warning, module: "host", damage) }
+    events.report = { [weak self] plugin, module, problem in
+      self?.logLine(.warning, module: module, problem, by: plugin)
+    }
     guard lock.access == .exclusive else { return }
     let leftovers = DataDirectoryLock.removeLeftovers(
       in: [dataDirectory, dataDirectory + "/storage", dataDirectory + "/" + NavigationStore.folder])
@@ -152,14 +155,25 @@ package final class HostServices {
       @unknown default: break  // One of a newer ViperKit: it stays a stand-in.
       }
     }
-    return UndeclaredService.filling(
+    let bus = events.bus(for: plugin, module: urn)
+    bus.problem = { [weak self] problem in
+      self?.logLine(.error, module: urn, problem, by: plugin.name)
+      person.notice(problem, tone: .warning)
+    }
+    var filled = UndeclaredService.filling(
       listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) {
       [weak self] undeclared in
       self?.logLine(.error, module: urn, undeclared.problem, by: plugin.name)
       person.notice(undeclared.problem, tone: .warning)
     }
+    filled.events = bus
+    return filled
   }
+
+  /// Where events between plugins go (ViperKit 3.1): its plugins are the
+  /// catalog's, set by the host.
+  package let events = EventRouter()
 
   /// Who owns each app-wide setting: the runtime's catalog's.
   package var settingOwnership = SettingOwnership()

@@ -43,6 +43,7 @@ package enum AppCheck {
             "rebuild it against ViperKit \(declaringSDK) or later and declare Contract.opens"
         ))
     }
+    findings += unpublished(flow, without: without)
     findings += withoutPlugins(without, flow)
     guard flow.manifest != nil, flow.startProblem == nil else { return findings }
     for route in flow.unreachable {
@@ -78,6 +79,24 @@ package enum AppCheck {
           name: "app.without-plugin", severity: .note, module: nil, files: [path] + Set(files).sorted(),
           message: "without \(plugin): " + lost.joined(separator: "; "),
           fix: "nothing, if the app may run without it; otherwise keep it on"))
+    }
+    return findings
+  }
+
+  /// Each topic a plugin subscribes to that no other plugin of the app
+  /// publishes (none but those of `without`, which are off): its
+  /// subscribers never get an event.
+  static func unpublished(_ flow: AppFlow, without: Set<String>) -> [AppFinding] {
+    let published = Set(flow.topics.filter { !without.contains($0.key) }.values.flatMap(\.publishes))
+    var findings: [AppFinding] = []
+    for (plugin, topics) in flow.topics.sorted(by: { $0.key < $1.key }) where !without.contains(plugin) {
+      for topic in topics.subscribes where !published.contains(topic) {
+        findings.append(
+          AppFinding(
+            name: "app.event-unpublished", severity: .note, module: nil, files: [flow.pluginFiles[plugin] ?? plugin],
+            message: "\(plugin) subscribes to '\(topic)', which no plugin of the app publishes: it never gets an event",
+            fix: "add the plugin that publishes it to the directory, or remove the subscription"))
+      }
     }
     return findings
   }

@@ -40,5 +40,6 @@ package struct AppFinding: Codable, Sendable, Equatable {
       ("app.navigation-undeclared", "a note: a plugin built before ViperKit 2.4 declares nothing it opens"),
       ("app.reach-unproven", "a note: nothing declared leads to the module, but an undeclaring one may"),
       ("app.without-plugin", "a note: what stops working with a plugin turned off, or named with --without"),
+      ("app.event-unpublished", "a note: a plugin subscribes to a topic of events no plugin of the app publishes"),
     ] + ServiceFinding.ID.allCases.map { (AppCheck.name(of: $0), $0.meaning) }
 }

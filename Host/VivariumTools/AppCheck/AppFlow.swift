@@ -84,6 +84,8 @@ package struct AppFlow: Sendable {
   package let services: ServiceGraph
   /// Each loaded plugin's file, by plugin name.
   package let pluginFiles: [String: String]
+  /// The topics of events each loaded plugin publishes and subscribes to, by plugin name.
+  package let topics: [String: PluginTopics]
 
   /// The flow of `catalog`, starting where `manifest` says; `manifestProblem`
   /// says why the directory's manifest could not be read, if it could not.
@@ -141,6 +143,7 @@ package struct AppFlow: Sendable {
     undeclared = routes.filter { reachable.contains(ObjectIdentifier($0)) && !$0.declaresNavigation }
     services = catalog.services(chosen: manifest?.providers ?? [:])
     pluginFiles = Dictionary(catalog.loaded.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+    topics = Dictionary(catalog.loaded.map { ($0.name, $0.topics) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// The modules no way from the start reaches.

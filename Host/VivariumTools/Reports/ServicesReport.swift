@@ -11,6 +11,18 @@ package struct ServicesReport: Encodable, Sendable {
   package let services: [ServiceGraph.Service]
   /// What resolving them found, errors and notes, each with a stable id.
   package let findings: [ServiceFinding]
+  /// Every topic of events a loaded plugin publishes or subscribes to, by name.
+  package let topics: [Topic]
+
+  /// One topic of events, and the plugins publishing on it and subscribing to it.
+  package struct Topic: Encodable, Sendable, Equatable {
+    /// Its name.
+    package let name: String
+    /// The plugins that publish on it, by name.
+    package let publishers: [String]
+    /// The plugins that subscribe to it, by name.
+    package let subscribers: [String]
+  }
 
   /// Whether any finding makes the app unable to run as it is.
   package var hasErrors: Bool { findings.contains(where: \.isError) }
@@ -20,6 +32,13 @@ package struct ServicesReport: Encodable, Sendable {
   package init(catalog: PluginCatalog, chosen: [String: String] = [:]) {
     let graph = catalog.services(chosen: chosen)
     (services, findings) = (graph.services, graph.findings)
+    let plugins = catalog.loaded
+    let names = Set(plugins.flatMap { $0.topics.publishes + $0.topics.subscribes })
+    topics = names.sorted().map { name in
+      Topic(
+        name: name, publishers: plugins.filter { $0.topics.publishes.contains(name) }.map(\.name),
+        subscribers: plugins.filter { $0.topics.subscribes.contains(name) }.map(\.name))
+    }
   }
 
   /// The services as terminal text, `width` columns wide; what plugins
@@ -45,6 +64,12 @@ package struct ServicesReport: Encodable, Sendable {
       }
     }
     if services.isEmpty { lines.append("No plugin loaded provides a service.") }
+    for topic in topics {
+      lines.append(style.bold("event \(topic.name.oneLineVisible)"))
+      let list = { (names: [String]) in names.isEmpty ? "nothing loaded" : names.joined(separator: ", ") }
+      lines += wrapped("published by \(list(topic.publishers))", width)
+      lines += wrapped("subscribed to by \(list(topic.subscribers))", width)
+    }
     for finding in findings {
       let label = finding.isError ? style.tone(.negative, "error") : style.dim("note")
       let text = TextRenderer.wrap(
@@ -52,7 +77,8 @@ package struct ServicesReport: Encodable, Sendable {
       lines += text.enumerated().map { ($0.offset == 0 ? label + ": " : "       ") + $0.element }
     }
     lines.append(
-      Plural.count(services.count, "service") + ", " + Plural.count(findings.filter(\.isError).count, "error"))
+      Plural.count(services.count, "service") + ", " + Plural.count(topics.count, "topic") + ", "
+        + Plural.count(findings.filter(\.isError).count, "error"))
     return lines.joined(separator: "\n")
   }
 

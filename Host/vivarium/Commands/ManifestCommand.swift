@@ -62,7 +62,8 @@ enum ManifestCommand: Command {
       return ExitCode.failure
     case .success(let record)?:
       let differences = PluginManifest.differences(
-        record, from: manifest.contracts, hosts: manifest.hosts, provides: manifest.provides, path: path)
+        record, from: manifest.contracts, hosts: manifest.hosts, provides: manifest.provides,
+        topics: PluginTopics(manifest), path: path)
       for difference in differences { console.error(name, "\(path): \(difference)") }
       guard differences.isEmpty else {
         console.error(name, "\(ManifestAdvice.remake(path))")

@@ -42,6 +42,14 @@ public protocol ViperPlugin {
   /// `*.example.com` for its subdomains. A request to any other host is
   /// refused. Defaults to none.
   static var hosts: [String] { get }
+
+  /// The topics the plugin's modules and providers publish events on
+  /// (ViperKit 3.1): `[EventDeclaration(BalanceChanged.self)]`. Defaults to none.
+  static var publishes: [EventDeclaration] { get }
+
+  /// The topics the plugin's modules and providers subscribe to (ViperKit
+  /// 3.1). Defaults to none.
+  static var subscribes: [EventDeclaration] { get }
 }
 
 extension ViperPlugin {
@@ -61,6 +69,12 @@ extension ViperPlugin {
 
   /// None: the plugin reaches no host.
   public static var hosts: [String] { [] }
+
+  /// None: the plugin publishes no event.
+  public static var publishes: [EventDeclaration] { [] }
+
+  /// None: the plugin subscribes to no event.
+  public static var subscribes: [EventDeclaration] { [] }
 }
 
 /// Builds the descriptor a plugin's `vivarium_plugin_entry` symbol returns.

@@ -38,6 +38,12 @@ public struct PluginManifest: Codable, Hashable, Sendable {
   /// The hosts it may reach through the host's http service
   /// (``ViperPlugin/hosts``); none in manifests made before ViperKit 2.7.
   public var hosts: [String]
+  /// The topics it publishes events on (``ViperPlugin/publishes``); none
+  /// in manifests made before ViperKit 3.1.
+  public var publishes: [EventDeclaration] = []
+  /// The topics it subscribes to (``ViperPlugin/subscribes``); none in
+  /// manifests made before ViperKit 3.1.
+  public var subscribes: [EventDeclaration] = []
 
   /// The name of the ELF section a plugin carries its manifest in.
   public static let sectionName = "vivarium_manifest"
@@ -57,6 +63,8 @@ public struct PluginManifest: Codable, Hashable, Sendable {
       sdkVersion: ViperKitVersion(
         major: Int(VIPERKIT_VERSION_MAJOR), minor: Int(VIPERKIT_VERSION_MINOR), patch: Int(VIPERKIT_VERSION_PATCH)),
       compiler: swiftCompilerIdentity(), version: plugin.version, provides: plugin.provides, hosts: plugin.hosts)
+    publishes = plugin.publishes
+    subscribes = plugin.subscribes
   }
 
   /// A manifest with the given parts, for the host: it describes a plugin
@@ -96,10 +104,12 @@ public struct PluginManifest: Codable, Hashable, Sendable {
 
   private enum CodingKeys: String, CodingKey {
     case format, formatVersion, name, abiVersion, sdkVersion, compiler, contracts, version, provides, hosts
+    case publishes, subscribes
   }
 
   /// Decodes a manifest; ``version``, ``provides`` and ``hosts``, which
-  /// manifests made before ViperKit 2.7 lack, are `0.0.0` and none when missing.
+  /// manifests made before ViperKit 2.7 lack, are `0.0.0` and none when
+  /// missing, as are ``publishes`` and ``subscribes`` (3.1).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     format = try container.decode(String.self, forKey: .format)
@@ -112,5 +122,7 @@ public struct PluginManifest: Codable, Hashable, Sendable {
     version = try container.decodeIfPresent(SemanticVersion.self, forKey: .version) ?? SemanticVersion(0)
     provides = try container.decodeIfPresent([ServiceProvision].self, forKey: .provides) ?? []
     hosts = try container.decodeIfPresent([String].self, forKey: .hosts) ?? []
+    publishes = try container.decodeIfPresent([EventDeclaration].self, forKey: .publishes) ?? []
+    subscribes = try container.decodeIfPresent([EventDeclaration].self, forKey: .subscribes) ?? []
   }
 }

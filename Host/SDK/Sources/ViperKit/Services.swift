@@ -49,6 +49,9 @@ public struct Services {
   /// What carries calls to business services (ViperKit 2.7); nil where
   /// the module requires none.
   public var businessServices: (any ServiceCalling)?
+  /// Events announced between plugins, on the topics the module's plugin
+  /// declares (ViperKit 3.1): the host always hands one out.
+  public var events: (any EventBus)?
 
   /// Creates a container; the host and test harnesses do.
   public init(

@@ -21,6 +21,26 @@ public final class FakeServices {
       }
     }
   }
+  /// The events the modules published through this fake, each its topic
+  /// and payload, in order (ViperKit 3.1); each also went to the fake's
+  /// subscribers.
+  public private(set) var publishedEvents: [(topic: String, payload: ServiceValue)] = []
+  /// The modules subscribed to events (``ViperKit/EventBus``), by topic.
+  private var eventSubscribers: [(topic: String, owner: WeakOwner, handler: @MainActor (ServiceValue) throws -> Void)] =
+    []
+
+  /// Hands `payload` on `Topic` to every module subscribed to it through
+  /// this fake, as the host hands another plugin's event; throws when a
+  /// subscriber cannot read it.
+  public func deliver<Topic: EventTopic>(_ topic: Topic.Type, _ payload: Topic.Payload) throws {
+    try deliver(topic: Topic.name, ServiceValue(encoding: payload))
+  }
+
+  fileprivate func deliver(topic: String, _ payload: ServiceValue) throws {
+    eventSubscribers.removeAll { $0.owner.object == nil }
+    for subscriber in eventSubscribers where subscriber.topic == topic { try subscriber.handler(payload) }
+  }
+
   /// The typed settings of the contracts the fake handed services for, by key.
   private var settingTypes: [String: SettingType] = [:]
   /// The modules observing settings (``SettingsStore/observe(_:by:_:)``).
@@ -83,9 +103,10 @@ public final class FakeServices {
       @unknown default: break  // One of a newer ViperKit: it stays a stand-in.
       }
     }
-    let filled = UndeclaredService.filling(
+    var filled = UndeclaredService.filling(
       listed, listing: contract.services, for: urn, isProvider: isProvider, now: { [clock] in clock.now() }
     ) { [weak self] in self?.undeclared.append($0.service) }
+    filled.events = FakeEvents(self)
     return filled.adding(FakeCalls(self, caller: urn, requires: contract.requires))
   }
 
@@ -130,6 +151,21 @@ public final class FakeServices {
   fileprivate struct WeakOwner {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
+  }
+
+  /// The fake's events: what a module publishes is recorded and handed to
+  /// the fake's subscribers at once.
+  private final class FakeEvents: EventBus {
+    let fake: FakeServices
+    init(_ fake: FakeServices) { self.fake = fake }
+    func publish(topic: String, _ payload: ServiceValue) {
+      fake.publishedEvents.append((topic, payload))
+      try? fake.deliver(topic: topic, payload)
+    }
+    func subscribe(topic: String, by owner: AnyObject, _ handler: @escaping @MainActor (ServiceValue) throws -> Void) {
+      fake.eventSubscribers.removeAll { $0.owner.object == nil || ($0.owner.object === owner && $0.topic == topic) }
+      fake.eventSubscribers.append((topic, WeakOwner(owner), handler))
+    }
   }
 
   private final class Log: ModuleLogger {
