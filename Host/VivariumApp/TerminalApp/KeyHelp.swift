@@ -1,3 +1,8 @@
+import ViperKit
+import VivariumRuntime
+import VivariumSupport
+import VivariumTerminal
+
 /// The key help `?` shows, and the hints on the status line.
 enum KeyHelp {
   static let lines = [
@@ -24,6 +29,31 @@ enum KeyHelp {
     "Ctrl-P, Ctrl-G and Ctrl-C work everywhere, in a field too.",
     "Esc or any key closes this help.",
   ]
+
+  /// The help's lines for the commands the modules on screen offer: each
+  /// key, what the command does, its id and its plugin, and what takes
+  /// its key instead when one does; none when they offer none.
+  static func lines(of commands: [ScreenCommand]) -> [String] {
+    guard !commands.isEmpty else { return [] }
+    return ["", "Commands of this screen (the key outside a field, or :COMMAND):"]
+      + commands.map { command in
+        let key = command.key ?? ""
+        let conflict = command.conflictText.map { "; conflicting: \($0)" } ?? ""
+        return
+          (key + String(repeating: " ", count: max(1, 19 - key.count))
+          + "\(command.title) (:\(command.id), \(command.plugin)\(conflict))").oneLineVisible
+      }
+  }
+
+  /// The key a key event is, as a command's key is written (`r`,
+  /// `Ctrl-R`); nil for one no command can have.
+  static func commandKey(_ key: KeyEvent) -> String? {
+    switch key {
+    case .character(let character): String(character)
+    case .control(let letter): CommandKey.ctrl(letter).name
+    default: nil
+    }
+  }
 
   /// The keys that apply to what is focused; `editing` says whether a
   /// focused field takes the keys typed.
