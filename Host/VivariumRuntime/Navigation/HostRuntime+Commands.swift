@@ -50,6 +50,57 @@ package struct ScreenCommand: Equatable, Sendable {
   }
 }
 
+extension ScreenCommand {
+  /// The commands one module on a screen offers.
+  package struct Offer: Sendable {
+    /// The module's URN (or pattern, where none is built).
+    package let urn: String
+    /// The declared name of its plugin.
+    package let plugin: String
+    /// What its contract declares.
+    package let commands: [CommandSpec]
+    /// The module, when one is built.
+    package let nodeID: Int
+
+    /// What the module `urn` of `plugin` offers.
+    package init(urn: String, plugin: String, commands: [CommandSpec], nodeID: Int = 0) {
+      self.urn = urn
+      self.plugin = plugin
+      self.commands = commands
+      self.nodeID = nodeID
+    }
+  }
+
+  /// The commands `offers` make on one screen, in order: the first declared
+  /// wins. A command whose id an earlier one has, whose key the app takes
+  /// (``HostKeys``), or whose key an earlier one has, has that conflict.
+  package static func listed(_ offers: [Offer]) -> [ScreenCommand] {
+    var commands: [ScreenCommand] = []
+    var keys: [String: ScreenCommand] = [:]
+    var ids: [String: ScreenCommand] = [:]
+    for offer in offers {
+      for spec in offer.commands {
+        let key = spec.key?.name
+        var conflict: Conflict?
+        if let earlier = ids[spec.id] {
+          conflict = .sameID(plugin: earlier.plugin)
+        } else if let key, let does = HostKeys.use(of: key) {
+          conflict = .hostKey(does: does)
+        } else if let key, let earlier = keys[key] {
+          conflict = .sameKey(id: earlier.id, plugin: earlier.plugin)
+        }
+        let command = ScreenCommand(
+          id: spec.id, title: spec.title, key: key, urn: offer.urn, plugin: offer.plugin, conflict: conflict,
+          nodeID: offer.nodeID)
+        commands.append(command)
+        if ids[spec.id] == nil { ids[spec.id] = command }
+        if let key, conflict == nil { keys[key] = command }
+      }
+    }
+    return commands
+  }
+}
+
 extension HostRuntime {
   /// The commands the modules shown on the current screen offer: the top
   /// screen and the modules shown in its slots (not hidden tabs), in
@@ -59,30 +110,11 @@ extension HostRuntime {
   /// is listed with that ``ScreenCommand/conflict``, and a notice says so
   /// once a session. A module shown twice offers its commands once.
   package func screenCommands() -> [ScreenCommand] {
-    var commands: [ScreenCommand] = []
-    var keys: [String: ScreenCommand] = [:]
-    var ids: [String: ScreenCommand] = [:]
     var routes: Set<ObjectIdentifier> = []
-    for node in shownModules() where routes.insert(ObjectIdentifier(node.resolved.route)).inserted {
-      let plugin = node.pluginName
-      for spec in node.contract.commands {
-        let key = spec.key?.name
-        var conflict: ScreenCommand.Conflict?
-        if let earlier = ids[spec.id] {
-          conflict = .sameID(plugin: earlier.plugin)
-        } else if let key, let does = HostKeys.use(of: key) {
-          conflict = .hostKey(does: does)
-        } else if let key, let earlier = keys[key] {
-          conflict = .sameKey(id: earlier.id, plugin: earlier.plugin)
-        }
-        let command = ScreenCommand(
-          id: spec.id, title: spec.title, key: key, urn: node.urn, plugin: plugin, conflict: conflict,
-          nodeID: node.id)
-        commands.append(command)
-        if ids[spec.id] == nil { ids[spec.id] = command }
-        if let key, conflict == nil { keys[key] = command }
-      }
-    }
+    let commands = ScreenCommand.listed(
+      shownModules().filter { routes.insert(ObjectIdentifier($0.resolved.route)).inserted }.map { node in
+        ScreenCommand.Offer(urn: node.urn, plugin: node.pluginName, commands: node.contract.commands, nodeID: node.id)
+      })
     for command in commands {
       guard let text = command.conflictText,
         saidCommandConflicts.insert("\(command.plugin) \(command.id) \(text)").inserted

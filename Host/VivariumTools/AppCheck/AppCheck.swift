@@ -43,6 +43,7 @@ package enum AppCheck {
             "rebuild it against ViperKit \(declaringSDK) or later and declare Contract.opens"
         ))
     }
+    findings += commandConflicts(flow)
     findings += withoutPlugins(without, flow)
     guard flow.manifest != nil, flow.startProblem == nil else { return findings }
     for route in flow.unreachable {
