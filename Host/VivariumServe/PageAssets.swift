@@ -35,7 +35,8 @@ enum PageAssets {
     <div id="errors" role="alert"></div>
     <form id="command-line" hidden>
     <label for="command">Command</label>
-    <input id="command" autocomplete="off" spellcheck="false" aria-describedby="command-help">
+    <input id="command" autocomplete="off" spellcheck="false" aria-describedby="command-help" list="command-ids">
+    <datalist id="command-ids"></datalist>
     <span id="command-help" class="muted">Enter runs it, Esc closes. Commands: \(WebTab.allowed.map(\.rawValue).sorted().joined(separator: ", ")).</span>
     </form>
     <dialog id="alert" aria-labelledby="alert-title"><h2 id="alert-title"></h2><p id="alert-message"></p><div class="actions"></div></dialog>
@@ -50,6 +51,11 @@ enum PageAssets {
     <dt>?</dt><dd>these keys</dd>
     <dt>Browser back and forward</dt><dd>back and forward in the app</dd>
     </dl>
+    <section id="screen-commands" hidden>
+    <h3>Commands of this screen</h3>
+    <p class="muted">Press the key outside a field, or type the command on the command line.</p>
+    <dl id="screen-command-list"></dl>
+    </section>
     <form method="dialog"><button>Close</button></form>
     </dialog>
     <noscript>This app needs JavaScript.</noscript>
@@ -117,6 +123,12 @@ enum PageAssets {
       const keysDialog = document.getElementById("keys");
       const commandLine = document.getElementById("command-line");
       const commandInput = document.getElementById("command");
+      const commandIDs = document.getElementById("command-ids");
+      const screenCommands = document.getElementById("screen-commands");
+      const screenCommandList = document.getElementById("screen-command-list");
+      // The commands the modules on screen offer: the keys help lists them,
+      // the command line completes their ids, and their keys run them.
+      let commands = [];
       let socket = null;
       let retry = 250;
       let hostStatus = "";
@@ -300,6 +312,31 @@ enum PageAssets {
         }
         errors.replaceChildren(...(update.errors || []).map((error) => text("p", error)));
         showAlert(update.alert);
+        showCommands(update.commands || []);
+      };
+
+      const showCommands = (offered) => {
+        commands = offered;
+        screenCommands.hidden = offered.length === 0;
+        screenCommandList.replaceChildren(...offered.flatMap((command) => [
+          text("dt", command.key || (command.conflict ? "—" : ":" + command.id), { "data-command": command.id }),
+          text("dd", command.title + " (:" + command.id + ", " + command.plugin + ")"
+            + (command.conflict ? "; conflicting: " + command.conflict : "")),
+        ]));
+        commandIDs.replaceChildren(...offered.map((command) => {
+          const option = document.createElement("option");
+          option.value = command.id;
+          option.textContent = command.title;
+          return option;
+        }));
+      };
+      // The command whose key the key event is: a character alone, or Ctrl and a letter.
+      const commandFor = (event) => {
+        if (event.altKey || event.metaKey) return null;
+        const key = event.ctrlKey
+          ? (/^[a-z]$/i.test(event.key) ? "\#(HostKeys.controlPrefix)" + event.key.toUpperCase() : null)
+          : event.key;
+        return commands.find((command) => command.key && command.key === key) || null;
       };
 
       // What the person does, for every element the session sends.
@@ -385,6 +422,9 @@ enum PageAssets {
           event.preventDefault();
         } else if (!inField && event.key === "?") {
           keysDialog.showModal();
+          event.preventDefault();
+        } else if (!inField && commandFor(event)) {
+          send("run " + commandFor(event).id);
           event.preventDefault();
         }
       });

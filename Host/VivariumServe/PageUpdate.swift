@@ -13,6 +13,10 @@ import VivariumRuntime
 ///   shown, null for none; `errors` of the line the page sent;
 /// - `status`: what the host says of itself (plugins not confined), in the
 ///   first update;
+/// - `commands`: the commands the modules on screen offer
+///   (``HostRuntime/screenCommands()``), each with its `id`, `title`,
+///   `plugin`, and its `key` that runs it, or the `conflict` that keeps
+///   its key from running it;
 /// - `takenOver`: true alone, when another page connected as this tab.
 struct PageUpdate: Encodable {
   /// Sent to a page whose tab another page took over.
@@ -39,6 +43,18 @@ struct PageUpdate: Encodable {
   let alert: HostNotifications.Alert?
   let errors: [String]
   let status: String?
+  let commands: [Command]
+
+  /// A command a module on screen offers, as the page lists it and runs it.
+  struct Command: Encodable, Equatable {
+    let id: String
+    let title: String
+    let plugin: String
+    /// The key that runs it, when it has one no other takes.
+    let key: String?
+    /// Why its key does not run it, for the person.
+    let conflict: String?
+  }
 
   /// The update for a page that was last sent `since` (nil: nothing yet)
   /// and now shows `page`.
@@ -61,13 +77,18 @@ struct PageUpdate: Encodable {
     alert = runtime.notifications.alerts.first
     self.errors = errors
     self.status = status
+    commands = runtime.screenCommands().map { command in
+      Command(
+        id: command.id, title: command.title, plugin: command.plugin, key: command.runningKey,
+        conflict: command.conflictText)
+    }
   }
 
   /// Whether the page learns nothing from this update, sent after `last`:
   /// no change, notice or error, and the same link, depth and alert.
   func saysNothingNew(after last: PageUpdate) -> Bool {
     page == nil && changes?.isEmpty != false && notices.isEmpty && errors.isEmpty && tab == nil && status == nil
-      && link == last.link && depth == last.depth && alert == last.alert
+      && link == last.link && depth == last.depth && alert == last.alert && commands == last.commands
   }
 
   /// The update as the text of one WebSocket message.
@@ -88,7 +109,10 @@ struct PageUpdate: Encodable {
     try container.encode(alert, forKey: .alert)
     try container.encode(errors, forKey: .errors)
     try container.encodeIfPresent(status, forKey: .status)
+    try container.encode(commands, forKey: .commands)
   }
 
-  private enum CodingKeys: String, CodingKey { case tab, page, changes, link, depth, notices, alert, errors, status }
+  private enum CodingKeys: String, CodingKey {
+    case tab, page, changes, link, depth, notices, alert, errors, status, commands
+  }
 }

@@ -22,7 +22,7 @@ import VivariumWeb
 final class WebTab {
   /// The commands a page may send.
   nonisolated static let allowed: Set<SessionCommand.Name> = [
-    .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .screen,
+    .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .run, .screen,
   ]
   /// The longest line a page may send, in bytes.
   nonisolated static let lineLimit = 64 << 10
@@ -143,7 +143,7 @@ final class WebTab {
     }
     let command: SessionCommand?
     do {
-      command = try SessionCommand.parse(text)
+      command = try SessionCommand.parse(text, commands: runtime.commandIDs)
     } catch {
       return send(errors: [error.message])
     }

@@ -74,7 +74,9 @@ enum WalletContract {
     inputs: [MessageSpec(SetMasked.self, "Hide or show the amount.")],
     outputs: [MessageSpec(BalanceChanged.self, "The balance after a top-up.")],
     services: [.storage],
-    opens: [.present("wallet:topup", expects: [MessageSpec(Picked.self, "The amount the person picked.")])])
+    opens: [.present("wallet:topup", expects: [MessageSpec(Picked.self, "The amount the person picked.")])],
+    // Wherever the preview is shown, `t` (or `:topUp`) tops up, as its button does.
+    commands: [CommandSpec(topUpID, title: "Top up the wallet", key: CommandKey("t"))])
 
   static let topUp = Contract(
     urn: "wallet:topup",

@@ -12,7 +12,9 @@ final class WalletPreviewView: ViperView, WalletPreviewViewInput {
   }
 
   func handle(_ event: ViewEvent) {
-    if event == .tap(button: WalletContract.topUpID) { presenter.didTapTopUp() }
+    if event == .tap(button: WalletContract.topUpID) || event == .command(id: WalletContract.topUpID) {
+      presenter.didTapTopUp()
+    }
   }
 
   func display(_ screen: WalletPreviewScreen) {

@@ -138,6 +138,10 @@ struct PluginRegistryTests {
           SettingDeclaration("a.count", .int(default: 3, in: -2...9), description: "A count.", readableByOthers: true),
           SettingDeclaration("a.text", .string(default: "x"), description: "A text."),
           SettingDeclaration("a.pick", .choice(default: "b", among: ["a", "b"]), description: "A pick."),
+        ],
+        commands: [
+          CommandSpec("refresh", title: "Refresh ✓", key: CommandKey("é")),
+          CommandSpec("sort", title: "Sort", key: .ctrl("s")), CommandSpec("plain", title: ""),
         ])
     ],
     version: SemanticVersion(1, 2, 3),
@@ -167,11 +171,12 @@ struct PluginRegistryTests {
     let contract = try #require(Self.richRecord.contracts.first)
     let provision = try #require(Self.richRecord.provides.first)
     let fields: [(String, Any, Int)] = [
-      ("PluginRecord", Self.richRecord, 7), ("Contract", contract, 12),
+      ("PluginRecord", Self.richRecord, 7), ("Contract", contract, 13),
       ("ArgumentSpec", contract.arguments[0], 6), ("MessageSpec", contract.outputs[0], 3),
       ("SlotSpec", contract.slots[0], 4), ("RouteGuard", contract.guards[0], 3),
       ("NavigationTarget", contract.opens[0], 4), ("ServiceRequirement", contract.requires[0], 3),
       ("ServiceProvision", provision, 4), ("SettingDeclaration", SettingDeclaration("k"), 4),
+      ("CommandSpec", CommandSpec("k", title: "K"), 3), ("CommandKey", CommandKey("k"), 1),
       ("SemanticVersion", provision.version, 3), ("VersionRange", contract.requires[0].versions, 2),
       // A rejection's plugin name and patterns are a plugin turned off's, made
       // from the person's choice at each start after the cache is read: never cached.
@@ -202,7 +207,8 @@ struct PluginRegistryTests {
     bytes.string("s")
     for part in [requirement.lower, 0, 0, requirement.upper, 0, 0] { bytes.unsigned(UInt64(part)) }
     bytes.flag(false)
-    // No settings; then the plugin's version, no provisions, no hosts and no topics.
+    // No settings or commands; then the plugin's version, no provisions, no hosts and no topics.
+    bytes.unsigned(0)
     bytes.unsigned(0)
     for part: UInt64 in [1, 0, 0] { bytes.unsigned(part) }
     for _ in 0..<4 { bytes.unsigned(0) }
@@ -224,12 +230,12 @@ struct PluginRegistryTests {
     checksMissing.strings(["it crashed", "twice"])
     checksMissing.strings(["load.entry"])
     let name = [UInt8(1)] + Array("A".utf8)
-    // More contracts than the limit, each as empty as can be (12 zero bytes:
-    // three empty fields and nine empty lists), then the version and two
+    // More contracts than the limit, each as empty as can be (13 zero bytes:
+    // three empty fields and ten empty lists), then the version and two
     // empty lists: all of it reads, but for the count.
     var tooMany = RegistryWriter()
     tooMany.unsigned(UInt64(PluginLimits.modules + 1))
-    tooMany.append(ArraySlice(repeating: 0, count: (PluginLimits.modules + 1) * 12 + 5))
+    tooMany.append(ArraySlice(repeating: 0, count: (PluginLimits.modules + 1) * 13 + 5))
     return [
       ("as written by hand", true, handWritten(requirement: (1, 2))),
       ("a record without contracts", true, noContracts.bytes),

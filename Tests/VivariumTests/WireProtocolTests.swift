@@ -153,6 +153,7 @@ struct WireProtocolTests {
     samples += LifecycleEvent.allCases.map { HostMessage.lifecycle(call: 3, module: 2, $0) }
     let events: [ViewEvent] = [
       .tap(button: "add"), .select(list: "items", row: "7"), .type(field: "name", text: "é\n"),
+      .command(id: "refresh"),
     ]
     samples += events.map { HostMessage.event(call: 4, module: 2, $0) }
     let origins: [MessageOrigin] = [

@@ -60,9 +60,13 @@ extension TerminalApp {
   /// names first; after `open`, the URNs the catalog routes (up to their
   /// first variable part); after `tap`, `select` or `type`, the addresses
   /// of the buttons, lists or fields on screen; after `log`, the plugins
-  /// loaded and the levels, then the levels.
+  /// loaded and the levels, then the levels; the ids of the commands the
+  /// modules on screen offer, as a command and after `run`.
   func completions(_ before: [Substring], _ word: Substring) -> [String] {
-    guard let command = before.first else { return SessionCommand.names }
+    guard let command = before.first else {
+      let names = Set(SessionCommand.names)
+      return SessionCommand.names + runtime.commandIDs.filter { !names.contains($0) }
+    }
     if SessionCommand.Name(spelling: String(command)) == .log, before.count <= 2 {
       let levels = LogLevel.allCases.map(\.rawValue)
       return before.count == 1 ? runtime.catalog.loaded.map(\.name) + levels : levels
@@ -85,6 +89,8 @@ extension TerminalApp {
       return addresses { if case .row = $0 { true } else { false } }
     case .type:
       return addresses { if case .field = $0 { true } else { false } }
+    case .run:
+      return runtime.commandIDs
     case nil, .back, .dismiss, .ok, .cancel, .wait, .screen, .tree, .routes, .plugins, .log, .help, .quit:
       return []
     }

@@ -196,7 +196,7 @@ extension TerminalApp {
   private func overlay(_ overlay: Overlay, in body: Box.Rect, into grid: inout Grid) {
     let (title, lines) =
       switch overlay {
-      case .help: ("Keys", KeyHelp.lines)
+      case .help: ("Keys", KeyHelp.lines(with: runtime.screenCommands()))
       case .report(let title, let lines): (title, lines)
       }
     // As wide as the window: no cut-off text of the screen beside it. Text

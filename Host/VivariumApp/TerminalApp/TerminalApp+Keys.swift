@@ -118,6 +118,12 @@ extension TerminalApp {
         return .redraw
       }
     }
+    // A module's command key, outside a field; the app's own keys are
+    // never one (HostKeys).
+    if let name = KeyHelp.commandKey(key), let command = runtime.command(forKey: name) {
+      perform { try runtime.run(command: command.id) }
+      return .redraw
+    }
     switch key {
     case .tab: moveFocus(by: 1)
     case .backTab: moveFocus(by: -1)

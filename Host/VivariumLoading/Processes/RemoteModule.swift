@@ -207,6 +207,7 @@ package final class RemoteModule {
     case .tap(let button): "a tap on '\(button)'"
     case .select(let list, let row): "selecting '\(row)' in '\(list)'"
     case .type(let field, _): "typing in '\(field)'"
+    case .command(let id): "the command '\(id)'"
     @unknown default: "an event"
     }
   }

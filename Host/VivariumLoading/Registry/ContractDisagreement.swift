@@ -45,7 +45,10 @@ struct ContractDisagreement {
     if one.slots != other.slots { fields.append("slots") }
     if one.services != other.services { fields.append("services") }
     if one.guards != other.guards { fields.append("guards") }
+    if one.opens != other.opens { fields.append("opens") }
+    if one.requires != other.requires { fields.append("requires") }
     if one.settings != other.settings { fields.append("settings") }
+    if one.commands != other.commands { fields.append("commands") }
     return fields
   }
 

@@ -39,7 +39,7 @@ package struct PluginRegistry: Sendable {
   /// The registry's file name in the data directory.
   package static let fileName = "plugin-registry.cache"
   /// The version of the file's layout, its byte after ``magic``.
-  static let formatVersion: UInt8 = 9
+  static let formatVersion: UInt8 = 10
 
   /// The cache file; nil when there is no cache (`--no-cache`).
   package let path: String?

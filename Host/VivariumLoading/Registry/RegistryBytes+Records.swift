@@ -1,4 +1,5 @@
 import ViperKit
+import ViperKitHosting
 
 /// What one registry entry holds, written and read field by field in the
 /// order of each type's declaration. A field added to one of these types
@@ -70,6 +71,12 @@ extension RegistryWriter {
       writer.flag(setting.readableByOthers)
       writer.settingType(setting.type)
       writer.string(setting.description)
+    }
+    list(contract.commands) { writer, command in
+      writer.string(command.id)
+      writer.string(command.title)
+      // The empty name for none: a key is never empty.
+      writer.string(command.key?.name ?? "")
     }
   }
 
@@ -215,9 +222,17 @@ extension RegistryReader {
       guard let type = try reader.settingType() else { return SettingDeclaration(key, readableByOthers: readable) }
       return SettingDeclaration(key, type, description: try reader.string(), readableByOthers: readable)
     }
+    let commands = try list { (reader) throws(RegistryDamage) in
+      let (id, title, name) = (try reader.string(), try reader.string(), try reader.string())
+      guard !name.isEmpty else { return CommandSpec(id, title: title) }
+      // Only contracts that passed the contract checks are kept: their keys read.
+      guard let key = CommandCheck.key(named: name) else { throw RegistryDamage("'\(name)' is not a command key") }
+      return CommandSpec(id, title: title, key: key)
+    }
     return Contract(
       urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
-      slots: slots, services: services, guards: guards, opens: opens, requires: requires, settings: settings)
+      slots: slots, services: services, guards: guards, opens: opens, requires: requires, settings: settings,
+      commands: commands)
   }
 
   /// What ``RegistryWriter``'s `settingType` wrote; an untyped

@@ -103,13 +103,15 @@ extension HostRuntime {
 }
 
 extension ViewEvent {
-  /// The address of the element the event acts on; nil for an event this
-  /// host does not know.
+  /// The address of the element the event acts on; nil for a command,
+  /// which acts on none (``HostRuntime/run(command:)``), and for an event
+  /// this host does not know.
   var element: String? {
     switch self {
     case .tap(let button): button
     case .select(let list, _): list
     case .type(let field, _): field
+    case .command: nil
     @unknown default: nil
     }
   }
@@ -120,6 +122,7 @@ extension ViewEvent {
     case .tap: .tap(button: id)
     case .select(_, let row): .select(list: id, row: row)
     case .type(_, let text): .type(field: id, text: text)
+    case .command: self
     @unknown default: self
     }
   }

@@ -56,6 +56,9 @@ package final class HostRuntime {
   /// (a module that drew from its work, work that ended, a change that
   /// waited for a plugin process): where a live session redraws.
   package var onScreenChanged: () -> Void = {}
+  /// The command conflicts already said in a notice (``screenCommands()``),
+  /// each said once a session.
+  var saidCommandConflicts: Set<String> = []
 
   /// The requests modules made, carried out in turns (``drain()``).
   private let requests = RequestQueue()

@@ -111,7 +111,7 @@ package final class Session {
   package func execute(_ given: String) async -> Step {
     let command: SessionCommand
     do {
-      guard let parsed = try SessionCommand.parse(given) else {
+      guard let parsed = try SessionCommand.parse(given, commands: runtime.commandIDs) else {
         return quietStep(given, quit: false)
       }
       command = parsed
@@ -140,6 +140,7 @@ package final class Session {
       case .tap(let address): try runtime.send(.tap(button: address))
       case .select(let address, let row): try runtime.send(.select(list: address, row: row))
       case .type(let address, let text): try runtime.send(.type(field: address, text: text))
+      case .run(let id): try runtime.run(command: id)
       case .open(let link): try await runtime.open(link, scheme: scheme)
       case .wait(let seconds): await runtime.letTimePass(seconds, settleLimit: settleLimit)
       case .back: try await runtime.back()
@@ -157,7 +158,7 @@ package final class Session {
       case .routes: (output, draws) = ([reports.routes], false)
       case .plugins: (output, draws) = ([reports.plugins], false)
       case .log(let plugin, let level): (output, draws) = (try logLines(of: plugin, at: level), false)
-      case .help: (output, draws) = ([SessionCommand.commandList], false)
+      case .help: (output, draws) = ([SessionCommand.commandList + screenCommandList()], false)
       case .quit: return quietStep(line, quit: true)
       }
     } catch let error as ViewEventError {
@@ -171,6 +172,20 @@ package final class Session {
     }
     if settles { errors += await settle() }
     return finish(line, output: output, errors: errors, draws: draws, asksForLink: asksForLink)
+  }
+
+  /// The commands the modules on screen offer, after the help's list:
+  /// each id, its key and what it does, and why it does not run if it
+  /// does not; empty when there are none.
+  private func screenCommandList() -> String {
+    let commands = runtime.screenCommands()
+    guard !commands.isEmpty else { return "" }
+    return "\n\nCommands the modules on this screen offer (type the id, or press the key):\n"
+      + commands.map { command in
+        let key = command.key.map { " (\($0))" } ?? ""
+        let conflict = command.conflictText.map { "; conflict: \($0)" } ?? ""
+        return TerminalText.visible("  \(command.id)\(key)  \(command.title), \(command.plugin)\(conflict)")
+      }.joined(separator: "\n")
   }
 
   /// The latest 20 lines of the log, of the plugin `selector` names (as

@@ -4,15 +4,15 @@ extension SessionCommand {
   /// the names completed and suggested, the usage errors and
   /// ``SessionCommand/parse(_:)``'s dispatch are all derived from it.
   package enum Name: String, CaseIterable, Sendable {
-    case tap, select, type, open, back, dismiss, ok, cancel, wait, screen, tree, routes, plugins, log, help, quit
+    case tap, select, type, open, back, dismiss, ok, cancel, run, wait, screen, tree, routes, plugins, log, help, quit
 
     /// Other spellings of the command, which parse as it but are not
     /// listed, completed or suggested.
     package var aliases: [String] {
       switch self {
       case .quit: ["exit"]
-      case .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .wait, .screen, .tree, .routes, .plugins, .log,
-        .help:
+      case .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .run, .wait, .screen, .tree, .routes, .plugins,
+        .log, .help:
         []
       }
     }
@@ -25,6 +25,7 @@ extension SessionCommand {
       case .select: "ADDRESS ROW"
       case .type: "ADDRESS TEXT"
       case .open: "URN"
+      case .run: "COMMAND"
       case .wait: "DURATION"
       case .log: "[PLUGIN] [LEVEL]"
       case .back, .dismiss, .ok, .cancel, .screen, .tree, .routes, .plugins, .help, .quit: ""
@@ -36,8 +37,8 @@ extension SessionCommand {
     package var options: [(flag: String, does: String)] {
       switch self {
       case .tree: [("--link", "where you are, as a deep link to share")]
-      case .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .wait, .screen, .routes, .plugins, .log, .help,
-        .quit:
+      case .tap, .select, .type, .open, .back, .dismiss, .ok, .cancel, .run, .wait, .screen, .routes, .plugins, .log,
+        .help, .quit:
         []
       }
     }
@@ -53,6 +54,7 @@ extension SessionCommand {
       case .dismiss: "close the top modal presentation"
       case .ok: "acknowledge the alert on screen, or confirm its question"
       case .cancel: "answer the question on screen with its cancel answer"
+      case .run: "run a command a module on screen offers; its id alone runs it too"
       case .wait: "let time pass, e.g. wait 5s, wait 300ms, wait 2m"
       case .screen: "draw the screen again"
       case .tree: "the live module tree, with each module's plugin"
@@ -121,6 +123,7 @@ extension SessionCommand {
     case .dismiss: .dismiss
     case .ok: .ok
     case .cancel: .cancel
+    case .run: .run
     case .wait: .wait
     case .screen: .screen
     case .tree: .tree

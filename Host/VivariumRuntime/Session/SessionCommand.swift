@@ -21,6 +21,9 @@ package enum SessionCommand: Equatable, Sendable {
   case ok
   /// `cancel`: answer the question with its cancelling answer.
   case cancel
+  /// `run COMMAND`, or the command's id alone: run a command a module on
+  /// the current screen offers (``HostRuntime/screenCommands()``).
+  case run(String)
   /// `wait DURATION`: let time pass (seconds), then let work settle.
   case wait(Double)
   /// `screen`: draw the screen again.
@@ -67,18 +70,21 @@ package enum SessionCommand: Equatable, Sendable {
     }
   }
 
-  /// Parses `line`; nil for a blank line or a comment.
-  package static func parse(_ line: String) throws(ParseError) -> SessionCommand? {
+  /// Parses `line`; nil for a blank line or a comment. A word that is no
+  /// command's name but one of `commands`, alone on the line, runs that
+  /// command (`run` it).
+  package static func parse(_ line: String, commands: [String] = []) throws(ParseError) -> SessionCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
     let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let name = words[0]
     let rest = Array(words.dropFirst())
     guard let command = Name(spelling: name) else {
+      if rest.isEmpty, commands.contains(name) { return .run(name) }
       throw ParseError(
         .unknownCommand,
-        "unknown command '\(name)'" + Suggestion.didYouMean(name, among: names, otherwise: "; type 'help' for the list")
-      )
+        "unknown command '\(name)'"
+          + Suggestion.didYouMean(name, among: names + commands, otherwise: "; type 'help' for the list"))
     }
     // What may follow the name, as the command declares it: `type`'s TEXT
     // is the rest of the line, and a command with flags takes one of them.
@@ -104,6 +110,7 @@ package enum SessionCommand: Equatable, Sendable {
     case .dismiss: return .dismiss
     case .ok: return .ok
     case .cancel: return .cancel
+    case .run: return .run(rest[0])
     case .screen: return .screen
     case .routes: return .routes
     case .plugins: return .plugins

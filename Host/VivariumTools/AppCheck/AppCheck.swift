@@ -44,6 +44,7 @@ package enum AppCheck {
         ))
     }
     findings += unpublished(flow, without: without)
+    findings += commandConflicts(flow)
     findings += withoutPlugins(without, flow)
     guard flow.manifest != nil, flow.startProblem == nil else { return findings }
     for route in flow.unreachable {

@@ -41,5 +41,10 @@ package struct AppFinding: Codable, Sendable, Equatable {
       ("app.reach-unproven", "a note: nothing declared leads to the module, but an undeclaring one may"),
       ("app.without-plugin", "a note: what stops working with a plugin turned off, or named with --without"),
       ("app.event-unpublished", "a note: a plugin subscribes to a topic of events no plugin of the app publishes"),
+      (
+        "app.command-key-conflict",
+        "a command's key is one the app takes, or another command that can be on the same screen has"
+      ),
+      ("app.command-id-conflict", "two modules that can be on one screen offer commands of the same id"),
     ] + ServiceFinding.ID.allCases.map { (AppCheck.name(of: $0), $0.meaning) }
 }

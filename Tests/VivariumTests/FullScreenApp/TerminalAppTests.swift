@@ -1,5 +1,6 @@
 import Testing
 
+@testable import VivariumApp
 @testable import VivariumLoading
 @testable import VivariumRuntime
 @testable import VivariumTerminal
@@ -354,5 +355,25 @@ extension TerminalAppTests {
     } throws: { error in
       (error as? SessionCommand.ParseError)?.kind == .unknownCommand
     }
+  }
+}
+
+extension TerminalAppTests {
+  /// The wallet preview the feed embeds offers `topUp` on `t`: `?` lists it,
+  /// the command line completes it, and `t` outside a field runs it.
+  @Test func aModulesCommandIsInTheHelpCompletedAndRunByItsKey() async throws {
+    let pilot = try await Pilot(start: "dashboard:home?user=ada/feed:home", signedIn: true)
+    await pilot.wait(1)
+    await pilot.press(.character("?"))
+    #expect(pilot.text.contains("Top up the wallet (:topUp, WalletPlugin)"), "\(pilot.text)")
+    await pilot.press(.escape)
+    #expect(pilot.app.completions([], "to").contains("topUp"))
+    #expect(pilot.app.completions(["run"], "").contains("topUp"))
+    await pilot.press(.character("t"))
+    #expect(pilot.text.contains("Pick an amount"), "\(pilot.text)")
+    // Not on a screen without the wallet: there `t` is text where none is taken.
+    let items = try await signedIn()
+    await items.press(.character("?"))
+    #expect(!items.text.contains("Commands of this screen"))
   }
 }

@@ -41,13 +41,18 @@ public struct Contract: Codable, Hashable, Sendable {
   /// readable by others. Empty in contracts of plugins built against
   /// earlier versions.
   public var settings: [SettingDeclaration]
+  /// The commands the module offers the person while it is shown
+  /// (ViperKit 3.1), each with an optional key; it receives them as
+  /// ``ViewEvent/command(id:)``. Empty in contracts of plugins built
+  /// against earlier versions.
+  public var commands: [CommandSpec]
 
   /// Creates a contract; everything but the URN pattern and summary is optional.
   public init(
     urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
     inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
     services: [Services.Name] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
-    requires: [ServiceRequirement] = [], settings: [SettingDeclaration] = []
+    requires: [ServiceRequirement] = [], settings: [SettingDeclaration] = [], commands: [CommandSpec] = []
   ) {
     self.urn = urn
     self.version = version
@@ -61,6 +66,22 @@ public struct Contract: Codable, Hashable, Sendable {
     self.opens = opens
     self.requires = requires
     self.settings = settings
+    self.commands = commands
+  }
+
+  /// Creates a contract that declares no command: the initializer of
+  /// ViperKit 3.0, kept for plugins built against it.
+  @_disfavoredOverload
+  public init(
+    urn: String, version: Int = 1, summary: String, arguments: [ArgumentSpec] = [],
+    inputs: [MessageSpec] = [], outputs: [MessageSpec] = [], slots: [SlotSpec] = [],
+    services: [Services.Name] = [], guards: [RouteGuard] = [], opens: [NavigationTarget] = [],
+    requires: [ServiceRequirement] = [], settings: [SettingDeclaration] = []
+  ) {
+    self.init(
+      urn: urn, version: version, summary: summary, arguments: arguments, inputs: inputs, outputs: outputs,
+      slots: slots, services: services, guards: guards, opens: opens, requires: requires, settings: settings,
+      commands: [])
   }
 
   /// Creates a contract that declares no setting: the initializer of
@@ -103,9 +124,9 @@ public struct Contract: Codable, Hashable, Sendable {
       slots: slots, services: services, guards: guards, opens: [], requires: [])
   }
 
-  /// Decodes a contract; ``opens`` (ViperKit 2.4), ``requires`` (2.7) and
-  /// ``settings`` (3.0), which earlier contracts lack, are empty when they
-  /// are missing.
+  /// Decodes a contract; ``opens`` (ViperKit 2.4), ``requires`` (2.7),
+  /// ``settings`` (3.0) and ``commands`` (3.1), which earlier contracts
+  /// lack, are empty when they are missing.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     urn = try container.decode(String.self, forKey: .urn)
@@ -120,6 +141,7 @@ public struct Contract: Codable, Hashable, Sendable {
     opens = try container.decodeIfPresent([NavigationTarget].self, forKey: .opens) ?? []
     requires = try container.decodeIfPresent([ServiceRequirement].self, forKey: .requires) ?? []
     settings = try container.decodeIfPresent([SettingDeclaration].self, forKey: .settings) ?? []
+    commands = try container.decodeIfPresent([CommandSpec].self, forKey: .commands) ?? []
   }
 
   /// The argument named `name`, if the contract declares one.

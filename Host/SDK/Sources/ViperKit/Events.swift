@@ -7,6 +7,9 @@ public enum ViewEvent: Codable, Hashable, Sendable {
   case select(list: String, row: String)
   /// The field `field` now holds `text`.
   case type(field: String, text: String)
+  /// The person ran the command `id` the module's ``Contract/commands``
+  /// declare, from the command line or with its key (ViperKit 3.1).
+  case command(id: String)
 }
 
 /// A stage in a module's life, delivered by the host in this order:

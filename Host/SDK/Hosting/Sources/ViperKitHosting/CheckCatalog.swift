@@ -85,7 +85,7 @@ public struct ConformanceCheck: Hashable, Sendable {
     .init(
       id: .contractWellformed, level: 1, scope: .module,
       verifies:
-        "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns.",
+        "The URN pattern parses; every placeholder is a required argument; arguments, inputs, outputs and slots are typed and unique; slots list valid patterns; commands have a name, a title and at most one key each, a key one character or Ctrl and a letter, and none twice.",
       fix: "Correct the Contract as the message says."),
     .init(
       id: .buildMinimal, level: 1, scope: .module,

@@ -3,7 +3,7 @@ import ViperKit
 /// Checks that a contract is well formed, so the router can rely on it.
 public enum ContractCheck {
   /// Every problem with `contract`'s pattern, arguments, messages,
-  /// slots and settings, each saying what to fix; empty when it is well formed. (Its
+  /// slots, settings and commands, each saying what to fix; empty when it is well formed. (Its
   /// host services are each a ``ViperKit/Services/Name``: one a host does
   /// not provide cannot be listed.)
   public static func problems(_ contract: Contract) -> [String] {
@@ -60,7 +60,7 @@ public enum ContractCheck {
       problems += duplicates(target.expects.map(\.name), "expected output", urn)
       problems += target.expects.flatMap { self.problems($0, "expected output", in: urn) }
     }
-    return problems + SettingCheck.problems(contract)
+    return problems + SettingCheck.problems(contract) + CommandCheck.problems(contract)
   }
 
   private static func problems(_ argument: ArgumentSpec, in urn: String) -> [String] {

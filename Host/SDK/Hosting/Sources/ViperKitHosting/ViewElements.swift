@@ -36,7 +36,8 @@ public struct ViewElements: Equatable, Sendable {
   }
 
   /// Nil when the tree has the element `event` acts on; otherwise what is
-  /// wrong and what the screen offers instead.
+  /// wrong and what the screen offers instead. A command acts on no
+  /// element (nil): its module's contract says whether it takes it.
   public func problem(with event: ViewEvent) -> String? {
     switch event {
     case .tap(let button):
@@ -49,6 +50,7 @@ public struct ViewElements: Equatable, Sendable {
       }
     case .type(let field, _):
       fields.contains(field) ? nil : "there is no field '\(field)' on this screen; fields: \(listing(fields))"
+    case .command: nil
     @unknown default:
       "this harness cannot deliver the event \(event)"
     }

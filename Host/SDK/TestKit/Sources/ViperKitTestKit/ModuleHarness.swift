@@ -140,9 +140,19 @@ public final class ModuleHarness {
     module?.lifecycle(event)
   }
 
-  /// Delivers a view event, if the current tree has the element it names.
+  /// Delivers a view event, if the current tree has the element it names,
+  /// or, for a command, if the contract declares it.
   public func send(_ event: ViewEvent) throws(HarnessError) {
     guard let module else { throw HarnessError(message: "the module has been torn down") }
+    if case .command(let id) = event {
+      let declared = factory.contract.commands.map(\.id)
+      guard declared.contains(id) else {
+        throw HarnessError(
+          message:
+            "the contract declares no command '\(id)'; commands: \(declared.isEmpty ? "none" : declared.joined(separator: ", "))"
+        )
+      }
+    }
     if let problem = ViewElements(tree).problem(with: event) { throw HarnessError(message: problem) }
     module.view.handle(event)
   }

@@ -151,7 +151,7 @@ struct ModuleChecker {
     for field in elements.fields {
       events += SampleValues.texts(strictness: depth, seed: field).map { .type(field: field, text: $0) }
     }
-    return events
+    return events + contract.commands.map { .command(id: $0.id) }
   }
 
   /// What presenting a module and acting on it did.
