@@ -123,7 +123,7 @@ struct PluginLogTests {
     try log(services, Self.wallet, "wallet:preview").log(.info, "still dropped")
     #expect(!records.contains { $0.message == "still dropped" })
     #expect(records.contains { $0.level == .warning && $0.plugin == nil && $0.message.contains(levels.path) })
-    #expect(throws: PluginLogLevelsError.self) { try levels.set(.error, for: Self.feed.name) }
+    #expect(throws: ChoicesFileError.self) { try levels.set(.error, for: Self.feed.name) }
     #expect(try Data(contentsOf: URL(fileURLWithPath: levels.path)) == damaged)
     #expect(PluginLogLevels(dataDirectory: data.path).damage != nil)
   }

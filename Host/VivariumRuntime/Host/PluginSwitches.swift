@@ -20,56 +20,32 @@ package struct PluginSwitches: Sendable {
     var disabled: [String] = []
   }
 
-  /// The file: `plugins.json` in the data directory.
-  package let path: String
-  /// The names turned off, as last read.
-  package private(set) var disabled: Set<String> = []
-  /// Why the file could not be read, when it could not.
-  package private(set) var damage: String?
-  /// The file as it was when last read; nil when there was none.
-  private var readAs: FileSignature?
+  private var file: ChoicesFile<Contents>
 
   /// The choices kept in `dataDirectory`.
   package init(dataDirectory: String) {
-    path = dataDirectory + "/plugins.json"
-    read()
+    file = ChoicesFile(
+      path: dataDirectory + "/plugins.json", empty: Contents(), limit: FileContents.Limit.pluginSwitches,
+      what: "a list of plugins turned off", meanwhile: "every plugin is on")
   }
 
+  /// The file: `plugins.json` in the data directory.
+  package var path: String { file.path }
+  /// The names turned off, as last read.
+  package var disabled: Set<String> { Set(file.contents.disabled) }
+  /// Why the file could not be read, when it could not.
+  package var damage: String? { file.damage }
   /// Whether the file changed since it was read (another process's
   /// `vivarium plugins disable`): a look at its signature, not a read.
-  package var isStale: Bool { FileSignature(path) != readAs }
+  package var isStale: Bool { file.isStale }
 
   /// Reads the file again if it changed since it was read.
-  package mutating func reload() {
-    if isStale || damage != nil { read() }
-  }
-
-  /// Reads the file as every file of the data directory is read
-  /// (``FileContents/read(_:limit:holds:)``: no link, no FIFO, yours, small).
-  private mutating func read() {
-    readAs = FileSignature(path)
-    disabled = []
-    damage = nil
-    let unusable: String
-    switch FileContents.read(path, limit: FileContents.Limit.pluginSwitches) {
-    case .missing: return
-    case .failed(let code): unusable = AtomicFile.errorText(code)
-    case .refused(let reason): unusable = reason
-    case .data(let data):
-      do {
-        disabled = Set(try JSONDecoder().decode(Contents.self, from: data).disabled)
-        return
-      } catch {
-        unusable = "it is not a list of plugins turned off: \(error)"
-      }
-    }
-    damage = "\(path) cannot be used (\(unusable)); every plugin is on until it is fixed or removed"
-  }
+  package mutating func reload() { file.reload() }
 
   /// Keeps `disabled` as the names turned off, whatever the file says (a
   /// file that cannot be read changes nothing in a running app).
   package mutating func keep(_ disabled: Set<String>) {
-    self.disabled = disabled
+    file.keep(Contents(disabled: disabled.sorted()))
   }
 
   /// Whether the plugin named `name` is turned off.
@@ -93,28 +69,12 @@ package struct PluginSwitches: Sendable {
   /// Turns the plugin `name` off (`enabled` false) or on, after reading the
   /// file again, and saves it. Returns whether that changed anything.
   @discardableResult
-  package mutating func set(_ name: String, enabled: Bool) throws(PluginSwitchesError) -> Bool {
-    read()
-    if let damage { throw PluginSwitchesError(description: damage) }
-    let changed = enabled ? disabled.remove(name) != nil : disabled.insert(name).inserted
-    guard changed else { return false }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    do {
-      let data = try encoder.encode(Contents(disabled: disabled.sorted()))
-      try FileManager.default.createDirectory(
-        atPath: PathName.parent(path), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      try AtomicFile.write(data + Data("\n".utf8), to: path)
-    } catch {
-      throw PluginSwitchesError(description: "\(path) could not be saved: \(error)")
+  package mutating func set(_ name: String, enabled: Bool) throws(ChoicesFileError) -> Bool {
+    try file.change { contents in
+      var disabled = Set(contents.disabled)
+      let changed = enabled ? disabled.remove(name) != nil : disabled.insert(name).inserted
+      contents.disabled = disabled.sorted()
+      return changed
     }
-    readAs = FileSignature(path)
-    return true
   }
-}
-
-/// The plugins turned off could not be read or saved.
-package struct PluginSwitchesError: Error, CustomStringConvertible {
-  /// What failed, naming the file.
-  package let description: String
 }

@@ -32,45 +32,14 @@ package enum PluginsScreen {
 
   /// What the host resolves `vivarium:plugins` to, for `host`.
   @MainActor
-  static func route(for host: SharedHost) -> Route? {
-    try? Route.hostScreen(Factory(host: host))
-  }
-
-  /// Builds the screen for the host it was made for.
-  struct Factory: ModuleFactory {
-    static let contract = PluginsScreen.contract
-    /// The host whose plugins it shows.
-    weak var host: SharedHost?
-
-    @MainActor
-    func build(_ context: ModuleContext) throws -> Module {
-      guard let host else { throw ModuleBuildError("the host has stopped") }
-      let presenter = Presenter(host: host)
-      let view = View(canvas: context.canvas, presenter: presenter)
-      presenter.view = view
-      return Module(view: view, presenter: presenter)
-    }
-  }
-
-  /// Draws what the presenter gives it, and passes on what the person does.
-  @MainActor
-  final class View: ViperView {
-    let canvas: any Canvas
-    let presenter: Presenter
-
-    init(canvas: any Canvas, presenter: Presenter) {
-      self.canvas = canvas
-      self.presenter = presenter
-    }
-
-    func handle(_ event: ViewEvent) { presenter.handle(event) }
-  }
+  static func route(for host: SharedHost) -> Route? { HostScreenFactory<Presenter>.route(for: host) }
 
   /// Keeps the order and the plugin selected, and draws the screen.
   @MainActor
-  final class Presenter: ViperPresenter {
+  final class Presenter: HostScreenPresenter {
+    nonisolated static var contract: Contract { PluginsScreen.contract }
     weak var host: SharedHost?
-    weak var view: View?
+    weak var view: HostScreenView?
     var order = PluginActivity.SortKey.cpu
     var selected: String?
     /// What the last action did, said under the list.

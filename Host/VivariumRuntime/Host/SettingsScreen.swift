@@ -31,45 +31,14 @@ package enum SettingsScreen {
 
   /// What the host resolves `vivarium:settings` to, for `host`.
   @MainActor
-  static func route(for host: SharedHost) -> Route? {
-    try? Route.hostScreen(Factory(host: host))
-  }
-
-  /// Builds the screen for the host it was made for.
-  struct Factory: ModuleFactory {
-    static let contract = SettingsScreen.contract
-    /// The host whose settings it shows.
-    weak var host: SharedHost?
-
-    @MainActor
-    func build(_ context: ModuleContext) throws -> Module {
-      guard let host else { throw ModuleBuildError("the host has stopped") }
-      let presenter = Presenter(host: host)
-      let view = View(canvas: context.canvas, presenter: presenter)
-      presenter.view = view
-      return Module(view: view, presenter: presenter)
-    }
-  }
-
-  /// Draws what the presenter gives it, and passes on what the person does.
-  @MainActor
-  final class View: ViperView {
-    let canvas: any Canvas
-    let presenter: Presenter
-
-    init(canvas: any Canvas, presenter: Presenter) {
-      self.canvas = canvas
-      self.presenter = presenter
-    }
-
-    func handle(_ event: ViewEvent) { presenter.handle(event) }
-  }
+  static func route(for host: SharedHost) -> Route? { HostScreenFactory<Presenter>.route(for: host) }
 
   /// Keeps the setting selected and what is typed, and draws the screen.
   @MainActor
-  final class Presenter: ViperPresenter {
+  final class Presenter: HostScreenPresenter {
+    nonisolated static var contract: Contract { SettingsScreen.contract }
     weak var host: SharedHost?
-    weak var view: View?
+    weak var view: HostScreenView?
     var selected: String?
     /// What the person typed for the setting selected, not saved yet.
     var typed: String?

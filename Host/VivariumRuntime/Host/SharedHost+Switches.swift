@@ -47,7 +47,7 @@ extension SharedHost {
     await inSwitchTurn {
       // Choices saved elsewhere since the last look are carried out first.
       await self.takeSwitchesSavedElsewhereInTurn()
-      do throws(PluginSwitchesError) {
+      do throws(ChoicesFileError) {
         try self.switches.set(name, enabled: false)
       } catch {
         return Turned(plugin: name, on: false, files: [], problem: error.description)
@@ -62,7 +62,7 @@ extension SharedHost {
   package func turnOn(_ name: String) async -> Turned {
     await inSwitchTurn {
       await self.takeSwitchesSavedElsewhereInTurn()
-      do throws(PluginSwitchesError) {
+      do throws(ChoicesFileError) {
         try self.switches.set(name, enabled: true)
       } catch {
         return Turned(plugin: name, on: true, files: [], problem: error.description)

@@ -150,7 +150,7 @@ struct PluginSwitchTests {
     var switches = PluginSwitches(dataDirectory: data.path)
     #expect(switches.damage?.contains(path) == true)
     #expect(switches.disabled.isEmpty, "every plugin counts as on")
-    #expect(throws: PluginSwitchesError.self) { try switches.set("Weather", enabled: false) }
+    #expect(throws: ChoicesFileError.self) { try switches.set("Weather", enabled: false) }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json")
   }
 }
