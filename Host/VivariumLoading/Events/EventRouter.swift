@@ -68,7 +68,9 @@ package final class EventRouter {
     }
     counts[topic, default: Counts()].published += 1
     for plugin in plugins() where plugin.topics.subscribes.contains(topic) {
-      if let process = plugin.process {
+      // A plugin known from a scan runs in the process its activation
+      // started, once one of its modules was built: `runningProcess`.
+      if let process = plugin.runningProcess {
         switch process.deliver(topic: topic, payload) {
         case .sent:
           counts[topic, default: Counts()].delivered += 1

@@ -193,7 +193,7 @@ struct BrowserPageTests {
 
   /// Runs `body` in a browser context of its own on a server of its own
   /// on the demo's plugins (``ServeProcess/demo()``), stopped after.
-  private func withDemo(_ body: (BrowserContext, ServeProcess) async throws -> Void) async throws {
+  func withDemo(_ body: (BrowserContext, ServeProcess) async throws -> Void) async throws {
     let browser = try await DevToolsBrowser.shared()
     let server = try ServeProcess.demo()
     defer { server.stop() }
@@ -219,7 +219,7 @@ struct BrowserPageTests {
   }
 
   /// A directory for the screenshots, kept after the run for people to look at.
-  private static func screenshotDirectory() throws -> String {
+  static func screenshotDirectory() throws -> String {
     let path = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vivarium-browser-\(getpid())").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

@@ -32,6 +32,12 @@ struct BrowserTab: Sendable {
     static let tab = Key(key: "Tab", code: "Tab", keyCode: 9, text: nil)
     /// Enter (typing a carriage return, as a keyboard does).
     static let enter = Key(key: "Enter", code: "Enter", keyCode: 13, text: "\r")
+    /// Escape: leaves a field, closes a dialog, or goes back.
+    static let escape = Key(key: "Escape", code: "Escape", keyCode: 27, text: nil)
+    /// ↓: the next row of a list.
+    static let down = Key(key: "ArrowDown", code: "ArrowDown", keyCode: 40, text: nil)
+    /// ↑: the row before in a list.
+    static let up = Key(key: "ArrowUp", code: "ArrowUp", keyCode: 38, text: nil)
 
     /// The key that types `character`.
     static func typing(_ character: Character) -> Key {

@@ -41,6 +41,45 @@ struct PluginEventTests {
     #expect(counts?.published == 1 && counts?.delivered == 1 && counts?.dropped == 0, "\(String(describing: counts))")
   }
 
+  /// As `vivarium run` and `serve` load plugins: known from a scan, each
+  /// started in its process when one of its modules is first built; the
+  /// event goes to that process.
+  @Test func aScannedPluginsProcessGetsTheEventsItSubscribesTo() async throws {
+    let plugins = try TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
+    let wallet = plugins.path + "/libWallet.so"
+    try FileManager.default.createSymbolicLink(
+      atPath: wallet, withDestinationPath: BuildProducts.directory + "/libWallet.so")
+    let options = PluginProcessOptions(
+      executable: BuildProducts.vivarium, responseLimit: TestServices.responseLimit, memoryLimit: 128 << 20)
+    let scanner = PluginScanner(
+      probe: PluginProbe(executable: BuildProducts.vivarium), hosting: options, loader: PluginLoader())
+    var registry = PluginRegistry.none
+    let catalog = PluginCatalog(outcomes: scanner.scanAll([wallet], registry: &registry))
+    let loaded = try #require(catalog.loaded.first)
+    #expect(loaded.activation != nil && loaded.process == nil, "known from its scan, not started")
+    let first = HostRuntime(catalog: catalog, services: TestServices.make(in: try TemporaryDirectory()))
+    let second = first.host.openSession()
+    defer {
+      second.shutdown()
+      first.shutdown()
+      loaded.runningProcess?.terminate()
+    }
+    try await first.open("wallet:preview")
+    try await second.open("wallet:preview")
+    let host = Waiting()
+    #expect(await host.waitFor { Self.balance(first) == "50" && Self.balance(second) == "50" })
+    #expect(loaded.runningProcess != nil, "started by the first build")
+    try await first.act(.tap(button: "topUp"))
+    try await first.act(.select(list: "amounts", row: "20"))
+    #expect(await host.waitFor { Self.balance(first) == "70" }, "the session that topped up")
+    #expect(
+      await host.waitFor { Self.balance(second) == "70" },
+      "the other, told by the event: \(Self.balance(second) ?? "-")")
+    let counts = first.services.events.counts[WalletBalance.name]
+    #expect(counts?.published == 1 && counts?.delivered == 1, "\(String(describing: counts))")
+  }
+
   @Test func aTopicThePluginDoesNotDeclareIsRefusedAndSaid() async throws {
     let data = try TemporaryDirectory()
     let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
@@ -88,5 +127,17 @@ struct PluginEventTests {
     try events.publish(WalletBalance.self, .init(balance: 3))
     try fake.deliver(WalletBalance.self, .init(balance: 4))
     #expect(got == [3, 4] && fake.publishedEvents.map(\.topic) == [WalletBalance.name])
+  }
+}
+
+/// Waits as ``FaultyHost/waitFor(_:)`` does, for a host made otherwise.
+@MainActor
+private struct Waiting {
+  /// Whether `condition` became true within 30 s, looked at every 10 ms.
+  func waitFor(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<3000 where !condition() {
+      try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return condition()
   }
 }
