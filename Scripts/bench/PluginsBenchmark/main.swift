@@ -25,10 +25,11 @@
 //     host's CPU time per look, which is per second of looking, median
 //     (min–max) of 50, and per process.
 // Built and run by Scripts/benchmark plugins:
-//   plugins-benchmark VIVARIUM PLUGIN-DIR GENERATED-DIR
+//   plugins-benchmark VIVARIUM PLUGIN-DIR GENERATED-DIR...
 // where VIVARIUM is the release `vivarium` that plugin processes run as,
-// PLUGIN-DIR one made by Scripts/make-plugin-dir, GENERATED-DIR a directory
-// of 100 generated plugins Gen0 … Gen99 (URNs gen0:list …).
+// PLUGIN-DIR one made by Scripts/make-plugin-dir, each GENERATED-DIR a
+// directory of N generated plugins Gen0 … Gen{N-1} (URNs gen0:list …), one
+// host each.
 import Foundation
 import Glibc
 import ViperKit
@@ -72,8 +73,8 @@ enum BalanceChanged: EventTopic {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4 else { fail("usage: plugins-benchmark VIVARIUM PLUGIN-DIR GENERATED-DIR") }
-let (vivarium, pluginDirectory, generatedDirectory) = (arguments[1], arguments[2], arguments[3])
+guard arguments.count >= 4 else { fail("usage: plugins-benchmark VIVARIUM PLUGIN-DIR GENERATED-DIR...") }
+let (vivarium, pluginDirectory, generatedDirectories) = (arguments[1], arguments[2], Array(arguments[3...]))
 let hosting = PluginProcessOptions(executable: vivarium, responseLimit: .seconds(30))
 
 @MainActor
@@ -287,39 +288,38 @@ func eventsAndSwitches(inProcess: Bool) async {
 }
 
 @MainActor
-func activity() async {
+func activity(in directory: String, perProcessAtOne: inout Double?) async {
   let data = NSTemporaryDirectory() + "plugins-benchmark-\(getpid())-activity"
   defer { try? FileManager.default.removeItem(atPath: data) }
-  let bench = await Bench(directory: generatedDirectory, data: data, inProcess: false)
-  var perProcessAtOne: Double?
-  for count in [1, 10, 100] {
-    while bench.sessions.count < count {
-      bench.sessions.append(await bench.openSession("gen\(bench.sessions.count):list"))
-    }
-    let running = bench.host.catalog.loaded.filter { ($0.process?.pid ?? 0) > 0 && $0.process?.isRunning == true }
-      .count
-    guard running == count else { fail("\(running) plugin processes running, not \(count)") }
-    var cpu: [Double] = []
-    var wall: [Double] = []
-    for index in 0..<55 {
-      let (startCPU, start) = (processCPU(), nanoseconds())
-      let plugins = bench.host.activity(sampling: true)
-      let (endCPU, end) = (processCPU(), nanoseconds())
-      guard plugins.filter({ $0.state == .running }).count == count else { fail("not every process is running") }
-      if index >= 5 {
-        cpu.append(Double(endCPU - startCPU) / 1e6)
-        wall.append(Double(end - start) / 1e6)
-      }
-      try? await Task.sleep(for: .milliseconds(20))
-    }
-    let perProcess = median(cpu) * 1000 / Double(count)
-    let growth = perProcessAtOne.map { String(format: ", %.2f× that with one", perProcess / $0) } ?? ""
-    if perProcessAtOne == nil { perProcessAtOne = perProcess }
-    print(
-      String(
-        format: "  %3d plugin processes: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
-        count, summary(cpu, "%.2f"), summary(wall, "%.2f"), perProcess, growth))
+  let bench = await Bench(directory: directory, data: data, inProcess: false)
+  let count = bench.host.catalog.loaded.count
+  // A module of each shown, so that each process runs.
+  while bench.sessions.count < count {
+    bench.sessions.append(await bench.openSession("gen\(bench.sessions.count):list"))
   }
+  let running = bench.host.catalog.loaded.filter { ($0.process?.pid ?? 0) > 0 && $0.process?.isRunning == true }
+    .count
+  guard running == count else { fail("\(running) plugin processes running, not \(count)") }
+  var cpu: [Double] = []
+  var wall: [Double] = []
+  for index in 0..<55 {
+    let (startCPU, start) = (processCPU(), nanoseconds())
+    let plugins = bench.host.activity(sampling: true)
+    let (endCPU, end) = (processCPU(), nanoseconds())
+    guard plugins.filter({ $0.state == .running }).count == count else { fail("not every process is running") }
+    if index >= 5 {
+      cpu.append(Double(endCPU - startCPU) / 1e6)
+      wall.append(Double(end - start) / 1e6)
+    }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  let perProcess = median(cpu) * 1000 / Double(count)
+  let growth = perProcessAtOne.map { String(format: ", %.2f× that with one", perProcess / $0) } ?? ""
+  if perProcessAtOne == nil { perProcessAtOne = perProcess }
+  print(
+    String(
+      format: "  %3d plugin processes: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
+      count, summary(cpu, "%.2f"), summary(wall, "%.2f"), perProcess, growth))
   for session in bench.sessions { session.shutdown() }
   for plugin in bench.host.catalog.loaded { plugin.process?.terminate() }
 }
@@ -331,7 +331,8 @@ func run() async {
   print("The same, --in-process (the router and the handlers in the host's process):")
   await eventsAndSwitches(inProcess: true)
   print("The host's look at what each plugin is doing (activity(sampling: true), once a second while someone looks):")
-  await activity()
+  var perProcessAtOne: Double?
+  for directory in generatedDirectories { await activity(in: directory, perProcessAtOne: &perProcessAtOne) }
 }
 
 await run()
