@@ -182,7 +182,7 @@ if Context.environment["VIVARIUM_BENCHMARK"] != nil {
     ("composition-benchmark", "CompositionBenchmark"), ("redraw-benchmark", "RedrawBenchmark"),
     ("route-benchmark", "RouteBenchmark"), ("terminal-benchmark", "TerminalBenchmark"),
     ("process-benchmark", "ProcessBenchmark"), ("services-benchmark", "ServicesBenchmark"),
-    ("sessions-benchmark", "SessionsBenchmark"),
+    ("sessions-benchmark", "SessionsBenchmark"), ("plugins-benchmark", "PluginsBenchmark"),
     ("loading-benchmark", "LoadingBenchmark"),
   ] {
     package.products.append(.executable(name: product, targets: [target]))

@@ -35,12 +35,13 @@ def run(command, **kw):
     return subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
 
 
-def generate(release, vivarium, pool, sources, count):
-    """Builds plugins Gen0..Gen{count-1} into pool (no manifest) and into
-    pool/manifested (carrying the manifest their code makes), those not there
-    already. Each manifest is the Swift file `vivarium manifest --swift` makes
-    from the plugin built without one: what the build-tool plugin of a
-    `vivarium new` package writes, without building a manifest tool per plugin.
+def generate(release, vivarium, pool, sources, count, manifests=True):
+    """Builds plugins Gen0..Gen{count-1} into pool (no manifest) and, unless
+    not `manifests`, into pool/manifested (carrying the manifest their code
+    makes), those not there already. Each manifest is the Swift file
+    `vivarium manifest --swift` makes from the plugin built without one: what
+    the build-tool plugin of a `vivarium new` package writes, without
+    building a manifest tool per plugin.
     """
     manifested = f"{pool}/manifested"
     stamp = os.path.join(pool, "STAMP")
@@ -50,11 +51,13 @@ def generate(release, vivarium, pool, sources, count):
         os.makedirs(manifested)
         open(stamp, "w").write(identity)
     missing = [i for i in range(count)
-               if not (os.path.exists(f"{pool}/libGen{i}.so") and os.path.exists(f"{manifested}/libGen{i}.so"))]
+               if not (os.path.exists(f"{pool}/libGen{i}.so")
+                       and (not manifests or os.path.exists(f"{manifested}/libGen{i}.so")))]
     if not missing:
         return
     os.makedirs(sources, exist_ok=True)
-    print(f"(building {len(missing)} plugins twice, with and without a manifest, into {pool}, once)", flush=True)
+    twice = "twice, with and without a manifest, " if manifests else ""
+    print(f"(building {len(missing)} plugins {twice}into {pool}, once)", flush=True)
 
     def build(i, output, extra=()):
         package = f"{sources}/Gen{i}"
@@ -72,6 +75,8 @@ def generate(release, vivarium, pool, sources, count):
         plain = f"{pool}/libGen{i}.so"
         if not os.path.exists(plain):
             build(i, plain)
+        if not manifests:
+            return
         source = f"{sources}/Gen{i}-manifest.swift"
         with open(source, "w") as out:
             subprocess.run([vivarium, "manifest", plain, "--swift"], check=True, stdout=out)
@@ -79,7 +84,7 @@ def generate(release, vivarium, pool, sources, count):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as builders:
         list(builders.map(build_both, missing))
-    for i in sorted({0, count // 2, count - 1}):
+    for i in sorted({0, count // 2, count - 1}) if manifests else []:
         run([vivarium, "manifest", f"{manifested}/libGen{i}.so", "--check"])
 
 
@@ -187,4 +192,15 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--generated"]:
+        # --generated RELEASE_DIR WORK_DIR DIR N: DIR holding Gen0..Gen{N-1}, no manifests.
+        release, work, target, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        pool = os.path.join(root, ".build/benchmark-plugins")
+        generate(release, f"{release}/vivarium", pool, f"{work}/src", count, manifests=False)
+        os.makedirs(target, exist_ok=True)
+        os.chmod(target, 0o755)
+        for i in range(count):
+            shutil.copy(f"{pool}/libGen{i}.so", target)
+    else:
+        main()
