@@ -221,8 +221,8 @@ func events(_ bench: Bench, at count: Int, growth: inout Growth) async {
   }
   print(
     String(
-      format: "  %5d subscribers: median %.1f µs, p99 %.1f µs (%.1f–%.1f, %d events)%@",
-      count, median(times), p99(times), times.min() ?? 0, times.max() ?? 0, timed, linear))
+      format: "  %5d %@: median %.1f µs, p99 %.1f µs (%.1f–%.1f, %d events)%@",
+      count, count == 1 ? "subscriber" : "subscribers", median(times), p99(times), times.min() ?? 0, times.max() ?? 0, timed, linear))
 }
 
 @MainActor
@@ -266,7 +266,7 @@ func switches(_ bench: Bench, at count: Int, rounds: Int = 7) async {
   await bench.openFeeds(upTo: count)
   let per = { (values: [Double]) in String(format: "%.2f", median(values) / Double(count)) }
   print(
-    "        turning the Wallet off and on with \(count) sessions showing its preview: off \(summary(off)) ms, until every preview says so \(summary(offSettled)) ms (\(per(offSettled)) per session); on \(summary(on)) ms, until every preview is back \(summary(onSettled)) ms (\(per(onSettled)) per session); \(rounds) rounds"
+    "        turning the Wallet off and on with \(count) \(count == 1 ? "session" : "sessions") showing its preview: off \(summary(off)) ms, until every preview says so \(summary(offSettled)) ms (\(per(offSettled)) per session); on \(summary(on)) ms, until every preview is back \(summary(onSettled)) ms (\(per(onSettled)) per session); \(rounds) rounds"
   )
 }
 
@@ -318,8 +318,8 @@ func activity(in directory: String, perProcessAtOne: inout Double?) async {
   if perProcessAtOne == nil { perProcessAtOne = perProcess }
   print(
     String(
-      format: "  %3d plugin processes: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
-      count, summary(cpu, "%.2f"), summary(wall, "%.2f"), perProcess, growth))
+      format: "  %3d %@: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
+      count, count == 1 ? "plugin process" : "plugin processes", summary(cpu, "%.2f"), summary(wall, "%.2f"), perProcess, growth))
   for session in bench.sessions { session.shutdown() }
   for plugin in bench.host.catalog.loaded { plugin.process?.terminate() }
 }
