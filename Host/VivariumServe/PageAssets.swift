@@ -28,6 +28,7 @@ enum PageAssets {
     <p id="status" role="status" aria-live="polite">Connecting…</p>
     <button type="button" id="plugins-button" data-open="\(PluginsScreen.urn)">Plugins</button>
     <button type="button" id="settings-button" data-open="\(SettingsScreen.urn)">Settings</button>
+    <button type="button" id="log-button" data-open="\(LogScreen.urn)">Log</button>
     <button type="button" id="keys-button" aria-haspopup="dialog" aria-keyshortcuts="?">Keys</button>
     </header>
     <main id="screen"></main>

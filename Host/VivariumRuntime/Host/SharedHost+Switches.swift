@@ -100,6 +100,7 @@ extension SharedHost {
         await self.takeSwitchesSavedElsewhere()
         self.services.takeSettingsSavedElsewhere()
         self.services.followLogLevels()
+        for screen in self.logScreens.objects { screen.refresh() }
         self.showActivity()
       }
     }

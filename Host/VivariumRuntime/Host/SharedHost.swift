@@ -61,11 +61,14 @@ package final class SharedHost {
   var parkedPlugins: [String: LoadedPlugin] = [:]
   /// The plugins screens open, in every session: redrawn each second.
   var pluginsScreens = WeakRegistry<PluginsScreen.Presenter>()
+  /// The log screens open, in every session: redrawn each second when new lines came.
+  var logScreens = WeakRegistry<LogScreen.Presenter>()
   /// The host's own screens (``PluginsScreen``, ``SettingsScreen``), by URN.
   private lazy var hostScreens: [String: Route] = {
     var screens: [String: Route] = [:]
     screens[PluginsScreen.urn] = PluginsScreen.route(for: self)
     screens[SettingsScreen.urn] = SettingsScreen.route(for: self)
+    screens[LogScreen.urn] = LogScreen.route(for: self)
     return screens
   }()
 

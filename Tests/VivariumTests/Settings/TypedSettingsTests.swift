@@ -172,3 +172,36 @@ struct TypedSettingsProcessTests {
     #expect(text.contains("9 °C, low 4 °C") && !text.contains("°F"), "\(text)")
   }
 }
+
+/// The app's log screen: this run's latest lines, filtered by plugin and
+/// level with its buttons, in the terminal app and the page alike.
+@Suite("The log screen")
+@MainActor
+struct LogScreenTests {
+  @Test func theLogScreenShowsTheLinesOfThePluginAndLevelChosen() async throws {
+    let data = try TemporaryDirectory()
+    let runtime = HostRuntime(catalog: BuildProducts.demoCatalog, services: TestServices.make(in: data))
+    runtime.services.logLine(.info, module: "wallet:preview", "balance read", by: "WalletPlugin")
+    runtime.services.logLine(.error, module: "wallet:preview", "storage full", by: "WalletPlugin")
+    runtime.services.logLine(.warning, module: "feed:home", "posts late", by: "FeedPlugin")
+    try await runtime.open(LogScreen.urn)
+    await runtime.settleAll()
+    let screen = try #require(runtime.top)
+    #expect(screen.urn == LogScreen.urn && screen.pluginPath.isEmpty, "a screen of the host's own")
+    func shows(_ words: String) -> Bool {
+      screen.tree?.contains { if case .text(let text, _) = $0 { text.contains(words) } else { false } } == true
+    }
+    #expect(shows("balance read") && shows("storage full") && shows("posts late"))
+    try await runtime.act(.tap(button: LogScreen.pluginPrefix + "WalletPlugin"))
+    #expect(shows("balance read") && shows("storage full") && !shows("posts late"))
+    try await runtime.act(.tap(button: LogScreen.levelPrefix + LogLevel.error.rawValue))
+    #expect(!shows("balance read") && shows("storage full"))
+    try await runtime.act(.tap(button: LogScreen.allPluginsID))
+    try await runtime.act(.tap(button: LogScreen.levelPrefix + LogLevel.warning.rawValue))
+    #expect(shows("posts late") && shows("storage full") && !shows("balance read"))
+    // A line logged while it is shown appears at the next look.
+    runtime.services.logLine(.error, module: "feed:home", "feed gone", by: "FeedPlugin")
+    (screen.module?.presenter as? LogScreen.Presenter)?.refresh()
+    #expect(shows("feed gone"))
+  }
+}
