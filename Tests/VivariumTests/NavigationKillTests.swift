@@ -26,7 +26,7 @@ struct NavigationKillTests {
   /// have come (or it ends), kills it with SIGKILL, and returns the lines
   /// read. Runs off the main actor: the reading blocks.
   private func runAndKill(after lines: Int, plugins: String, data: String) throws -> Int {
-    let host = Process()
+    let host = SpawnedProcess()
     host.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     host.arguments = ["run", "--plugins", plugins, "--data", data, "--start", "items:list"]
     host.environment = ProcessRunner.environment(["VIVARIUM_NOW": "2026-11-21T12:00:00Z", "COLUMNS": "80"])

@@ -315,7 +315,7 @@ struct LogCommandTests {
   /// renaming, until SIGTERM, and exits 0.
   @Test func followShowsNewLinesAcrossARenameUntilSIGTERM() async throws {
     try writeLog()
-    let process = Process()
+    let process = SpawnedProcess()
     process.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     process.arguments = ["log", "--follow", "--json", "--level", "warning", "--data", data.path]
     process.environment = ProcessRunner.environment([:])

@@ -304,7 +304,7 @@ struct WatchCommandTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: plugins.path)
     let path = try plugins.copy(BuildProducts.directory + "/libProductSearch.so", as: "libProductSearch.so")
     let data = try TemporaryDirectory()
-    let host = Process()
+    let host = SpawnedProcess()
     host.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     host.arguments = ["run", "--watch", "--plugins", plugins.path, "--data", data.path, "--start", "products:search"]
     host.environment = ProcessRunner.environment(["COLUMNS": "80"])

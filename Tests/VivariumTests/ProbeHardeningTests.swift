@@ -44,7 +44,7 @@ struct ProbeHardeningTests {
     _ = try CPluginBuilder.plugin(
       constructor: "FILE *f = fopen(\"\(marker)\", \"w\"); fprintf(f, \"%d\", getpid()); fclose(f); for (;;) pause();",
       named: "hang.so", in: dir)
-    let host = Process()
+    let host = SpawnedProcess()
     host.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     host.arguments = ["plugins", "--plugins", dir.path]
     host.standardOutput = FileHandle.nullDevice

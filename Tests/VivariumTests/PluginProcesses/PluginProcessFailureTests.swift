@@ -278,7 +278,7 @@ extension PluginProcessFailureTests {
     let host = try await FaultyHost()
     let marks = try TemporaryDirectory()
     let mark = marks.path + "/lingering"
-    let app = Process()
+    let app = SpawnedProcess()
     app.executableURL = URL(fileURLWithPath: BuildProducts.vivarium)
     app.arguments = [
       "run", "--plugins", host.plugins.path, "--data", host.data.path, "--start",

@@ -22,7 +22,7 @@ enum ProcessRunner {
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
     killAfter seconds: Double? = nil
   ) throws -> ProcessResult {
-    let process = Process()
+    let process = SpawnedProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.arguments = arguments

@@ -5,7 +5,7 @@ import Glibc
 /// from what it prints: for tests that talk to it as browser tabs do.
 final class ServeProcess {
   /// The server's process.
-  let process = Process()
+  let process = SpawnedProcess()
   /// The port it listens on, on 127.0.0.1.
   let port: UInt16
   /// Its token, from the address it printed.

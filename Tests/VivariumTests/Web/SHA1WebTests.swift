@@ -58,7 +58,7 @@ struct SHA1WebTests {
     try #require(FileManager.default.isExecutableFile(atPath: sha1sum))
     let directory = try TemporaryDirectory()
     let files = try (0...130).map { try directory.write("m\($0)", Data(Self.message(length: $0))) }
-    let process = Process()
+    let process = SpawnedProcess()
     process.executableURL = URL(fileURLWithPath: sha1sum)
     process.arguments = files
     let output = Pipe()
