@@ -24,10 +24,10 @@ package struct SettingOwnership: Sendable {
   package struct TypedSetting: Sendable {
     /// The declaring plugin's name.
     package let plugin: String
-    /// Its declaration, whose type is not nil.
+    /// Its declaration.
     package let declaration: SettingDeclaration
-    /// Its type.
-    package var type: SettingType { declaration.type ?? .string(default: "") }
+    /// Its type: the declaration's, which has one.
+    package let type: SettingType
   }
 
   /// No setting owned: every plugin may read and change every key.
@@ -44,9 +44,9 @@ package struct SettingOwnership: Sendable {
     var typedIndex: [String: Int] = [:]
     for plugin in plugins {
       for declaration in plugin.contracts.flatMap(\.settings) {
-        if declaration.type != nil, typedIndex[declaration.key] == nil {
+        if let type = declaration.type, typedIndex[declaration.key] == nil {
           typedIndex[declaration.key] = typed.count
-          typed.append(TypedSetting(plugin: plugin.name, declaration: declaration))
+          typed.append(TypedSetting(plugin: plugin.name, declaration: declaration, type: type))
         }
         var list = claims[declaration.key, default: []]
         if let index = list.firstIndex(where: { $0.path == plugin.path }) {

@@ -222,7 +222,8 @@ func events(_ bench: Bench, at count: Int, growth: inout Growth) async {
   print(
     String(
       format: "  %5d %@: median %.1f µs, p99 %.1f µs (%.1f–%.1f, %d events)%@",
-      count, count == 1 ? "subscriber" : "subscribers", median(times), p99(times), times.min() ?? 0, times.max() ?? 0, timed, linear))
+      count, count == 1 ? "subscriber" : "subscribers", median(times), p99(times), times.min() ?? 0, times.max() ?? 0,
+      timed, linear))
 }
 
 @MainActor
@@ -319,7 +320,8 @@ func activity(in directory: String, perProcessAtOne: inout Double?) async {
   print(
     String(
       format: "  %3d %@: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
-      count, count == 1 ? "plugin process" : "plugin processes", summary(cpu, "%.2f"), summary(wall, "%.2f"), perProcess, growth))
+      count, count == 1 ? "plugin process" : "plugin processes", summary(cpu, "%.2f"), summary(wall, "%.2f"),
+      perProcess, growth))
   for session in bench.sessions { session.shutdown() }
   for plugin in bench.host.catalog.loaded { plugin.process?.terminate() }
 }
