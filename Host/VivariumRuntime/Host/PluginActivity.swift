@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import VivariumLoading
 import VivariumSupport
 
@@ -92,37 +93,65 @@ package struct PluginActivity: Codable, Sendable, Equatable {
   }
 }
 
-/// The CPU time of processes, sampled at each look: the share of a core
-/// each used since the look before.
-@MainActor
-final class ProcessSampler {
-  private var last: [Int32: (ticks: Int, at: ContinuousClock.Instant, percent: Double?)] = [:]
-  private let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-
-  /// The share of one core `pid` used since it was last sampled (nil at
-  /// its first sample, or when it is gone), in percent.
-  func cpuPercent(_ pid: Int32) -> Double? {
-    guard let ticks = Self.cpuTicks(pid) else {
-      last[pid] = nil
-      return nil
-    }
-    let now = ContinuousClock.now
-    var percent: Double?
-    if let before = last[pid] {
-      let elapsed = now - before.at
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-      if seconds > 0 { percent = Double(ticks - before.ticks) / ticksPerSecond / seconds * 100 }
-    }
-    last[pid] = (ticks, now, percent)
-    return percent
+/// What plugin processes cost, read from `/proc` off the main actor: the
+/// share of a core each used since the sample before, and its memory. A
+/// look at a hundred processes reads a few hundred files (`smaps_rollup`
+/// walks each process's whole memory map), so the host's main actor only
+/// reads the last sample; a sample is taken on a queue of its own.
+final class ProcessSampler: Sendable {
+  /// What one process cost at the last sample.
+  struct Sample: Sendable {
+    /// The share of one core used since the sample before, in percent
+    /// (nil at a process's first sample).
+    var cpuPercent: Double?
+    /// Resident memory, in KiB.
+    var residentKiB: Int?
+    /// Proportional set size, in KiB (nil when the process keeps its map from us).
+    var proportionalKiB: Int?
   }
 
-  /// The share `pid` used between the last two samples, without a new one.
-  func lastPercent(_ pid: Int32) -> Double? { last[pid]?.percent }
+  private struct Reading {
+    var ticks: Int
+    var at: ContinuousClock.Instant
+    var sample: Sample
+  }
 
-  /// Forgets the processes not in `pids`.
-  func keep(only pids: Set<Int32>) {
-    last = last.filter { pids.contains($0.key) }
+  private let readings = Mutex<[Int32: Reading]>([:])
+  private let queue = DispatchQueue(label: "vivarium.process-sampler", qos: .utility)
+  private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+  private static let pageKiB = Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+
+  /// The last sample of `pid`, if it was sampled and has not gone since.
+  func last(_ pid: Int32) -> Sample? { readings.withLock { $0[pid]?.sample } }
+
+  /// Samples `pids` on the sampler's queue and returns when done, the
+  /// caller suspended meanwhile; the processes not among `pids` are
+  /// forgotten.
+  func sample(_ pids: Set<Int32>) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      queue.async { [self] in
+        var taken: [Int32: (ticks: Int, at: ContinuousClock.Instant, memory: (Int, Int?)?)] = [:]
+        for pid in pids {
+          guard let ticks = Self.cpuTicks(pid) else { continue }
+          taken[pid] = (ticks, .now, Self.memory(pid))
+        }
+        readings.withLock { readings in
+          var next: [Int32: Reading] = [:]
+          for (pid, now) in taken {
+            var percent: Double?
+            if let before = readings[pid] {
+              let elapsed = now.at - before.at
+              let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+              if seconds > 0 { percent = Double(now.ticks - before.ticks) / Self.ticksPerSecond / seconds * 100 }
+            }
+            let sample = Sample(cpuPercent: percent, residentKiB: now.memory?.0, proportionalKiB: now.memory?.1)
+            next[pid] = Reading(ticks: now.ticks, at: now.at, sample: sample)
+          }
+          readings = next
+        }
+        done.resume()
+      }
+    }
   }
 
   /// User and system CPU time of `pid`, in clock ticks (`/proc/PID/stat`).
@@ -145,7 +174,7 @@ final class ProcessSampler {
       guard let statm = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
       let fields = statm.split(separator: " ")
       guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-      return (pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024, nil)
+      return (pages * pageKiB, nil)
     }
     var resident: Int?
     var proportional: Int?
@@ -162,17 +191,15 @@ final class ProcessSampler {
 
 extension SharedHost {
   /// What each plugin of the catalog is doing now, in catalog order, the
-  /// plugins turned off among them. With `sampling` (the host's look each
-  /// second), the CPU time of the plugin processes is sampled, so a share
-  /// covers the time since the look before; without, the share is the one
-  /// the last two samples gave.
-  package func activity(sampling: Bool = false) -> [PluginActivity] {
+  /// plugins turned off among them. Its processes' CPU share and memory are
+  /// those of the last sample (``sampleProcesses()``): nothing is read from
+  /// `/proc` here, on the main actor.
+  package func activity() -> [PluginActivity] {
     // A plugin process counts its own modules; those in the host's process are counted here.
     let inHost = catalog.loaded.contains { !$0.runsApart }
     let live = inHost ? Dictionary(grouping: sessions.flatMap(\.nodes), by: \.pluginPath).mapValues(\.count) : [:]
     let now = CallCounts.now
-    var pids: Set<Int32> = []
-    let plugins: [PluginActivity] = catalog.outcomes.compactMap { outcome in
+    return catalog.outcomes.compactMap { outcome in
       switch outcome {
       case .rejected(let rejection):
         guard rejection.kind == .disabled, let name = rejection.plugin else { return nil }
@@ -195,21 +222,32 @@ extension SharedHost {
         case .notResponding: state = .notResponding
         case .ended: state = process.turnedOff != nil ? .disabled : .crashed
         }
-        let pid = state == .crashed || state == .disabled || process.pid == 0 ? nil : process.pid
-        if let pid { pids.insert(pid) }
-        let memory = pid.flatMap(ProcessSampler.memory)
+        let pid = Self.sampledPID(of: process)
+        let sample = pid.flatMap(sampler.last)
         let calls = process.serviceDesk.calls
         return PluginActivity(
-          plugin: plugin.name, file: plugin.path, state: state, pid: pid,
-          cpuPercent: pid.flatMap(sampling ? sampler.cpuPercent : sampler.lastPercent),
-          residentKiB: memory?.resident, proportionalKiB: memory?.proportional ?? nil, modules: modules,
-          hostServiceCalls: calls.count(.hostService, endingAt: now),
+          plugin: plugin.name, file: plugin.path, state: state, pid: pid, cpuPercent: sample?.cpuPercent,
+          residentKiB: sample?.residentKiB, proportionalKiB: sample?.proportionalKiB,
+          modules: modules, hostServiceCalls: calls.count(.hostService, endingAt: now),
           businessServiceCalls: calls.count(.businessService, endingAt: now),
           httpRequests: calls.count(.http, endingAt: now), restarts: process.restarts)
       }
     }
-    if sampling { sampler.keep(only: pids) }
-    return plugins
+  }
+
+  /// Samples the CPU time and memory of every plugin process running, off
+  /// the main actor (the host goes on meanwhile), for ``activity()`` to
+  /// read; a share covers the time since the sample before.
+  package func sampleProcesses() async {
+    let pids = catalog.loaded.compactMap { $0.runningProcess.flatMap(Self.sampledPID) }
+    await sampler.sample(Set(pids))
+  }
+
+  /// The process whose costs are shown for a plugin: none for one that
+  /// ended (crashed, or turned off) or has not started.
+  private static func sampledPID(of process: PluginSupervisor) -> Int32? {
+    if case .ended = process.state { return nil }
+    return process.pid == 0 ? nil : process.pid
   }
 }
 

@@ -74,7 +74,7 @@ package enum PluginsScreen {
     private func act(_ action: @escaping @MainActor (SharedHost, String) async -> Void) {
       guard let host, let selected else { return }
       // The row names a file; what is done is done to the plugin its file declares.
-      let plugins = host.activity(sampling: false)
+      let plugins = host.activity()
       let ids = PluginsScreen.rowIDs(plugins)
       guard let plugin = plugins.first(where: { ids[$0.file] == selected }) else { return }
       Task.immediate { [weak self] in
@@ -86,7 +86,7 @@ package enum PluginsScreen {
     /// Draws the screen from what each plugin is doing now.
     func refresh() {
       guard let host else { return }
-      show(host.activity(sampling: false))
+      show(host.activity())
     }
 
     /// Draws the screen from `plugins`, what each is doing.

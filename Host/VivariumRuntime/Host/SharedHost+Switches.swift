@@ -101,18 +101,20 @@ extension SharedHost {
         self.services.takeSettingsSavedElsewhere()
         self.services.followLogLevels()
         for screen in self.logScreens.objects { screen.refresh() }
-        self.showActivity()
+        await self.showActivity()
       }
     }
   }
 
   /// Shows what each plugin is doing to whoever looks: each plugins screen
-  /// open, and `vivarium plugins --live` if it asked.
-  func showActivity() {
+  /// open, and `vivarium plugins --live` if it asked; the processes are
+  /// sampled first, off the main actor.
+  func showActivity() async {
     let screens = pluginsScreens.objects
     let published = services.saveRefusal == nil && PluginActivityFile.isAsked(in: services.dataDirectory)
     guard !screens.isEmpty || published else { return }
-    let plugins = activity(sampling: true)
+    await sampleProcesses()
+    let plugins = activity()
     for screen in screens { screen.show(plugins) }
     guard published else { return }
     let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: plugins)

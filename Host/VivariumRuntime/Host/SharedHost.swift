@@ -52,7 +52,7 @@ package final class SharedHost {
   package var reloader: PluginReloader?
   /// The plugins the person turned off, as this host last read them.
   var switches: PluginSwitches
-  /// The plugin processes' CPU time at the last look (``activity()``).
+  /// What the plugin processes cost at the last sample (``sampleProcesses()``).
   let sampler = ProcessSampler()
   /// The last change of ``switches`` asked, which the next one waits for.
   var switchTurn: Task<Void, Never>?

@@ -20,9 +20,10 @@
 //     0.1 ms), median (min–max) of 7 rounds after one, and per session;
 //  3. the host's look at what each plugin is doing, taken each second while
 //     a plugins screen is open or `vivarium plugins --live` asks
-//     (SharedHost.activity(sampling: true)), with 1, 10 and 100 plugin
-//     processes running (generated plugins, each a module shown): the
-//     host's CPU time per look, which is per second of looking, median
+//     (SharedHost.sampleProcesses, off the main actor, then activity), with
+//     1, 10 and 100 plugin processes running (generated plugins, each a
+//     module shown): the host's CPU time per look, which is per second of
+//     looking, and the main actor's part of it (activity alone), median
 //     (min–max) of 50, and per process.
 // Built and run by Scripts/benchmark plugins:
 //   plugins-benchmark VIVARIUM PLUGIN-DIR GENERATED-DIR...
@@ -302,15 +303,19 @@ func activity(in directory: String, perProcessAtOne: inout Double?) async {
     .count
   guard running == count else { fail("\(running) plugin processes running, not \(count)") }
   var cpu: [Double] = []
-  var wall: [Double] = []
+  var onMain: [Double] = []
   for index in 0..<55 {
-    let (startCPU, start) = (processCPU(), nanoseconds())
-    let plugins = bench.host.activity(sampling: true)
+    let startCPU = processCPU()
+    await bench.host.sampleProcesses()
+    let sampled = nanoseconds()
+    let plugins = bench.host.activity()
     let (endCPU, end) = (processCPU(), nanoseconds())
-    guard plugins.filter({ $0.state == .running }).count == count else { fail("not every process is running") }
+    guard plugins.filter({ $0.state == .running && $0.residentKiB != nil }).count == count else {
+      fail("not every process is running and sampled")
+    }
     if index >= 5 {
       cpu.append(Double(endCPU - startCPU) / 1e6)
-      wall.append(Double(end - start) / 1e6)
+      onMain.append(Double(end - sampled) / 1e6)
     }
     try? await Task.sleep(for: .milliseconds(20))
   }
@@ -319,8 +324,8 @@ func activity(in directory: String, perProcessAtOne: inout Double?) async {
   if perProcessAtOne == nil { perProcessAtOne = perProcess }
   print(
     String(
-      format: "  %3d %@: %@ ms of host CPU per second of looking (wall %@ ms), %.0f µs per process%@",
-      count, count == 1 ? "plugin process" : "plugin processes", summary(cpu, "%.2f"), summary(wall, "%.2f"),
+      format: "  %3d %@: %@ ms of host CPU per second of looking (on the main actor %@ ms), %.0f µs per process%@",
+      count, count == 1 ? "plugin process" : "plugin processes", summary(cpu, "%.2f"), summary(onMain, "%.3f"),
       perProcess, growth))
   for session in bench.sessions { session.shutdown() }
   for plugin in bench.host.catalog.loaded { plugin.process?.terminate() }
@@ -332,7 +337,7 @@ func run() async {
   await eventsAndSwitches(inProcess: false)
   print("The same, --in-process (the router and the handlers in the host's process):")
   await eventsAndSwitches(inProcess: true)
-  print("The host's look at what each plugin is doing (activity(sampling: true), once a second while someone looks):")
+  print("The host's look at what each plugin is doing (sampleProcesses, then activity, once a second while someone looks):")
   var perProcessAtOne: Double?
   for directory in generatedDirectories { await activity(in: directory, perProcessAtOne: &perProcessAtOne) }
 }

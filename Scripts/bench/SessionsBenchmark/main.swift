@@ -197,7 +197,7 @@ func run() async {
     if count == 1_000 { await throughput(bench) }
     let looks = (0..<50).map { _ in
       let start = nanoseconds()
-      _ = bench.sessions[0].host.activity(sampling: true)
+      _ = bench.sessions[0].host.activity()
       return Double(nanoseconds() - start) / 1000
     }
     print("        the host's look at what each plugin costs (activity): \(summary(looks)) µs")

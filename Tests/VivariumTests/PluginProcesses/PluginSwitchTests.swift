@@ -168,6 +168,8 @@ struct PluginActivityTests {
     try await host.runtime.open("ask:echo")
     try await host.runtime.act(.tap(button: "ask"))
     _ = try await host.waitForText("Answer 1")
+    #expect(host.runtime.host.activity().allSatisfy { $0.residentKiB == nil }, "nothing sampled yet")
+    await host.runtime.host.sampleProcesses()
     byName = Dictionary(uniqueKeysWithValues: host.runtime.host.activity().map { ($0.plugin, $0) })
     let consumer = try #require(byName["FaultyFramePlugin"], "\(byName.keys)")
     #expect(consumer.state == .running && consumer.modules == 1)
@@ -176,9 +178,10 @@ struct PluginActivityTests {
     #expect(consumer.businessServiceCalls == 1, "the call to the faulty service")
     let provider = try #require(byName[PluginSwitchTests.faulty])
     #expect(provider.state == .idle && provider.modules == 0, "it serves, and shows nothing")
-    // The host's second look gives each process's share of a core since its first.
-    _ = host.runtime.host.activity(sampling: true)
-    #expect(host.runtime.host.activity(sampling: true).allSatisfy { $0.pid == nil || $0.cpuPercent != nil })
+    // The host's second sample gives each process's share of a core since its first.
+    #expect(host.runtime.host.activity().allSatisfy { $0.cpuPercent == nil }, "one sample gives no share")
+    await host.runtime.host.sampleProcesses()
+    #expect(host.runtime.host.activity().allSatisfy { $0.pid == nil || $0.cpuPercent != nil })
     #expect(host.runtime.host.activity().allSatisfy { $0.pid == nil || $0.cpuPercent != nil }, "the last share, kept")
 
     _ = await host.runtime.host.turnOff(PluginSwitchTests.faulty)
