@@ -337,7 +337,7 @@ func run() async {
   await eventsAndSwitches(inProcess: false)
   print("The same, --in-process (the router and the handlers in the host's process):")
   await eventsAndSwitches(inProcess: true)
-  print("The host's look at what each plugin is doing (sampleProcesses, then activity, once a second while someone looks):")
+  print("The host's look at what each plugin is doing, once a second while someone looks:")
   var perProcessAtOne: Double?
   for directory in generatedDirectories { await activity(in: directory, perProcessAtOne: &perProcessAtOne) }
 }
