@@ -5,6 +5,7 @@ import Glibc
 import ViperKit
 import ViperKitHosting
 import VivariumLoading
+import VivariumSupport
 import VivariumWire
 
 /// The plugin process: `vivarium __plugin FILE`, started by ``PluginSupervisor``
@@ -490,33 +491,31 @@ final class StoreCopies {
   }
 
   /// The modules observing keys of a store (``ViperKit/SettingsStore/observe(_:by:_:)``).
-  private var observers: [(store: WireStore, key: String, owner: Weak, changed: @MainActor (ArgumentValue?) -> Void)] =
-    []
+  private var observers = OwnedEntries<ObservedKey, @MainActor (ArgumentValue?) -> Void>()
+
+  /// A key of a store.
+  private struct ObservedKey: Hashable {
+    let store: WireStore
+    let key: String
+  }
 
   /// Has `changed` called with `key`'s value in `store` at each change the
   /// host sends, while `owner` lives; replaces what `owner` observed of it.
   func observe(
     _ store: WireStore, _ key: String, by owner: AnyObject, _ changed: @escaping @MainActor (ArgumentValue?) -> Void
   ) {
-    observers.removeAll { $0.owner.object == nil || ($0.owner.object === owner && $0.store == store && $0.key == key) }
-    observers.append((store, key, Weak(owner), changed))
+    observers.add(changed, for: owner, key: ObservedKey(store: store, key: key))
   }
 
   /// Whether a module observes `key` of `store`.
   func isObserved(_ store: WireStore, _ key: String) -> Bool {
-    observers.contains { $0.store == store && $0.key == key && $0.owner.object != nil }
+    observers.contains(key: ObservedKey(store: store, key: key))
   }
 
   /// Tells the modules observing `key` of `store` its value now.
   func tell(_ store: WireStore, _ key: String) {
-    observers.removeAll { $0.owner.object == nil }
     let value = stores[store]?[key]
-    for observer in observers where observer.store == store && observer.key == key { observer.changed(value) }
-  }
-
-  private struct Weak {
-    weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
+    for changed in observers.values(for: ObservedKey(store: store, key: key)) { changed(value) }
   }
 
   /// `read` applied to the copy of `store`; nil when the process holds none.

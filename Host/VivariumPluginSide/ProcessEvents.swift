@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumSupport
 import VivariumWire
 
 /// The events of a plugin process (ViperKit 3.1): what its modules and
@@ -16,8 +17,8 @@ final class ProcessEvents {
   private unowned let server: PluginServer
   /// The topics the plugin declares it subscribes to.
   private let subscribes: Set<String>
-  private var subscribers:
-    [(topic: String, module: UInt32, owner: Weak, handler: @MainActor (ServiceValue) throws -> Void)] = []
+  /// The subscribers of each topic, by owner, each with its module.
+  private var subscribers = OwnedEntries<String, (module: UInt32, handler: @MainActor (ServiceValue) throws -> Void)>()
   /// Events received and not handed out yet.
   private(set) var waiting = 0
   /// Events dropped since the queue last emptied.
@@ -50,8 +51,7 @@ final class ProcessEvents {
   }
 
   private func handOut(_ topic: String, _ payload: ServiceValue) {
-    subscribers.removeAll { $0.owner.object == nil }
-    for subscriber in subscribers where subscriber.topic == topic {
+    for subscriber in subscribers.values(for: topic) {
       do {
         try subscriber.handler(payload)
       } catch {
@@ -67,18 +67,12 @@ final class ProcessEvents {
       server.channel.send(.eventProblem(module: module, topic: topic, .undeclaredSubscription))
       return
     }
-    subscribers.removeAll { $0.owner.object == nil || ($0.owner.object === owner && $0.topic == topic) }
-    subscribers.append((topic, module, Weak(owner), handler))
+    subscribers.add((module, handler), for: owner, key: topic)
   }
 
   /// Sent to the host, which checks the topic is declared.
   private func publish(_ topic: String, _ payload: ServiceValue, module: UInt32) {
     server.channel.send(.publish(module: module, topic: topic, payload))
-  }
-
-  private struct Weak {
-    weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
   }
 
   /// One module's view of the events.

@@ -368,7 +368,10 @@ enum PageAssets {
         let active = options.findIndex((option) => option.classList.contains("active"));
         if (event.key === "ArrowDown" || event.key === "ArrowUp") {
           active = Math.max(0, Math.min(options.length - 1, active + (event.key === "ArrowDown" ? 1 : -1)));
-          options.forEach((option, index) => option.classList.toggle("active", index === active));
+          options.forEach((option, index) => {
+            option.classList.toggle("active", index === active);
+            option.setAttribute("aria-selected", String(index === active));
+          });
           if (options[active]) {
             list.setAttribute("aria-activedescendant", options[active].id);
             options[active].scrollIntoView({ block: "nearest" });

@@ -15,7 +15,11 @@ extension TerminalApp {
   ///   the command line, goes in as one edit (and to the module as one
   ///   `type`), not a character and a frame at a time.
   package func handle(_ keys: [KeyEvent], perform: (Action) -> Int32?) async -> Int32? {
-    if keys.contains(.control("c")) { return perform(.quit) ?? 0 }
+    let quitsAnywhere = keys.contains { key in
+      guard case .control = key else { return false }
+      return Self.hostAction(of: key) == .quit
+    }
+    if quitsAnywhere { return perform(.quit) ?? 0 }
     var index = 0
     while index < keys.count {
       var end = index + 1
@@ -75,18 +79,9 @@ extension TerminalApp {
     // as it is: a burst of such keys costs no frame each.
     var changesLayout = true
     defer { if changesLayout { stale = true } }
-    if key == .control("c") { return .quit }
-    if key == .control("z") { return .suspend }
-    if key == .control("l") { return .repaint }
-    // Keys that work wherever the focus is, in a field and on the command line too.
-    if key == .control("g") {
-      (commandActive, overlay, overlayOffset) = (false, .help, 0)
-      return .redraw
-    }
-    if key == .control("p") {
-      openCommandLine()
-      return .redraw
-    }
+    // The app's keys held with Ctrl work wherever the focus is, in a field
+    // and on the command line too.
+    if case .control = key, let action = Self.hostAction(of: key), let done = hostKey(action) { return done }
     if commandActive { return await commandKey(key) }
     if case .mouse(let mouse) = key { return mouseEvent(mouse) }
     if overlay != nil { return overlayKey(key) }
@@ -124,6 +119,7 @@ extension TerminalApp {
       perform { try runtime.run(command: command.id) }
       return .redraw
     }
+    if case .character = key, let action = Self.hostAction(of: key), let done = hostKey(action) { return done }
     switch key {
     case .tab: moveFocus(by: 1)
     case .backTab: moveFocus(by: -1)
@@ -136,9 +132,6 @@ extension TerminalApp {
     case .pageDown, .pageUp: page(key == .pageDown ? 1 : -1, in: spot)
     case .home, .end: jump(toEnd: key == .end, in: spot)
     case .escape: goBack()
-    case .character("?"): (overlay, overlayOffset) = (.help, 0)
-    case .character(":"): openCommandLine()
-    case .character("q"): return .quit
     case .character, .paste:
       changesLayout = false
       if case .field? = spot?.kind {
@@ -149,6 +142,28 @@ extension TerminalApp {
     default: break
     }
     return .redraw
+  }
+
+  /// The app's own key `key` is (``HostKeys``), if it is one.
+  static func hostAction(of key: KeyEvent) -> HostKeys.Action? {
+    KeyHelp.commandKey(key).flatMap(HostKeys.action(of:))
+  }
+
+  /// Carries out the app's own key; nil for one the terminal's bytes
+  /// already gave as another key (Ctrl-H is read as Backspace).
+  private func hostKey(_ action: HostKeys.Action) -> Action? {
+    switch action {
+    case .quit: return .quit
+    case .suspend: return .suspend
+    case .repaint: return .repaint
+    case .showKeys:
+      (commandActive, overlay, overlayOffset) = (false, .help, 0)
+      return .redraw
+    case .openCommandLine:
+      openCommandLine()
+      return .redraw
+    case .backspace, .tab, .enter: return nil
+    }
   }
 
   /// `:` or Ctrl-P: the command line, over whatever box is open.

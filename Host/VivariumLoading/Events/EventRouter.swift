@@ -1,4 +1,5 @@
 import ViperKit
+import VivariumSupport
 import VivariumWire
 
 /// Carries events between plugins (ViperKit 3.1): each event a module or
@@ -36,14 +37,15 @@ package final class EventRouter {
     package var dropped = 0
   }
 
-  /// The handlers of plugins in the host's process, by topic.
-  private var local: [String: [LocalSubscriber]] = [:]
+  /// The handlers of plugins in the host's process, by topic, each under
+  /// its plugin's file.
+  private var local: [String: OwnedEntries<String, LocalSubscriber>] = [:]
   /// Plugin files whose process is losing events: said once until one is sent again.
   private var overflowing: Set<String> = []
 
   private struct LocalSubscriber {
+    /// Looked at again when the event is handed out, a turn later.
     weak var owner: AnyObject?
-    let path: String
     let handler: @MainActor (ServiceValue) throws -> Void
     let report: (String) -> Void
   }
@@ -85,9 +87,7 @@ package final class EventRouter {
             )
           }
         }
-      } else if let subscribers = local[topic]?.filter({ $0.path == plugin.path && $0.owner != nil }),
-        !subscribers.isEmpty
-      {
+      } else if let subscribers = local[topic]?.values(for: plugin.path), !subscribers.isEmpty {
         counts[topic, default: Counts()].delivered += 1
         // In its own turn, not inside the publisher's call.
         Task { @MainActor in
@@ -110,11 +110,9 @@ package final class EventRouter {
     guard topics(ofPluginAt: bus.plugin.path).subscribes.contains(topic) else {
       return bus.refuse(topic, publishing: false)
     }
-    var list = local[topic, default: []]
-    list.removeAll { $0.owner == nil || ($0.owner === owner && $0.path == bus.plugin.path) }
-    list.append(
-      LocalSubscriber(owner: owner, path: bus.plugin.path, handler: handler) { [weak bus] in bus?.problem($0) })
-    local[topic] = list
+    local[topic, default: OwnedEntries()].add(
+      LocalSubscriber(owner: owner, handler: handler) { [weak bus] in bus?.problem($0) }, for: owner,
+      key: bus.plugin.path)
   }
 
   /// Why a plugin may not publish on (or subscribe to) `topic`.

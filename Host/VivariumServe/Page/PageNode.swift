@@ -11,7 +11,7 @@
 struct PageNode: Equatable, Sendable {
   /// The elements a page is made of.
   enum Tag: String, CaseIterable, Sendable {
-    case div, section, h2, h3, h4, p, span, button, label, input, ul, li, dialog
+    case div, section, h2, h3, h4, h5, p, span, button, label, input, ul, li, dialog
   }
 
   /// The attributes an element may have: none runs script, none loads

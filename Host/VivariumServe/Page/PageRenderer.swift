@@ -5,7 +5,8 @@ import VivariumRuntime
 /// each view node becomes the semantic HTML element for it, as the
 /// terminal app draws it as text.
 ///
-/// - a heading is `h2` (`h3`, `h4` in a child module), text a paragraph,
+/// - a module's first heading is `h2` (`h3`, `h4` in a child module), a
+///   later heading of the same module one level below it, text a paragraph,
 ///   a notice a paragraph with `role=status` (`role=alert` when it warns);
 /// - a button is a `<button>`, a field a labelled `<input>`, a secret
 ///   field `type=password` whose text is never sent to the page (only how
@@ -52,7 +53,9 @@ enum PageRenderer {
     case .text(let text, let tone):
       return PageNode(.p, [.class: tone.rawValue], text: text)
     case .heading(let text):
-      return PageNode([.h2, .h3, .h4][min(depth, 2)], text: text)
+      // The first heading titles its module; one after it heads a part of it.
+      let levels: [PageNode.Tag] = [.h2, .h3, .h4, .h5]
+      return PageNode(levels[min(depth + (heading == nil ? 0 : 1), levels.count - 1)], text: text)
     case .notice(let tone, let text):
       let role = tone == .warning || tone == .negative ? "alert" : "status"
       return PageNode(.p, [.class: "notice " + tone.rawValue, .role: role], text: text)
@@ -90,8 +93,9 @@ enum PageRenderer {
       return PageNode(
         .div, [.class: "stack " + axis.rawValue],
         children.map { child in
+          let drawn = Self.node(child, depth: depth, slots: slots, heading: heading)
           if case .heading(let text) = child { heading = text }
-          return Self.node(child, depth: depth, slots: slots, heading: heading)
+          return drawn
         })
     case .slot(let name):
       return region(name, slots[name], depth: depth)

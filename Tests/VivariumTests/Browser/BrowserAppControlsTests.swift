@@ -174,15 +174,16 @@ extension BrowserTab {
 
   /// Picks the row `row` of the list `list` on the screen on top (a
   /// dialog's, if one is open) with the keyboard: Tab to the list, ↓ until
-  /// the row is the active one (↑ if it went past, a bounded number of
-  /// times), then Enter, which must send its select.
+  /// the row is the one selected, as assistive technology is told
+  /// (`aria-selected`; ↑ if it went past, a bounded number of times), then
+  /// Enter, which must send its select.
   func pickRow(_ row: String, in list: String) async throws {
     let top = "document.querySelector('#screen > .layers').lastElementChild"
     let listbox = "\(top).querySelector('[role=listbox][data-address=\"\(list)\"]')"
     try await waitUntil(listbox, "the list \(list)")
     try await tabUntil("document.activeElement === \(listbox)", "the list \(list)")
     let options = "[...\(listbox).querySelectorAll('[role=option]')]"
-    let active = "\(listbox).querySelector('[role=option].active')?.getAttribute('data-row')"
+    let active = "\(listbox).querySelector('[role=option][aria-selected=true]')?.getAttribute('data-row')"
     let rows = try await evaluate("\(options).length").number ?? 0
     let index = try await evaluate("\(options).findIndex((option) => option.getAttribute('data-row') === '\(row)')")
     guard let index = index.number, index >= 0 else {
@@ -190,7 +191,7 @@ extension BrowserTab {
     }
     for _ in 0..<(Int(rows) + 1) {
       if try await string(active) == row { break }
-      let at = try await evaluate("\(options).findIndex((option) => option.classList.contains('active'))")
+      let at = try await evaluate("\(options).findIndex((option) => option.getAttribute('aria-selected') === 'true')")
       try await press((at.number ?? -1) > index ? .up : .down)
     }
     #expect(try await string(active) == row, "↓ and ↑ reach the row \(row) of \(list)")

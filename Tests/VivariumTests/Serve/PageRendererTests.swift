@@ -26,6 +26,16 @@ import ViperKit
     #expect(try #require(Self.listbox("recent", in: page)).attributes[.ariaLabel] == "Recent")
   }
 
+  @Test func aModulesFirstHeadingTitlesItAndLaterOnesAreOneLevelBelow() {
+    func tags(_ page: PageNode) -> [PageNode.Tag] {
+      [page.tag].filter { [.h2, .h3, .h4, .h5].contains($0) } + page.children.flatMap(tags)
+    }
+    let tree = ViewNode.stack(.vertical, [.heading("Settings"), .text("yours"), .heading("weather.units")])
+    #expect(tags(PageRenderer.node(tree)) == [.h2, .h3])
+    #expect(tags(PageRenderer.node(tree, depth: 1)) == [.h3, .h4])
+    #expect(tags(PageRenderer.node(tree, depth: 2)) == [.h4, .h5])
+  }
+
   @Test func aSecretFieldSendsOnlyHowLongItsTextIs() throws {
     let page = PageRenderer.node(.secretField(id: "pin", label: "PIN", length: 4))
     let input = try #require(page.children.first { $0.tag == .input })
