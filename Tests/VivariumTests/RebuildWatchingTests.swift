@@ -269,4 +269,16 @@ struct RebuildWatchingTests {
         in: "error: link command failed with exit code 1\nerror: link command failed with exit code 1\n")
         == ["link command failed with exit code 1"])
   }
+
+  /// `swift build` is started (with posix_spawn, not Foundation's Process)
+  /// and waited for; its exit and its errors are told, never a crash.
+  @Test func swiftBuildIsRunAndItsFailureTold() throws {
+    let empty = try TemporaryDirectory()
+    let noPackage = PackageBuilder.swiftBuild(in: empty.path)
+    #expect(!noPackage.succeeded)
+    #expect(!noPackage.errors.isEmpty && noPackage.output.contains("Package.swift"), "\(noPackage)")
+    let missing = PackageBuilder.swiftBuild(in: empty.path + "/missing")
+    // env -C exits 125 when it cannot enter the directory.
+    #expect(!missing.succeeded && missing.errors == ["swift build exited with 125"], "\(missing)")
+  }
 }

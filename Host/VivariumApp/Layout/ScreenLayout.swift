@@ -43,15 +43,23 @@ struct ScreenLayout {
     case .stack(.vertical, let children):
       for child in children { self.node(child, in: screen, x: x, width: width) }
     case .stack(.horizontal, let children):
-      let widths = children.map(ScreenLayout.inlineWidth)
-      let total = widths.reduce(0) { $0 + ($1 ?? .max / 4) } + 2 * max(children.count - 1, 0)
-      guard !children.isEmpty, total <= width else {
+      // Elements that share lines flow onto as few as they fit in, as words
+      // wrap; a stack holding one that does not (or one wider than the
+      // whole line) is laid out one child under another.
+      let widths = children.compactMap(ScreenLayout.inlineWidth)
+      guard !children.isEmpty, widths.count == children.count, widths.allSatisfy({ $0 <= width }) else {
         for child in children { self.node(child, in: screen, x: x, width: width) }
         return
       }
-      let row = page.addRow()
+      var row = page.addRow()
       var column = x
-      for child in children { column = inline(child, x: column, row: row, limit: x + width) + 2 }
+      for (child, childWidth) in zip(children, widths) {
+        if column > x, column + childWidth > x + width {
+          row = page.addRow()
+          column = x
+        }
+        column = inline(child, x: column, row: row, limit: x + width) + 2
+      }
     case .slot(let name):
       slot(name, in: screen, x: x, width: width)
     case .heading(let text):

@@ -106,7 +106,7 @@ package struct PluginFailure: Equatable, Sendable {
       waiting
       ? "Waiting for \(plugin) to answer \(what)…"
       : "\(plugin) has not answered \(what) within \(seconds.formatted()) s."
-    var lines: [ViewNode] = [.heading("⧗ Not responding"), .notice(.warning, said)]
+    var lines: [ViewNode] = [.heading("◷ Not responding"), .notice(.warning, said)]
     if !waiting { lines.append(.button(id: waitButton, title: "Wait")) }
     lines.append(.button(id: stopButton, title: "Stop \(plugin)"))
     return .stack(.vertical, lines)

@@ -1,3 +1,4 @@
+import CVivariumSystem
 import Foundation
 import Glibc
 import VivariumSupport
@@ -257,31 +258,54 @@ package final class PackageBuilder {
     }
   }
 
-  /// Runs `swift build` in `directory` and waits for it.
+  /// Runs `swift build` in `directory` and waits for it, its output and
+  /// errors read from one pipe. It is started with `posix_spawn` (through
+  /// `env -C`, so that this process, whose threads share one working
+  /// directory, never changes its own), not Foundation's `Process`, whose
+  /// start reads past a buffer on this toolchain and can crash the host.
   package nonisolated static func swiftBuild(in directory: String) -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "build"]
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return Outcome(
-        succeeded: false, errors: ["cannot run 'swift build' in \(directory): \(error.localizedDescription)"],
-        output: "")
+    func failed(_ reason: String) -> Outcome {
+      Outcome(succeeded: false, errors: ["cannot run 'swift build' in \(directory): \(reason)"], output: "")
     }
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let succeeded = process.terminationStatus == 0
-    let errors = succeeded ? [] : Self.errors(in: output)
+    var ends: [Int32] = [0, 0]
+    guard vivarium_pipe_cloexec(&ends) == 0 else { return failed(String(cString: strerror(errno))) }
+    // Numbered above the child's 0 to 2, so that mapping onto them overwrites neither end.
+    let (read, write) = (fcntl(ends[0], F_DUPFD_CLOEXEC, 10), fcntl(ends[1], F_DUPFD_CLOEXEC, 10))
+    ends.forEach { close($0) }
+    defer { if read >= 0 { close(read) } }
+    guard read >= 0, write >= 0 else {
+      if write >= 0 { close(write) }
+      return failed(String(cString: strerror(errno)))
+    }
+    let started = ChildProcess.spawn("/usr/bin/env", ["-C", directory, "swift", "build"], [(write, 1), (write, 2)])
+    close(write)
+    let pid: pid_t
+    switch started {
+    case .success(let spawned): pid = spawned
+    case .failure(let error): return failed(error.description)
+    }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+      let count = Glibc.read(read, &buffer, buffer.count)
+      if count > 0 {
+        output += buffer[0..<count]
+      } else if count < 0, errno == EINTR {
+        continue
+      } else {
+        break
+      }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    let text = String(decoding: output, as: UTF8.self)
+    let ended =
+      status & 0x7F == 0
+      ? "exited with \((status >> 8) & 0xFF)" : "was ended by \(ChildProcess.name(signal: status & 0x7F))"
+    let succeeded = status == 0
+    let errors = succeeded ? [] : Self.errors(in: text)
     return Outcome(
-      succeeded: succeeded,
-      errors: succeeded ? [] : (errors.isEmpty ? ["swift build exited with \(process.terminationStatus)"] : errors),
-      output: output)
+      succeeded: succeeded, errors: succeeded ? [] : (errors.isEmpty ? ["swift build \(ended)"] : errors), output: text)
   }
 
   /// The errors `swift build` reported in `output`, each once, at most

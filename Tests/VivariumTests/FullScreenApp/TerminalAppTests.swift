@@ -181,6 +181,17 @@ struct TerminalAppTests {
     #expect(pilot.screen.dropFirst().contains { $0.contains("Hello, Ada") })
   }
 
+  @Test func buttonsTooManyForOneLineFlowOntoAsFewLinesAsTheyFit() async throws {
+    let pilot = try await Pilot(start: "vivarium:log", signedIn: true, width: 60)
+    let names = BuildProducts.demoCatalog.loaded.map(\.name)
+    let rows = Set(names.map { name in pilot.row(containing: "[ \(name) ]") })
+    #expect(!rows.contains(nil), "every plugin's button is drawn whole:\n\(pilot.text)")
+    // Buttons of about 15 columns on a line of 60: at least two to a line, not one each.
+    #expect(rows.count <= (names.count + 1) / 2, "\(pilot.text)")
+    await pilot.tab(to: names[0])
+    #expect(pilot.screen[try #require(pilot.row(containing: "▶"))].contains(names[0]), "reached by Tab")
+  }
+
   @Test func aClickFocusesAndActivates() async throws {
     let pilot = try await signedIn()
     let row = try #require(pilot.row(containing: "[ Products ]"))

@@ -107,7 +107,7 @@ struct PluginProcessFailureTests {
     let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("frame:hang")
     try await host.runtime.act(.tap(button: "inner/go"))
-    #expect(host.text.contains("│ ⧗ Not responding"))
+    #expect(host.text.contains("│ ◷ Not responding"))
     let faulty = try #require(host.process(named: "libFaulty.so"))
     #expect(faulty.state == .notResponding(what: "a tap on 'go'", waiting: false), "\(faulty.state)")
     // The plugin, the button, and the limit it is over.
@@ -226,7 +226,7 @@ struct PluginProcessFailureTests {
   func aModuleHangingBeforeItDrawsIsNotResponding(at moment: String) async throws {
     let host = try await FaultyHost(responseLimit: .milliseconds(300))
     try await host.runtime.open("frame:hang?at=\(moment)")
-    #expect(host.text.contains("│ ⧗ Not responding"))
+    #expect(host.text.contains("│ ◷ Not responding"))
     try await host.runtime.act(.tap(button: "ping"))
     #expect(host.text.contains("pings: 1"))
   }
