@@ -80,6 +80,8 @@ enum DashboardContract {
         name: "tabs", accepts: DashboardTab.allCases.map(\.urn.text), kind: .tabs,
         description: "One tab shown at a time; switch with the tab buttons.")
     ],
+    // Reads the Weather plugin's temperature unit (TemperatureUnit.settingKey), which others may read.
+    services: [.settings],
     guards: [
       RouteGuard(
         requires: SessionService.userSetting, otherwise: "login:form", reason: "Sign in to open your dashboard.")

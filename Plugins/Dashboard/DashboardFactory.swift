@@ -8,7 +8,8 @@ struct DashboardFactory: ModuleFactory {
     let interactor = DashboardInteractor(services: context.services, work: context.work)
     let router = DashboardRouter(appRouter: context.router)
     let presenter = DashboardPresenter(
-      user: context.arguments.string("user") ?? "ada", interactor: interactor, router: router)
+      user: context.arguments.string("user") ?? "ada", interactor: interactor, router: router,
+      settings: context.services.settings)
     let view = DashboardView(canvas: context.canvas, presenter: presenter)
     presenter.view = view
     interactor.presenter = presenter

@@ -12,19 +12,38 @@ final class DashboardPresenter: ViperPresenter {
   private var weather = "Today's weather: asking…"
   /// The person's city, once the people service has said.
   private var city: String?
+  /// Today's forecast, once the weather service has said: drawn again in
+  /// the unit the person chooses.
+  private var today: DayForecast?
+  /// Where the person's temperature unit is read (the Weather plugin's
+  /// `weather.units`).
+  private let settings: (any SettingsStore)?
 
-  init(user: String, interactor: any DashboardInteractorInput, router: any DashboardRouting) {
+  init(
+    user: String, interactor: any DashboardInteractorInput, router: any DashboardRouting,
+    settings: (any SettingsStore)?
+  ) {
     self.user = user
     self.interactor = interactor
     self.router = router
+    self.settings = settings
   }
 
   func lifecycle(_ event: LifecycleEvent) {
     if event == .attach {
+      settings?.observe(TemperatureUnit.settingKey, by: self) { [weak self] _ in self?.showToday() }
       router.embedTabs(DashboardTab.allCases)
       show()
       interactor.fetchForecast(for: user)
     }
+  }
+
+  /// Today's forecast in the person's unit, drawn.
+  private func showToday() {
+    guard let today, let city else { return }
+    let unit = TemperatureUnit(setting: settings?.value(forKey: TemperatureUnit.settingKey))
+    weather = "Today in \(city): \(today.shown(in: unit))"
+    show()
   }
 
   private func show(error: String? = nil) {
@@ -46,9 +65,9 @@ extension DashboardPresenter: DashboardViewOutput {
 
 extension DashboardPresenter: DashboardInteractorOutput {
   func present(today: DayForecast, in city: String) {
-    weather = "Today in \(city): \(today.shown)"
+    self.today = today
     self.city = city
-    show()
+    showToday()
   }
 
   func presentNoForecast(reason: String) {

@@ -21,13 +21,13 @@ enum ForecastContract {
     requires: [.required(WeatherService.self, "1.0"..<"2")],
     settings: [
       SettingDeclaration(
-        unitsKey, .choice(default: "celsius", among: ["celsius", "fahrenheit"]),
-        description: "How the forecast shows temperatures.")
+        unitsKey, .choice(default: TemperatureUnit.celsius.rawValue, among: TemperatureUnit.allCases.map(\.rawValue)),
+        description: "How the forecast and the dashboard show temperatures.", readableByOthers: true)
     ])
 
   static let backID = "back"
   /// The setting choosing the forecast's unit: `celsius` or `fahrenheit`.
-  static let unitsKey = "weather.units"
+  static let unitsKey = TemperatureUnit.settingKey
 }
 
 /// Draws the forecast and a Back button.
@@ -131,8 +131,8 @@ final class ForecastPresenter: ViperPresenter, ForecastInteractorOutput {
 
   func present(_ forecast: Forecast, for city: String) {
     self.forecast = forecast
-    let fahrenheit = settings?.value(forKey: ForecastContract.unitsKey) == .string("fahrenheit")
-    view?.display(.days(city: city, lines: forecast.days.map { ForecastPresenter.line($0, fahrenheit: fahrenheit) }))
+    let unit = TemperatureUnit(setting: settings?.value(forKey: ForecastContract.unitsKey))
+    view?.display(.days(city: city, lines: forecast.days.map { ForecastPresenter.line($0, in: unit) }))
   }
 
   func presentFailure(_ reason: String, for city: String) {
@@ -140,10 +140,8 @@ final class ForecastPresenter: ViperPresenter, ForecastInteractorOutput {
   }
 
   /// `2026-11-27: 9 °C, low 4 °C, overcast`, or in °F.
-  static func line(_ day: DayForecast, fahrenheit: Bool = false) -> String {
-    guard fahrenheit else { return "\(day.date): \(day.shown)" }
-    func degrees(_ celsius: Double) -> Int { Int((celsius * 9 / 5 + 32).rounded()) }
-    return "\(day.date): \(degrees(day.highC)) °F, low \(degrees(day.lowC)) °F, \(day.summary)"
+  static func line(_ day: DayForecast, in unit: TemperatureUnit = .celsius) -> String {
+    "\(day.date): \(day.shown(in: unit))"
   }
 }
 

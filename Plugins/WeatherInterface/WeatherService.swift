@@ -51,8 +51,38 @@ public struct DayForecast: Codable, Sendable, Equatable {
 extension DayForecast {
   /// The day as one line shows it: `9 °C, low 4 °C, overcast`, degrees
   /// rounded to whole ones.
-  public var shown: String {
-    "\(Int(highC.rounded())) °C, low \(Int(lowC.rounded())) °C, \(summary)"
+  public var shown: String { shown(in: .celsius) }
+
+  /// The day as one line shows it in `unit`: `9 °C, low 4 °C, overcast`
+  /// or `48 °F, low 39 °F, overcast`, degrees rounded to whole ones.
+  public func shown(in unit: TemperatureUnit) -> String {
+    "\(unit.degrees(highC)) \(unit.symbol), low \(unit.degrees(lowC)) \(unit.symbol), \(summary)"
+  }
+}
+
+/// How temperatures are shown: the person's choice, kept in the app-wide
+/// setting ``settingKey``, which the Weather plugin declares and every
+/// plugin may read.
+public enum TemperatureUnit: String, CaseIterable, Sendable {
+  /// Degrees Celsius, the default.
+  case celsius
+  /// Degrees Fahrenheit.
+  case fahrenheit
+
+  /// The setting that holds the unit's raw value: `weather.units`.
+  public static let settingKey = "weather.units"
+
+  /// The unit a setting's value names; Celsius for none or another.
+  public init(setting value: ArgumentValue?) {
+    self = value?.stringValue.flatMap(TemperatureUnit.init(rawValue:)) ?? .celsius
+  }
+
+  /// `°C` or `°F`.
+  public var symbol: String { self == .celsius ? "°C" : "°F" }
+
+  /// `celsius` in this unit, rounded to a whole degree.
+  public func degrees(_ celsius: Double) -> Int {
+    Int((self == .celsius ? celsius : celsius * 9 / 5 + 32).rounded())
   }
 }
 

@@ -64,6 +64,20 @@ struct DemoServicesTests {
     runtime.shutdown()
   }
 
+  @Test func theDashboardsWeatherFollowsTheUnitThePersonChose() async throws {
+    let runtime = try await opened("dashboard:home?user=grace", in: try TemporaryDirectory())
+    #expect(text(runtime).contains("Today in New York: 7 °C, low 0 °C"), "\(text(runtime))")
+    // The Weather plugin's own setting, which it lets others read.
+    try runtime.services.settingsEditor.set(TypedSettingsTests.units, to: "fahrenheit")
+    await runtime.settleAll()
+    // 6.8 °C and -0.4 °C: 44.2 °F and 31.3 °F, rounded.
+    #expect(text(runtime).contains("Today in New York: 44 °F, low 31 °F, mainly clear"), "\(text(runtime))")
+    try runtime.services.settingsEditor.reset(TypedSettingsTests.units)
+    await runtime.settleAll()
+    #expect(text(runtime).contains("Today in New York: 7 °C, low 0 °C"), "\(text(runtime))")
+    runtime.shutdown()
+  }
+
   @Test func theProfileShowsTheMembersCity() async throws {
     let runtime = try await opened("profile:ada", in: try TemporaryDirectory())
     #expect(text(runtime).contains("Lives in London"), "\(text(runtime))")
