@@ -7,6 +7,7 @@ import VivariumWeb
 /// token, the page, and a tab's session on the demo's plugins driven by the
 /// lines the page sends.
 @Suite(.serialized)
+@MainActor
 struct ServeCommandTests {
   @Test func aTabSignsInWithTheTokenAndASecondTabHasASessionOfItsOwn() async throws {
     let plugins = try BuildProducts.demoPluginDirectory()
@@ -153,62 +154,29 @@ struct ServeUpdate: Decodable {
   var urn: String? { link?.split(separator: "/").first.map(String.init) }
 }
 
-/// A browser tab's end of the connection, by hand: HTTP, then a WebSocket
-/// whose frames it masks, as a browser does. Every read is bounded.
+/// A browser tab's end of the connection, by hand, over a raw socket
+/// (``WebRawClient``): HTTP, then a WebSocket whose frames it masks, as a
+/// browser does (``WebFrames``). Every read is bounded.
+@MainActor
 final class ServeClient {
-  private let socket: Int32
+  private let raw: WebRawClient
   private let port: UInt16
-  private var buffer: [UInt8] = []
+  /// How many of the server's frames were taken as messages.
+  private var taken = 0
+  /// The messages read, in order.
   private(set) var updates: [String] = []
 
   init(port: UInt16) throws {
     self.port = port
-    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw ServeTestError(description: "cannot connect: errno \(errno)") }
+    raw = try WebRawClient(port: port)
   }
 
-  deinit { close(socket) }
+  func write(_ text: String) { raw.write(text) }
 
-  func write(_ text: String) { write(Array(text.utf8)) }
-
-  func write(_ bytes: [UInt8]) {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { Glibc.write(socket, $0.baseAddress, $0.count) }
-      guard count > 0 else { return }
-      written += count
-    }
-  }
-
-  /// Reads for at most `seconds` until `done` holds of what came.
-  private func read(seconds: Double = TestServices.settleLimit, until done: ([UInt8]) -> Bool) async -> Bool {
-    for _ in 0..<Int(seconds * 20) {
-      if done(buffer) { return true }
-      var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-      if poll(&entry, 1, 0) > 0 {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = Glibc.read(socket, &chunk, chunk.count)
-        guard count > 0 else { return done(buffer) }
-        buffer += chunk[0..<count]
-      } else {
-        try? await Task.sleep(for: .milliseconds(50))
-      }
-    }
-    return done(buffer)
-  }
-
+  /// Reads until `done` holds of all that came (or the bound), and returns it as text.
   func readText(until done: (String) -> Bool) async -> String {
-    _ = await read { done(String(decoding: $0, as: UTF8.self)) }
-    return String(decoding: buffer, as: UTF8.self)
+    _ = await raw.read { done(String(decoding: $0, as: UTF8.self)) }
+    return String(decoding: raw.received, as: UTF8.self)
   }
 
   /// Upgrades to the tab's WebSocket, with the token's cookie and the server's own origin.
@@ -220,16 +188,11 @@ final class ServeClient {
         + "Cookie: vivarium-token=\(token)\r\n\r\n")
     let head = await readText { $0.contains("\r\n\r\n") }
     guard head.hasPrefix("HTTP/1.1 101") else { throw ServeTestError(description: "not upgraded: \(head)") }
-    let end = buffer.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound
-    buffer.removeFirst(end)
   }
 
   /// Sends `line` as one masked text message.
   func send(_ line: String) {
-    let payload = Array(line.utf8)
-    precondition(payload.count < 126)
-    let mask: [UInt8] = (0..<4).map { _ in UInt8.random(in: 0...255) }
-    write([0x81, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] })
+    raw.write(WebFrames.masked(0x1, Array(line.utf8), mask: (0..<4).map { _ in UInt8.random(in: 0...255) }))
   }
 
   /// The first update from now on (or already read and not yet looked at)
@@ -243,33 +206,16 @@ final class ServeClient {
   /// whose text `wanted` takes, within the bound; nil if none came.
   func message(_ wanted: (String) -> Bool) async -> String? {
     var found: String?
-    _ = await read { _ in
-      while let message = takeMessage() {
+    _ = await raw.read { received in
+      let frames = WebFrames.server(received)
+      while taken < frames.count {
+        let message = String(decoding: frames[taken].payload, as: UTF8.self)
+        taken += 1
         updates.append(message)
         if found == nil, wanted(message) { found = message }
       }
       return found != nil
     }
     return found
-  }
-
-  /// One whole unmasked server frame's text, taken from the buffer.
-  private func takeMessage() -> String? {
-    guard buffer.count >= 2 else { return nil }
-    var length = Int(buffer[1] & 0x7F)
-    var offset = 2
-    if length == 126 {
-      guard buffer.count >= 4 else { return nil }
-      length = Int(buffer[2]) << 8 | Int(buffer[3])
-      offset = 4
-    } else if length == 127 {
-      guard buffer.count >= 10 else { return nil }
-      length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
-      offset = 10
-    }
-    guard buffer.count >= offset + length else { return nil }
-    let text = String(decoding: buffer[offset..<(offset + length)], as: UTF8.self)
-    buffer.removeFirst(offset + length)
-    return text
   }
 }
