@@ -71,6 +71,8 @@ extension DashboardPresenter: DashboardInteractorOutput {
   }
 
   func presentNoForecast(reason: String) {
+    // A unit chosen later redraws nothing over why there is no forecast.
+    today = nil
     weather = "No weather today: \(reason)"
     show()
   }

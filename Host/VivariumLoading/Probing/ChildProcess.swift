@@ -170,9 +170,12 @@ package enum ChildProcess {
   /// Starts the child in a new process group with exactly `mapping`'s
   /// descriptors (parent descriptor, child number), and /dev/null for
   /// stdin and stdout when the mapping leaves them out, with `extra` added
-  /// to this process's environment.
+  /// to this process's environment; with `asHostChild`, the variables a
+  /// child of the host's own reads too (no backtrace on a crash, the
+  /// host's pid, where confined children may write).
   static func spawn(
-    _ executable: String, _ arguments: [String], _ mapping: [(Int32, Int32)], environment extra: [String: String] = [:]
+    _ executable: String, _ arguments: [String], _ mapping: [(Int32, Int32)], environment extra: [String: String] = [:],
+    asHostChild: Bool = true
   ) -> Result<pid_t, SpawnError> {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -196,10 +199,12 @@ package enum ChildProcess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
 
     var environment = ProcessInfo.processInfo.environment
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    environment[ChildChannel.parentVariable] = String(getpid())
-    if let writable = ProcessConfinement.writableForChildren.withLock({ $0 }) {
-      environment[ProcessConfinement.writableVariable] = writable
+    if asHostChild {
+      environment["SWIFT_BACKTRACE"] = "enable=no"
+      environment[ChildChannel.parentVariable] = String(getpid())
+      if let writable = ProcessConfinement.writableForChildren.withLock({ $0 }) {
+        environment[ProcessConfinement.writableVariable] = writable
+      }
     }
     environment.merge(extra) { $1 }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]

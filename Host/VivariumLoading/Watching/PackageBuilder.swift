@@ -277,7 +277,9 @@ package final class PackageBuilder {
       if write >= 0 { close(write) }
       return failed(String(cString: strerror(errno)))
     }
-    let started = ChildProcess.spawn("/usr/bin/env", ["-C", directory, "swift", "build"], [(write, 1), (write, 2)])
+    // The person's own environment: swift build is no child of the host's kind.
+    let started = ChildProcess.spawn(
+      "/usr/bin/env", ["-C", directory, "swift", "build"], [(write, 1), (write, 2)], asHostChild: false)
     close(write)
     let pid: pid_t
     switch started {
@@ -297,7 +299,9 @@ package final class PackageBuilder {
       }
     }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    var waited = waitpid(pid, &status, 0)
+    while waited < 0, errno == EINTR { waited = waitpid(pid, &status, 0) }
+    guard waited == pid else { return failed("cannot wait for it: \(String(cString: strerror(errno)))") }
     let text = String(decoding: output, as: UTF8.self)
     let ended =
       status & 0x7F == 0

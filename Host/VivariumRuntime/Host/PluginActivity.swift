@@ -117,12 +117,21 @@ final class ProcessSampler: Sendable {
   }
 
   private let readings = Mutex<[Int32: Reading]>([:])
+  /// How old a sample may be and still be shown: the host samples each
+  /// second while someone looks, and nobody is shown figures from a look
+  /// long past.
+  static let freshness = Duration.seconds(3)
   private let queue = DispatchQueue(label: "vivarium.process-sampler", qos: .utility)
   private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
   private static let pageKiB = Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 
-  /// The last sample of `pid`, if it was sampled and has not gone since.
-  func last(_ pid: Int32) -> Sample? { readings.withLock { $0[pid]?.sample } }
+  /// The last sample of `pid`, if it was sampled within ``freshness`` and
+  /// has not gone since.
+  func last(_ pid: Int32) -> Sample? {
+    readings.withLock { readings in
+      readings[pid].flatMap { ContinuousClock.now - $0.at <= Self.freshness ? $0.sample : nil }
+    }
+  }
 
   /// Samples `pids` on the sampler's queue and returns when done, the
   /// caller suspended meanwhile; the processes not among `pids` are
@@ -192,8 +201,8 @@ final class ProcessSampler: Sendable {
 extension SharedHost {
   /// What each plugin of the catalog is doing now, in catalog order, the
   /// plugins turned off among them. Its processes' CPU share and memory are
-  /// those of the last sample (``sampleProcesses()``): nothing is read from
-  /// `/proc` here, on the main actor.
+  /// those of the last sample (``sampleProcesses()``), if it is recent:
+  /// nothing is read from `/proc` here, on the main actor.
   package func activity() -> [PluginActivity] {
     // A plugin process counts its own modules; those in the host's process are counted here.
     let inHost = catalog.loaded.contains { !$0.runsApart }

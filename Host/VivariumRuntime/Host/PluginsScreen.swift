@@ -52,6 +52,8 @@ package enum PluginsScreen {
       case .attach:
         host?.pluginsScreens.add(self)
         refresh()
+        // Figures now, not at the next second's look.
+        host?.showActivity()
       case .detach: host?.pluginsScreens.remove(self)
       default: break
       }

@@ -101,22 +101,36 @@ extension SharedHost {
         self.services.takeSettingsSavedElsewhere()
         self.services.followLogLevels()
         for screen in self.logScreens.objects { screen.refresh() }
-        await self.showActivity()
+        self.showActivity()
       }
     }
   }
 
   /// Shows what each plugin is doing to whoever looks: each plugins screen
-  /// open, and `vivarium plugins --live` if it asked; the processes are
-  /// sampled first, off the main actor.
-  func showActivity() async {
-    let screens = pluginsScreens.objects
-    let published = services.saveRefusal == nil && PluginActivityFile.isAsked(in: services.dataDirectory)
-    guard !screens.isEmpty || published else { return }
-    await sampleProcesses()
+  /// open, and `vivarium plugins --live` if it asked. The processes are
+  /// sampled first, off the main actor, while the host goes on; a look
+  /// asked while one is under way (a slow `/proc`) is not taken.
+  func showActivity() {
+    guard !lookUnderWay, !pluginsScreens.objects.isEmpty || isActivityAsked else { return }
+    lookUnderWay = true
+    Task { [weak self] in
+      await self?.sampleProcesses()
+      self?.lookUnderWay = false
+      self?.publishActivity()
+    }
+  }
+
+  /// Whether `vivarium plugins --live` asked this host what each plugin is doing.
+  private var isActivityAsked: Bool {
+    services.saveRefusal == nil && PluginActivityFile.isAsked(in: services.dataDirectory)
+  }
+
+  /// Shows the last sample to each plugins screen open now, and publishes
+  /// it if asked.
+  private func publishActivity() {
     let plugins = activity()
-    for screen in screens { screen.show(plugins) }
-    guard published else { return }
+    for screen in pluginsScreens.objects { screen.show(plugins) }
+    guard isActivityAsked else { return }
     let snapshot = PluginActivityFile(host: getpid(), time: Date().timeIntervalSince1970, plugins: plugins)
     do {
       try snapshot.write(in: services.dataDirectory)

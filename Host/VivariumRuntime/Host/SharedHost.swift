@@ -54,6 +54,8 @@ package final class SharedHost {
   var switches: PluginSwitches
   /// What the plugin processes cost at the last sample (``sampleProcesses()``).
   let sampler = ProcessSampler()
+  /// Whether a sample of the plugin processes is under way (``showActivity()``).
+  var lookUnderWay = false
   /// The last change of ``switches`` asked, which the next one waits for.
   var switchTurn: Task<Void, Never>?
   /// Plugins in the host's process turned off, by file: taken back as they

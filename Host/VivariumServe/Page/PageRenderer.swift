@@ -5,8 +5,9 @@ import VivariumRuntime
 /// each view node becomes the semantic HTML element for it, as the
 /// terminal app draws it as text.
 ///
-/// - a module's first heading is `h2` (`h3`, `h4` in a child module), a
-///   later heading of the same module one level below it, text a paragraph,
+/// - a module's first heading is `h2` (`h3` in a child module, `h4` below
+///   that), a later heading of the same module, wherever it is in the
+///   module's tree, one level below its first (down to `h5`), text a paragraph,
 ///   a notice a paragraph with `role=status` (`role=alert` when it warns);
 /// - a button is a `<button>`, a field a labelled `<input>`, a secret
 ///   field `type=password` whose text is never sent to the page (only how
@@ -47,15 +48,18 @@ enum PageRenderer {
   /// from `slots`; `heading` is the last heading drawn before it in its
   /// module, which names a list.
   static func node(
-    _ node: ViewNode, depth: Int = 0, slots: [String: ComposedScreen.Slot] = [:], heading: String? = nil
+    _ node: ViewNode, depth: Int = 0, slots: [String: ComposedScreen.Slot] = [:], heading: String? = nil,
+    headings: ModuleHeadings = ModuleHeadings()
   ) -> PageNode {
     switch node {
     case .text(let text, let tone):
       return PageNode(.p, [.class: tone.rawValue], text: text)
     case .heading(let text):
       // The first heading titles its module; one after it heads a part of it.
-      let levels: [PageNode.Tag] = [.h2, .h3, .h4, .h5]
-      return PageNode(levels[min(depth + (heading == nil ? 0 : 1), levels.count - 1)], text: text)
+      let first: [PageNode.Tag] = [.h2, .h3, .h4]
+      let level = first[min(depth, first.count - 1)]
+      defer { headings.drawn = true }
+      return PageNode(headings.drawn ? Self.levelBelow(level) : level, text: text)
     case .notice(let tone, let text):
       let role = tone == .warning || tone == .negative ? "alert" : "status"
       return PageNode(.p, [.class: "notice " + tone.rawValue, .role: role], text: text)
@@ -93,7 +97,7 @@ enum PageRenderer {
       return PageNode(
         .div, [.class: "stack " + axis.rawValue],
         children.map { child in
-          let drawn = Self.node(child, depth: depth, slots: slots, heading: heading)
+          let drawn = Self.node(child, depth: depth, slots: slots, heading: heading, headings: headings)
           if case .heading(let text) = child { heading = text }
           return drawn
         })
@@ -103,6 +107,22 @@ enum PageRenderer {
       // An element of a newer ViperKit than the host's.
       return PageNode(.p, [.class: "muted"], text: "(an element this host cannot show)")
     }
+  }
+
+  /// The heading level one below `level`.
+  private static func levelBelow(_ level: PageNode.Tag) -> PageNode.Tag {
+    switch level {
+    case .h2: .h3
+    case .h3: .h4
+    default: .h5
+    }
+  }
+
+  /// Whether a module's tree has drawn a heading yet: its first titles it.
+  /// One per module, shared by every stack of its tree.
+  final class ModuleHeadings {
+    var drawn = false
+    init() {}
   }
 
   private static func labelled(_ label: String, _ input: PageNode) -> PageNode {

@@ -34,6 +34,11 @@ import ViperKit
     #expect(tags(PageRenderer.node(tree)) == [.h2, .h3])
     #expect(tags(PageRenderer.node(tree, depth: 1)) == [.h3, .h4])
     #expect(tags(PageRenderer.node(tree, depth: 2)) == [.h4, .h5])
+    // A heading inside a nested stack counts for the headings after it.
+    let nested = ViewNode.stack(
+      .vertical, [.stack(.horizontal, [.heading("Wallet"), .button(id: "b", title: "B")]), .heading("History")])
+    #expect(tags(PageRenderer.node(nested)) == [.h2, .h3])
+    #expect(tags(PageRenderer.node(tree, depth: 5)) == [.h4, .h5], "no deeper than h5")
   }
 
   @Test func aSecretFieldSendsOnlyHowLongItsTextIs() throws {

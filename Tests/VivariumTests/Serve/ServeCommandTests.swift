@@ -161,8 +161,6 @@ struct ServeUpdate: Decodable {
 final class ServeClient {
   private let raw: WebRawClient
   private let port: UInt16
-  /// How many of the server's frames were taken as messages.
-  private var taken = 0
   /// The messages read, in order.
   private(set) var updates: [String] = []
 
@@ -207,13 +205,14 @@ final class ServeClient {
   func message(_ wanted: (String) -> Bool) async -> String? {
     var found: String?
     _ = await raw.read { received in
-      let frames = WebFrames.server(received)
-      while taken < frames.count {
-        let message = String(decoding: frames[taken].payload, as: UTF8.self)
-        taken += 1
+      // Each frame is read once: those taken are dropped from what was received.
+      let (frames, length) = WebFrames.serverFrames(received)
+      for frame in frames {
+        let message = String(decoding: frame.payload, as: UTF8.self)
         updates.append(message)
         if found == nil, wanted(message) { found = message }
       }
+      raw.drop(first: length)
       return found != nil
     }
     return found

@@ -707,6 +707,11 @@ final class WebRawClient {
   func clear() {
     received = []
   }
+
+  /// Forgets the first `count` bytes read: those already taken.
+  func drop(first count: Int) {
+    received.removeFirst(min(count, received.count))
+  }
 }
 
 /// Bytes read, as text.
@@ -734,10 +739,15 @@ enum WebFrames {
 
   /// The whole frames the server sent in `bytes`, after a response head if
   /// there is one.
-  static func server(_ bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
+  static func server(_ bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] { serverFrames(bytes).frames }
+
+  /// ``server(_:)``, and how many bytes of `bytes` the head and those frames take.
+  static func serverFrames(_ bytes: [UInt8]) -> (frames: [(opcode: UInt8, payload: [UInt8])], length: Int) {
     var index = 0
     if bytes.starts(with: Array("HTTP/".utf8)) {
-      guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: [13, 10, 13, 10]) }) else { return [] }
+      guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: [13, 10, 13, 10]) }) else {
+        return ([], 0)
+      }
       index = end + 4
     }
     var frames: [(opcode: UInt8, payload: [UInt8])] = []
@@ -757,7 +767,7 @@ enum WebFrames {
       frames.append((bytes[index] & 0x0F, Array(bytes[start..<(start + length)])))
       index = start + length
     }
-    return frames
+    return (frames, index)
   }
 }
 
