@@ -224,7 +224,7 @@ package enum ChildProcess {
 
 /// A pipe whose two ends are close-on-exec and numbered 10 or above, so that
 /// mapping them onto the child's 0 to 4 can never overwrite one another.
-private struct ChildPipe {
+struct ChildPipe {
   let read: Int32
   let write: Int32
 

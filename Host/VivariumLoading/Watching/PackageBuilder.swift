@@ -1,4 +1,3 @@
-import CVivariumSystem
 import Foundation
 import Glibc
 import VivariumSupport
@@ -267,16 +266,11 @@ package final class PackageBuilder {
     func failed(_ reason: String) -> Outcome {
       Outcome(succeeded: false, errors: ["cannot run 'swift build' in \(directory): \(reason)"], output: "")
     }
-    var ends: [Int32] = [0, 0]
-    guard vivarium_pipe_cloexec(&ends) == 0 else { return failed(String(cString: strerror(errno))) }
-    // Numbered above the child's 0 to 2, so that mapping onto them overwrites neither end.
-    let (read, write) = (fcntl(ends[0], F_DUPFD_CLOEXEC, 10), fcntl(ends[1], F_DUPFD_CLOEXEC, 10))
-    ends.forEach { close($0) }
-    defer { if read >= 0 { close(read) } }
-    guard read >= 0, write >= 0 else {
-      if write >= 0 { close(write) }
-      return failed(String(cString: strerror(errno)))
+    guard let pipe = ChildPipe.make() else {
+      return failed("cannot create a pipe: \(String(cString: strerror(errno)))")
     }
+    let (read, write) = (pipe.read, pipe.write)
+    defer { close(read) }
     // The person's own environment: swift build is no child of the host's kind.
     let started = ChildProcess.spawn(
       "/usr/bin/env", ["-C", directory, "swift", "build"], [(write, 1), (write, 2)], asHostChild: false)
